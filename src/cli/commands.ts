@@ -1,0 +1,108 @@
+// The `answerscope` commands (CONTRACT.md section 5), as functions over open stores. The command-line
+// process and the running server's admin channel both call runCommand, so a command does the same
+// thing whether it opened the stores itself or reached them through the server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Stores } from '../stores/index.ts';
+import { migrate } from '../stores/migrate.ts';
+import { UserError } from '../errors.ts';
+import { applyWorkspace, parseWorkspace } from '../tenancy/workspace.ts';
+import { createKey, revokeKey } from '../tenancy/keys.ts';
+import { addMember, removeMember } from '../tenancy/members.ts';
+import { findJob, jobs } from '../../jobs/index.ts';
+import { utcDay } from '../../jobs/schedule.ts';
+
+export interface CommandEnv {
+  stores: Stores;
+  config: Config;
+  log: Logger;
+  /** Where relative file arguments are resolved: the caller's working directory. */
+  cwd: string;
+  now?: () => Date;
+}
+
+export const USAGE = `usage: answerscope <command>
+  migrate
+  apply FILE
+  keys create --email E [--name N]
+  keys revoke ID
+  members add --email E --org ORG_ID
+  members remove --email E --org ORG_ID
+  jobs run NAME [--brand ID] [--date YYYY-MM-DD]`;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidArg(value: string | undefined, what: string): string {
+  if (!value) throw new UserError(`${what} is required\n${USAGE}`);
+  if (!UUID_RE.test(value)) throw new UserError(`${what} must be a UUID, got ${JSON.stringify(value)}`);
+  return value.toLowerCase();
+}
+
+function required(value: string | undefined, what: string): string {
+  if (!value) throw new UserError(`${what} is required\n${USAGE}`);
+  return value;
+}
+
+function parse(argv: string[], options: Record<string, { type: 'string' }>) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UserError(`${(err as Error).message}\n${USAGE}`);
+  }
+}
+
+export function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UserError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+export async function runCommand(env: CommandEnv, argv: string[]): Promise<unknown> {
+  const [command, sub, ...rest] = argv;
+  const file = (p: string | undefined) => path.resolve(env.cwd, required(p, 'FILE'));
+  switch (command) {
+    case 'migrate':
+      return migrate(env.stores.pg, env.stores.ch);
+    case 'apply':
+      return applyWorkspace(env.stores.pg, parseWorkspace(readJsonFile(file(sub))));
+    case 'keys': {
+      const { values, positionals } = parse(rest, { email: { type: 'string' }, name: { type: 'string' } });
+      if (sub === 'create') return createKey(env.stores.pg, { email: required(values.email, '--email'), name: values.name });
+      if (sub === 'revoke') return revokeKey(env.stores.pg, uuidArg(positionals[0], 'ID'));
+      break;
+    }
+    case 'members': {
+      const { values } = parse(rest, { email: { type: 'string' }, org: { type: 'string' } });
+      const email = required(values.email, '--email');
+      const org = uuidArg(values.org, '--org');
+      if (sub === 'add') return addMember(env.stores.pg, email, org);
+      if (sub === 'remove') return removeMember(env.stores.pg, email, org);
+      break;
+    }
+    case 'jobs': {
+      const { values, positionals } = parse(rest, { brand: { type: 'string' }, date: { type: 'string' } });
+      if (sub !== 'run') break;
+      const name = required(positionals[0], 'NAME');
+      const job = findJob(name);
+      if (!job) throw new UserError(`Unknown job ${name}; known jobs: ${jobs.map((j) => j.name).join(', ') || 'none'}`);
+      const date = values.date ?? utcDay((env.now ?? (() => new Date()))());
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+        throw new UserError(`--date must be YYYY-MM-DD, got ${JSON.stringify(date)}`);
+      }
+      const brandId = values.brand === undefined ? undefined : uuidArg(values.brand, '--brand');
+      return job.run({ stores: env.stores, config: env.config, log: env.log, now: env.now ?? (() => new Date()) }, { brandId, date });
+    }
+  }
+  throw new UserError(`Unknown command: ${argv.join(' ') || '(none)'}\n${USAGE}`);
+}

@@ -1,0 +1,43 @@
+// Entry point of the `answerscope` command. Prints one JSON document on success; on failure a
+// one-line reason on stderr and a non-zero exit. In embedded mode, a server already running on the
+// same DATA_DIR runs the command (see admin.ts); otherwise the command opens the stores itself.
+import pino from 'pino';
+import { ConfigError, isEmbedded, loadConfig } from '../config.ts';
+import { openStores } from '../stores/index.ts';
+import { migrate } from '../stores/migrate.ts';
+import { UserError } from '../errors.ts';
+import { callAdminChannel } from './admin.ts';
+import { runCommand, USAGE } from './commands.ts';
+
+async function main(argv: string[]): Promise<unknown> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') throw new UserError(USAGE);
+  const config = loadConfig();
+  const embedded = isEmbedded(config);
+  if (embedded.postgres || embedded.clickhouse) {
+    const viaServer = await callAdminChannel(config.dataDir, argv, process.cwd());
+    if (viaServer) return viaServer.result;
+  }
+  const stores = await openStores(config);
+  try {
+    // Every command works on an up-to-date schema; `migrate` reports what it applied.
+    if (argv[0] !== 'migrate') await migrate(stores.pg, stores.ch);
+    const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
+    return await runCommand({ stores, config, log, cwd: process.cwd() }, argv);
+  } finally {
+    await stores.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.exit(0);
+  },
+  (err) => {
+    // Exactly one line on stderr: the reason (the usage text stays in --help).
+    const known = err instanceof UserError || err instanceof ConfigError;
+    const message = known ? (err as Error).message : `answerscope: ${(err as Error).message}`;
+    process.stderr.write(`${message.split('\n')[0]}\n`);
+    process.exit(1);
+  },
+);

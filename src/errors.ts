@@ -1,0 +1,23 @@
+// Errors that reach a client as {"error": message} with a status of SPEC.md's Errors table.
+// Anything else thrown is a 500 whose cause is logged, never sent.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, message);
+export const notFound = (message: string) => new ApiError(404, message);
+
+/** A command-line or admin failure: a one-line reason, no stack. */
+export class UserError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserError';
+  }
+}

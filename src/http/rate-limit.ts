@@ -1,0 +1,40 @@
+// The per-address request limit of SPEC.md (250 per 15 minutes by default) on every API surface.
+// In memory by default; RATE_LIMIT_STORE=postgres shares the counters between instances.
+import type Koa from 'koa';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Postgres } from '../stores/postgres.ts';
+
+export interface RateLimitOptions { max: number; windowS: number; store: 'memory' | 'postgres'; keyPrefix: string }
+
+export async function createLimiter(opts: RateLimitOptions, pg?: Postgres): Promise<RateLimiterAbstract> {
+  const base = { points: opts.max, duration: opts.windowS, keyPrefix: opts.keyPrefix };
+  if (opts.store === 'postgres' && pg) {
+    const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
+      const l: RateLimiterPostgres = new RateLimiterPostgres(
+        { ...base, storeClient: pg.pool, storeType: 'pool', tableName: 'rate_limits' },
+        (err?: Error) => (err ? reject(err) : resolve(l)),
+      );
+    });
+    return limiter;
+  }
+  return new RateLimiterMemory(base);
+}
+
+/** Answers 429 with Retry-After (whole seconds) once an address has used up its window. */
+export function rateLimit(limiter: RateLimiterAbstract): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      const res = await limiter.consume(ctx.ip || 'unknown');
+      ctx.set('RateLimit-Limit', String(limiter.points));
+      ctx.set('RateLimit-Remaining', String(res.remainingPoints));
+    } catch (rej) {
+      if (!(rej instanceof RateLimiterRes)) throw rej;
+      const seconds = Math.max(1, Math.ceil(rej.msBeforeNext / 1000));
+      ctx.set('Retry-After', String(seconds));
+      ctx.status = 429;
+      ctx.body = { error: `Too many requests: the limit is ${limiter.points} per ${limiter.duration} seconds; retry in ${seconds} seconds` };
+      return;
+    }
+    await next();
+  };
+}

@@ -1,0 +1,55 @@
+// An API operation is declared once; the REST API, the Metrics API, the MCP server and the OpenAPI
+// document are all generated from the list of declarations, so the surfaces cannot drift apart.
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import type { Stores } from '../stores/index.ts';
+import type { Config } from '../config.ts';
+import type { BrandRecord } from '../tenancy/brands.ts';
+
+export interface Identity {
+  keyId: string;
+  userId: string;
+  email: string;
+  /** null once the key's owner belongs to no organization: the key then sees no brand. */
+  organizationId: string | null;
+}
+
+export interface Ctx {
+  identity: Identity;
+  stores: Stores;
+  config: Config;
+  log: Logger;
+  now(): Date;
+  /** The brand if it belongs to the caller's organization; else throws 404 `Brand not found`. */
+  brand(id: string): Promise<BrandRecord>;
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface Operation<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  /** Also the REST path below /api/mcp (and /api/v1) unless `path` says otherwise. */
+  name: string;
+  method: Method;
+  /** Koa-style path below the surface prefix, e.g. `/content-opportunities/:id/status`. */
+  path?: string;
+  /** MCP tool name; omitted: not an MCP tool. */
+  tool?: string;
+  /** MCP argument name of the `:id` path parameter (e.g. `opportunity_id`). */
+  idArg?: string;
+  /** Also served under /api/v1. */
+  metrics?: boolean;
+  /** Whether the operation changes state (drives MCP annotations and docs). */
+  write?: boolean;
+  params: P;
+  result: R;
+  description: string;
+  run(ctx: Ctx, params: z.output<P>): Promise<z.input<R>>;
+}
+
+export function operation<P extends z.ZodType, R extends z.ZodType>(op: Operation<P, R>): Operation<P, R> {
+  return op;
+}
+
+export function operationPath(op: Operation): string {
+  return op.path ?? `/${op.name}`;
+}

@@ -1,0 +1,88 @@
+// Applies the numbered SQL files of postgres/ and clickhouse/ in order, once each, recorded in the
+// Postgres table schema_migrations. A session advisory lock makes two starting instances take turns:
+// the second finds everything applied. ClickHouse DDL is not transactional, so its files use
+// IF NOT EXISTS throughout and a half-applied file is simply applied again.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Postgres } from './postgres.ts';
+import type { ClickHouse } from './clickhouse.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MIGRATION_LOCK = 724_851_001; // any constant unique to this application
+
+export interface MigrationResult { postgres: string[]; clickhouse: string[] }
+
+function migrationFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir)).filter((f) => /^\d+_[\w-]+\.sql$/.test(f)).sort();
+}
+
+/** Substitutes the cluster placeholders and splits a file into single statements. */
+export function clickhouseStatements(sql: string, cluster?: string): string[] {
+  const text = sql
+    .replaceAll('{{ON_CLUSTER}}', cluster ? `ON CLUSTER \`${cluster}\`` : '')
+    .replaceAll('{{REPLICATED}}', cluster ? 'Replicated' : '');
+  return text
+    .split(/;\s*$/m)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter(Boolean);
+}
+
+export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationResult> {
+  const client = await pg.pool.connect();
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      store text NOT NULL, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (store, name))`);
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      const done = new Set(
+        (await client.query('SELECT store, name FROM schema_migrations')).rows.map((r) => `${r.store}/${r.name}`),
+      );
+      const result: MigrationResult = { postgres: [], clickhouse: [] };
+      for (const name of migrationFiles('postgres')) {
+        if (done.has(`postgres/${name}`)) continue;
+        const sql = fs.readFileSync(path.join(ROOT, 'postgres', name), 'utf8');
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (store, name) VALUES ($1, $2)', ['postgres', name]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw new Error(`Postgres migration ${name} failed: ${(err as Error).message}`);
+        }
+        result.postgres.push(name);
+      }
+      for (const name of migrationFiles('clickhouse')) {
+        if (done.has(`clickhouse/${name}`)) continue;
+        const sql = fs.readFileSync(path.join(ROOT, 'clickhouse', name), 'utf8');
+        for (const statement of clickhouseStatements(sql, ch.cluster)) {
+          try {
+            await ch.client.command({ query: statement });
+          } catch (err) {
+            throw new Error(`ClickHouse migration ${name} failed: ${(err as Error).message}`);
+          }
+        }
+        await client.query('INSERT INTO schema_migrations (store, name) VALUES ($1, $2)', ['clickhouse', name]);
+        result.clickhouse.push(name);
+      }
+      return result;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Names of migration files not yet applied; /readyz reports on this. */
+export async function pendingMigrations(pg: Postgres): Promise<string[]> {
+  const applied = new Set(
+    (await pg.query('SELECT store, name FROM schema_migrations')).rows.map((r) => `${r.store}/${r.name}`),
+  );
+  return [
+    ...migrationFiles('postgres').map((n) => `postgres/${n}`),
+    ...migrationFiles('clickhouse').map((n) => `clickhouse/${n}`),
+  ].filter((n) => !applied.has(n));
+}

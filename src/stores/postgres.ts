@@ -1,0 +1,70 @@
+// Postgres through `pg`: a real server when DATABASE_URL is set, else PGlite in DATA_DIR served on a
+// loopback port by pglite-socket, so the same `pg` code runs against both.
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+// Dates and timestamps stay strings/Date as pg gives them; bigint counts come back as numbers
+// (they are quota counters and row counts, far below 2^53).
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface Postgres {
+  pool: pg.Pool;
+  embedded: boolean;
+  query<T extends pg.QueryResultRow = any>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
+  /** Runs fn in one transaction on one connection; rolls back when it throws. */
+  tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function openPostgres(opts: { url?: string; dataDir: string }): Promise<Postgres> {
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let connectionString = opts.url;
+  if (!connectionString) {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const dir = path.join(opts.dataDir, 'postgres');
+    fs.mkdirSync(dir, { recursive: true });
+    const db = await PGlite.create(dir);
+    // Port 0: the OS picks a free loopback port; nothing outside this process needs to know it.
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
+    await server.start();
+    connectionString = `postgres://postgres@${server.getServerConn()}/postgres`;
+    stopEmbedded = async () => {
+      await server.stop();
+      await db.close();
+    };
+  }
+  // PGlite runs one statement at a time whatever the pool size, so a small pool is enough there.
+  const pool = new pg.Pool({
+    connectionString,
+    max: stopEmbedded ? 4 : 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return {
+    pool,
+    embedded: Boolean(stopEmbedded),
+    query: (sql, params) => pool.query(sql, params as any[]),
+    async tx(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+      await stopEmbedded?.();
+    },
+  };
+}

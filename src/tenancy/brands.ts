@@ -1,0 +1,59 @@
+// Brand reads scoped to an organization: the one place tenancy is enforced for brands.
+import type { Postgres } from '../stores/postgres.ts';
+import { notFound } from '../errors.ts';
+import type { Entity } from '../tracking/types.ts';
+
+export interface BrandRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  slug: string;
+  industry: string;
+  region: string;
+  domains: string[];
+  aliases: string[];
+  tracking_id: string;
+  data_version: number;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, created_at';
+
+/** The brand if it belongs to the organization, else the 404 of SPEC.md (other tenants' brands do not exist). */
+export async function brandInOrganization(pg: Postgres, organizationId: string | null, brandId: string): Promise<BrandRecord> {
+  if (organizationId) {
+    const { rows } = await pg.query<BrandRecord>(
+      `SELECT ${COLUMNS} FROM brands WHERE id = $1 AND organization_id = $2`,
+      [brandId, organizationId],
+    );
+    if (rows[0]) return rows[0];
+  }
+  throw notFound('Brand not found');
+}
+
+export async function brandsOfOrganization(pg: Postgres, organizationId: string | null): Promise<BrandRecord[]> {
+  if (!organizationId) return [];
+  const { rows } = await pg.query<BrandRecord>(
+    `SELECT ${COLUMNS} FROM brands WHERE organization_id = $1 ORDER BY created_at DESC, id DESC`,
+    [organizationId],
+  );
+  return rows;
+}
+
+/** Looks a brand up without a tenant (ingestion and jobs, which act on behalf of the system). */
+export async function brandById(pg: Postgres, brandId: string): Promise<BrandRecord | undefined> {
+  const { rows } = await pg.query<BrandRecord>(`SELECT ${COLUMNS} FROM brands WHERE id = $1`, [brandId]);
+  return rows[0];
+}
+
+/** The brand and its competitors as analysis entities, brand first. */
+export async function brandEntities(pg: Postgres, brand: BrandRecord): Promise<Entity[]> {
+  const { rows } = await pg.query<{ id: string; name: string; aliases: string[]; domains: string[] }>(
+    'SELECT id, name, aliases, domains FROM competitors WHERE brand_id = $1 ORDER BY created_at, name',
+    [brand.id],
+  );
+  return [
+    { id: brand.id, kind: 'brand', name: brand.name, aliases: brand.aliases, domains: brand.domains },
+    ...rows.map((r) => ({ id: r.id, kind: 'competitor' as const, name: r.name, aliases: r.aliases, domains: r.domains })),
+  ];
+}

@@ -1,0 +1,57 @@
+// API keys: `ans_` + 32 random bytes (base64url). Only the SHA-256 is stored, with a short display
+// prefix. Every request looks the key up afresh, so a revocation or a membership change takes
+// effect on the very next request (there is no cache to outlive it).
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Postgres } from '../stores/postgres.ts';
+import { UserError } from '../errors.ts';
+import type { Identity } from '../operations/registry.ts';
+
+export const KEY_PREFIX = 'ans_';
+
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export async function createKey(pg: Postgres, opts: { email: string; name?: string }) {
+  const email = opts.email.trim().toLowerCase();
+  const { rows } = await pg.query<{ id: string; organization_id: string | null }>(
+    `SELECT u.id, m.organization_id FROM users u LEFT JOIN memberships m ON m.user_id = u.id WHERE u.email = $1`,
+    [email],
+  );
+  const user = rows[0];
+  if (!user) throw new UserError(`No user with email ${email}; add one with 'answerscope members add' or 'apply'`);
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const id = randomUUID();
+  await pg.query(
+    'INSERT INTO api_keys (id, user_id, key_hash, prefix, name) VALUES ($1, $2, $3, $4, $5)',
+    [id, user.id, hashKey(key), key.slice(0, 10), opts.name ?? null],
+  );
+  return { id, key, userId: user.id, organizationId: user.organization_id };
+}
+
+export async function revokeKey(pg: Postgres, id: string) {
+  const { rows } = await pg.query<{ id: string; revoked_at: Date }>(
+    // Revoking twice keeps the first time: the key has been dead since then.
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING id, revoked_at`,
+    [id],
+  );
+  if (!rows[0]) throw new UserError(`No API key with id ${id}`);
+  return { id: rows[0].id, revoked_at: new Date(rows[0].revoked_at).toISOString() };
+}
+
+/** The identity a presented key resolves to, or null when it does not exist or was revoked. */
+export async function resolveKey(pg: Postgres, key: string): Promise<Identity | null> {
+  const { rows } = await pg.query<{ id: string; user_id: string; email: string; organization_id: string | null; last_used_at: Date | null }>(
+    `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_used_at
+       FROM api_keys k
+       JOIN users u ON u.id = k.user_id
+       LEFT JOIN memberships m ON m.user_id = k.user_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    [hashKey(key)],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  // last_used_at is for people reading the key list; minute precision spares a write per request.
+  if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
+    pg.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => {});
+  }
+  return { keyId: row.id, userId: row.user_id, email: row.email, organizationId: row.organization_id };
+}

@@ -1,0 +1,89 @@
+// Shapes shared by analysis, ingestion and the capture engines.
+// CONTRACT.md section 2 defines what each figure means; section 5 defines the answer file.
+
+export const PLATFORMS = [
+  'chatgpt', 'perplexity', 'gemini', 'google_ai_overviews', 'google_ai_mode', 'claude', 'copilot', 'grok',
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export type AnswerMode = 'standard' | 'shopping';
+
+/** A tracked entity of a brand: the brand itself or one of its competitors. */
+export interface Entity {
+  id: string;
+  kind: 'brand' | 'competitor';
+  name: string;
+  aliases: string[];
+  domains: string[];
+}
+
+export interface CitationInput { url: string; title?: string | null }
+
+export interface ProductInput {
+  position?: number;
+  title?: string;
+  brand?: string;
+  price?: number | string | null;
+  currency?: string | null;
+  image_url?: string | null;
+  merchant_url?: string | null;
+  rating?: number | string | null;
+  review_count?: number | string | null;
+  [key: string]: unknown;
+}
+
+/** One captured answer, as the answer file (JSON Lines) or an engine delivers it. */
+export interface AnswerInput {
+  id?: string;
+  prompt_id: string;
+  platform: Platform;
+  model: string;
+  region: string;
+  mode: AnswerMode;
+  collected_at: string; // ISO 8601
+  text: string;
+  citations: CitationInput[];
+  products: ProductInput[];
+}
+
+export type Category = 'you' | 'competitor' | 'editorial' | 'forum' | 'social' | 'review' | 'institutional' | 'other';
+export type ArticleType =
+  | 'listicle' | 'comparison' | 'review' | 'how_to' | 'news' | 'product' | 'homepage' | 'discussion' | 'documentation' | 'other';
+
+/** The analysis of one answer for one entity. position is 0 when the entity is not named. */
+export interface EntityFigures {
+  entity_id: string;
+  kind: 'brand' | 'competitor';
+  mentions: number;
+  position: number;
+  citations: number;
+  score: number;
+}
+
+/** One cited URL of an answer, de-duplicated by normalised URL within the answer. */
+export interface CitationFigures {
+  url: string;      // normalised
+  domain: string;   // host, lower-case, no leading www.
+  category: Category;
+  article_type: ArticleType;
+  title: string;
+}
+
+export type MatchedRole = 'own' | 'competitor' | 'other';
+
+/** A shopping product card parsed from an answer's products[]. */
+export interface CardFigures {
+  position: number;
+  product_title: string;
+  product_brand: string;
+  price_amount: number | null;
+  price_currency: string | null;
+  image_url: string | null;
+  merchant_url: string | null;
+  merchant_domain: string | null;
+  rating: number | null;
+  review_count: number | null;
+  raw: Record<string, unknown>;
+  matched_brand_id: string | null;
+  matched_brand_role: MatchedRole;
+}
