@@ -1,4 +1,5 @@
 -- Brands and what is tracked for them: competitors, topics and prompts.
+-- created_at uses clock_timestamp(): rows made in one transaction (an apply) keep their order.
 
 CREATE TABLE brands (
   id              uuid PRIMARY KEY,
@@ -13,7 +14,7 @@ CREATE TABLE brands (
   tracking_id     text NOT NULL UNIQUE,
   -- Bumped by every ingest into the brand: the result cache keys on it.
   data_version    bigint NOT NULL DEFAULT 0,
-  created_at      timestamptz NOT NULL DEFAULT now(),
+  created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
   UNIQUE (organization_id, slug)
 );
 CREATE INDEX brands_organization ON brands (organization_id, created_at DESC);
@@ -24,7 +25,7 @@ CREATE TABLE competitors (
   name       text NOT NULL,
   domains    text[] NOT NULL DEFAULT '{}',
   aliases    text[] NOT NULL DEFAULT '{}',
-  created_at timestamptz NOT NULL DEFAULT now(),
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   UNIQUE (brand_id, name)
 );
 
@@ -33,7 +34,7 @@ CREATE TABLE topics (
   brand_id   uuid NOT NULL REFERENCES brands (id) ON DELETE CASCADE,
   name       text NOT NULL,
   is_active  boolean NOT NULL DEFAULT true,
-  created_at timestamptz NOT NULL DEFAULT now(),
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   UNIQUE (brand_id, name)
 );
 
@@ -46,7 +47,7 @@ CREATE TABLE prompts (
   models     text[] NOT NULL DEFAULT '{}',
   regions    text[] NOT NULL DEFAULT '{}',
   is_active  boolean NOT NULL DEFAULT true,
-  created_at timestamptz NOT NULL DEFAULT now(),
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   UNIQUE (brand_id, text)
 );
 CREATE INDEX prompts_topic ON prompts (topic_id);

@@ -5,15 +5,16 @@ import { z } from 'zod';
 
 const flag = z.enum(['0', '1']).transform((v) => v === '1');
 const port = z.coerce.number().int().min(0).max(65535);
-const url = z.string().url();
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' });
 const positiveInt = z.coerce.number().int().positive();
 
 const schema = z.object({
   PORT: port.default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: url.optional(),
-  CLICKHOUSE_URL: url.optional(),
+  DATABASE_URL: postgresUrl.optional(),
+  CLICKHOUSE_URL: httpUrl.optional(),
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('answerscope'),
@@ -25,7 +26,7 @@ const schema = z.object({
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
   TRUST_PROXY: flag.default(false),
   ALLOW_PRIVATE_URLS: flag.default(false),
-  LLM_BASE_URL: url.optional(),
+  LLM_BASE_URL: httpUrl.optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
   // `0` turns the in-process cron schedule off (one-off commands, tests).

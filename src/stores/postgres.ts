@@ -35,10 +35,13 @@ export async function openPostgres(opts: { url?: string; dataDir: string }): Pro
       await db.close();
     };
   }
-  // PGlite runs one statement at a time whatever the pool size, so a small pool is enough there.
+  // PGlite is one Postgres session behind a multiplexer: with several connections, statements of
+  // concurrent transactions interleave in ways that lose writes (seen here: a committed insert not
+  // visible to the next query). One connection serialises everything, as PGlite does anyway.
+  // The price: code inside tx() must use the transaction's client only, never pg.query (deadlock).
   const pool = new pg.Pool({
     connectionString,
-    max: stopEmbedded ? 4 : 10,
+    max: stopEmbedded ? 1 : 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });

@@ -1,0 +1,28 @@
+// Runs the real `answerscope` command in a child process, as a user would.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/answerscope.js');
+
+export interface CliResult { code: number; stdout: string; stderr: string; json?: any }
+
+export function cli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let json;
+      try { json = JSON.parse(stdout); } catch { /* not JSON */ }
+      resolve({ code: code ?? -1, stdout, stderr, json });
+    });
+  });
+}

@@ -1,0 +1,136 @@
+// Starts the real service for a test file: a fresh DATA_DIR, the embedded chDB, and Postgres from
+// DATABASE_URL (a fresh database created on that server and dropped afterwards) or else embedded
+// PGlite. Each test seeds its own organization, so tests in a file can share one server.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
+import { createKey } from '../../src/tenancy/keys.ts';
+
+export interface TestDatabase { url?: string; drop(): Promise<void> }
+
+/** A fresh database on the server of DATABASE_URL, or none (embedded PGlite) when it is unset. */
+export async function freshDatabase(baseUrl = process.env.DATABASE_URL): Promise<TestDatabase> {
+  if (!baseUrl) return { url: undefined, drop: async () => {} };
+  const name = `answerscope_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** Environment for child processes (the CLI) that must reach the same stores. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(overrides: Record<string, string> = {}, opts: { embeddedPostgres?: boolean } = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-test-'));
+  const db = opts.embeddedPostgres ? await freshDatabase('') : await freshDatabase();
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    SCHEDULER: '0',
+    LOG_LEVEL: 'silent',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...overrides,
+  };
+  const config = loadConfig(env);
+  const server = await startServer(config, { log: pino({ level: 'silent' }) });
+  return {
+    ...server,
+    dataDir,
+    env,
+    async stop() {
+      await server.close();
+      await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const uniq = (label = 'x') => `${label}-${randomBytes(5).toString('hex')}`;
+
+export interface Tenant {
+  organizationId: string;
+  brandId: string;
+  brandIds: string[];
+  competitorIds: string[];
+  topicIds: string[];
+  promptIds: string[];
+  email: string;
+  key: string;
+  keyId: string;
+  workspace: any;
+}
+
+/** Applies a workspace for a new organization (unique names) and creates a key for its member. */
+export async function seedTenant(server: RunningServer, brands?: any[], plan = 'growth'): Promise<Tenant> {
+  const email = `${uniq('user')}@example.test`;
+  const workspace = {
+    organizations: [{
+      name: uniq('Org'),
+      plan,
+      members: [{ email }],
+      brands: brands ?? [{
+        name: 'Acme', slug: 'acme', industry: 'Software', region: 'US',
+        domains: ['acme.example'], aliases: ['Acme Inc'],
+        competitors: [{ name: 'Globex', domains: ['globex.example'], aliases: [] }],
+        topics: [{ name: 'CRM software', prompts: [{ text: 'best crm for startups', platforms: ['chatgpt', 'perplexity'], regions: ['US'] }] }],
+      }],
+    }],
+  };
+  const applied = await applyWorkspace(server.stores.pg, parseWorkspace(workspace));
+  const org = applied.organizations[0];
+  const key = await createKey(server.stores.pg, { email });
+  return {
+    organizationId: org.id,
+    brandId: org.brands[0].id,
+    brandIds: org.brands.map((b: any) => b.id),
+    competitorIds: org.brands.flatMap((b: any) => b.competitors.map((c: any) => c.id)),
+    topicIds: org.brands.flatMap((b: any) => b.topics.map((t: any) => t.id)),
+    promptIds: org.brands.flatMap((b: any) => [...b.topics.flatMap((t: any) => t.prompts.map((p: any) => p.id)), ...(b.prompts ?? []).map((p: any) => p.id)]),
+    email,
+    key: key.key,
+    keyId: key.id,
+    workspace,
+  };
+}
+
+export interface Reply { status: number; body: any; headers: Headers }
+
+/** A tiny HTTP client for the running app. */
+export async function call(server: { url: string }, method: string, pathAndQuery: string, opts: { key?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${server.url}${pathAndQuery}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+  });
+  const text = await res.text();
+  let body: any = text;
+  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, body, headers: res.headers };
+}
+
+export const get = (server: { url: string }, pathAndQuery: string, key?: string) => call(server, 'GET', pathAndQuery, { key });
