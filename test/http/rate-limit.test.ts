@@ -26,3 +26,16 @@ test('each client address has its own window (X-Forwarded-For believed with TRUS
   t.is((await call(server, 'GET', '/api/v1/whoami', from('198.51.100.1', key))).status, 429);
   t.is((await call(server, 'GET', '/api/v1/whoami', from('198.51.100.2', key))).status, 200);
 });
+
+test('RATE_LIMIT_STORE=postgres: instances on one database share each address window', async (t) => {
+  const { createLimiter } = await import('../../src/http/rate-limit.ts');
+  const opts = { max: 3, windowS: 60, store: 'postgres' as const, keyPrefix: `shared-${Date.now()}` };
+  // Two limiters stand for two API processes; with embedded PGlite they share its one session.
+  const [one, two] = [await createLimiter(opts, server.stores.pg), await createLimiter(opts, server.stores.pg)];
+  await one.consume('203.0.113.50');
+  await two.consume('203.0.113.50');
+  await one.consume('203.0.113.50');
+  const rejected = await two.consume('203.0.113.50').then(() => undefined, (r) => r);
+  t.truthy(rejected, 'the fourth request in the window is refused by the other instance');
+  t.true(rejected.msBeforeNext > 0 && rejected.msBeforeNext <= 60_000);
+});
