@@ -14,6 +14,7 @@ import { createKey, revokeKey } from '../tenancy/keys.ts';
 import { addMember, removeMember } from '../tenancy/members.ts';
 import { findJob, jobs } from '../../jobs/index.ts';
 import { utcDay } from '../../jobs/schedule.ts';
+import { ingestFile } from '../tracking/ingest-file.ts';
 
 export interface CommandEnv {
   stores: Stores;
@@ -27,6 +28,7 @@ export interface CommandEnv {
 export const USAGE = `usage: answerscope <command>
   migrate
   apply FILE
+  ingest FILE
   keys create --email E [--name N]
   keys revoke ID
   members add --email E --org ORG_ID
@@ -76,6 +78,8 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
       return migrate(env.stores.pg, env.stores.ch);
     case 'apply':
       return applyWorkspace(env.stores.pg, parseWorkspace(readJsonFile(file(sub))));
+    case 'ingest':
+      return ingestFile(env.stores, file(sub));
     case 'keys': {
       const { values, positionals } = parse(rest, { email: { type: 'string' }, name: { type: 'string' } });
       if (sub === 'create') return createKey(env.stores.pg, { email: required(values.email, '--email'), name: values.name });

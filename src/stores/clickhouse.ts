@@ -17,7 +17,7 @@ export interface ClickHouse {
   cluster?: string;
   /** Runs a SELECT with bound parameters and returns its rows. */
   rows<T = Record<string, unknown>>(query: string, params?: Record<string, unknown>): Promise<T[]>;
-  /** Inserts rows as JSONEachRow. */
+  /** Inserts rows (objects with the same keys) in one block. */
   insert(table: string, values: readonly object[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -31,8 +31,24 @@ export interface ClickHouseOptions {
   dataDir: string;
 }
 
+/**
+ * Rows travel as JSONCompactEachRow (one array per row, named columns): far less to write and
+ * parse than JSONEachRow. In embedded mode the text goes to chDB's raw insert, which hands it to
+ * the engine's parallel parser without copying (the client's generic path re-parses it as SQL).
+ */
+function compactRows(values: readonly object[]): { columns: string[]; body: string } {
+  const columns = Object.keys(values[0]);
+  let body = '';
+  for (const v of values) {
+    const row = v as Record<string, unknown>;
+    body += `${JSON.stringify(columns.map((c) => row[c] ?? null))}\n`;
+  }
+  return { columns, body };
+}
+
 export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHouse> {
   let client: ClickHouseClient;
+  let rawInsert: ((table: string, columns: string[], body: string) => Promise<unknown>) | undefined;
   if (opts.url) {
     // The database may not exist yet on a fresh server; create it before binding the client to it.
     const bootstrap = createClient({ url: opts.url, username: opts.user, password: opts.password });
@@ -53,10 +69,10 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     fs.mkdirSync(dir, { recursive: true });
     // chDB has one engine per process and ignores the client's database option: our tables live in
     // its `default` database, which belongs to this DATA_DIR alone.
-    client = createClient({
-      connection: createChdbConnection({ path: dir }) as any,
-      clickhouse_settings: CLICKHOUSE_SETTINGS,
-    });
+    const connection = createChdbConnection({ path: dir });
+    client = createClient({ connection: connection as any, clickhouse_settings: CLICKHOUSE_SETTINGS });
+    rawInsert = (table, columns, body) =>
+      (connection as any).chdb.rawInsert({ table, columns, values: body, format: 'JSONCompactEachRow' });
   }
   return {
     client,
@@ -68,7 +84,14 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     },
     async insert(table, values) {
       if (values.length === 0) return;
-      await client.insert({ table, values: values as object[], format: 'JSONEachRow' });
+      if (rawInsert) {
+        const { columns, body } = compactRows(values);
+        await rawInsert(table, columns, body);
+        return;
+      }
+      const columns = Object.keys(values[0]) as [string, ...string[]];
+      const rows = values.map((v) => columns.map((c) => (v as Record<string, unknown>)[c] ?? null));
+      await client.insert({ table, columns, values: rows, format: 'JSONCompactEachRow' });
     },
     close: () => client.close(),
   };

@@ -1,0 +1,280 @@
+// Answer analysis: one answer + a brand's entities -> per-entity figures and citation rows,
+// exactly as CONTRACT.md section 2 defines them (docs/analysis.md says it in plain words).
+// Pure: no I/O. Ingestion calls it for every answer, so the per-brand work (regexes, domain
+// index) is done once in compileEntities() and analyzeAnswer() only scans.
+
+import type { AnswerInput, ArticleType, Category, CitationFigures, Entity, EntityFigures } from './types.ts';
+import { articleTypeOf, classifyExternal } from './classify.ts';
+import { domainSuffixes, normaliseDomain, parseCitationUrl, type ParsedCitationUrl } from './urls.ts';
+
+/** A brand's entities prepared for analysis. Build once per brand, reuse for every answer. */
+export interface CompiledEntities {
+  /** Brand entities first, then competitors, each group in the order given. */
+  readonly entities: readonly Entity[];
+  /** Normalised domains of each entity (same order as entities). */
+  readonly domains: readonly (readonly string[])[];
+  /** @internal one global regex over every surface form of every entity; null when there is none. */
+  readonly matcher: RegExp | null;
+  /** @internal folded surface form -> index of the entity that owns it. */
+  readonly formOwner: ReadonlyMap<string, number>;
+  /** @internal anchored regex per form, for matched text whose folding differs from toLowerCase. */
+  readonly formExact: readonly { re: RegExp; owner: number }[];
+  /** @internal domain -> indexes of the entities that list it. */
+  readonly domainOwners: ReadonlyMap<string, readonly number[]>;
+  /** @internal memo: cited domain -> its owners and category (domains repeat far more than URLs). */
+  readonly domainMemo: Map<string, DomainInfo>;
+}
+
+interface DomainInfo {
+  owners: readonly number[];
+  category: Category;
+}
+
+export interface AnswerAnalysis {
+  entities: EntityFigures[];
+  citations: CitationFigures[];
+}
+
+// A match counts only when the characters either side are not letters or digits. A combining mark
+// right after a match (a decomposed accent left after NFC) belongs to the letter before it, so it
+// blocks the match too.
+const BEFORE = '(?<![\\p{L}\\p{N}])';
+const AFTER = '(?![\\p{L}\\p{N}\\p{M}])';
+
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g; // the syntax characters the u flag allows escaping
+
+/**
+ * Regex source for one (NFC) surface form: literal text; a space matches any run of whitespace;
+ * ' matches ’ too; an accented letter matches its precomposed and its decomposed spelling
+ * ("é" or "e" + U+0301), so answer texts never need normalising.
+ */
+function formSource(form: string): string {
+  return form
+    .split(/\s+/)
+    .map((word) => {
+      let out = '';
+      for (const ch of word) {
+        if (ch === "'" || ch === '’') out += "['’]";
+        else if (ch.charCodeAt(0) < 0x80) out += ch.replace(REGEX_SPECIAL, '\\$&');
+        else {
+          const nfd = ch.normalize('NFD');
+          out += nfd === ch ? ch : `(?:${ch}|${nfd})`;
+        }
+      }
+      return out;
+    })
+    .join('\\s+');
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Key under which a surface form and a piece of matched text meet. */
+function fold(s: string): string {
+  const t = NON_ASCII.test(s) ? s.normalize('NFC').replace(/’/g, "'") : s;
+  return t.toLowerCase().replace(/\s+/g, ' ');
+}
+
+function cleanForm(s: unknown): string {
+  return typeof s === 'string' ? s.normalize('NFC').trim().replace(/\s+/g, ' ') : '';
+}
+
+/**
+ * Prepares a brand's entities (the brand and its competitors) for analysis: one regex over all
+ * surface forms, longest first, and a domain index. Brand entities are put first.
+ */
+export function compileEntities(entities: readonly Entity[]): CompiledEntities {
+  const ordered = [...entities.filter((e) => e.kind === 'brand'), ...entities.filter((e) => e.kind !== 'brand')];
+
+  const forms: { text: string; owner: number; seq: number }[] = [];
+  const formOwner = new Map<string, number>();
+  const domains: string[][] = [];
+  const domainOwners = new Map<string, number[]>();
+
+  ordered.forEach((e, owner) => {
+    const ds: string[] = [];
+    for (const raw of e.domains ?? []) {
+      const d = normaliseDomain(raw);
+      if (d === '' || ds.includes(d)) continue;
+      ds.push(d);
+      const owners = domainOwners.get(d) ?? [];
+      if (!owners.includes(owner)) owners.push(owner);
+      domainOwners.set(d, owners);
+    }
+    domains.push(ds);
+
+    // Domains are matched as written in text ("visit acme.com"): the bare domain, without www.
+    for (const raw of [e.name, ...(e.aliases ?? []), ...ds]) {
+      const text = cleanForm(raw);
+      if (text === '') continue;
+      const key = fold(text);
+      // The same form on two entities: the first one (brand first, then competitors in order) owns it.
+      if (formOwner.has(key)) continue;
+      formOwner.set(key, owner);
+      forms.push({ text, owner, seq: forms.length });
+    }
+  });
+
+  // Longest first, so that at any start the longest form that fits (with its boundaries) wins.
+  forms.sort((a, b) => b.text.length - a.text.length || a.seq - b.seq);
+  const matcher = forms.length
+    ? new RegExp(`${BEFORE}(?:${forms.map((f) => formSource(f.text)).join('|')})${AFTER}`, 'giu')
+    : null;
+  const formExact = forms.map((f) => ({ re: new RegExp(`^(?:${formSource(f.text)})$`, 'iu'), owner: f.owner }));
+
+  return { entities: ordered, domains, matcher, formOwner, formExact, domainOwners, domainMemo: new Map() };
+}
+
+// `[label](target "title")` -> `[label]`: the target (and its optional title) goes, the label stays.
+// Targets may hold one level of balanced parentheses (Wikipedia URLs) or be wrapped in <...>.
+const LINK_TARGET = /\]\(\s*(?:<[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/g;
+// Bare URLs: http(s)://... or www.... up to the next whitespace, quote, angle bracket or backtick.
+const BARE_URL = /(?<![\p{L}\p{N}])(?:https?:\/\/|www\.)[^\s<>"`]*/giu;
+
+/** The answer text as mentions are counted on: link targets and bare URLs removed. */
+export function mentionText(text: string): string {
+  let t = typeof text === 'string' ? text : '';
+  if (t.includes('](')) t = t.replace(LINK_TARGET, ']');
+  return t.replace(BARE_URL, ' ');
+}
+
+function ownerOf(compiled: CompiledEntities, matched: string): number {
+  const o = compiled.formOwner.get(fold(matched));
+  if (o !== undefined) return o;
+  // Case folding in regexes (simple Unicode folding) and toLowerCase differ on a few letters
+  // (e.g. final sigma, long s); find the form the long way. Forms are in regex order.
+  for (const f of compiled.formExact) if (f.re.test(matched)) return f.owner;
+  return -1;
+}
+
+export interface MentionScan {
+  counts: number[];
+  first: number[]; // offset of the first match, -1 when none
+  /** Entity index of the leftmost match, -1 when none (used for product cards). */
+  leftmost: number;
+}
+
+/**
+ * Scans text (already prepared) for mentions: leftmost match first, and at one start the longest
+ * form; matching resumes after the end of each match, so matches never overlap.
+ */
+export function scanMentions(compiled: CompiledEntities, text: string): MentionScan {
+  const n = compiled.entities.length;
+  const counts = new Array<number>(n).fill(0);
+  const first = new Array<number>(n).fill(-1);
+  let leftmost = -1;
+  const re = compiled.matcher;
+  if (re && text.length) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const owner = ownerOf(compiled, m[0]);
+      if (owner < 0) continue;
+      counts[owner]++;
+      if (first[owner] < 0) first[owner] = m.index;
+      if (leftmost < 0) leftmost = owner;
+    }
+  }
+  return { counts, first, leftmost };
+}
+
+/** Visibility score of one entity in one answer, 0-100 (not rounded). */
+export function visibilityScore(named: boolean, cited: boolean, position: number): number {
+  return 100 * (0.6 * (named ? 1 : 0) + 0.25 * (cited ? 1 : 0) + 0.15 * (named && position > 0 ? 1 / position : 0));
+}
+
+/** Indexes of the entities a domain belongs to (exact or sub-domain), without repeats. */
+export function ownersOfDomain(compiled: CompiledEntities, domain: string): number[] {
+  let out: number[] | null = null;
+  for (const s of domainSuffixes(domain)) {
+    const owners = compiled.domainOwners.get(s);
+    if (!owners) continue;
+    for (const o of owners) {
+      if (!out) out = [o];
+      else if (!out.includes(o)) out.push(o);
+    }
+  }
+  return out ?? [];
+}
+
+const DOMAIN_MEMO_MAX = 20_000;
+
+/** Owners and category of a cited domain, memoised per compiled brand. */
+function domainInfo(compiled: CompiledEntities, domain: string): DomainInfo {
+  let info = compiled.domainMemo.get(domain);
+  if (info === undefined) {
+    const owners = ownersOfDomain(compiled, domain);
+    const category: Category = owners.length === 0
+      ? classifyExternal(domain)
+      : owners.some((o) => compiled.entities[o].kind === 'brand') ? 'you' : 'competitor';
+    info = { owners, category };
+    if (compiled.domainMemo.size >= DOMAIN_MEMO_MAX) compiled.domainMemo.clear();
+    compiled.domainMemo.set(domain, info);
+  }
+  return info;
+}
+
+// The article type of a parsed URL for the title last seen with it, kept in the parsed URL's memo
+// slot: the URL cache shares parsed URLs, so a page cited again costs one comparison.
+interface TypeMemo {
+  title: string;
+  type: ArticleType;
+}
+
+function typeOf(parsed: ParsedCitationUrl, title: string): ArticleType {
+  const memo = parsed.memo as TypeMemo | undefined;
+  if (memo !== undefined && memo.title === title) return memo.type;
+  const type = articleTypeOf(parsed.domain, parsed.path, parsed.query, title);
+  parsed.memo = { title, type } satisfies TypeMemo;
+  return type;
+}
+
+/**
+ * Analyses one answer for every entity of its brand: one EntityFigures per entity (brand first,
+ * then competitors in the order given) and one CitationFigures per distinct normalised URL.
+ */
+export function analyzeAnswer(answer: Pick<AnswerInput, 'text' | 'citations'>, compiled: CompiledEntities): AnswerAnalysis {
+  const { entities } = compiled;
+  const n = entities.length;
+
+  // Mentions and positions.
+  const { counts, first } = scanMentions(compiled, mentionText(answer.text));
+  const named: number[] = [];
+  for (let i = 0; i < n; i++) if (counts[i] > 0) named.push(i);
+  // Matches never overlap, so two entities never share a first offset: the order is total.
+  named.sort((a, b) => first[a] - first[b]);
+  const position = new Array<number>(n).fill(0);
+  named.forEach((i, rank) => { position[i] = rank + 1; });
+
+  // Citations: de-duplicated by normalised URL; the first non-empty title is kept.
+  const byUrl = new Map<string, { parsed: ParsedCitationUrl; title: string }>();
+  for (const c of answer.citations ?? []) {
+    if (!c || typeof c.url !== 'string') continue;
+    const parsed = parseCitationUrl(c.url);
+    if (!parsed) continue;
+    const title = typeof c.title === 'string' ? c.title.trim() : '';
+    const seen = byUrl.get(parsed.url);
+    if (seen) {
+      if (seen.title === '' && title !== '') seen.title = title;
+      continue;
+    }
+    byUrl.set(parsed.url, { parsed, title });
+  }
+
+  const cites = new Array<number>(n).fill(0);
+  const citations: CitationFigures[] = [];
+  for (const { parsed, title } of byUrl.values()) {
+    const { owners, category } = domainInfo(compiled, parsed.domain);
+    for (const o of owners) cites[o]++;
+    citations.push({ url: parsed.url, domain: parsed.domain, category, article_type: typeOf(parsed, title), title });
+  }
+
+  const figures: EntityFigures[] = entities.map((e, i) => ({
+    entity_id: e.id,
+    kind: e.kind,
+    mentions: counts[i],
+    position: position[i],
+    citations: cites[i],
+    score: visibilityScore(counts[i] > 0, cites[i] > 0, position[i]),
+  }));
+  return { entities: figures, citations };
+}

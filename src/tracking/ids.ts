@@ -1,0 +1,23 @@
+// Deterministic ids (RFC 4122 version 5, SHA-1 over a namespace): an answer captured without an id
+// gets the same id every time it is captured or imported again, so re-running is safe.
+import { createHash } from 'node:crypto';
+
+const NAMESPACE = Buffer.from('6f1d0c3e5a7b4e2f9c8d1b2a3e4f5a6b', 'hex'); // Answerscope's own namespace
+
+export function uuidV5(name: string): string {
+  const h = createHash('sha1').update(NAMESPACE).update(name).digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** The id of an answer that came without one: from prompt, platform, model, region and time. */
+export function answerId(a: { prompt_id: string; platform: string; model: string; region: string; collected_at: string }): string {
+  return uuidV5(`answer|${a.prompt_id}|${a.platform}|${a.model}|${a.region}|${a.collected_at}`);
+}
+
+/** A product card's id: its answer and its index among the answer's products. */
+export function cardId(answerId: string, index: number): string {
+  return uuidV5(`card|${answerId}|${index}`);
+}
