@@ -1,6 +1,7 @@
 // `npm run demo`: the service on the embedded stores with a demo tenant, ready to query.
-// It applies examples/demo-workspace.json, creates an API key for the demo user, starts the server
-// and prints the key with commands to try.
+// It applies examples/demo-workspace.json, ingests 90 days of SIMULATED answers for its brands
+// (the simulated engine, labelled as such), creates an API key for the demo user, starts the
+// server and prints the key with commands to try. Running it again replaces, never duplicates.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
@@ -8,11 +9,24 @@ import { startServer } from './server.ts';
 import { applyWorkspace, parseWorkspace } from './tenancy/workspace.ts';
 import { createKey } from './tenancy/keys.ts';
 import { readJsonFile } from './cli/commands.ts';
+import { ingestLines } from './tracking/ingest-file.ts';
+import { simulateDays, SIMULATED_LABEL } from './tracking/engines/simulated.ts';
+import { loadSimBrands } from './tracking/engines/simulated-brands.ts';
+
+const DEMO_DAYS = 90;
+
+async function* simulatedLines(brands: Awaited<ReturnType<typeof loadSimBrands>>, from: string) {
+  let line = 0;
+  for (const answer of simulateDays({ seed: 'demo', brands, from, days: DEMO_DAYS })) {
+    yield { line: ++line, text: JSON.stringify(answer) };
+  }
+}
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {
-  const config = loadConfig();
+  // Quiet by default: the demo's own output is what a newcomer reads.
+  const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
   const server = await startServer(config);
   const workspace = parseWorkspace(readJsonFile(path.join(ROOT, 'examples/demo-workspace.json')));
   const applied = await applyWorkspace(server.stores.pg, workspace);
@@ -20,10 +34,16 @@ async function main() {
   const { key } = await createKey(server.stores.pg, { email, name: 'demo' });
   const brand = applied.organizations[0].brands[0];
 
+  // The 90 days before today (UTC), so the figures end yesterday.
+  const from = new Date(Date.now() - DEMO_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const sims = await loadSimBrands(server.stores.pg, applied.organizations[0].brands.map((b) => b.id));
+  const ingested = await ingestLines(server.stores, simulatedLines(sims, from));
+
   const base = server.url;
   process.stdout.write(`
 Answerscope demo listening on ${base}
 Demo organization: ${applied.organizations[0].name}; brands: ${applied.organizations[0].brands.map((b) => b.name).join(', ')}
+Data: ${ingested.inserted + ingested.replaced} ${SIMULATED_LABEL} answers (${SIMULATED_LABEL} engine, not real AI platforms) from ${from}, ${DEMO_DAYS} days
 API key (shown once): ${key}
 
 Try:
