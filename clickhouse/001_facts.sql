@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS answer_entities {{ON_CLUSTER}} (
   model      LowCardinality(String),
   region     LowCardinality(String),
   day        Date,
+  collected_at DateTime64(3, 'UTC') CODEC(Delta, ZSTD(1)),  -- for timestamp-precise date filters
   mentions   UInt32,
   position   UInt16,   -- 0 when the entity is not named
   citations  UInt32,
@@ -59,6 +60,7 @@ CREATE TABLE IF NOT EXISTS answer_citations {{ON_CLUSTER}} (
   model        LowCardinality(String),
   region       LowCardinality(String),
   day          Date,
+  collected_at DateTime64(3, 'UTC') CODEC(Delta, ZSTD(1)),
   url          String,
   domain       String,
   category     LowCardinality(String),

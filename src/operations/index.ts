@@ -1,6 +1,17 @@
 // The list of every API operation. Surfaces (REST, Metrics API, MCP, OpenAPI) are built from it.
 import type { Operation } from './registry.ts';
 import { brands, whoami } from './identity.ts';
-import { prompts, topics } from './prompts.ts';
+import { promptPerformance, prompts, topics } from './prompts.ts';
+import { citations, competitorComparison, visibilitySummary, visibilityTrend } from './visibility.ts';
+import { productVisibility, shoppingCards } from './shopping.ts';
+import { aiTraffic } from './traffic.ts';
+import { auditOperations } from './audits.ts';
 
-export const operations: Operation<any, any>[] = [whoami, brands, topics, prompts];
+export const operations: Operation<any, any>[] = [
+  whoami, brands,
+  visibilitySummary, visibilityTrend, competitorComparison, citations,
+  topics, prompts, promptPerformance,
+  aiTraffic,
+  shoppingCards, productVisibility,
+  ...auditOperations,
+];

@@ -1,8 +1,11 @@
 // Topics and prompts: what is tracked for a brand.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, limit, optionalBool, optionalUuid } from './params.ts';
-import { listPrompts, listTopics } from '../tenancy/prompts.ts';
+import { brandId, commaList, dateRange, limit, oneOf, optionalBool, optionalText, optionalUuid } from './params.ts';
+import { listPrompts, listTopics, promptTexts } from '../tenancy/prompts.ts';
+import { describeBound, resolveFilters } from './analytics-filters.ts';
+import { PromptPerformance } from './analytics-schemas.ts';
+import { promptFigures, sortPrompts } from '../analytics/prompt-performance.ts';
 import { PLATFORMS } from '../tracking/types.ts';
 
 const Topic = z.object({
@@ -49,4 +52,44 @@ export const prompts = operation({
   description: 'Lists the tracked prompts of a brand, newest first; filter by topic_id or is_active.',
   run: async (ctx, p) =>
     listPrompts(ctx.stores.pg, (await ctx.brand(p.brand_id)).id, { topicId: p.topic_id, isActive: p.is_active, limit: p.limit }) as any,
+});
+
+export const promptPerformance = operation({
+  name: 'prompt-performance',
+  method: 'GET',
+  tool: 'get_prompt_performance',
+  metrics: true,
+  params: z.object({
+    brand_id: brandId,
+    ...dateRange,
+    model: commaList('model'),
+    region: optionalText('region', 64),
+    topic_id: optionalUuid('topic_id'),
+    sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances']).default('visibility')
+      .describe('visibility (default), mentions, citations, or appearances (answer count)'),
+    order: oneOf('order', ['desc', 'asc']).default('desc'),
+    limit: limit(1, 100, 10).describe('1-100, default 10'),
+  }),
+  result: PromptPerformance,
+  description:
+    'Per tracked prompt with answers in range: answer count, the brand\'s mean visibility, mentions, citations and the competitors\' mean score. Sort ascending by visibility to find the prompts where the brand is weakest.',
+  run: async (ctx, p) => {
+    const { brand, filters } = await resolveFilters(ctx, p);
+    const [figures, texts] = await Promise.all([
+      promptFigures(ctx.stores.ch, filters),
+      promptTexts(ctx.stores.pg, brand.id),
+    ]);
+    const rows = figures
+      .filter((f) => texts.has(f.prompt_id))
+      .map((f) => ({ ...f, prompt_text: texts.get(f.prompt_id)!.text, topic_name: texts.get(f.prompt_id)!.topic_name }));
+    return {
+      brand: { id: brand.id, name: brand.name },
+      window: { dateFrom: describeBound(p.date_from, false), dateTo: describeBound(p.date_to, true) },
+      prompts: sortPrompts(rows, p.sort_by, p.order).slice(0, p.limit).map((r) => ({
+        prompt_id: r.prompt_id, prompt_text: r.prompt_text, topic_name: r.topic_name, result_count: r.result_count,
+        avg_visibility: r.avg_visibility, total_mentions: r.total_mentions, total_citations: r.total_citations,
+        avg_competitor_score: r.avg_competitor_score,
+      })),
+    };
+  },
 });

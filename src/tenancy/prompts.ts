@@ -52,3 +52,12 @@ export async function promptsById(pg: Postgres, ids: string[]) {
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
+
+/** Prompt id -> text and topic name for one brand. */
+export async function promptTexts(pg: Postgres, brandId: string) {
+  const { rows } = await pg.query<{ id: string; text: string; topic_name: string | null }>(
+    `SELECT p.id, p.text, t.name AS topic_name FROM prompts p LEFT JOIN topics t ON t.id = p.topic_id WHERE p.brand_id = $1`,
+    [brandId],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -28,6 +28,7 @@ export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
 export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerAnalysis | null, cards: CardFigures[]): AnswerRows {
   const day = a.collected_at.slice(0, 10);
   const dims = { prompt_id: a.prompt_id, platform: a.platform, model: a.model, region: a.region, day };
+  const collected_at = chTime(a.collected_at);
   const rows: AnswerRows = {
     answers: [{
       answer_id: ctx.answerId,
@@ -35,7 +36,7 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
       brand_id: ctx.brandId,
       ...dims,
       mode: a.mode,
-      collected_at: chTime(a.collected_at),
+      collected_at,
       text: a.text,
       citation_count: analysis ? analysis.citations.length : 0,
       product_count: cards.length,
@@ -53,12 +54,12 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
       if (e.kind !== 'brand' && e.mentions === 0 && e.citations === 0) continue;
       rows.answer_entities.push({
         answer_id: ctx.answerId, brand_id: ctx.brandId, entity_id: e.entity_id, is_brand: e.kind === 'brand' ? 1 : 0,
-        ...dims, mentions: e.mentions, position: e.position, citations: e.citations, score: e.score, sign: 1,
+        ...dims, collected_at, mentions: e.mentions, position: e.position, citations: e.citations, score: e.score, sign: 1,
       });
     }
     for (const c of analysis.citations) {
       rows.answer_citations.push({
-        answer_id: ctx.answerId, brand_id: ctx.brandId, ...dims,
+        answer_id: ctx.answerId, brand_id: ctx.brandId, ...dims, collected_at,
         url: c.url, domain: c.domain, category: c.category, article_type: c.article_type, title: c.title, sign: 1,
       });
     }
@@ -66,7 +67,7 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
   cards.forEach((c, i) => {
     rows.shopping_cards.push({
       card_id: cardId(ctx.answerId, i), answer_id: ctx.answerId, organization_id: ctx.organizationId, brand_id: ctx.brandId,
-      ...dims, created_at: chTime(a.collected_at),
+      ...dims, created_at: collected_at,
       position: c.position, product_title: c.product_title, product_brand: c.product_brand,
       price_amount: c.price_amount, price_currency: c.price_currency, image_url: c.image_url,
       merchant_url: c.merchant_url, merchant_domain: c.merchant_domain, rating: c.rating, review_count: c.review_count,

@@ -1,0 +1,59 @@
+// competitor-comparison: the brand and each tracked competitor on the same five figures over the
+// same answers, and share of voice overall and by (model_used, platform).
+import type { ClickHouse } from '../stores/clickhouse.ts';
+import { where, type Filters } from './filters.ts';
+import { entitySums } from './entity-sums.ts';
+import { emptySums, meanScore, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
+
+const figures = (s: EntitySums, n: number) => ({
+  avg_visibility_score: roundOrNull(meanScore(s, n), 1),
+  ai_visibility_score: roundOrNull(visibilityScore(s, n), 1),
+  total_mentions: s.mentions,
+  total_citations: s.citations,
+  appearance_count: s.named,
+});
+
+export async function competitorComparison(
+  ch: ClickHouse,
+  f: Filters,
+  brand: { id: string; name: string },
+  competitors: { id: string; name: string }[],
+) {
+  const w = where(f);
+  const [sums, voice] = await Promise.all([
+    entitySums(ch, f),
+    ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(
+      `SELECT model, platform,
+         sumIf(mentions * sign, is_brand = 1) AS brand_mentions,
+         sumIf(mentions * sign, is_brand = 0) AS competitor_mentions
+       FROM answer_entities WHERE ${w.sql}
+       GROUP BY model, platform HAVING sumIf(sign, is_brand = 1) > 0
+       ORDER BY platform, model`,
+      w.params,
+    ),
+  ]);
+  const { n } = sums;
+  const rows = competitors
+    .map((c) => ({ competitor_id: c.id, name: c.name, ...figures(sums.competitors.get(c.id) ?? emptySums(), n) }))
+    .sort((a, b) => b.total_mentions - a.total_mentions || a.name.localeCompare(b.name));
+  const totalBrand = sums.brand.mentions;
+  const totalCompetitors = rows.reduce((acc, r) => acc + r.total_mentions, 0);
+  // by_platform sums every stored competitor row; they are all of tracked competitors (nothing
+  // deletes a competitor but its brand), so its figures add up to the overall ones.
+  return {
+    brand: { id: brand.id, name: brand.name, ...figures(sums.brand, n) },
+    competitors: rows,
+    share_of_voice: {
+      overall_sov_pct: shareOfVoice(totalBrand, totalCompetitors),
+      total_brand_mentions: totalBrand,
+      total_competitor_mentions: totalCompetitors,
+      by_platform: voice.map((v) => ({
+        model_used: v.model,
+        platform: v.platform,
+        brand_mentions: v.brand_mentions,
+        competitor_mentions: v.competitor_mentions,
+        sov_pct: shareOfVoice(v.brand_mentions, v.competitor_mentions),
+      })),
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// Shopping cards (newest first, cursor-paged) and the visibility of one product. Cards are read
+// as live rows: grouped by every column, kept where the net sign is positive.
+import type { ClickHouse } from '../stores/clickhouse.ts';
+import { badRequest } from '../errors.ts';
+import { round } from './formulas.ts';
+import { chTime } from '../tracking/rows.ts';
+
+const CARD_COLUMNS = ['card_id', 'answer_id', 'brand_id', 'position', 'product_title', 'product_brand', 'price_amount',
+  'price_currency', 'image_url', 'merchant_url', 'merchant_domain', 'rating', 'review_count', 'raw', 'matched_brand_id',
+  'matched_brand_role', 'platform', 'region', 'created_at'];
+
+export interface CardFilters { brandId: string; role?: string; platform?: string; region?: string }
+
+/** The cursor is opaque to clients: base64url of the last card's (created_at, id). */
+export const encodeCursor = (createdAt: string, id: string) => Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+
+export function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) {
+      return { createdAt, id };
+    }
+  } catch { /* fall through */ }
+  throw badRequest('cursor is not valid: pass next_cursor from the previous page');
+}
+
+function cardWhere(f: CardFilters) {
+  const parts = ['brand_id = {brand:UUID}'];
+  const params: Record<string, unknown> = { brand: f.brandId };
+  if (f.role) { parts.push('matched_brand_role = {role:String}'); params.role = f.role; }
+  if (f.platform) { parts.push('platform = {platform:String}'); params.platform = f.platform; }
+  if (f.region) { parts.push('region = {region:String}'); params.region = f.region; }
+  return { parts, params };
+}
+
+export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limit: number; cursor?: string }) {
+  const { parts, params } = cardWhere(f);
+  if (opts.cursor) {
+    const c = decodeCursor(opts.cursor);
+    // Strictly after the last card of the previous page in (created_at DESC, id DESC) order, so
+    // cards sharing a timestamp are neither skipped nor repeated.
+    parts.push(`(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})`);
+    Object.assign(params, { cAt: chTime(new Date(c.createdAt).toISOString()), cId: c.id });
+  }
+  const cols = CARD_COLUMNS.join(', ');
+  const rows = await ch.rows<Record<string, any>>(
+    `SELECT ${cols} FROM shopping_cards WHERE ${parts.join(' AND ')}
+     GROUP BY ${cols} HAVING sum(sign) > 0
+     ORDER BY created_at DESC, card_id DESC LIMIT {limit:UInt32}`,
+    { ...params, limit: opts.limit + 1 },
+  );
+  const page = rows.slice(0, opts.limit).map((r) => ({
+    id: r.card_id,
+    prompt_result_id: r.answer_id,
+    brand_id: r.brand_id,
+    position: r.position,
+    product_title: r.product_title,
+    product_brand: r.product_brand,
+    price_amount: r.price_amount,
+    price_currency: r.price_currency,
+    image_url: r.image_url,
+    merchant_url: r.merchant_url,
+    merchant_domain: r.merchant_domain,
+    rating: r.rating,
+    review_count: r.review_count,
+    raw: JSON.parse(r.raw),
+    matched_brand_id: r.matched_brand_id,
+    matched_brand_role: r.matched_brand_role,
+    platform: r.platform,
+    region: r.region,
+    created_at: new Date(r.created_at).toISOString(),
+  }));
+  const last = page[page.length - 1];
+  return { cards: page, next_cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+export async function productVisibility(ch: ClickHouse, brandId: string, title: string) {
+  const cols = CARD_COLUMNS.join(', ');
+  const live = `SELECT ${cols} FROM shopping_cards WHERE brand_id = {brand:UUID} AND product_title = {title:String}
+    GROUP BY ${cols} HAVING sum(sign) > 0`;
+  const params = { brand: brandId, title };
+  const [[totals], platforms, regions, dates, merchants] = await Promise.all([
+    ch.rows<{ n: number; latest: string; rating: number | null; reviews: number }>(
+      `SELECT count() AS n, max(created_at) AS latest, avgOrNull(rating) AS rating, sum(coalesce(review_count, 0)) AS reviews FROM (${live})`, params),
+    ch.rows<{ k: string; count: number }>(`SELECT platform AS k, count() AS count FROM (${live}) GROUP BY k ORDER BY count DESC, k`, params),
+    ch.rows<{ k: string; count: number }>(`SELECT region AS k, count() AS count FROM (${live}) GROUP BY k ORDER BY count DESC, k`, params),
+    ch.rows<{ k: string; count: number }>(`SELECT toString(toDate(created_at)) AS k, count() AS count FROM (${live}) GROUP BY k ORDER BY k DESC`, params),
+    ch.rows<{ k: string; count: number }>(
+      `SELECT merchant_domain AS k, count() AS count FROM (${live}) WHERE merchant_domain IS NOT NULL GROUP BY k ORDER BY count DESC, k`, params),
+  ]);
+  if (!totals || Number(totals.n) === 0) return null;
+  return {
+    product_title: title,
+    total_appearances: Number(totals.n),
+    by_platform: platforms.map((p) => ({ platform: p.k, count: Number(p.count) })),
+    by_region: regions.map((r) => ({ region: r.k, count: Number(r.count) })),
+    by_date: dates.map((d) => ({ date: d.k, count: Number(d.count) })),
+    latest_appearance: new Date(totals.latest).toISOString(),
+    average_rating: totals.rating === null ? null : round(Number(totals.rating), 2),
+    total_reviews: Number(totals.reviews),
+    merchant_domains: merchants.map((m) => ({ domain: m.k, count: Number(m.count) })),
+  };
+}

@@ -1,0 +1,37 @@
+// From validated request parameters to analytics Filters: the brand resolved in the caller's
+// tenant, a topic resolved to its prompts (404 `Topic not found` when not the brand's).
+import type { Ctx } from './registry.ts';
+import type { Filters } from '../analytics/filters.ts';
+import type { BrandRecord } from '../tenancy/brands.ts';
+import { topicPromptIds } from '../tenancy/prompts.ts';
+
+export interface FilterParams {
+  brand_id: string;
+  date_from?: Date;
+  date_to?: Date;
+  model?: string[];
+  region?: string;
+  topic_id?: string;
+}
+
+export async function resolveFilters(ctx: Ctx, p: FilterParams): Promise<{ brand: BrandRecord; filters: Filters }> {
+  const brand = await ctx.brand(p.brand_id);
+  const promptIds = p.topic_id ? await topicPromptIds(ctx.stores.pg, brand.id, p.topic_id) : undefined;
+  return {
+    brand,
+    filters: { brandId: brand.id, from: p.date_from, to: p.date_to, models: p.model, region: p.region, promptIds },
+  };
+}
+
+/** A bound as the client would write it back: a bare day when it is a whole-day bound. */
+export function describeBound(d: Date | undefined, end: boolean): string | null {
+  if (!d) return null;
+  const iso = d.toISOString();
+  return iso.endsWith(end ? 'T23:59:59.999Z' : 'T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+}
+
+export async function competitorsOf(ctx: Ctx, brandId: string): Promise<{ id: string; name: string }[]> {
+  const { rows } = await ctx.stores.pg.query<{ id: string; name: string }>(
+    'SELECT id, name FROM competitors WHERE brand_id = $1 ORDER BY name, id', [brandId]);
+  return rows;
+}
