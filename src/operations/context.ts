@@ -2,7 +2,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
-import { brandInOrganization } from '../tenancy/brands.ts';
+import { brandInOrganization, type BrandRecord } from '../tenancy/brands.ts';
+import { cacheKey, ResultCache } from '../analytics/cache.ts';
 import type { Ctx, Identity } from './registry.ts';
 
 export interface AppDeps {
@@ -10,7 +11,11 @@ export interface AppDeps {
   stores: Stores;
   log: Logger;
   now?: () => Date;
+  /** Analytics results by brand data version; one per process. */
+  cache?: ResultCache;
 }
+
+const noCache = { get: <T>(_key: string, compute: () => Promise<T>) => compute() };
 
 export function createCtx(deps: AppDeps, identity: Identity, log: Logger = deps.log): Ctx {
   return {
@@ -20,5 +25,7 @@ export function createCtx(deps: AppDeps, identity: Identity, log: Logger = deps.
     log,
     now: deps.now ?? (() => new Date()),
     brand: (id) => brandInOrganization(deps.stores.pg, identity.organizationId, id),
+    cached: <T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>) =>
+      (deps.cache ?? noCache).get(cacheKey([brand.id, brand.data_version, ...key]), compute),
   };
 }

@@ -25,7 +25,9 @@ export const shoppingCards = operation({
     'Product cards shown in shopping-mode AI answers for the brand\'s prompts, newest first, with price, merchant, rating and whether the product is the brand\'s own, a competitor\'s or another maker\'s. Page with cursor.',
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
-    return cards(ctx.stores.ch, { brandId: brand.id, role: p.role, platform: p.platform, region: p.region }, { limit: p.limit, cursor: p.cursor });
+    const f = { brandId: brand.id, role: p.role, platform: p.platform, region: p.region };
+    const page = { limit: p.limit, cursor: p.cursor };
+    return ctx.cached(brand, ['shopping-cards', f, page], () => cards(ctx.stores.ch, f, page));
   },
 });
 
@@ -44,7 +46,8 @@ export const productVisibility = operation({
     // SPEC.md names both parameters in one message.
     if (!p.brand_id || !p.product_title) throw badRequest('brand_id and product_title are required');
     const brand = await ctx.brand(p.brand_id);
-    const figures = await productFigures(ctx.stores.ch, brand.id, p.product_title);
+    const title = p.product_title;
+    const figures = await ctx.cached(brand, ['product-visibility', title], () => productFigures(ctx.stores.ch, brand.id, title));
     if (!figures) throw notFound('Product not found');
     return figures;
   },
