@@ -1,7 +1,8 @@
 // Applies the numbered SQL files of postgres/ and clickhouse/ in order, once each, recorded in the
-// Postgres table schema_migrations. A session advisory lock makes two starting instances take turns:
-// the second finds everything applied. ClickHouse DDL is not transactional, so its files use
-// IF NOT EXISTS throughout and a half-applied file is simply applied again.
+// Postgres table schema_migrations (ClickHouse files also in ClickHouse's own schema_migrations,
+// which decides whether they run). A session advisory lock makes two starting instances take
+// turns: the second finds everything applied. ClickHouse DDL is not transactional, so its files
+// use IF NOT EXISTS throughout and a half-applied file is simply applied again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,8 +55,15 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
         }
         result.postgres.push(name);
       }
+      // ClickHouse keeps its own record too, and it decides: a fresh ClickHouse behind an existing
+      // Postgres (a new DATA_DIR, a replaced server) gets its tables even though Postgres has them listed.
+      await ch.client.command({
+        query: `CREATE TABLE IF NOT EXISTS schema_migrations ${ch.cluster ? `ON CLUSTER \`${ch.cluster}\`` : ''}
+          (name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ${ch.cluster ? 'Replicated' : ''}ReplacingMergeTree ORDER BY name`,
+      });
+      const chDone = new Set((await ch.rows<{ name: string }>('SELECT DISTINCT name FROM schema_migrations')).map((r) => r.name));
       for (const name of migrationFiles('clickhouse')) {
-        if (done.has(`clickhouse/${name}`)) continue;
+        if (chDone.has(name)) continue;
         const sql = fs.readFileSync(path.join(ROOT, 'clickhouse', name), 'utf8');
         for (const statement of clickhouseStatements(sql, ch.cluster)) {
           try {
@@ -64,7 +72,8 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
             throw new Error(`ClickHouse migration ${name} failed: ${(err as Error).message}`);
           }
         }
-        await client.query('INSERT INTO schema_migrations (store, name) VALUES ($1, $2)', ['clickhouse', name]);
+        await ch.insert('schema_migrations', [{ name }]);
+        await client.query('INSERT INTO schema_migrations (store, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', ['clickhouse', name]);
         result.clickhouse.push(name);
       }
       return result;
