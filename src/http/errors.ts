@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { ApiError } from '../errors.ts';
 
 /** Connection failures of either store, recognised so the 500 can say which store is down. */
-function storeOutage(err: unknown): string | undefined {
+export function storeOutage(err: unknown): string | undefined {
   const e = err as { code?: string; message?: string; name?: string; cause?: unknown };
   const text = `${e?.code ?? ''} ${e?.message ?? ''}`;
   if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|Connection terminated|timeout exceeded when trying to connect|57P0[1-3]/.test(text)) {

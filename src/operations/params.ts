@@ -14,7 +14,7 @@ export function uuid(name: string) {
     z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a UUID`) })
       .regex(UUID_RE, `${name} must be a UUID`)
       .transform((s) => s.toLowerCase()),
-  );
+  ).describe('A UUID');
 }
 
 export function optionalUuid(name: string) {
@@ -22,10 +22,12 @@ export function optionalUuid(name: string) {
     (v) => (isMissing(v) ? undefined : v),
     z.string({ error: `${name} must be a UUID` }).regex(UUID_RE, `${name} must be a UUID`)
       .transform((s) => s.toLowerCase()).optional(),
-  );
+  ).describe('A UUID');
 }
 
-export const brandId = uuid('brand_id');
+// The descriptions below reach MCP clients as JSON Schema `description`s, so they are written for
+// a model choosing argument values; an operation may override one with its own `.describe()`.
+export const brandId = uuid('brand_id').describe('The brand (UUID), as returned by list_brands');
 
 /** A required non-empty string. */
 export function text(name: string, max = 2000) {
@@ -64,7 +66,9 @@ export function dateBound(name: string, end: boolean) {
         return d;
       })
       .optional(),
-  );
+  ).describe(end
+    ? 'End of the period, inclusive: YYYY-MM-DD (through the end of that UTC day) or an ISO 8601 timestamp'
+    : 'Start of the period, inclusive: YYYY-MM-DD (from the start of that UTC day) or an ISO 8601 timestamp');
 }
 
 export const dateRange = {
@@ -87,7 +91,7 @@ export function limit(min: number, max: number, fallback: number) {
       })
       .optional()
       .transform((v) => v ?? fallback),
-  );
+  ).describe(`Maximum number of rows: an integer from ${min} to ${max} (values outside are clamped), default ${fallback}`);
 }
 
 /** One of a fixed set of values; the message lists them. */
@@ -95,14 +99,14 @@ export function oneOf<const T extends readonly [string, ...string[]]>(name: stri
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
     z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }),
-  );
+  ).describe(`One of: ${values.join(', ')}`);
 }
 
 export function optionalOneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
     z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }).optional(),
-  );
+  ).describe(`One of: ${values.join(', ')}`);
 }
 
 /** `true` / `false`. */
@@ -110,7 +114,7 @@ export function optionalBool(name: string) {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v === true || v === 'true' ? true : v === false || v === 'false' ? false : v),
     z.boolean({ error: `${name} must be true or false` }).optional(),
-  );
+  ).describe('true or false');
 }
 
 /** A comma-separated list, e.g. `model=gpt-4o,sonar`. Empty items are dropped. */
@@ -120,11 +124,11 @@ export function commaList(name: string) {
     z.union([z.string(), z.array(z.string())], { error: `${name} must be a comma-separated list` })
       .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean))
       .optional(),
-  );
+  ).describe('A comma-separated list (an array of strings works too)');
 }
 
 export const filters = {
   ...dateRange,
   model: commaList('model'),
-  region: optionalText('region', 64),
+  region: optionalText('region', 64).describe('Region code, e.g. US'),
 };

@@ -22,6 +22,8 @@ export interface Ctx {
   now(): Date;
   /** The brand if it belongs to the caller's organization; else throws 404 `Brand not found`. */
   brand(id: string): Promise<BrandRecord>;
+  /** Memoises an analytics result under the brand's data version (see analytics/cache.ts). */
+  cached<T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>): Promise<T>;
 }
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -40,6 +42,12 @@ export interface Operation<P extends z.ZodType = z.ZodType, R extends z.ZodType 
   metrics?: boolean;
   /** Whether the operation changes state (drives MCP annotations and docs). */
   write?: boolean;
+  /** A write that deletes or overwrites what the user made (MCP `destructiveHint`); default false. */
+  destructive?: boolean;
+  /** A write that has no further effect when repeated with the same input (MCP `idempotentHint`); default false. */
+  idempotent?: boolean;
+  /** Reaches outside Answerscope, e.g. fetches a web page (MCP `openWorldHint`); default false. */
+  openWorld?: boolean;
   params: P;
   result: R;
   description: string;
