@@ -1,0 +1,11 @@
+// daily-digest: queues each brand's digest.daily webhook for the previous UTC day
+// (src/webhooks/digest.ts). Runs in the morning (UTC) so the previous day's answers are in.
+import { defineJob } from './registry.ts';
+import { runDailyDigest } from '../src/webhooks/digest.ts';
+
+export const dailyDigest = defineJob({
+  name: 'daily-digest',
+  schedule: '0 7 * * *',
+  description: 'Sends each brand\'s digest.daily webhook: the previous UTC day\'s visibility summary, top movers and new opportunities',
+  run: (ctx, args) => runDailyDigest(ctx.stores, ctx.log, args),
+});
