@@ -36,8 +36,8 @@ export interface AnswerAnalysis {
 }
 
 // A match counts only when the characters either side are not letters or digits. A combining mark
-// right after a match (a decomposed accent left after NFC) belongs to the letter before it, so it
-// blocks the match too.
+// right after a match (a decomposed accent, "Noire" + U+0301) belongs to the letter before it, so
+// it blocks the match too.
 const BEFORE = '(?<![\\p{L}\\p{N}])';
 const AFTER = '(?![\\p{L}\\p{N}\\p{M}])';
 
@@ -138,7 +138,8 @@ export function mentionText(text: string): string {
 }
 
 function ownerOf(compiled: CompiledEntities, matched: string): number {
-  const o = compiled.formOwner.get(fold(matched));
+  // Most matches are written like the form, up to case: try the cheap key first.
+  const o = compiled.formOwner.get(matched.toLowerCase()) ?? compiled.formOwner.get(fold(matched));
   if (o !== undefined) return o;
   // Case folding in regexes (simple Unicode folding) and toLowerCase differ on a few letters
   // (e.g. final sigma, long s); find the form the long way. Forms are in regex order.

@@ -45,6 +45,8 @@ const ISO_CODES = new Set([
   'TWD', 'THB', 'VND', 'IDR', 'MYR', 'PHP', 'ILS', 'AED', 'SAR', 'QAR', 'EGP', 'NGN', 'KES', 'PKR', 'BDT',
 ]);
 const ISO_IN_TEXT = /(?<![A-Za-z])([A-Za-z]{3})(?![A-Za-z])/g;
+// Codes that are also English words count only in upper case ("12 TRY", not "try it for $5").
+const WORD_CODES = new Set(['TRY', 'PEN']);
 
 function normaliseHint(hint: string | null | undefined): string | null {
   if (typeof hint !== 'string') return null;
@@ -58,7 +60,7 @@ function currencyOf(s: string, hint: string | null): string | null {
   ISO_IN_TEXT.lastIndex = 0;
   for (let m = ISO_IN_TEXT.exec(s); m; m = ISO_IN_TEXT.exec(s)) {
     const code = m[1].toUpperCase();
-    if (ISO_CODES.has(code)) return code;
+    if (ISO_CODES.has(code) && (code === m[1] || !WORD_CODES.has(code))) return code;
   }
   for (const [sym, code] of SYMBOLS) {
     if (!s.includes(sym)) continue;

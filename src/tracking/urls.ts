@@ -111,7 +111,7 @@ export interface ParsedCitationUrl {
 
 // Engines cite the same pages over and over, so parsed URLs are memoised. The cache is bounded
 // and simply emptied when full: cheap, and the hot URLs come back at once.
-const PARSE_CACHE_MAX = Number(process.env.PCM ?? 50_000);
+const PARSE_CACHE_MAX = 50_000;
 const parseCache = new Map<string, ParsedCitationUrl | null>();
 
 /**
