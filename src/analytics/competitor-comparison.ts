@@ -1,8 +1,9 @@
 // competitor-comparison: the brand and each tracked competitor on the same five figures over the
 // same answers, and share of voice overall and by (model_used, platform).
 import type { ClickHouse } from '../stores/clickhouse.ts';
-import { where, type Filters } from './filters.ts';
+import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';
+import { entitySource } from './entity-source.ts';
 import { emptySums, meanScore, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
 
 const figures = (s: EntitySums, n: number) => ({
@@ -19,17 +20,17 @@ export async function competitorComparison(
   brand: { id: string; name: string },
   competitors: { id: string; name: string }[],
 ) {
-  const w = where(f);
+  const src = entitySource(f);
   const [sums, voice] = await Promise.all([
     entitySums(ch, f),
     ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(
       `SELECT model, platform,
-         sumIf(mentions * sign, is_brand = 1) AS brand_mentions,
-         sumIf(mentions * sign, is_brand = 0) AS competitor_mentions
-       FROM answer_entities WHERE ${w.sql}
-       GROUP BY model, platform HAVING sumIf(sign, is_brand = 1) > 0
+         ${src.m('mentions', 'is_brand = 1')} AS brand_mentions,
+         ${src.m('mentions', 'is_brand = 0')} AS competitor_mentions
+       FROM ${src.table} WHERE ${src.sql}
+       GROUP BY model, platform HAVING ${src.m('rows', 'is_brand = 1')} > 0
        ORDER BY platform, model`,
-      w.params,
+      src.params,
     ),
   ]);
   const { n } = sums;

@@ -27,13 +27,22 @@ export function where(f: Filters, opts: { time?: string } = {}): Where {
   const time = opts.time ?? 'collected_at';
   const parts = ['brand_id = {brand:UUID}'];
   const params: Record<string, unknown> = { brand: f.brandId };
+  // A bound on a day boundary needs the day column only (which the rollups have too).
   if (f.from) {
-    parts.push('day >= {dayFrom:Date}', `${time} >= {from:DateTime64(3, 'UTC')}`);
-    Object.assign(params, { dayFrom: dayOf(f.from), from: chTime(f.from.toISOString()) });
+    parts.push('day >= {dayFrom:Date}');
+    params.dayFrom = dayOf(f.from);
+    if (!f.from.toISOString().endsWith('T00:00:00.000Z')) {
+      parts.push(`${time} >= {from:DateTime64(3, 'UTC')}`);
+      params.from = chTime(f.from.toISOString());
+    }
   }
   if (f.to) {
-    parts.push('day <= {dayTo:Date}', `${time} <= {to:DateTime64(3, 'UTC')}`);
-    Object.assign(params, { dayTo: dayOf(f.to), to: chTime(f.to.toISOString()) });
+    parts.push('day <= {dayTo:Date}');
+    params.dayTo = dayOf(f.to);
+    if (!f.to.toISOString().endsWith('T23:59:59.999Z')) {
+      parts.push(`${time} <= {to:DateTime64(3, 'UTC')}`);
+      params.to = chTime(f.to.toISOString());
+    }
   }
   if (f.models?.length) {
     parts.push('model IN {models:Array(String)}');

@@ -1,7 +1,9 @@
 // prompt-performance: per prompt with at least one answer in range, the brand's figures and the
 // competitors' mean score, sorted and limited as asked.
 import type { ClickHouse } from '../stores/clickhouse.ts';
-import { where, type Filters } from './filters.ts';
+import type { Filters } from './filters.ts';
+import { entitySource } from './entity-source.ts';
+import { sumsSql, toSums } from './entity-sums.ts';
 import { meanScore, roundOrNull } from './formulas.ts';
 
 export type PromptSort = 'visibility' | 'mentions' | 'citations' | 'appearances';
@@ -16,32 +18,26 @@ export interface PromptFigures {
 }
 
 export async function promptFigures(ch: ClickHouse, f: Filters): Promise<PromptFigures[]> {
-  const w = where(f);
-  const rows = await ch.rows<Record<string, number> & { prompt_id: string }>(
-    `SELECT prompt_id,
-       sumIf(sign, is_brand = 1) AS n,
-       sumIf(sign, is_brand = 1 AND mentions > 0) AS named,
-       sumIf(sign, is_brand = 1 AND citations > 0) AS cited,
-       sumIf(mentions * sign, is_brand = 1) AS mention_sum,
-       sumIf(citations * sign, is_brand = 1) AS citation_sum,
-       sumIf(sign / position, is_brand = 1 AND position > 0) AS inv_position,
-       sumIf(sign, is_brand = 0) AS c_pairs,
-       sumIf(sign, is_brand = 0 AND mentions > 0) AS c_named,
-       sumIf(sign, is_brand = 0 AND citations > 0) AS c_cited,
-       sumIf(sign / position, is_brand = 0 AND position > 0) AS c_inv_position
-     FROM answer_entities WHERE ${w.sql}
-     GROUP BY prompt_id HAVING n > 0`,
-    w.params,
+  // Per prompt: the rollup has no prompt dimension, so this reads answer_entities.
+  const src = entitySource(f, { needsPrompt: true });
+  const rows = await ch.rows<Record<string, unknown> & { prompt_id: string }>(
+    `SELECT prompt_id, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}
+     FROM ${src.table} WHERE ${src.sql}
+     GROUP BY prompt_id HAVING b_rows > 0`,
+    src.params,
   );
-  return rows.map((r) => ({
-    prompt_id: r.prompt_id,
-    result_count: r.n,
-    avg_visibility: roundOrNull(meanScore({ named: r.named, cited: r.cited, mentions: 0, citations: 0, invPosition: r.inv_position }, r.n), 1),
-    total_mentions: r.mention_sum,
-    total_citations: r.citation_sum,
-    avg_competitor_score: roundOrNull(
-      meanScore({ named: r.c_named, cited: r.c_cited, mentions: 0, citations: 0, invPosition: r.c_inv_position }, r.c_pairs), 1),
-  }));
+  return rows.map((r) => {
+    const brand = toSums(r, 'b_');
+    const comp = toSums(r, 'c_');
+    return {
+      prompt_id: r.prompt_id,
+      result_count: brand.rows,
+      avg_visibility: roundOrNull(meanScore(brand, brand.rows), 1),
+      total_mentions: brand.mentions,
+      total_citations: brand.citations,
+      avg_competitor_score: roundOrNull(meanScore(comp, comp.rows), 1),
+    };
+  });
 }
 
 const SORT_KEY: Record<PromptSort, (p: PromptFigures) => number> = {

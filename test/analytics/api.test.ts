@@ -113,3 +113,26 @@ test('cursor paging walks 500 cards in pages of 7 without loss or repeats, with 
   t.is(own.cards.length, 100);
   t.truthy(own.next_cursor === null);
 });
+
+test('a replaced answer counts once in the daily rollup too, before and after merges', async (t) => {
+  const x = await seedTenant(server);
+  const id = '7e0c1f3e-0000-4000-8000-000000000001';
+  const url = `/api/v1/competitor-comparison?brand_id=${x.brandId}&date_from=2026-11-01&date_to=2026-11-30`;
+  await ingest([{ ...answer(x.promptIds[0], '2026-11-01T06:00:00Z', 'Acme and Acme'), id }]);
+  t.deepEqual((await get(server, url, x.key)).body.brand.total_mentions, 2);
+  await ingest([{ ...answer(x.promptIds[0], '2026-11-02T06:00:00Z', 'Globex only'), id }]);
+  const check = async () => {
+    const body = (await get(server, url, x.key)).body;
+    t.is(body.brand.total_mentions, 0);
+    t.is(body.brand.appearance_count, 0);
+    t.deepEqual(body.share_of_voice.total_competitor_mentions, 1);
+    const trend = (await get(server, `/api/v1/visibility-trend?brand_id=${x.brandId}&date_from=2026-11-01&date_to=2026-11-30`, x.key)).body;
+    t.deepEqual(trend.buckets.map((b: any) => [b.date, b.result_count]), [['2026-11-02', 1]]);
+  };
+  await check();
+  for (const table of ['answer_entities', 'entity_daily']) await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+  // A wider range is a new cache key, so this reads the merged tables.
+  const body = (await get(server, `/api/v1/competitor-comparison?brand_id=${x.brandId}&date_from=2026-10-01&date_to=2026-11-30`, x.key)).body;
+  t.is(body.brand.total_mentions, 0);
+  t.is(body.share_of_voice.total_competitor_mentions, 1);
+});
