@@ -62,10 +62,15 @@ CREATE TABLE IF NOT EXISTS answer_citations {{ON_CLUSTER}} (
   day          Date,
   collected_at DateTime64(3, 'UTC') CODEC(Delta, ZSTD(1)),
   url          String,
-  domain       String,
+  domain       LowCardinality(String),
   category     LowCardinality(String),
   article_type LowCardinality(String),
   title        String,
+  -- 1 on the answer's first citation of this domain / of this source group (you, competitor,
+  -- external) / of all: "answers citing X" becomes a sum instead of a distinct count.
+  domain_first UInt8,
+  group_first  UInt8,
+  answer_first UInt8,
   sign         Int8
 ) ENGINE = {{REPLICATED}}CollapsingMergeTree(sign)
 PARTITION BY toYYYYMM(day)
@@ -99,7 +104,7 @@ CREATE TABLE IF NOT EXISTS shopping_cards {{ON_CLUSTER}} (
   sign               Int8
 ) ENGINE = {{REPLICATED}}CollapsingMergeTree(sign)
 PARTITION BY toYYYYMM(day)
-ORDER BY (brand_id, day, answer_id, position);
+ORDER BY (brand_id, day, answer_id, position, card_id);
 
 -- Visits that AI answers sent to a brand's site, recorded by the tracking script. Never the IP.
 CREATE TABLE IF NOT EXISTS ai_visits {{ON_CLUSTER}} (

@@ -1,5 +1,6 @@
-// Shopping cards (newest first, cursor-paged) and the visibility of one product. Cards are read
-// as live rows: grouped by every column, kept where the net sign is positive.
+// Shopping cards (newest first, cursor-paged) and the visibility of one product. Cards are listed,
+// not summed, so they are read with FINAL: ClickHouse collapses each card's +1/-1 rows at query
+// time (every card has its own sort key, card_id included), whatever merges have run.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { badRequest } from '../errors.ts';
 import { round } from './formulas.ts';
@@ -42,10 +43,8 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
     parts.push(`(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})`);
     Object.assign(params, { cAt: chTime(new Date(c.createdAt).toISOString()), cId: c.id });
   }
-  const cols = CARD_COLUMNS.join(', ');
   const rows = await ch.rows<Record<string, any>>(
-    `SELECT ${cols} FROM shopping_cards WHERE ${parts.join(' AND ')}
-     GROUP BY ${cols} HAVING sum(sign) > 0
+    `SELECT ${CARD_COLUMNS.join(', ')} FROM shopping_cards FINAL WHERE ${parts.join(' AND ')}
      ORDER BY created_at DESC, card_id DESC LIMIT {limit:UInt32}`,
     { ...params, limit: opts.limit + 1 },
   );
@@ -75,9 +74,8 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
 }
 
 export async function productVisibility(ch: ClickHouse, brandId: string, title: string) {
-  const cols = CARD_COLUMNS.join(', ');
-  const live = `SELECT ${cols} FROM shopping_cards WHERE brand_id = {brand:UUID} AND product_title = {title:String}
-    GROUP BY ${cols} HAVING sum(sign) > 0`;
+  const live = `SELECT ${CARD_COLUMNS.join(', ')} FROM shopping_cards FINAL
+    WHERE brand_id = {brand:UUID} AND product_title = {title:String}`;
   const params = { brand: brandId, title };
   const [[totals], platforms, regions, dates, merchants] = await Promise.all([
     ch.rows<{ n: number; latest: string; rating: number | null; reviews: number }>(

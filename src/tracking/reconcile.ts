@@ -13,7 +13,7 @@ export const COLUMNS: Record<FactTable, readonly string[]> = {
   answer_entities: ['answer_id', 'brand_id', 'entity_id', 'is_brand', 'prompt_id', 'platform', 'model', 'region', 'day',
     'collected_at', 'mentions', 'position', 'citations', 'score'],
   answer_citations: ['answer_id', 'brand_id', 'prompt_id', 'platform', 'model', 'region', 'day', 'collected_at',
-    'url', 'domain', 'category', 'article_type', 'title'],
+    'url', 'domain', 'category', 'article_type', 'title', 'domain_first', 'group_first', 'answer_first'],
   shopping_cards: ['card_id', 'answer_id', 'organization_id', 'brand_id', 'prompt_id', 'platform', 'model', 'region', 'day',
     'created_at', 'position', 'product_title', 'product_brand', 'price_amount', 'price_currency', 'image_url',
     'merchant_url', 'merchant_domain', 'rating', 'review_count', 'raw', 'matched_brand_id', 'matched_brand_role'],

@@ -57,12 +57,21 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
         ...dims, collected_at, mentions: e.mentions, position: e.position, citations: e.citations, score: e.score, sign: 1,
       });
     }
-    for (const c of analysis.citations) {
+    const seenDomains = new Set<string>();
+    const seenGroups = new Set<string>();
+    analysis.citations.forEach((c, i) => {
+      const group = c.category === 'you' || c.category === 'competitor' ? c.category : 'external';
       rows.answer_citations.push({
         answer_id: ctx.answerId, brand_id: ctx.brandId, ...dims, collected_at,
-        url: c.url, domain: c.domain, category: c.category, article_type: c.article_type, title: c.title, sign: 1,
+        url: c.url, domain: c.domain, category: c.category, article_type: c.article_type, title: c.title,
+        domain_first: seenDomains.has(c.domain) ? 0 : 1,
+        group_first: seenGroups.has(group) ? 0 : 1,
+        answer_first: i === 0 ? 1 : 0,
+        sign: 1,
       });
-    }
+      seenDomains.add(c.domain);
+      seenGroups.add(group);
+    });
   }
   cards.forEach((c, i) => {
     rows.shopping_cards.push({
