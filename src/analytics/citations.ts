@@ -21,9 +21,7 @@ const CATEGORY_ORDER = ['you', 'competitor', 'editorial', 'forum', 'social', 're
 
 const usage = (part: number, n: number) => (n > 0 ? round((100 * part) / n, 1) : 0);
 
-/** Keys of a sumMap whose net value is positive, with the values. */
-const positive = ([keys, values]: [string[], number[]]) =>
-  keys.map((key, i) => ({ key, value: Number(values[i]) })).filter((e) => e.value > 0);
+const ARTICLE_TYPES = ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'];
 
 export async function citations(ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter }) {
   const w = where(f);
@@ -32,39 +30,72 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
   const answersFirst = opts.source === 'all' ? 'answer_first' : 'group_first';
   const answers = entitySource(f);
 
+  // Round 1: counts and the top lists. URLs group by their 64-bit hash (a string key costs several
+  // times more); the chance of two of a brand's URLs sharing a hash is negligible.
   const [[n], [totals], categories, domains, urls] = await Promise.all([
     ch.rows<{ n: number }>(`SELECT ${answers.m('rows', 'is_brand = 1')} AS n FROM ${answers.table} WHERE ${answers.sql}`, answers.params),
-    ch.rows<{ citation_count: number; answer_count: number }>(
-      `SELECT sum(sign) AS citation_count, sum(sign * ${answersFirst}) AS answer_count FROM answer_citations WHERE ${scope}`, params),
+    ch.rows<{ citation_count: number; answer_count: number; cancels: number; url_count: number }>(
+      `SELECT sum(sign) AS citation_count, sum(sign * ${answersFirst}) AS answer_count, countIf(sign < 0) AS cancels,
+         uniqExact(cityHash64(url)) AS url_count
+       FROM answer_citations WHERE ${scope}`, params),
     // A domain counts once, in the category of its latest citation.
     ch.rows<{ category: Category; domain_count: number }>(
       `SELECT latest_category AS category, count() AS domain_count FROM (
          SELECT domain, argMaxIf(category, collected_at, sign > 0) AS latest_category
          FROM answer_citations WHERE ${scope} GROUP BY domain HAVING sum(sign) > 0)
        GROUP BY latest_category`, params),
-    // Aliases never reuse a column name: the WHERE clause would read the alias.
-    ch.rows<{ domain: string; latest_category: Category; total: number; answer_count: number; models: [string[], number[]]; types: [string[], number[]] }>(
-      `SELECT domain, argMaxIf(category, collected_at, sign > 0) AS latest_category, sum(sign) AS total,
-         sum(sign * domain_first) AS answer_count,
-         sumMap([toString(model)], [toInt64(sign)]) AS models, sumMap([toString(article_type)], [toInt64(sign)]) AS types
+    ch.rows<{ domain: string; total: number; answer_count: number }>(
+      `SELECT domain, sum(sign) AS total, sum(sign * domain_first) AS answer_count
        FROM answer_citations WHERE ${scope}
        GROUP BY domain HAVING total > 0 ORDER BY total DESC, domain ASC LIMIT {limit:UInt32}`, params),
     // A URL is cited at most once per answer, so its citations are the answers citing it.
-    ch.rows<{ url: string; url_domain: string; latest_category: Category; latest_title: string; total: number; latest_type: string; url_count: number }>(
-      `SELECT url, any(domain) AS url_domain, argMaxIf(category, collected_at, sign > 0) AS latest_category,
-         argMaxIf(title, (title != '', collected_at), sign > 0) AS latest_title, sum(sign) AS total,
-         argMaxIf(article_type, collected_at, sign > 0) AS latest_type, count() OVER () AS url_count
+    ch.rows<{ top_url: string; total: number }>(
+      `SELECT cityHash64(url) AS url_hash, any(url) AS top_url, sum(sign) AS total
        FROM answer_citations WHERE ${scope}
-       GROUP BY url HAVING total > 0 ORDER BY total DESC, url ASC LIMIT {limit:UInt32}`, params),
+       GROUP BY url_hash HAVING total > 0 ORDER BY total DESC, top_url ASC LIMIT {limit:UInt32}`, params),
+  ]);
+
+  // Round 2: details of the listed domains and URLs only. Aliases never reuse a column name (the
+  // WHERE clause would read the alias).
+  const typeParts = ARTICLE_TYPES.map((t) => `sumIf(sign, article_type = '${t}') AS part_${t}`).join(', ');
+  const typeSums = ARTICLE_TYPES.map((t) => `sum(part_${t}) AS type_${t}`).join(', ');
+  const [domainDetails, urlDetails, distinct] = await Promise.all([
+    domains.length
+      ? ch.rows<Record<string, any> & { domain: string; domain_category: Category; model_counts: [string, number][] }>(
+        `SELECT domain, argMax(latest_category, last_at) AS domain_category,
+           arrayFilter(x -> x.2 > 0, groupArray((model, model_net))) AS model_counts, ${typeSums}
+         FROM (
+           SELECT domain, model, sum(sign) AS model_net, argMaxIf(category, collected_at, sign > 0) AS latest_category,
+             maxIf(collected_at, sign > 0) AS last_at, ${typeParts}
+           FROM answer_citations WHERE ${scope} AND domain IN {domains:Array(String)} GROUP BY domain, model)
+         GROUP BY domain`,
+        { ...params, domains: domains.map((d) => d.domain) })
+      : [],
+    urls.length
+      ? ch.rows<{ url: string; url_domain: string; latest_category: Category; latest_title: string; latest_type: string }>(
+        `SELECT url, any(domain) AS url_domain, argMaxIf(category, collected_at, sign > 0) AS latest_category,
+           argMaxIf(title, collected_at, sign > 0 AND title != '') AS latest_title,
+           argMaxIf(article_type, collected_at, sign > 0) AS latest_type
+         FROM answer_citations WHERE ${scope} AND url IN {urls:Array(String)} GROUP BY url`,
+        { ...params, urls: urls.map((u) => u.top_url) })
+      : [],
+    // A URL whose every citation was replaced away would still count in uniqExact: count exactly
+    // only when the range holds replaced rows at all (rare).
+    Number(totals?.cancels ?? 0) > 0
+      ? ch.rows<{ url_count: number }>(
+        `SELECT count() AS url_count FROM (SELECT cityHash64(url) AS h FROM answer_citations WHERE ${scope} GROUP BY h HAVING sum(sign) > 0)`, params)
+      : Promise.resolve([{ url_count: Number(totals?.url_count ?? 0) }]),
   ]);
 
   const answerCount = Number(n?.n ?? 0);
   const distinctDomains = categories.reduce((acc, c) => acc + Number(c.domain_count), 0);
   const citationCount = Number(totals?.citation_count ?? 0);
+  const domainInfo = new Map(domainDetails.map((d) => [d.domain, d]));
+  const urlInfo = new Map(urlDetails.map((u) => [u.url, u]));
   return {
     totals: {
       domains: distinctDomains,
-      urls: Number(urls[0]?.url_count ?? 0),
+      urls: Number(distinct[0]?.url_count ?? 0),
       citations: citationCount,
       results_with_citations: Number(totals?.answer_count ?? 0),
       avg_citations_per_result: roundOrNull(answerCount > 0 ? citationCount / answerCount : null, 2),
@@ -72,27 +103,34 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
     source_type_breakdown: categories
       .map((c) => ({ category: c.category, count: Number(c.domain_count), pct: usage(Number(c.domain_count), distinctDomains) }))
       .sort((a, b) => b.count - a.count || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category)),
-    top_domains: domains.map((d) => ({
-      domain: d.domain,
-      category: d.latest_category,
-      total_citations: Number(d.total),
-      results_citing: Number(d.answer_count),
-      usage_pct: usage(Number(d.answer_count), answerCount),
-      models: positive(d.models).map((m) => m.key).sort(),
-      article_types: positive(d.types)
-        .sort((a, b) => b.value - a.value || a.key.localeCompare(b.key))
-        .slice(0, 3)
-        .map((t) => ({ type: t.key, count: t.value })),
-    })),
-    top_urls: urls.map((u) => ({
-      url: u.url,
-      domain: u.url_domain,
-      category: u.latest_category,
-      title: u.latest_title,
-      total_citations: Number(u.total),
-      results_citing: Number(u.total),
-      usage_pct: usage(Number(u.total), answerCount),
-      article_type: u.latest_type,
-    })),
+    top_domains: domains.map((d) => {
+      const info = domainInfo.get(d.domain)!;
+      return {
+        domain: d.domain,
+        category: info.domain_category,
+        total_citations: Number(d.total),
+        results_citing: Number(d.answer_count),
+        usage_pct: usage(Number(d.answer_count), answerCount),
+        models: info.model_counts.map(([model]) => model).sort(),
+        article_types: ARTICLE_TYPES
+          .map((type) => ({ type, count: Number(info[`type_${type}`]) }))
+          .filter((t) => t.count > 0)
+          .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type))
+          .slice(0, 3),
+      };
+    }),
+    top_urls: urls.map((u) => {
+      const info = urlInfo.get(u.top_url)!;
+      return {
+        url: u.top_url,
+        domain: info.url_domain,
+        category: info.latest_category,
+        title: info.latest_title,
+        total_citations: Number(u.total),
+        results_citing: Number(u.total),
+        usage_pct: usage(Number(u.total), answerCount),
+        article_type: info.latest_type,
+      };
+    }),
   };
 }

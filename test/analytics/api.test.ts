@@ -118,14 +118,19 @@ test('a replaced answer counts once in the daily rollup too, before and after me
   const x = await seedTenant(server);
   const id = '7e0c1f3e-0000-4000-8000-000000000001';
   const url = `/api/v1/competitor-comparison?brand_id=${x.brandId}&date_from=2026-11-01&date_to=2026-11-30`;
-  await ingest([{ ...answer(x.promptIds[0], '2026-11-01T06:00:00Z', 'Acme and Acme'), id }]);
+  await ingest([{ ...answer(x.promptIds[0], '2026-11-01T06:00:00Z', 'Acme and Acme'), id, citations: [{ url: 'https://acme.example/a' }, { url: 'https://news.example/b' }] }]);
   t.deepEqual((await get(server, url, x.key)).body.brand.total_mentions, 2);
+  const cited = (await get(server, `/api/v1/citations?brand_id=${x.brandId}`, x.key)).body.totals;
+  t.deepEqual(cited, { domains: 2, urls: 2, citations: 2, results_with_citations: 1, avg_citations_per_result: 2 });
   await ingest([{ ...answer(x.promptIds[0], '2026-11-02T06:00:00Z', 'Globex only'), id }]);
   const check = async () => {
     const body = (await get(server, url, x.key)).body;
     t.is(body.brand.total_mentions, 0);
     t.is(body.brand.appearance_count, 0);
     t.deepEqual(body.share_of_voice.total_competitor_mentions, 1);
+    const citations = (await get(server, `/api/v1/citations?brand_id=${x.brandId}`, x.key)).body;
+    t.deepEqual(citations.totals, { domains: 0, urls: 0, citations: 0, results_with_citations: 0, avg_citations_per_result: 0 });
+    t.deepEqual([citations.top_domains, citations.top_urls], [[], []]);
     const trend = (await get(server, `/api/v1/visibility-trend?brand_id=${x.brandId}&date_from=2026-11-01&date_to=2026-11-30`, x.key)).body;
     t.deepEqual(trend.buckets.map((b: any) => [b.date, b.result_count]), [['2026-11-02', 1]]);
   };
