@@ -1,0 +1,124 @@
+// Reads and status changes of content opportunities, always scoped to the caller's organization
+// (another tenant's opportunity does not exist). A change to `sent` queues the opportunity.sent
+// webhook in the same transaction as the status, so the event exists exactly when the change does.
+import type { Queryable } from '../tenancy/quotas.ts';
+import type { Postgres } from '../stores/postgres.ts';
+import { notFound } from '../errors.ts';
+import { enqueueEvent } from '../webhooks/outbox.ts';
+import type { Brief } from './schemas.ts';
+
+export const OPPORTUNITY_STATUSES = ['new', 'sent', 'in_progress', 'done', 'dismissed'] as const;
+export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
+export const OPPORTUNITY_NOT_FOUND = 'Content opportunity not found';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The pool wrapper or a transaction's client. */
+type Db = Queryable;
+
+export interface OpportunityItem {
+  id: string;
+  title: string;
+  description: string;
+  type: 'owned' | 'earned';
+  impact: 'high' | 'medium' | 'low';
+  opportunity_score: number;
+  status: OpportunityStatus;
+  prompt_id: string;
+  prompt_text: string;
+  has_brief: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OpportunityFull extends OpportunityItem {
+  source_data: Record<string, any>;
+  brief: Brief | null;
+}
+
+export interface OpportunityRecord extends OpportunityFull {
+  organization_id: string;
+  brand_id: string;
+  draft: unknown;
+}
+
+const COLUMNS = `o.id, o.organization_id, o.brand_id, o.title, o.description, o.type, o.impact, o.opportunity_score,
+  o.status, o.prompt_id, p.text AS prompt_text, o.brief IS NOT NULL AS has_brief, o.created_at, o.updated_at`;
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function item(r: any): OpportunityItem {
+  return {
+    id: r.id, title: r.title, description: r.description, type: r.type, impact: r.impact,
+    opportunity_score: Number(r.opportunity_score), status: r.status, prompt_id: r.prompt_id, prompt_text: r.prompt_text,
+    has_brief: r.has_brief, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+  };
+}
+
+/** The single-item read (also the opportunity.sent payload); undefined when not the organization's. */
+export async function findOpportunity(db: Db, organizationId: string | null, id: string): Promise<OpportunityRecord | undefined> {
+  if (!organizationId || !UUID_RE.test(id)) return undefined;
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS}, o.source_data, o.brief, o.draft
+       FROM content_opportunities o JOIN prompts p ON p.id = o.prompt_id
+      WHERE o.id = $1 AND o.organization_id = $2`,
+    [id.toLowerCase(), organizationId],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return { ...item(r), organization_id: r.organization_id, brand_id: r.brand_id, source_data: r.source_data, brief: r.brief, draft: r.draft };
+}
+
+/** As the API shows it: the list fields plus source_data and brief. */
+export function publicOpportunity(r: OpportunityRecord): OpportunityFull {
+  const { organization_id: _o, brand_id: _b, draft: _d, ...rest } = r;
+  return rest;
+}
+
+export async function getOpportunity(db: Db, organizationId: string | null, id: string): Promise<OpportunityRecord> {
+  const r = await findOpportunity(db, organizationId, id);
+  if (!r) throw notFound(OPPORTUNITY_NOT_FOUND);
+  return r;
+}
+
+export async function listOpportunities(
+  pgdb: Postgres,
+  brandId: string,
+  f: { status?: string; impact?: string; type?: string; limit: number },
+): Promise<OpportunityItem[]> {
+  const { rows } = await pgdb.query(
+    `SELECT ${COLUMNS} FROM content_opportunities o JOIN prompts p ON p.id = o.prompt_id
+      WHERE o.brand_id = $1
+        AND ($2::text IS NULL OR o.status = $2)
+        AND ($3::text IS NULL OR o.impact = $3)
+        AND ($4::text IS NULL OR o.type = $4)
+      ORDER BY o.opportunity_score DESC, o.created_at DESC, o.id
+      LIMIT $5`,
+    [brandId, f.status ?? null, f.impact ?? null, f.type ?? null, f.limit],
+  );
+  return rows.map(item);
+}
+
+/**
+ * Sets the status (any of the five, from any state) and moves updated_at forward. A change to
+ * `sent` from another status queues opportunity.sent with the opportunity as the single read
+ * shows it; setting `sent` again queues nothing.
+ */
+export async function setOpportunityStatus(pgdb: Postgres, organizationId: string | null, id: string, status: OpportunityStatus) {
+  if (!organizationId || !UUID_RE.test(id)) throw notFound(OPPORTUNITY_NOT_FOUND);
+  return pgdb.tx(async (client) => {
+    const { rows: before } = await client.query<{ status: string }>(
+      'SELECT status FROM content_opportunities WHERE id = $1 AND organization_id = $2 FOR UPDATE', [id.toLowerCase(), organizationId]);
+    if (!before[0]) throw notFound(OPPORTUNITY_NOT_FOUND);
+    const { rows } = await client.query<{ id: string; status: OpportunityStatus; updated_at: Date }>(
+      `UPDATE content_opportunities
+          SET status = $2, updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')
+        WHERE id = $1 RETURNING id, status, updated_at`,
+      [id.toLowerCase(), status]);
+    if (status === 'sent' && before[0].status !== 'sent') {
+      const data = publicOpportunity((await findOpportunity(client, organizationId, id))!);
+      await enqueueEvent(client, { organizationId, type: 'opportunity.sent', data });
+    }
+    return { id: rows[0].id, status: rows[0].status, updated_at: iso(rows[0].updated_at) };
+  });
+}
