@@ -1,0 +1,106 @@
+// A synthetic warehouse for benchmarks, generated inside ClickHouse with INSERT ... SELECT over
+// numbers(): deterministic (cityHash64 of the row number), shaped like real ingestion output
+// (a brand row per answer, competitor rows only where named or cited, ~3 citations per answer,
+// product cards for 5% of answers). Used by bench/analytics and bench/load.
+import type { ClickHouse } from '../src/stores/clickhouse.ts';
+
+export interface WarehouseBrand {
+  organizationId: string;
+  brandId: string;
+  brandDomain: string;
+  competitorIds: string[];
+  competitorDomains: string[];
+  promptIds: string[];
+}
+
+export const PLATFORM_MODELS: [string, string][] = [
+  ['chatgpt', 'gpt-4o'], ['perplexity', 'sonar'], ['gemini', 'gemini-2.5-flash'], ['google_ai_overviews', 'google-aio'],
+  ['google_ai_mode', 'google-ai-mode'], ['claude', 'claude-sonnet-4'], ['copilot', 'copilot'],
+];
+
+// Answer n of a brand: day n / (prompts x 7), prompt (n / 7) % prompts, platform n % 7.
+const ANSWER = `
+  intDiv(number, {perDay:UInt64}) AS d,
+  toDate({start:Date}) + d AS day_,
+  {prompts:Array(UUID)}[intDiv(number, 7) % length({prompts:Array(UUID)}) + 1] AS prompt_,
+  {platforms:Array(String)}[number % 7 + 1] AS platform_,
+  {models:Array(String)}[number % 7 + 1] AS model_,
+  if(cityHash64(number, 3, {seed:UInt64}) % 2 = 0, 'US', 'GB') AS region_,
+  toDateTime64(day_, 3, 'UTC') + toIntervalSecond(cityHash64(number, 5, {seed:UInt64}) % 86400) AS at_,
+  lower(leftPad(hex(cityHash64(number, 1, {seed:UInt64})), 16, '0') || leftPad(hex(cityHash64(number, 2, {seed:UInt64})), 16, '0')) AS h_,
+  toUUID(substring(h_, 1, 8) || '-' || substring(h_, 9, 4) || '-4' || substring(h_, 14, 3) || '-8' || substring(h_, 18, 3) || '-' || substring(h_, 21, 12)) AS answer_`;
+
+export async function generateBrand(ch: ClickHouse, b: WarehouseBrand, opts: { start: string; days: number; seed: number }) {
+  const perDay = b.promptIds.length * 7;
+  const total = perDay * opts.days;
+  const params = {
+    perDay, start: opts.start, seed: opts.seed, prompts: b.promptIds, brand: b.brandId, org: b.organizationId,
+    platforms: PLATFORM_MODELS.map((p) => p[0]), models: PLATFORM_MODELS.map((p) => p[1]),
+    comps: b.competitorIds, compDomains: b.competitorDomains, brandDomain: b.brandDomain, total,
+  };
+  const settings = { max_insert_threads: '2', max_threads: '2' } as Record<string, string>;
+  await ch.client.command({
+    query: `INSERT INTO answers (answer_id, organization_id, brand_id, prompt_id, platform, model, region, mode, collected_at, day, text, citation_count, product_count, sign)
+      SELECT answer_, {org:UUID}, {brand:UUID}, prompt_, platform_, model_, region_, 'standard', at_, day_, '', 3, 0, 1
+      FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))`,
+    query_params: params, clickhouse_settings: settings,
+  });
+  // Entity 0 is the brand; entity i > 0 competitor i, present in 30% of answers. A competitor row is
+  // named or cited by construction, like the rows ingestion writes.
+  await ch.client.command({
+    query: `INSERT INTO answer_entities (answer_id, brand_id, entity_id, is_brand, prompt_id, platform, model, region, day, collected_at, mentions, position, citations, score, sign)
+      SELECT answer_, {brand:UUID}, if(e = 0, {brand:UUID}, {comps:Array(UUID)}[e]), e = 0, prompt_, platform_, model_, region_, day_, at_,
+        mentions_, position_, cited_, 60 * (mentions_ > 0) + 25 * cited_ + if(position_ > 0, 15 / position_, 0), 1
+      FROM (
+        SELECT *, e, cityHash64(number, e, 19, {seed:UInt64}) % 100 < if(e = 0, 25, 30) AS cited_,
+          (e = 0 AND cityHash64(number, e, 11, {seed:UInt64}) % 100 < 35 + (number % 7) * 5 + d % 30)
+            OR (e > 0 AND (NOT cited_ OR cityHash64(number, e, 11, {seed:UInt64}) % 100 < 85)) AS named_,
+          if(named_, 1 + cityHash64(number, e, 17, {seed:UInt64}) % 3, 0) AS mentions_,
+          if(named_, 1 + cityHash64(number, e, 13, {seed:UInt64}) % 4, 0) AS position_
+        FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))
+        ARRAY JOIN arrayFilter(i -> i = 0 OR cityHash64(number, i, 7, {seed:UInt64}) % 100 < 30, range(0, length({comps:Array(UUID)}) + 1)) AS e)`,
+    query_params: params, clickhouse_settings: settings,
+  });
+  await ch.client.command({
+    // First-of-kind flags as ingestion sets them (k = 0 is the answer's first citation; the rare
+    // repeated domain within one answer is counted as a first too, a negligible overstatement here).
+    query: `INSERT INTO answer_citations (answer_id, brand_id, prompt_id, platform, model, region, day, collected_at, url, domain, category, article_type, title, domain_first, group_first, answer_first, sign)
+      SELECT answer_, {brand:UUID}, prompt_, platform_, model_, region_, day_, at_, url_, domain_, category_, type_, 'Title ' || url_, 1, k = 0, k = 0, 1
+      FROM (
+        SELECT *, k, cityHash64(number, k, 23, {seed:UInt64}) % 3000 AS di,
+          multiIf(di < 60, {brandDomain:String}, di < 300, {compDomains:Array(String)}[di % length({compDomains:Array(String)}) + 1], 'site' || toString(di) || '.example') AS domain_,
+          multiIf(di < 60, 'you', di < 300, 'competitor', ['editorial', 'forum', 'social', 'review', 'institutional', 'other'][di % 6 + 1]) AS category_,
+          ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'][cityHash64(number, k, 31, {seed:UInt64}) % 10 + 1] AS type_,
+          'https://' || domain_ || '/p' || toString(cityHash64(number, k, 29, {seed:UInt64}) % 40) AS url_
+        FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))
+        ARRAY JOIN range(0, 3) AS k)`,
+    query_params: params, clickhouse_settings: settings,
+  });
+  // Product cards for 5% of answers, 4 each.
+  await ch.client.command({
+    query: `INSERT INTO shopping_cards (card_id, answer_id, organization_id, brand_id, prompt_id, platform, model, region, day, created_at, position,
+        product_title, product_brand, price_amount, price_currency, image_url, merchant_url, merchant_domain, rating, review_count, raw,
+        matched_brand_id, matched_brand_role, sign)
+      SELECT generateUUIDv4(), answer_, {org:UUID}, {brand:UUID}, prompt_, platform_, model_, region_, day_, at_, p + 1,
+        'Product ' || toString(cityHash64(number, p, 37) % 200), 'Maker', 10 + cityHash64(number, p) % 500, 'USD', NULL,
+        'https://shop.example/p', 'shop.example', 3.5 + (cityHash64(number, p, 41) % 15) / 10, cityHash64(number, p, 43) % 1000, '{}',
+        NULL, ['own', 'competitor', 'other'][p % 3 + 1], 1
+      FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}) WHERE cityHash64(number, 47, {seed:UInt64}) % 20 = 0)
+      ARRAY JOIN range(0, 4) AS p`,
+    query_params: params, clickhouse_settings: settings,
+  });
+  return total;
+}
+
+/** AI visits for a brand: `count` visits spread over the period. */
+export async function generateVisits(ch: ClickHouse, brandId: string, opts: { start: string; days: number; count: number }) {
+  await ch.client.command({
+    query: `INSERT INTO ai_visits (brand_id, ts, day, platform, path, country, referrer_host)
+      SELECT {brand:UUID}, toDateTime64(toDate({start:Date}) + number % {days:UInt32}, 3, 'UTC') + toIntervalSecond(number % 86400),
+        toDate({start:Date}) + number % {days:UInt32},
+        ['chatgpt', 'perplexity', 'gemini', 'copilot', 'claude'][cityHash64(number) % 5 + 1],
+        '/page/' || toString(cityHash64(number, 1) % 300), ['US', 'GB', 'DE', 'FR', 'XX'][cityHash64(number, 2) % 5 + 1], 'chatgpt.com'
+      FROM numbers({count:UInt64})`,
+    query_params: { brand: brandId, ...opts },
+  });
+}
