@@ -49,7 +49,7 @@ API key (shown once): ${key}
 Try:
   curl -H "Authorization: Bearer ${key}" ${base}/api/v1/whoami
   curl -H "Authorization: Bearer ${key}" ${base}/api/v1/brands
-  curl -H "Authorization: Bearer ${key}" "${base}/api/mcp/prompts?brand_id=${brand.id}"
+  curl -H "Authorization: Bearer ${key}" "${base}/api/v1/visibility-summary?brand_id=${brand.id}"
 
 Stop with Ctrl-C.
 `);
