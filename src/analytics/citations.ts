@@ -28,7 +28,7 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
   const scope = `${w.sql} AND ${SOURCE_SQL[opts.source]}`;
   const params = { ...w.params, limit: opts.limit };
   const answersFirst = opts.source === 'all' ? 'answer_first' : 'group_first';
-  const answers = entitySource(f);
+  const answers = entitySource(f, ['is_brand']);
 
   // Round 1: counts and the top lists. URLs group by their 64-bit hash (a string key costs several
   // times more); the chance of two of a brand's URLs sharing a hash is negligible.

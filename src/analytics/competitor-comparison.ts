@@ -20,7 +20,7 @@ export async function competitorComparison(
   brand: { id: string; name: string },
   competitors: { id: string; name: string }[],
 ) {
-  const src = entitySource(f);
+  const src = entitySource(f, ['model', 'platform', 'is_brand']);
   const [sums, voice] = await Promise.all([
     entitySums(ch, f),
     ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(

@@ -1,9 +1,11 @@
-// Where entity figures are read from. Whole-day ranges without a topic filter read the daily
-// rollup (entity_daily); a topic filter (prompt ids) or a timestamp bound reads answer_entities.
-// Both give the same sums: the rollup holds exactly the sign-weighted sums of the raw rows.
+// Where entity figures are read from: the smallest table that has every column the query groups
+// or filters by. The daily rollups (entity_daily, prompt_daily) hold exactly the sign-weighted
+// sums of answer_entities, so all three give the same figures; a timestamp bound (not a whole day)
+// always reads answer_entities, which alone has collected_at.
 import { where, type Filters, type Where } from './filters.ts';
 
 export type Measure = 'rows' | 'named' | 'cited' | 'mentions' | 'citations' | 'inv_position';
+export type Dimension = 'entity_id' | 'is_brand' | 'prompt_id' | 'platform' | 'model' | 'region';
 
 const RAW: Record<Measure, string> = {
   rows: 'sign',
@@ -23,6 +25,12 @@ const ROLLUP: Record<Measure, string> = {
   inv_position: 'inv_position_sum',
 };
 
+/** Rollups, smallest first, with the dimensions each keeps (besides brand and day). */
+const ROLLUPS: { table: string; dims: Dimension[] }[] = [
+  { table: 'entity_daily', dims: ['entity_id', 'is_brand', 'platform', 'model', 'region'] },
+  { table: 'prompt_daily', dims: ['prompt_id', 'is_brand'] },
+];
+
 export interface EntitySource extends Where {
   table: string;
   /** `sum` (or `sumIf` with a condition) of a measure, e.g. m('named', 'is_brand = 1'). */
@@ -32,13 +40,20 @@ export interface EntitySource extends Where {
 const wholeDays = (f: Filters) =>
   (!f.from || f.from.toISOString().endsWith('T00:00:00.000Z')) && (!f.to || f.to.toISOString().endsWith('T23:59:59.999Z'));
 
-export function entitySource(f: Filters, opts: { needsPrompt?: boolean } = {}): EntitySource {
-  const rollup = !f.promptIds && !opts.needsPrompt && wholeDays(f);
-  const w = where(f);
+/**
+ * `dims`: the columns the query itself groups or filters by. `raw` forces answer_entities, for
+ * callers that group by a column no rollup keeps.
+ */
+export function entitySource(f: Filters, dims: Dimension[], opts: { raw?: boolean } = {}): EntitySource {
+  const needed = new Set<Dimension>(dims);
+  if (f.models?.length) needed.add('model');
+  if (f.region) needed.add('region');
+  if (f.promptIds) needed.add('prompt_id');
+  const rollup = wholeDays(f) && !opts.raw ? ROLLUPS.find((r) => [...needed].every((d) => r.dims.includes(d))) : undefined;
   const expr = (m: Measure) => (rollup ? ROLLUP[m] : RAW[m]);
   return {
-    ...w,
-    table: rollup ? 'entity_daily' : 'answer_entities',
+    ...where(f),
+    table: rollup?.table ?? 'answer_entities',
     m: (measure, condition) => (condition ? `sumIf(${expr(measure)}, ${condition})` : `sum(${expr(measure)})`),
   };
 }

@@ -29,7 +29,7 @@ export function toSums(r: object | undefined, prefix = ''): EntitySums & { rows:
 
 /** Sums per entity over the filtered answers; the brand's row count is the answer count n. */
 export async function entitySums(ch: ClickHouse, f: Filters): Promise<{ n: number; brand: EntitySums; competitors: Map<string, EntitySums & { rows: number }> }> {
-  const src = entitySource(f);
+  const src = entitySource(f, ['entity_id', 'is_brand']);
   const rows = await ch.rows<Record<string, unknown> & { entity_id: string; is_brand: number }>(
     `SELECT entity_id, is_brand, ${sumsSql(src)} FROM ${src.table} WHERE ${src.sql} GROUP BY entity_id, is_brand`,
     src.params,
@@ -44,6 +44,6 @@ export async function entitySums(ch: ClickHouse, f: Filters): Promise<{ n: numbe
 }
 
 /** The select list over answer_entities itself, for queries grouping by a column the rollup lacks. */
-export const SUMS_SQL = sumsSql(entitySource({ brandId: '' }, { needsPrompt: true }));
+export const SUMS_SQL = sumsSql(entitySource({ brandId: '' }, [], { raw: true }));
 
 export interface SumsRow { rows: number; named: number; cited: number; mention_sum: number; citation_sum: number; inv_position: number }

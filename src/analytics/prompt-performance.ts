@@ -18,8 +18,7 @@ export interface PromptFigures {
 }
 
 export async function promptFigures(ch: ClickHouse, f: Filters): Promise<PromptFigures[]> {
-  // Per prompt: the rollup has no prompt dimension, so this reads answer_entities.
-  const src = entitySource(f, { needsPrompt: true });
+  const src = entitySource(f, ['prompt_id', 'is_brand']);
   const rows = await ch.rows<Record<string, unknown> & { prompt_id: string }>(
     `SELECT prompt_id, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}
      FROM ${src.table} WHERE ${src.sql}

@@ -7,7 +7,7 @@ import { sumsSql, toSums } from './entity-sums.ts';
 import { meanScore, round, roundOrNull, visibilityScore } from './formulas.ts';
 
 export async function visibilityTrend(ch: ClickHouse, f: Filters, granularity: 'day' | 'week') {
-  const src = entitySource(f);
+  const src = entitySource(f, ['is_brand']);
   const bucket = granularity === 'week' ? 'toMonday(day)' : 'day';
   const rows = await ch.rows<Record<string, unknown> & { bucket: string }>(
     `SELECT ${bucket} AS bucket, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}
