@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
 import { AuditFailure, auditUrl } from './audit.ts';
 import { claimAudit, completeAudit, failAudit, failExhausted, type Claim } from './store.ts';
+import { startPoller } from '../../jobs/poller.ts';
 
 export const POLL_MS = 1_000;
 /** Audits end within AUDIT_TIMEOUT_MS (30 s by default); a claim older than this is abandoned. */
@@ -44,9 +45,6 @@ export function startAuditWorker(deps: AuditWorkerDeps, opts: { pollMs?: number;
   const { stores, config, log } = deps;
   const limits = { staleMs: opts.staleMs ?? STALE_MS, maxAttempts: opts.maxAttempts ?? MAX_ATTEMPTS };
   const inflight = new Map<string, { done: Promise<void>; abort: AbortController }>();
-  let stopped = false;
-  let ticking: Promise<void> | null = null;
-  let again = false;
 
   async function run(claim: Claim): Promise<void> {
     const abort = new AbortController();
@@ -55,7 +53,7 @@ export function startAuditWorker(deps: AuditWorkerDeps, opts: { pollMs?: number;
       try {
         // The fetches keep to the deadline on their own; this guard covers anything that does not.
         const result = await Promise.race([
-          auditUrl(claim.url, { allowPrivate: config.allowPrivateUrls, timeoutMs: config.audits.timeoutMs, signal: abort.signal, now: deps.now?.() }),
+          auditUrl(claim.url, { allowPrivate: config.allowPrivateUrls, timeoutMs: config.audits.timeoutMs, fastMs: config.audits.fastMs, signal: abort.signal, now: deps.now?.() }),
           sleep(deadline).then(() => { throw new AuditFailure(`The audit did not finish within ${Math.round(deadline / 1000)} s`); }),
         ]);
         await completeAudit(stores.pg, claim, result);
@@ -75,48 +73,28 @@ export function startAuditWorker(deps: AuditWorkerDeps, opts: { pollMs?: number;
     inflight.set(claim.id, { done, abort });
   }
 
-  async function tickOnce(): Promise<void> {
-    await failExhausted(stores.pg, limits);
-    while (!stopped && inflight.size < CONCURRENCY) {
-      const claim = await claimAudit(stores.pg, limits);
-      if (!claim) break;
-      if (claim.attempts > 1) log.warn({ auditId: claim.id, attempt: claim.attempts }, 'resuming an interrupted site audit');
-      void run(claim);
-    }
-  }
-
-  /** One tick at a time; a wake during a tick runs one more right after it. */
-  function tick(): Promise<void> {
-    if (ticking) {
-      again = true;
-      return ticking;
-    }
-    ticking = (async () => {
-      do {
-        again = false;
-        if (stopped) break;
-        await tickOnce().catch((err) => log.error({ err }, 'site audit worker tick failed'));
-      } while (again);
-    })().finally(() => { ticking = null; });
-    return ticking;
-  }
-
-  function wake() {
-    if (!stopped) void tick();
-  }
-
+  const poller = startPoller({
+    name: 'site audit worker',
+    pollMs: opts.pollMs ?? POLL_MS,
+    log,
+    async tickOnce() {
+      await failExhausted(stores.pg, limits);
+      while (!poller.stopped && inflight.size < CONCURRENCY) {
+        const claim = await claimAudit(stores.pg, limits);
+        if (!claim) break;
+        if (claim.attempts > 1) log.warn({ auditId: claim.id, attempt: claim.attempts }, 'resuming an interrupted site audit');
+        void run(claim);
+      }
+    },
+  });
+  const wake = poller.wake;
   workers.add(wake);
-  const timer = setInterval(wake, opts.pollMs ?? POLL_MS);
-  timer.unref();
-  wake();
 
   return {
-    tick,
+    tick: poller.tick,
     async stop() {
-      stopped = true;
       workers.delete(wake);
-      clearInterval(timer);
-      await ticking;
+      await poller.stop();
       const running = [...inflight.values()];
       const finished = Promise.allSettled(running.map((r) => r.done));
       await Promise.race([finished, sleep(GRACE_MS)]);

@@ -10,6 +10,7 @@ import type { Stores } from '../stores/index.ts';
 import { safeFetch } from '../audits/fetch.ts';
 import { claimDue, giveUp, recordAttempt, type Claim, type Outcome } from './delivery.ts';
 import { openSecret, signedHeaders } from './signing.ts';
+import { startPoller } from '../../jobs/poller.ts';
 
 export const POLL_MS = 1_000;
 const CONCURRENCY = 8;
@@ -79,9 +80,6 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
   // Long enough for the request and its recording; a claim older than this belongs to a dead worker.
   const leaseMs = config.webhooks.timeoutMs + 30_000;
   const inflight = new Set<Promise<void>>();
-  let stopped = false;
-  let ticking: Promise<void> | null = null;
-  let again = false;
 
   function send(claim: Claim): void {
     const done = (async () => {
@@ -103,47 +101,27 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
     inflight.add(done);
   }
 
-  async function tickOnce(): Promise<void> {
-    while (!stopped && inflight.size < CONCURRENCY) {
-      const claims = await claimDue(stores.pg, CONCURRENCY - inflight.size, leaseMs);
-      // Claimed rows are sent even if stop() came meanwhile: they are ours until the lease ends.
-      for (const claim of claims) send(claim);
-      if (claims.length === 0) break;
-    }
-  }
-
-  /** One tick at a time; a wake during a tick runs one more right after it. */
-  function tick(): Promise<void> {
-    if (ticking) {
-      again = true;
-      return ticking;
-    }
-    ticking = (async () => {
-      do {
-        again = false;
-        if (stopped) break;
-        await tickOnce().catch((err) => log.error({ err }, 'webhook worker tick failed'));
-      } while (again);
-    })().finally(() => { ticking = null; });
-    return ticking;
-  }
-
-  function wake() {
-    if (!stopped) void tick();
-  }
-
+  const poller = startPoller({
+    name: 'webhook worker',
+    pollMs: opts.pollMs ?? POLL_MS,
+    log,
+    async tickOnce() {
+      while (!poller.stopped && inflight.size < CONCURRENCY) {
+        const claims = await claimDue(stores.pg, CONCURRENCY - inflight.size, leaseMs);
+        // Claimed rows are sent even if stop() came meanwhile: they are ours until the lease ends.
+        for (const claim of claims) send(claim);
+        if (claims.length === 0) break;
+      }
+    },
+  });
+  const wake = poller.wake;
   workers.add(wake);
-  const timer = setInterval(wake, opts.pollMs ?? POLL_MS);
-  timer.unref();
-  wake();
 
   return {
-    tick,
+    tick: poller.tick,
     async stop() {
-      stopped = true;
       workers.delete(wake);
-      clearInterval(timer);
-      await ticking;
+      await poller.stop();
       // Requests end within WEBHOOK_TIMEOUT_MS; waiting for them means nothing is sent twice.
       while (inflight.size) await Promise.allSettled([...inflight]);
     },
