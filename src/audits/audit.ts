@@ -19,6 +19,8 @@ export interface AuditOptions {
   allowPrivate: boolean;
   /** Overall deadline (AUDIT_TIMEOUT_MS). */
   timeoutMs: number;
+  /** AUDIT_FAST_MS: the first-byte time that still scores full marks. */
+  fastMs?: number;
   signal?: AbortSignal;
   now?: Date;
   addressCheck?: (ip: string) => string | null;
@@ -80,6 +82,7 @@ export async function auditUrl(url: string, opts: AuditOptions): Promise<AuditRe
       headers: res.headers,
     },
     now: opts.now ?? new Date(),
+    fastMs: opts.fastMs ?? 600,
   });
   return { finalUrl: res.url, signals, ...scoreSignals(signals) };
 }

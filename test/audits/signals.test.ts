@@ -27,6 +27,7 @@ function audit(html: string, o: { url?: string; robots?: SiteFile; llms?: SiteFi
     site,
     fetch: { requestedUrl: url, redirects: o.redirects ?? [], firstByteMs: o.firstByteMs ?? 50, totalMs: (o.firstByteMs ?? 50) + 5, bytes: html.length, headers: { 'content-type': 'text/html; charset=utf-8', ...o.headers } },
     now: NOW,
+    fastMs: 600,
   };
   const signals = evaluateSignals(input);
   return (key: SignalKey): Signal => signals.find((s) => s.key === key)!;

@@ -13,7 +13,9 @@ let noAi: TestSite;
 const pending: (() => void)[] = [];
 
 test.before(async () => {
-  server = await startTestServer({ ALLOW_PRIVATE_URLS: '1', AUDIT_TIMEOUT_MS: '3000' });
+  // A loaded test machine can take over 600 ms to answer on loopback: response_time's grades are
+  // widened so the expected scores do not depend on the machine (its own test checks the curve).
+  server = await startTestServer({ ALLOW_PRIVATE_URLS: '1', AUDIT_TIMEOUT_MS: '3000', AUDIT_FAST_MS: '2000' });
   const routes: Record<string, any> = {};
   good = await startSite(routes);
   const now = new Date();

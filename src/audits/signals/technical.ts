@@ -26,8 +26,11 @@ function describe(el: any): string {
 function responseTime(input: AuditInput): Signal {
   const { firstByteMs, totalMs } = input.fetch;
   const seen = `First byte after ${firstByteMs} ms, complete HTML after ${totalMs} ms.`;
-  // 1 at 600 ms or less, 0.5 at 1.5 s, 0 from 3 s, linear in between.
-  const score = firstByteMs <= 600 ? 1 : firstByteMs <= 1500 ? 1 - 0.5 * (firstByteMs - 600) / 900 : Math.max(0, 0.5 - 0.5 * (firstByteMs - 1500) / 1500);
+  // With the default fast = 600 ms: 1 at 600 ms or less, 0.5 at 1.5 s, 0 from 3 s, linear in between.
+  const fast = input.fastMs;
+  const half = fast * 2.5;
+  const zero = fast * 5;
+  const score = firstByteMs <= fast ? 1 : firstByteMs <= half ? 1 - 0.5 * (firstByteMs - fast) / (half - fast) : Math.max(0, 0.5 - 0.5 * (firstByteMs - half) / (zero - half));
   return graded('response_time', score, seen);
 }
 

@@ -22,6 +22,8 @@ export interface AuditInput {
   site: SiteFiles;
   fetch: { requestedUrl: string; redirects: string[]; firstByteMs: number; totalMs: number; bytes: number; headers: Record<string, string | string[] | undefined> };
   now: Date;
+  /** First-byte time that still scores 1 (AUDIT_FAST_MS). */
+  fastMs: number;
 }
 
 const make = (key: SignalKey, status: SignalStatus, score: number, evidence: string): Signal => ({
