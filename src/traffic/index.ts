@@ -1,0 +1,39 @@
+// AI traffic collection, wired for the server: /t.js and /api/collect (outside the API-key guard and
+// the API's rate limit), the visit buffer, and its flush on shutdown.
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Stores } from '../stores/index.ts';
+import { createLimiter } from '../http/rate-limit.ts';
+import { createVisitBuffer } from './buffer.ts';
+import { createSiteResolver } from './sites.ts';
+import { collectRoute } from './collect.ts';
+import { scriptRoute, serveScript } from './script.ts';
+import { initCountryLookup } from './country.ts';
+
+export interface Traffic {
+  /** An `extra` mount for createApp. */
+  mount(app: Koa): void;
+  /** Writes buffered visits now (tests, benchmarks). */
+  flush(): Promise<void>;
+  /** Flushes and stops the buffer (server shutdown, after the HTTP server has stopped). */
+  close(): Promise<void>;
+}
+
+export async function createTraffic(deps: { config: Config; stores: Stores; log: Logger; now?: () => Date }): Promise<Traffic> {
+  initCountryLookup();
+  // In memory even when the API's counters live in Postgres: a database write per beacon would
+  // cost more than the beacon, and this limit only guards against floods, per instance.
+  const limiter = await createLimiter({ ...deps.config.collectRateLimit, store: 'memory', keyPrefix: 'collect' });
+  const buffer = createVisitBuffer(deps.stores.ch, { log: deps.log });
+  const sites = createSiteResolver(deps.stores.pg);
+  const script = serveScript();
+  return {
+    mount(app) {
+      app.use(scriptRoute(script));
+      app.use(collectRoute({ sites, buffer, limiter, now: deps.now ?? (() => new Date()) }));
+    },
+    flush: () => buffer.flush(),
+    close: () => buffer.close(),
+  };
+}
