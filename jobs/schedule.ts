@@ -3,6 +3,7 @@
 // or one left `running` by a crashed instance for longer than STALE_AFTER, may be claimed again.
 import cron from 'node-cron';
 import type { Job, JobContext } from './registry.ts';
+import { jobRuns } from '../src/http/metrics.ts';
 
 const STALE_AFTER = '6 hours';
 
@@ -21,16 +22,21 @@ export async function runClaimed(ctx: JobContext, job: Job, slot: string, scope 
      RETURNING job`,
     [job.name, slot, scope],
   );
-  if (!claim.rowCount) return { ran: false };
+  if (!claim.rowCount) {
+    jobRuns.inc({ job: job.name, outcome: 'skipped' });
+    return { ran: false };
+  }
   try {
     const result = await job.run(ctx, { date: slot, brandId: scope === 'all' ? undefined : scope });
     await ctx.stores.pg.query(
       `UPDATE job_runs SET status = 'succeeded', finished_at = now(), result = $4 WHERE job = $1 AND slot = $2 AND scope = $3`,
       [job.name, slot, scope, JSON.stringify(result ?? null)],
     );
+    jobRuns.inc({ job: job.name, outcome: 'succeeded' });
     return { ran: true, result };
   } catch (err) {
     ctx.log.error({ err, job: job.name, slot }, 'job failed');
+    jobRuns.inc({ job: job.name, outcome: 'failed' });
     await ctx.stores.pg.query(
       `UPDATE job_runs SET status = 'failed', finished_at = now(), error = $4 WHERE job = $1 AND slot = $2 AND scope = $3`,
       [job.name, slot, scope, (err as Error).message],

@@ -2,48 +2,82 @@
 // and the schedule. main.ts, the demo and the tests all start it through here.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { isEmbedded } from './config.ts';
 import { openStores, type Stores } from './stores/index.ts';
 import { migrate } from './stores/migrate.ts';
 import { createApp } from './http/app.ts';
+import { ResultCache } from './analytics/cache.ts';
 import { operations } from './operations/index.ts';
 import { startAdminChannel } from './cli/admin.ts';
 import { runCommand } from './cli/commands.ts';
 import { jobs } from '../jobs/index.ts';
 import { startScheduler } from '../jobs/schedule.ts';
+import { startAuditWorker } from './audits/runner.ts';
+import { startWebhookWorker } from './webhooks/worker.ts';
+import { createTraffic, type Traffic } from './traffic/index.ts';
+import { mcpMount } from './mcp/http.ts';
+import { createLogger } from './logger.ts';
+import { observeStores } from './stores/observe.ts';
+import { healthMount, type HealthState } from './http/health.ts';
+import { metricsMount, observeStore } from './http/metrics.ts';
+import { docsMount } from './http/docs.ts';
 
 export interface RunningServer {
   url: string;
   stores: Stores;
   config: Config;
   log: Logger;
+  /** AI-traffic collection: flush() writes the buffered visits now. */
+  traffic: Pick<Traffic, 'flush'>;
   close(): Promise<void>;
 }
 
 export async function startServer(config: Config, opts: { log?: Logger; now?: () => Date } = {}): Promise<RunningServer> {
-  const log = opts.log ?? pino({ level: config.logLevel });
-  const stores = await openStores(config);
+  const log = opts.log ?? createLogger(config.logLevel);
+  const stores = observeStores(await openStores(config), observeStore);
   const closers: (() => Promise<void>)[] = [() => stores.close()];
+  const health: HealthState = { stopping: false };
+  let stopHttp = async () => {};
+  // Shutdown: stop accepting and let in-flight requests finish first (they may still buffer visits
+  // or queue deliveries), then the workers and the schedule finish what they hold, then the traffic
+  // buffer is flushed and the stores close.
   const close = async () => {
+    health.stopping = true;
+    await stopHttp().catch((err) => log.error({ err }, 'shutdown step failed'));
     for (const c of closers.reverse()) await c().catch((err) => log.error({ err }, 'shutdown step failed'));
   };
   try {
     const applied = await migrate(stores.pg, stores.ch);
     if (applied.postgres.length || applied.clickhouse.length) log.info(applied, 'migrations applied');
 
-    const deps = { config, stores, log, now: opts.now };
-    const app = await createApp({ ...deps, operations });
+    const deps = { config, stores, log, now: opts.now, cache: config.resultCacheEntries > 0 ? new ResultCache(config.resultCacheEntries) : undefined };
+    // Surfaces beside the operations (each gets the app and the rate-limit + API-key guard).
+    const extra: NonNullable<Parameters<typeof createApp>[0]['extra']> = [];
+    // Probes, metrics and the API reference: no key, no rate limit.
+    extra.push(healthMount({ stores, log, state: health }), metricsMount(), docsMount(operations));
+    // AI traffic (/t.js, /api/collect): its buffer is flushed after the HTTP server has stopped.
+    const traffic = await createTraffic(deps);
+    closers.push(() => traffic.close());
+    extra.push((app) => traffic.mount(app));
+    // The MCP server at /api/mcp (its own origin check, then the guard, then the transport).
+    extra.push(mcpMount(deps));
+    const app = await createApp({ ...deps, operations, extra });
     const server = http.createServer(app.callback());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, resolve);
     });
-    closers.push(() => new Promise<void>((resolve) => {
-      server.close(() => resolve());
+    stopHttp = () => new Promise<void>((resolve) => {
+      // Keep-alive connections left idle by a finished request are closed as they appear.
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      server.close(() => {
+        clearInterval(idle);
+        resolve();
+      });
       server.closeIdleConnections();
-    }));
+    });
 
     const embedded = isEmbedded(config);
     if (embedded.postgres || embedded.clickhouse) {
@@ -55,10 +89,18 @@ export async function startServer(config: Config, opts: { log?: Logger; now?: ()
       const scheduler = startScheduler({ stores, config, log, now: opts.now ?? (() => new Date()) }, jobs);
       closers.push(() => scheduler.stop());
     }
+    // Site audits run in the background of every server instance (claims keep them exclusive).
+    const auditWorker = startAuditWorker({ stores, config, log, now: opts.now });
+    closers.push(() => auditWorker.stop());
+    // Webhook deliveries likewise (claims keep each delivery to one instance); stop() lets sends finish.
+    if (config.webhooks.worker) {
+      const webhookWorker = startWebhookWorker({ stores, config, log });
+      closers.push(() => webhookWorker.stop());
+    }
 
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    return { url: `http://${host}:${port}`, stores, config, log, close };
+    return { url: `http://${host}:${port}`, stores, config, log, traffic, close };
   } catch (err) {
     await close();
     throw err;

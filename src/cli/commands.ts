@@ -15,6 +15,8 @@ import { addMember, removeMember } from '../tenancy/members.ts';
 import { findJob, jobs } from '../../jobs/index.ts';
 import { utcDay } from '../../jobs/schedule.ts';
 import { ingestFile } from '../tracking/ingest-file.ts';
+import { importVolumes } from '../content/volumes.ts';
+import { runWarehouseCommand } from './warehouse.ts';
 
 export interface CommandEnv {
   stores: Stores;
@@ -33,7 +35,9 @@ export const USAGE = `usage: answerscope <command>
   keys revoke ID
   members add --email E --org ORG_ID
   members remove --email E --org ORG_ID
-  jobs run NAME [--brand ID] [--date YYYY-MM-DD]`;
+  jobs run NAME [--brand ID] [--date YYYY-MM-DD]
+  volumes import FILE
+  warehouse grant --org ORG_ID --user NAME [--password P] [--apply]`;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -80,6 +84,11 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
       return applyWorkspace(env.stores.pg, parseWorkspace(readJsonFile(file(sub))));
     case 'ingest':
       return ingestFile(env.stores, file(sub));
+    case 'warehouse':
+      return runWarehouseCommand(env, sub, rest);
+    case 'volumes':
+      if (sub === 'import') return importVolumes(env.stores.pg, file(rest[0]));
+      break;
     case 'keys': {
       const { values, positionals } = parse(rest, { email: { type: 'string' }, name: { type: 'string' } });
       if (sub === 'create') return createKey(env.stores.pg, { email: required(values.email, '--email'), name: values.name });

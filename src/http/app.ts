@@ -9,6 +9,7 @@ import { errorHandler } from './errors.ts';
 import { rateLimit, createLimiter } from './rate-limit.ts';
 import { requireKey } from './auth.ts';
 import { mountOperations } from './mount.ts';
+import { recordRequest } from './metrics.ts';
 
 export interface AppOptions extends AppDeps {
   operations: Operation[];
@@ -19,6 +20,7 @@ export interface AppOptions extends AppDeps {
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 const API_PREFIXES = ['/api/mcp', '/api/v1'];
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 export const isApiPath = (path: string) => API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 
@@ -37,7 +39,11 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.state.log.info({
+      // res.statusCode: also right where a transport wrote the response itself (MCP, ctx.respond = false).
+      recordRequest(ctx.method, ctx.path, ctx.state.operation, ctx.res.statusCode, ms / 1000);
+      // Probes and scrapes arrive every few seconds: logged at debug, so they do not drown the rest.
+      const level = PROBE_PATHS.has(ctx.path) ? 'debug' : 'info';
+      ctx.state.log[level]({
         method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10,
         operation: ctx.state.operation, organizationId: ctx.state.identity?.organizationId,
       }, 'request');

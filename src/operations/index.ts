@@ -6,6 +6,9 @@ import { citations, competitorComparison, visibilitySummary, visibilityTrend } f
 import { productVisibility, shoppingCards } from './shopping.ts';
 import { aiTraffic } from './traffic.ts';
 import { auditOperations } from './audits.ts';
+import { webhookOperations } from './webhooks.ts';
+import { contentOperations } from './content.ts';
+import { suggestionOperations } from './suggestions.ts';
 
 export const operations: Operation<any, any>[] = [
   whoami, brands,
@@ -14,4 +17,7 @@ export const operations: Operation<any, any>[] = [
   aiTraffic,
   shoppingCards, productVisibility,
   ...auditOperations,
+  ...webhookOperations,
+  ...suggestionOperations,
+  ...contentOperations,
 ];

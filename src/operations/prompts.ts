@@ -44,7 +44,7 @@ export const prompts = operation({
   tool: 'list_prompts',
   params: z.object({
     brand_id: brandId,
-    topic_id: optionalUuid('topic_id'),
+    topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
     is_active: optionalBool('is_active'),
     limit: limit(1, 500, 100),
   }),
@@ -63,8 +63,8 @@ export const promptPerformance = operation({
     brand_id: brandId,
     ...dateRange,
     model: commaList('model'),
-    region: optionalText('region', 64),
-    topic_id: optionalUuid('topic_id'),
+    region: optionalText('region', 64).describe('Region code, e.g. US'),
+    topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
     sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances']).default('visibility')
       .describe('visibility (default), mentions, citations, or appearances (answer count)'),
     order: oneOf('order', ['desc', 'asc']).default('desc'),

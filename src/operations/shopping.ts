@@ -16,7 +16,7 @@ export const shoppingCards = operation({
     brand_id: brandId,
     role: optionalOneOf('role', ['own', 'competitor', 'other']).describe('own: your products; competitor; other'),
     platform: optionalOneOf('platform', PLATFORMS),
-    region: optionalText('region', 64),
+    region: optionalText('region', 64).describe('Region code, e.g. US'),
     limit: limit(1, 200, 50).describe('1-200, default 50'),
     cursor: optionalText('cursor', 200).describe('next_cursor of the previous page'),
   }),

@@ -29,6 +29,8 @@ export interface ClickHouseOptions {
   database: string;
   cluster?: string;
   dataDir: string;
+  /** Deadline of one HTTP request to a ClickHouse server (ms). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       username: opts.user,
       password: opts.password,
       database: opts.database,
-      request_timeout: 30_000,
+      request_timeout: opts.requestTimeoutMs ?? 30_000,
       clickhouse_settings: CLICKHOUSE_SETTINGS,
     });
   } else {

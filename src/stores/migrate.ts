@@ -32,11 +32,12 @@ export function clickhouseStatements(sql: string, cluster?: string): string[] {
 export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationResult> {
   const client = await pg.pool.connect();
   try {
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      store text NOT NULL, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (store, name))`);
+    // The lock first: two instances creating the table at once can collide even with IF NOT EXISTS.
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        store text NOT NULL, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (store, name))`);
       const done = new Set(
         (await client.query('SELECT store, name FROM schema_migrations')).rows.map((r) => `${r.store}/${r.name}`),
       );

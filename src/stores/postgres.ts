@@ -17,7 +17,7 @@ export interface Postgres {
   close(): Promise<void>;
 }
 
-export async function openPostgres(opts: { url?: string; dataDir: string }): Promise<Postgres> {
+export async function openPostgres(opts: { url?: string; dataDir: string; queryTimeoutMs?: number }): Promise<Postgres> {
   let stopEmbedded: (() => Promise<void>) | undefined;
   let connectionString = opts.url;
   if (!connectionString) {
@@ -50,7 +50,9 @@ export async function openPostgres(opts: { url?: string; dataDir: string }): Pro
   return {
     pool,
     embedded: Boolean(stopEmbedded),
-    query: (sql, params) => pool.query(sql, params as any[]),
+    // A query past its deadline fails and its connection is dropped (pg's query_timeout), so a hung
+    // server cannot hold requests. Only here: transactions and session locks wait as long as they must.
+    query: (sql, params) => pool.query({ text: sql, values: params as any[], query_timeout: opts.queryTimeoutMs } as pg.QueryConfig),
     async tx(fn) {
       const client = await pool.connect();
       try {

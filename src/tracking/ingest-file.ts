@@ -7,6 +7,7 @@ import { UserError } from '../errors.ts';
 import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
 import { IngestCache, prepareBatch, writeBatch, type BatchResult } from './ingest.ts';
 import { withIngestLock } from './ingest-lock.ts';
+import { ingestAnswers } from '../http/metrics.ts';
 
 export interface IngestSummary {
   read: number;
@@ -54,11 +55,13 @@ export async function ingestLines(
         value = JSON.parse(text);
       } catch (err) {
         summary.rejected.push({ line, error: `not valid JSON: ${(err as Error).message}` });
+        ingestAnswers.inc({ outcome: 'rejected' });
         continue;
       }
       const v = validateAnswer(value);
       if (!v.ok) {
         summary.rejected.push({ line, error: v.error });
+        ingestAnswers.inc({ outcome: 'rejected' });
         continue;
       }
       batch.push(v.answer);

@@ -10,6 +10,7 @@ import { answerId } from './ids.ts';
 import { answerRows, FACT_TABLES, type FactTable } from './rows.ts';
 import { reconcile } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
+import { ingestAnswers } from '../http/metrics.ts';
 
 export interface BatchResult {
   inserted: number;
@@ -117,6 +118,7 @@ export async function prepareBatch(cache: IngestCache, answers: ValidAnswer[]): 
 /** Writes a prepared batch (see reconcile.ts) and counts inserts and replacements. */
 export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<BatchResult> {
   const { result, brands, days } = batch;
+  if (result.rejected.length) ingestAnswers.inc({ outcome: 'rejected' }, result.rejected.length);
   if (!batch.ids.length) return result;
   // An answer given an explicit id may have been stored under another brand or day before:
   // find where, so its old rows are in scope and get replaced.
@@ -136,6 +138,8 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
     else { result.inserted++; seen.add(id); }
   }
   await stores.pg.query('UPDATE brands SET data_version = data_version + 1 WHERE id = ANY($1::uuid[])', [[...brands]]);
+  ingestAnswers.inc({ outcome: 'inserted' }, result.inserted);
+  ingestAnswers.inc({ outcome: 'replaced' }, result.replaced);
   return result;
 }
 

@@ -4,6 +4,7 @@
 // the row conditions repeated in the outer UPDATE keep it exclusive on the embedded PGlite too.
 import type { Postgres } from '../stores/postgres.ts';
 import type { WebhookEventType } from './outbox.ts';
+import { webhookAttempts } from '../http/metrics.ts';
 
 export interface Claim {
   id: string;
@@ -71,6 +72,7 @@ export async function recordAttempt(pg: Postgres, claim: Claim, o: Outcome): Pro
       [claim.id, claim.attempts, o.startedAt, o.statusCode, o.latencyMs, o.excerpt, o.error],
     );
   });
+  webhookAttempts.inc({ outcome: o.next.status === 'pending' ? 'retry' : o.next.status });
 }
 
 /** Fails a delivery whose claims kept dying before any outcome was recorded. */
@@ -80,6 +82,7 @@ export async function giveUp(pg: Postgres, claim: Claim): Promise<void> {
       WHERE id = $1 AND claim_token = $2`,
     [claim.id, claim.claim_token],
   );
+  webhookAttempts.inc({ outcome: 'failed' });
 }
 
 export interface DeliveryView {

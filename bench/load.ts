@@ -1,0 +1,127 @@
+// `npm run bench:load [-- seconds [connections]]`: a mixed read load on the Metrics API (/api/v1).
+// Starts the app on embedded stores (PGlite, chDB) in a temporary DATA_DIR, or with DATABASE_URL set
+// on a fresh database of that Postgres server (dropped at the end) and chDB, with a synthetic
+// warehouse (bench/warehouse.ts: BRANDS brands, each its own organization and API key, PROMPTS
+// prompts on 7 platforms over DAYS days), then drives all nine /api/v1 endpoints over several
+// date ranges and filters with autocannon (on a worker thread) for 60 s by default. The server trusts
+// X-Forwarded-For (TRUST_PROXY=1) and each request comes from one of ADDRESSES client addresses,
+// so the per-address rate limit (250 per 15 minutes, the default) applies as in production without
+// capping the run. Request logs are written at info level to /dev/null, so their cost is counted.
+// Prints throughput, p50, p99 and errors; target: >= 1,000 req/s, p99 < 250 ms, no errors.
+//
+// Options (environment): DATABASE_URL (see above); RESULT_CACHE_ENTRIES=0 measures without the
+// result cache.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
+import { createLogger } from '../src/logger.ts';
+import { applyWorkspace, parseWorkspace } from '../src/tenancy/workspace.ts';
+import { createKey } from '../src/tenancy/keys.ts';
+import { generateBrand, generateVisits, type WarehouseBrand } from './warehouse.ts';
+import { freshDatabase } from '../test/helpers/server.ts';
+
+const DURATION_S = Number(process.argv[2] ?? 60);
+const CONNECTIONS = Number(process.argv[3] ?? 24);
+const BRANDS = 4;
+const PROMPTS = 40;
+const DAYS = 180;
+const START = '2026-01-01';
+const ADDRESSES = 4000;
+const TARGET = { rps: 1000, p99: 250 };
+
+const note = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-bench-load-'));
+  const db = await freshDatabase(process.env.DATABASE_URL);
+  // Only what the bench sets: no CLICKHOUSE_URL from the caller, so ClickHouse is the embedded chDB.
+  const config = loadConfig({
+    DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0', TRUST_PROXY: '1', WEBHOOK_WORKER: '0',
+    RESULT_CACHE_ENTRIES: process.env.RESULT_CACHE_ENTRIES, ...(db.url ? { DATABASE_URL: db.url } : {}),
+  });
+  const server = await startServer(config, { log: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) });
+  try {
+    // The warehouse: one organization, member and key per brand.
+    const tenants: { brand: WarehouseBrand; key: string }[] = [];
+    for (let i = 0; i < BRANDS; i++) {
+      const email = `load-${i}@example.test`;
+      const applied = await applyWorkspace(server.stores.pg, parseWorkspace({ organizations: [{
+        name: `Load Org ${i}`, plan: 'business', members: [{ email }],
+        brands: [{
+          name: `Brand ${i}`, slug: `brand-${i}`, domains: [`brand${i}.example`],
+          competitors: Array.from({ length: 5 }, (_, c) => ({ name: `Rival ${i}-${c}`, domains: [`rival${i}-${c}.example`] })),
+          topics: Array.from({ length: 4 }, (_, t) => ({ name: `Topic ${t}`, prompts: Array.from({ length: PROMPTS / 4 }, (_, p) => ({ text: `prompt ${i}-${t}-${p}` })) })),
+        }],
+      }] }));
+      const b = applied.organizations[0].brands[0];
+      const brand: WarehouseBrand = {
+        organizationId: applied.organizations[0].id, brandId: b.id, brandDomain: `brand${i}.example`,
+        competitorIds: b.competitors.map((c: any) => c.id), competitorDomains: b.competitors.map((_: any, c: number) => `rival${i}-${c}.example`),
+        promptIds: b.topics.flatMap((t: any) => t.prompts.map((p: any) => p.id)),
+      };
+      const answers = await generateBrand(server.stores.ch, brand, { start: START, days: DAYS, seed: i + 1 });
+      await generateVisits(server.stores.ch, brand.brandId, { start: START, days: DAYS, count: 50_000 });
+      tenants.push({ brand, key: (await createKey(server.stores.pg, { email })).key });
+      note(`brand ${i + 1}/${BRANDS}: ${answers.toLocaleString()} answers`);
+    }
+
+    // The mix: every Metrics API endpoint, per brand, over four periods, some with a model filter.
+    const periods = ['', `&date_from=${START}&date_to=2026-06-29`, '&date_from=2026-06-01&date_to=2026-06-29', '&date_from=2026-06-23&date_to=2026-06-29'];
+    const paths: { path: string; key: string }[] = [];
+    for (const { brand, key } of tenants) {
+      paths.push({ path: '/api/v1/whoami', key }, { path: '/api/v1/brands', key });
+      for (const period of periods) {
+        for (const endpoint of ['visibility-summary', 'visibility-trend', 'competitor-comparison', 'citations', 'prompt-performance', 'ai-traffic']) {
+          paths.push({ path: `/api/v1/${endpoint}?brand_id=${brand.brandId}${period}`, key });
+        }
+        paths.push({ path: `/api/v1/visibility-summary?brand_id=${brand.brandId}${period}&model=gpt-4o,sonar`, key });
+        paths.push({ path: `/api/v1/visibility-trend?brand_id=${brand.brandId}${period}&granularity=week`, key });
+      }
+      paths.push({ path: `/api/v1/shopping-cards?brand_id=${brand.brandId}`, key });
+    }
+    // Spread over the client addresses: each request of the list has its own address, and every
+    // connection walks the list, so an address makes total / ADDRESSES requests in the run.
+    const requests = Array.from({ length: ADDRESSES }, (_, n) => {
+      const { path: p, key } = paths[n % paths.length];
+      return {
+        method: 'GET' as const, path: p,
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+      };
+    });
+    for (const { path: p, key } of paths) {
+      const res = await fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.1' } });
+      if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+
+    note(`load: ${paths.length} distinct requests from ${ADDRESSES} addresses, ${CONNECTIONS} connections, ${DURATION_S} s against ${server.url}/api/v1`);
+    const load = os.loadavg()[0];
+    const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration: DURATION_S, requests, workers: 1 });
+    const rps = Math.round(result.requests.average);
+    const errors = result.errors + result.timeouts + result.non2xx;
+    const met = rps >= TARGET.rps && result.latency.p99 < TARGET.p99 && errors === 0;
+    const lines = [
+      `machine: ${os.cpus().length} cores, load average ${load.toFixed(1)} before the run`,
+      `stores: ${db.url ? 'Postgres server' : 'embedded PGlite'} + embedded chDB; result cache ${config.resultCacheEntries > 0 ? 'on' : 'off'}`,
+      `requests: ${result.requests.total} in ${result.duration.toFixed(1)} s = ${rps} req/s`,
+      `latency ms: p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}`,
+      `errors: ${result.errors}, timeouts: ${result.timeouts}, non-2xx: ${result.non2xx}`,
+      `target (>= ${TARGET.rps} req/s, p99 < ${TARGET.p99} ms, no errors): ${met ? 'met' : 'NOT met'}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (!met) process.exitCode = 1;
+  } finally {
+    await server.close();
+    await db.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench:load failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

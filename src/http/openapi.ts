@@ -1,0 +1,173 @@
+// The OpenAPI 3.1 document, generated from the operation registry: the same zod schemas that parse
+// a request describe it here (`z.toJSONSchema`, JSON Schema 2020-12, the dialect of OpenAPI 3.1),
+// so the document cannot drift from the code. scripts/openapi.ts writes it to docs/openapi.json and
+// a test compares that file with a fresh build. Served at GET /api/openapi.json.
+import fs from 'node:fs';
+import { z } from 'zod';
+import type { Operation } from '../operations/registry.ts';
+import { operationPath } from '../operations/registry.ts';
+
+type Schema = Record<string, any>;
+
+const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; description: string };
+
+/** The wire side of a schema: what a client sends, what the server writes (`run` returns z.input<R>). */
+function jsonSchema(schema: z.ZodType): Schema {
+  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Schema;
+  delete json.$schema;
+  return tidy(json);
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** Drops zod's ±2^53 integer bounds: they say nothing a reader needs. */
+function tidy(node: any): any {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (!node || typeof node !== 'object') return node;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
+    out[k] = tidy(v);
+  }
+  return out;
+}
+
+const UUID_EXAMPLE = '4f1c2a9e-8b3d-4e6f-9a01-2b3c4d5e6f70';
+
+/**
+ * An example for a parameter that its schema does not carry one for: a UUID for UUID-shaped
+ * strings, a day for date bounds, the first value of an enum. Integrators see a filled-in request.
+ */
+function exampleFor(name: string, schema: Schema): unknown {
+  if (schema.examples?.length) return undefined;
+  if (schema.enum?.length) return schema.enum[0];
+  if (typeof schema.pattern === 'string' && schema.pattern.includes('[0-9a-f]{8}')) return UUID_EXAMPLE;
+  if (name === 'id' || name.endsWith('_id')) return UUID_EXAMPLE;
+  if (name === 'date_from') return '2026-01-01';
+  if (name === 'date_to') return '2026-01-31';
+  if (name === 'model') return 'gpt-4o,sonar';
+  if (name === 'region') return 'US';
+  if (name === 'limit') return 50;
+  return undefined;
+}
+
+const ERRORS: Record<number, { description: string; example: string }> = {
+  400: { description: 'Invalid input; the message names the parameter', example: 'brand_id must be a UUID' },
+  401: { description: 'Missing, malformed, unknown or revoked API key', example: 'Invalid API key' },
+  402: { description: 'A plan limit is reached; the message names the limit', example: 'Monthly site audit limit reached (10 on the growth plan)' },
+  404: { description: 'Not found in the caller\'s organization', example: 'Brand not found' },
+  429: { description: 'Too many requests from this address; `Retry-After` says when to retry', example: 'Too many requests: the limit is 250 per 900 seconds; retry in 42 seconds' },
+  500: { description: 'Internal error, or a store is unavailable (the message says which)', example: 'Analytics store unavailable' },
+};
+
+const errorResponse = (status: number) => ({
+  description: ERRORS[status].description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: ERRORS[status].example } } },
+});
+
+/** `whoami` -> `whoami`, `visibility-summary` -> `visibilitySummary`. */
+const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+/** The component name of an operation's result: `visibility-summary` -> `VisibilitySummaryResult`. */
+const resultName = (op: Operation) => `${camel(`-${op.name}`)}Result`;
+
+/** The operation's statuses besides 200. 402 is documented by the operations that can answer it. */
+function errorStatuses(op: Operation, params: Schema, pathParam?: string): number[] {
+  const statuses = [401, 429, 500];
+  if (Object.keys(params.properties ?? {}).length) statuses.push(400);
+  if (pathParam || params.properties?.brand_id) statuses.push(404);
+  if (/\b402\b/.test(op.description)) statuses.push(402);
+  return statuses.sort();
+}
+
+function operationObject(op: Operation, surface: 'REST API' | 'Metrics API'): { path: string; method: string; object: Schema } {
+  const path = operationPath(op);
+  const pathParam = /:(\w+)/.exec(path)?.[1];
+  const params = jsonSchema(op.params);
+  const properties: Record<string, Schema> = params.properties ?? {};
+  const required = new Set<string>(params.required ?? []);
+  const inBody = op.method === 'POST' || op.method === 'PATCH';
+
+  const parameters: Schema[] = [];
+  const body: Schema = { type: 'object', properties: {} as Schema, required: [] as string[] };
+  for (const [name, schema] of Object.entries(properties)) {
+    const { description, ...rest } = schema;
+    const example = exampleFor(name, schema);
+    const extra = { ...(description === undefined ? {} : { description }), schema: rest, ...(example === undefined ? {} : { example }) };
+    if (name === pathParam) {
+      parameters.push({ name, in: 'path', required: true, ...extra });
+    } else if (inBody) {
+      body.properties[name] = schema;
+      if (required.has(name)) body.required.push(name);
+    } else {
+      parameters.push({ name, in: 'query', required: required.has(name), ...extra });
+    }
+  }
+  if (!body.required.length) delete body.required;
+
+  const prefix = surface === 'Metrics API' ? '/api/v1' : '/api/mcp';
+  const object: Schema = {
+    operationId: surface === 'Metrics API' ? `metrics${camel(`-${op.name}`)}` : camel(op.name),
+    summary: op.name,
+    description: op.description,
+    tags: [surface],
+    parameters,
+    ...(inBody && Object.keys(body.properties).length
+      ? { requestBody: { required: Boolean(body.required), content: { 'application/json': { schema: body } } } }
+      : {}),
+    responses: {
+      // A component, shared by the REST and Metrics twins, and named in the reference page.
+      200: { description: 'Success', content: { 'application/json': { schema: { $ref: `#/components/schemas/${resultName(op)}` } } } },
+      ...Object.fromEntries(errorStatuses(op, params, pathParam).map((s) => [s, errorResponse(s)])),
+    },
+    ...(op.tool ? { 'x-mcp-tool': op.tool } : {}),
+  };
+  return { path: `${prefix}${path.replace(/:(\w+)/g, '{$1}')}`, method: op.method.toLowerCase(), object };
+}
+
+export function buildOpenApi(operations: readonly Operation[]): Schema {
+  const paths: Record<string, Schema> = {};
+  const results: Record<string, Schema> = {};
+  for (const op of operations) {
+    if (results[resultName(op)]) throw new Error(`OpenAPI: operation ${op.name} is declared twice`);
+    results[resultName(op)] = jsonSchema(op.result);
+    for (const surface of op.metrics ? (['REST API', 'Metrics API'] as const) : (['REST API'] as const)) {
+      const { path, method, object } = operationObject(op, surface);
+      paths[path] ??= {};
+      if (paths[path][method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} is declared twice`);
+      paths[path][method] = object;
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Answerscope API',
+      version: pkg.version,
+      description: `${pkg.description}\n\nEvery request carries \`Authorization: Bearer ans_...\`. `
+        + 'Errors are `{"error": "<message>"}`. Each client address may make a limited number of requests per window '
+        + '(250 per 15 minutes by default); `RateLimit-Remaining` tells how many are left. The MCP server at `/api/mcp` '
+        + 'exposes the operations marked `x-mcp-tool` as tools with the same parameters.',
+    },
+    tags: [
+      { name: 'REST API', description: 'Every operation, under `/api/mcp/*`.' },
+      { name: 'Metrics API', description: 'The read-only subset for reporting tools, under `/api/v1/*`; each returns exactly what its REST twin returns.' },
+    ],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (`ans_...`), created with `answerscope keys create`.' },
+      },
+      schemas: {
+        ...results,
+        Error: {
+          type: 'object',
+          properties: { error: { type: 'string', description: 'What went wrong; validation errors name the parameter' } },
+          required: ['error'],
+        },
+      },
+    },
+  };
+}
+
+/** The document as written to docs/openapi.json: stable key order, two-space indent, final newline. */
+export const openApiText = (operations: readonly Operation[]) => `${JSON.stringify(buildOpenApi(operations), null, 2)}\n`;

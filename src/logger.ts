@@ -1,0 +1,83 @@
+// The process logger: pino JSON lines. Whatever a caller passes, a line never carries an API key, a
+// webhook secret, a provider key, an Authorization header, a password in a URL or a full answer
+// text: fields with such names are censored (pino's redact), and every string value, error message
+// and stack is scrubbed of anything shaped like a credential and cut to MAX_STRING characters.
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+const CENSOR = '[redacted]';
+/** Longer strings are cut: an answer or page text never reaches a log line whole. */
+export const MAX_STRING = 500;
+
+// Field names whose values are secrets or customer content, at the top level and one level down
+// (pino's redact paths do not recurse; scrub() below covers any depth by shape).
+const SECRET_FIELDS = ['key', 'apiKey', 'api_key', 'secret', 'password', 'token', 'authorization', 'cookie', 'text', 'answer', 'content', 'body', 'prompt'];
+const REDACT_PATHS = [
+  ...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`),
+  'headers.authorization', 'req.headers.authorization', 'req.headers.cookie', 'config.databaseUrl', 'config.clickhouse.password',
+];
+
+// Credentials by shape: our API keys, webhook secrets, bearer tokens, provider keys, URL passwords.
+const SHAPES: [RegExp, string][] = [
+  [/\bans_[A-Za-z0-9_-]{6,}/g, `ans_${CENSOR}`],
+  [/\bwhsec_[A-Za-z0-9+/=]{6,}/g, `whsec_${CENSOR}`],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${CENSOR}`],
+  [/\b(sk|pk|xai|pplx)-[A-Za-z0-9_-]{12,}/g, `$1-${CENSOR}`],
+  [/\bAIza[A-Za-z0-9_-]{20,}/g, CENSOR],
+  [/([a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi, `$1${CENSOR}@`],
+  [/([?&](?:key|api_key|apikey|token|secret|password)=)[^&\s]+/gi, `$1${CENSOR}`],
+];
+
+export function scrubText(s: string): string {
+  let out = s;
+  for (const [re, replacement] of SHAPES) out = out.replace(re, replacement);
+  return out.length > MAX_STRING ? `${out.slice(0, MAX_STRING)}… [${out.length - MAX_STRING} more characters cut]` : out;
+}
+
+/** Scrubs every string in a plain value (objects and arrays to a small depth). */
+export function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubText(value);
+  if (!value || typeof value !== 'object' || depth > 4) return value;
+  if (value instanceof Error) return errorSerializer(value);
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = scrub(v, depth + 1);
+  return out;
+}
+
+function errorSerializer(err: unknown) {
+  const plain = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  // An error can carry anything (pg's `detail` quotes row values, a fetch error its URL).
+  for (const [k, v] of Object.entries(plain)) out[k] = k === 'stack' && typeof v === 'string' ? scrubStack(v) : scrub(v, 1);
+  return out;
+}
+
+/** A stack keeps all its frames; only its message part is cut. */
+function scrubStack(stack: string): string {
+  const at = stack.indexOf('\n    at ');
+  return at < 0 ? scrubText(stack) : `${scrubText(stack.slice(0, at))}${stack.slice(at)}`;
+}
+
+/** The fields of one log call; `err`/`error` are left to their serializer, which scrubs them. */
+function scrubFields(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) out[k] = (k === 'err' || k === 'error') && v instanceof Error ? v : scrub(v, 1);
+  return out;
+}
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: CENSOR },
+    serializers: { err: errorSerializer, error: errorSerializer },
+    formatters: { log: scrubFields },
+    hooks: {
+      // The message string and printf-style arguments.
+      logMethod(args, method) {
+        method.apply(this, args.map((a) => (typeof a === 'string' ? scrubText(a) : a)) as Parameters<typeof method>);
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}

@@ -1,0 +1,41 @@
+// A hook around the store calls the application makes (pg.query, pg.tx, ch.rows, ch.insert): it
+// times each one for the metrics and marks a failure with the store it came from, so the HTTP error
+// handler can say which store is unavailable (`Database unavailable`, `Analytics store unavailable`).
+import type { Stores } from './index.ts';
+
+export type StoreName = 'postgres' | 'clickhouse';
+export type StoreCall = 'query' | 'tx' | 'rows' | 'insert';
+
+/** Called once per store call with its duration in seconds and whether it failed. */
+export type StoreObserver = (store: StoreName, call: StoreCall, seconds: number, failed: boolean) => void;
+
+/** The store an error came from, when it passed through an observed call. */
+export function errorStore(err: unknown): StoreName | undefined {
+  return (err as { store?: StoreName } | null)?.store;
+}
+
+function wrap<A extends unknown[], R>(store: StoreName, call: StoreCall, fn: (...args: A) => Promise<R>, observe: StoreObserver) {
+  return async (...args: A): Promise<R> => {
+    const started = performance.now();
+    try {
+      const result = await fn(...args);
+      observe(store, call, (performance.now() - started) / 1000, false);
+      return result;
+    } catch (err) {
+      observe(store, call, (performance.now() - started) / 1000, true);
+      // The innermost store names it: a ClickHouse failure inside a Postgres transaction stays ClickHouse's.
+      if (err && typeof err === 'object' && !errorStore(err)) Object.defineProperty(err, 'store', { value: store, enumerable: false });
+      throw err;
+    }
+  };
+}
+
+/** Replaces the stores' call functions in place with observed ones; returns the same object. */
+export function observeStores(stores: Stores, observe: StoreObserver): Stores {
+  const { pg, ch } = stores;
+  pg.query = wrap('postgres', 'query', pg.query.bind(pg), observe) as typeof pg.query;
+  pg.tx = wrap('postgres', 'tx', pg.tx.bind(pg), observe) as typeof pg.tx;
+  ch.rows = wrap('clickhouse', 'rows', ch.rows.bind(ch), observe) as typeof ch.rows;
+  ch.insert = wrap('clickhouse', 'insert', ch.insert.bind(ch), observe);
+  return stores;
+}

@@ -1,0 +1,102 @@
+// The OpenAPI document: valid OpenAPI 3.1 (a well-kept validator), every operation on each of its
+// surfaces, the committed docs/openapi.json identical to a fresh build, served as built, and the
+// /docs reference page rendered in a real browser from this server alone.
+import fs from 'node:fs';
+import test from 'ava';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { chromium } from 'playwright-core';
+import { operations } from '../../src/operations/index.ts';
+import { operationPath } from '../../src/operations/registry.ts';
+import { buildOpenApi, openApiText } from '../../src/http/openapi.ts';
+import { get, startTestServer, type TestServer } from '../helpers/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+let server: TestServer;
+test.before(async () => { server = await startTestServer(); });
+test.after.always(async () => { await server?.stop(); });
+
+const doc = buildOpenApi(operations);
+
+test('the document is valid OpenAPI 3.1', async (t) => {
+  const validator = new Validator();
+  const result = await validator.validate(structuredClone(doc));
+  t.is(validator.version, '3.1');
+  t.true(result.valid, JSON.stringify(result.errors, null, 2));
+});
+
+test('every operation is documented on each of its surfaces, with params, result and errors', (t) => {
+  let count = 0;
+  for (const op of operations) {
+    const prefixes = op.metrics ? ['/api/mcp', '/api/v1'] : ['/api/mcp'];
+    for (const prefix of prefixes) {
+      const path = `${prefix}${operationPath(op).replace(/:(\w+)/g, '{$1}')}`;
+      const entry = doc.paths[path]?.[op.method.toLowerCase()];
+      if (!entry) {
+        t.fail(`${op.method} ${path} is missing`);
+        continue;
+      }
+      count++;
+      t.is(entry.description, op.description);
+      t.deepEqual(entry.security ?? doc.security, [{ bearerAuth: [] }]);
+      const ref = entry.responses['200'].content['application/json'].schema.$ref as string;
+      t.truthy(doc.components.schemas[ref.split('/').pop()!], `${path}: result schema ${ref}`);
+      for (const status of ['401', '429', '500']) {
+        t.is(entry.responses[status].content['application/json'].schema.$ref, '#/components/schemas/Error', `${path} ${status}`);
+      }
+      // Every declared parameter appears once: in the path, the query or the JSON body.
+      const declared = Object.keys((op.params as any).shape ?? {}).sort();
+      const documented = [
+        ...entry.parameters.map((p: any) => p.name),
+        ...Object.keys(entry.requestBody?.content['application/json'].schema.properties ?? {}),
+      ].sort();
+      t.deepEqual(documented, declared, `${op.method} ${path}`);
+      for (const p of entry.parameters) if (p.in === 'path') t.true(p.required);
+    }
+  }
+  const documentedOps = Object.values(doc.paths).reduce((n: number, methods: any) => n + Object.keys(methods).length, 0);
+  t.is(documentedOps, count, 'no operation in the document that the registry lacks');
+  t.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearerAuth.description });
+});
+
+test('docs/openapi.json is what the code generates (regenerate it with `npm run openapi`)', (t) => {
+  const committed = fs.readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
+  t.true(committed === openApiText(operations), 'docs/openapi.json is stale: run `npm run openapi` and commit the result');
+});
+
+test('GET /api/openapi.json serves the document without a key; /docs serves the page and its renderer', async (t) => {
+  const served = await get(server, '/api/openapi.json');
+  t.is(served.status, 200);
+  t.deepEqual(served.body, doc);
+  const page = await fetch(`${server.url}/docs`);
+  t.is(page.status, 200);
+  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+  t.regex(page.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self'/);
+  const html = await page.text();
+  for (const src of [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((s) => !s.startsWith('data:'))) {
+    t.true(src.startsWith('/docs/'), `${src} is served locally`);
+    const asset = await fetch(`${server.url}${src}`, { headers: { 'accept-encoding': 'gzip' } });
+    t.is(asset.status, 200, src);
+    t.true((await asset.arrayBuffer()).byteLength > 0);
+  }
+});
+
+const skipBrowser = fs.existsSync(CHROMIUM) ? test : test.skip;
+skipBrowser('the /docs page renders every operation in a browser without reaching any other host', async (t) => {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  t.teardown(() => browser.close());
+  const page = await browser.newPage();
+  const elsewhere: string[] = [];
+  const origin = new URL(server.url).origin;
+  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) elsewhere.push(r.url()); });
+  const problems: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${server.url}/docs`);
+  const expected = Object.values(doc.paths).reduce((n: number, methods: any) => n + Object.keys(methods).length, 0);
+  await page.waitForFunction((n) => document.querySelectorAll('.opblock').length === n, expected, { timeout: 30_000 });
+  t.is(await page.locator('.opblock').count(), expected);
+  t.truthy(await page.getByText('Answerscope API').first().isVisible());
+  t.deepEqual(elsewhere, []);
+  t.deepEqual(problems, []);
+});

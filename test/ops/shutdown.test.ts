@@ -1,0 +1,114 @@
+// Graceful shutdown of the real process (`node --import tsx src/main.ts`): on SIGTERM it stops
+// accepting, lets the request in flight finish, flushes the visit it buffered, closes the stores
+// and exits 0; a second signal exits at once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { loadConfig } from '../../src/config.ts';
+import { openStores } from '../../src/stores/index.ts';
+import { cli } from '../helpers/cli.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+interface Instance { child: ChildProcess; url: string; env: Record<string, string>; dataDir: string; exited: Promise<number | null>; output: () => string }
+
+/** Starts the service as `npm start` does, on embedded stores in a fresh DATA_DIR. */
+async function startProcess(): Promise<Instance> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-shutdown-'));
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0', LOG_LEVEL: 'info' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
+    const check = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', () => { clearTimeout(timer); reject(new Error(`exited before listening:\n${output}`)); });
+  });
+  return { child, url, env, dataDir, exited, output: () => output };
+}
+
+/** A POST whose body is sent in two parts, the second when the test says. */
+function slowPost(url: string, body: string) {
+  const target = new URL('/api/collect', url);
+  let finish!: () => void;
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(target, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': Buffer.byteLength(body), 'user-agent': CHROME },
+    }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.write(body.slice(0, 10));
+    finish = () => req.end(body.slice(10));
+  });
+  return { response, finish: () => finish() };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('SIGTERM: no new connections, the request in flight completes, its visit is stored, exit 0', async (t) => {
+  const app = await startProcess();
+  t.teardown(() => {
+    app.child.kill('SIGKILL');
+    fs.rmSync(app.dataDir, { recursive: true, force: true });
+  });
+  const site = 'as_shutdown_test';
+  const workspace = path.join(app.dataDir, 'workspace.json');
+  fs.writeFileSync(workspace, JSON.stringify({ organizations: [{ name: 'Shutdown Org', plan: 'growth', members: [{ email: 'shutdown@example.test' }],
+    brands: [{ name: 'Acme', slug: 'acme', domains: ['acme.example'], tracking_id: site }] }] }));
+  const applied = await cli(['apply', workspace], app.env);
+  t.is(applied.code, 0, applied.stderr);
+  const brandId = applied.json.organizations[0].brands[0].id;
+
+  const beacon = slowPost(app.url, JSON.stringify({ site, url: 'https://acme.example/pricing', referrer: 'https://chatgpt.com/' }));
+  await sleep(300);
+  app.child.kill('SIGTERM');
+  await sleep(700);
+  t.is(app.child.exitCode, null, 'still running while a request is in flight');
+  await t.throwsAsync(fetch(`${app.url}/healthz`), undefined, 'new connections are refused');
+  beacon.finish();
+  t.is((await beacon.response).status, 202);
+  t.is(await app.exited, 0, app.output());
+  t.regex(app.output(), /"msg":"shut down"/);
+
+  // The visit was buffered in memory when the signal came: the shutdown flushed it.
+  const stores = await openStores(loadConfig({ DATA_DIR: app.dataDir }));
+  try {
+    const [row] = await stores.ch.rows<{ n: number }>('SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}', { b: brandId });
+    t.is(row.n, 1);
+  } finally {
+    await stores.close();
+  }
+});
+
+test('a second signal exits at once, without waiting for the request in flight', async (t) => {
+  const app = await startProcess();
+  t.teardown(() => {
+    app.child.kill('SIGKILL');
+    fs.rmSync(app.dataDir, { recursive: true, force: true });
+  });
+  const beacon = slowPost(app.url, JSON.stringify({ site: 'as_nobody_site', url: 'https://x.example/', referrer: '' }));
+  beacon.response.catch(() => {}); // the connection dies with the process
+  await sleep(300);
+  app.child.kill('SIGTERM');
+  await sleep(500);
+  t.is(app.child.exitCode, null);
+  const started = Date.now();
+  app.child.kill('SIGTERM');
+  t.is(await app.exited, 1);
+  t.true(Date.now() - started < 5_000, 'without waiting for the shutdown to finish');
+});
