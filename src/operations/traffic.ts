@@ -3,6 +3,12 @@ import { z } from 'zod';
 import { operation } from './registry.ts';
 import { brandId, dateRange } from './params.ts';
 import { aiTraffic as queryAiTraffic } from '../analytics/ai-traffic.ts';
+import { visitsVersion } from '../traffic/buffer.ts';
+
+// Visits do not arrive through an ingest that bumps the brand's data version, so the cache keys on
+// the visits this process wrote for the brand and on a 30-second window: a reporting tool's repeats
+// are answered from memory, and visits written by another instance show within 30 seconds.
+const WINDOW_MS = 30_000;
 
 const Count = z.number().int().nonnegative();
 
@@ -24,6 +30,8 @@ export const aiTraffic = operation({
     'Filter with date_from / date_to (YYYY-MM-DD, UTC; date_to includes the whole day).',
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
-    return queryAiTraffic(ctx.stores.ch, { brandId: brand.id, from: p.date_from, to: p.date_to });
+    const f = { brandId: brand.id, from: p.date_from, to: p.date_to };
+    const key = ['ai-traffic', f, visitsVersion(brand.id), Math.floor(ctx.now().getTime() / WINDOW_MS)];
+    return ctx.cached(brand, key, () => queryAiTraffic(ctx.stores.ch, f));
   },
 });

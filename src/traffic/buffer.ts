@@ -35,6 +35,15 @@ export interface BufferOptions {
 
 export const VISITS_TABLE = 'ai_visits';
 
+// Visits written per brand by this process: the ai-traffic cache keys on it, so a visit this
+// process stored shows up in the next read here at once.
+const written = new Map<string, number>();
+
+/** How many batches with visits of this brand this process has written (a cache version). */
+export function visitsVersion(brandId: string): number {
+  return written.get(brandId) ?? 0;
+}
+
 export function createVisitBuffer(ch: Pick<ClickHouse, 'insert'>, opts: BufferOptions = {}): VisitBuffer {
   const maxRows = opts.maxRows ?? 5000;
   const maxPending = opts.maxPending ?? 100_000;
@@ -50,6 +59,7 @@ export function createVisitBuffer(ch: Pick<ClickHouse, 'insert'>, opts: BufferOp
       rows = rows.length > maxRows ? rows.slice(maxRows) : [];
       try {
         await ch.insert(VISITS_TABLE, batch);
+        for (const brand of new Set(batch.map((r) => r.brand_id))) written.set(brand, (written.get(brand) ?? 0) + 1);
       } catch (err) {
         // Keep the batch for the next round; memory stays bounded by maxPending.
         rows = batch.concat(rows);
