@@ -36,7 +36,7 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
     ch.rows<{ n: number }>(`SELECT ${answers.m('rows', 'is_brand = 1')} AS n FROM ${answers.table} WHERE ${answers.sql}`, answers.params),
     ch.rows<{ citation_count: number; answer_count: number; cancels: number; url_count: number }>(
       `SELECT sum(sign) AS citation_count, sum(sign * ${answersFirst}) AS answer_count, countIf(sign < 0) AS cancels,
-         uniqExact(cityHash64(url)) AS url_count
+         uniqExact(url_hash) AS url_count
        FROM answer_citations WHERE ${scope}`, params),
     // A domain counts once, in the category of its latest citation.
     ch.rows<{ category: Category; domain_count: number }>(
@@ -49,10 +49,12 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
        FROM answer_citations WHERE ${scope}
        GROUP BY domain HAVING total > 0 ORDER BY total DESC, domain ASC LIMIT {limit:UInt32}`, params),
     // A URL is cited at most once per answer, so its citations are the answers citing it.
-    ch.rows<{ top_url: string; total: number }>(
-      `SELECT cityHash64(url) AS url_hash, any(url) AS top_url, sum(sign) AS total
+    // Ties at the cut-off are broken by URL text in JS below, so the hash order never decides.
+    ch.rows<{ hash: string; total: number }>(
+      `SELECT toString(url_hash) AS hash, sum(sign) AS total
        FROM answer_citations WHERE ${scope}
-       GROUP BY url_hash HAVING total > 0 ORDER BY total DESC, top_url ASC LIMIT {limit:UInt32}`, params),
+       GROUP BY url_hash HAVING total > 0 ORDER BY total DESC
+       LIMIT {limit:UInt32} WITH TIES`, params),
   ]);
 
   // Round 2: details of the listed domains and URLs only. Aliases never reuse a column name (the
@@ -72,18 +74,19 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
         { ...params, domains: domains.map((d) => d.domain) })
       : [],
     urls.length
-      ? ch.rows<{ url: string; url_domain: string; latest_category: Category; latest_title: string; latest_type: string }>(
-        `SELECT url, any(domain) AS url_domain, argMaxIf(category, collected_at, sign > 0) AS latest_category,
+      ? ch.rows<{ hash: string; url: string; url_domain: string; latest_category: Category; latest_title: string; latest_type: string }>(
+        `SELECT toString(url_hash) AS hash, url, any(domain) AS url_domain, argMaxIf(category, collected_at, sign > 0) AS latest_category,
            argMaxIf(title, collected_at, sign > 0 AND title != '') AS latest_title,
            argMaxIf(article_type, collected_at, sign > 0) AS latest_type
-         FROM answer_citations WHERE ${scope} AND url IN {urls:Array(String)} GROUP BY url`,
-        { ...params, urls: urls.map((u) => u.top_url) })
+         FROM answer_citations WHERE ${scope} AND url_hash IN {hashes:Array(UInt64)} GROUP BY url_hash, url`,
+        // As BigInt: the client writes them as bare integers, and they exceed 2^53.
+        { ...params, hashes: urls.map((u) => BigInt(u.hash)) })
       : [],
     // A URL whose every citation was replaced away would still count in uniqExact: count exactly
     // only when the range holds replaced rows at all (rare).
     Number(totals?.cancels ?? 0) > 0
       ? ch.rows<{ url_count: number }>(
-        `SELECT count() AS url_count FROM (SELECT cityHash64(url) AS h FROM answer_citations WHERE ${scope} GROUP BY h HAVING sum(sign) > 0)`, params)
+        `SELECT count() AS url_count FROM (SELECT url_hash FROM answer_citations WHERE ${scope} GROUP BY url_hash HAVING sum(sign) > 0)`, params)
       : Promise.resolve([{ url_count: Number(totals?.url_count ?? 0) }]),
   ]);
 
@@ -91,7 +94,7 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
   const distinctDomains = categories.reduce((acc, c) => acc + Number(c.domain_count), 0);
   const citationCount = Number(totals?.citation_count ?? 0);
   const domainInfo = new Map(domainDetails.map((d) => [d.domain, d]));
-  const urlInfo = new Map(urlDetails.map((u) => [u.url, u]));
+  const urlInfo = new Map(urlDetails.map((u) => [u.hash, u]));
   return {
     totals: {
       domains: distinctDomains,
@@ -119,18 +122,20 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
           .slice(0, 3),
       };
     }),
-    top_urls: urls.map((u) => {
-      const info = urlInfo.get(u.top_url)!;
-      return {
-        url: u.top_url,
+    // The ties the cut-off let through (WITH TIES) are settled by URL, ascending.
+    top_urls: urls
+      .map((u) => ({ total: Number(u.total), info: urlInfo.get(u.hash)! }))
+      .sort((a, b) => b.total - a.total || (a.info.url < b.info.url ? -1 : a.info.url > b.info.url ? 1 : 0))
+      .slice(0, opts.limit)
+      .map(({ total, info }) => ({
+        url: info.url,
         domain: info.url_domain,
         category: info.latest_category,
         title: info.latest_title,
-        total_citations: Number(u.total),
-        results_citing: Number(u.total),
-        usage_pct: usage(Number(u.total), answerCount),
+        total_citations: total,
+        results_citing: total,
+        usage_pct: usage(total, answerCount),
         article_type: info.latest_type,
-      };
-    }),
+      })),
   };
 }
