@@ -79,7 +79,9 @@ const endpoints: [string, string][] = [
 
 const quantile = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 const results: Record<string, { median_ms: number; p95_ms: number; postgres_median_ms?: number; ratio?: number }> = {};
-for (const [name, query] of endpoints) {
+// BENCH_ONLY=citations,ai-traffic times those endpoints alone (for a quick re-measure).
+const only = process.env.BENCH_ONLY?.split(',');
+for (const [name, query] of endpoints.filter(([n]) => !only || only.includes(n))) {
   const endpoint = name.split(' ')[0];
   const url = `${server.url}/api/v1/${endpoint}?brand_id=${measured.brandId}${query}`;
   const times: number[] = [];
@@ -94,7 +96,7 @@ for (const [name, query] of endpoints) {
   log(`${name}: median ${results[name].median_ms} ms, p95 ${results[name].p95_ms} ms`);
 }
 
-if (process.env.DATABASE_URL) {
+if (process.env.DATABASE_URL && !only) {
   log('loading the measured brand into Postgres tables for the comparison');
   const pgTimes = await postgresFigures(server.stores.ch, new pg.Pool({ connectionString: config.databaseUrl }), measured.brandId, dir, RUNS, log);
   for (const [name, ms] of Object.entries(pgTimes)) {
