@@ -2,10 +2,10 @@
 // one), on one unit of the monthly draft quota (given back when the generation fails). The draft's
 // JSON-LD is built from its own fields (jsonld.ts), whichever generator wrote it.
 import type { Ctx } from '../operations/registry.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { Brief, Draft } from './schemas.ts';
-import { getOpportunity, OPPORTUNITY_NOT_FOUND } from './opportunity-store.ts';
-import { generationInput, withQuotaUnit } from './generation.ts';
+import { getOpportunity } from './opportunity-store.ts';
+import { generationInput, saveGenerated, withQuotaUnit } from './generation.ts';
 import { contentGenerator } from './llm/generator.ts';
 import { buildJsonLd } from './jsonld.ts';
 
@@ -31,14 +31,6 @@ export async function generateDraft(ctx: Pick<Ctx, 'stores' | 'config' | 'identi
         publisher: { name: input.brand.name, domain: input.brand.domains[0] },
       }),
     });
-    const { rows } = await pg.query<{ had: boolean; generated_at: Date }>(
-      `UPDATE content_opportunities o SET draft = $2::jsonb, draft_generated_at = clock_timestamp()
-         FROM (SELECT id, draft IS NOT NULL AS had FROM content_opportunities WHERE id = $1) prev
-        WHERE o.id = prev.id
-        RETURNING prev.had, o.draft_generated_at AS generated_at`,
-      [opp.id, JSON.stringify(content)],
-    );
-    if (!rows[0]) throw notFound(OPPORTUNITY_NOT_FOUND);
-    return { id: opp.id, content, generated_at: new Date(rows[0].generated_at).toISOString(), regenerated: rows[0].had };
+    return { id: opp.id, content, ...(await saveGenerated(pg, opp.id, 'draft', content)) };
   });
 }

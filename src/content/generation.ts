@@ -1,10 +1,10 @@
 // What briefs and drafts share: the generator's input for an opportunity, and running a generation
 // on one unit of the monthly quota, given back when the generation fails.
 import type { Postgres } from '../stores/postgres.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import { brandById } from '../tenancy/brands.ts';
 import { releaseQuota, useQuota, type QuotaKind } from '../tenancy/quotas.ts';
-import type { OpportunityRecord } from './opportunity-store.ts';
+import { OPPORTUNITY_NOT_FOUND, type OpportunityRecord } from './opportunity-store.ts';
 import { volumesOf } from './volumes.ts';
 import type { GenerationInput } from './llm/generator.ts';
 import { GenerationError } from './llm/openai.ts';
@@ -36,4 +36,21 @@ export async function withQuotaUnit<T>(pgdb: Postgres, organizationId: string, k
     if (err instanceof GenerationError) throw new ApiError(500, err.message);
     throw err;
   }
+}
+
+/**
+ * Saves a generated brief or draft in place of the earlier one and tells whether there was one.
+ * `prev` reads the row as it was before this update. The column comes from the fixed pair below.
+ */
+export async function saveGenerated(pgdb: Postgres, opportunityId: string, kind: 'brief' | 'draft', value: unknown) {
+  const column = kind === 'brief' ? 'brief' : 'draft';
+  const { rows } = await pgdb.query<{ had: boolean; generated_at: Date }>(
+    `UPDATE content_opportunities o SET ${column} = $2::jsonb, ${column}_generated_at = clock_timestamp()
+       FROM (SELECT id, ${column} IS NOT NULL AS had FROM content_opportunities WHERE id = $1) prev
+      WHERE o.id = prev.id
+      RETURNING prev.had, o.${column}_generated_at AS generated_at`,
+    [opportunityId, JSON.stringify(value)],
+  );
+  if (!rows[0]) throw notFound(OPPORTUNITY_NOT_FOUND);
+  return { generated_at: new Date(rows[0].generated_at).toISOString(), regenerated: rows[0].had };
 }
