@@ -18,57 +18,52 @@ const SOURCE_SQL: Record<SourceFilter, string> = {
 };
 
 const CATEGORY_ORDER = ['you', 'competitor', 'editorial', 'forum', 'social', 'review', 'institutional', 'other'];
+const ARTICLE_TYPES = ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'];
 
 const usage = (part: number, n: number) => (n > 0 ? round((100 * part) / n, 1) : 0);
-
-const ARTICLE_TYPES = ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'];
+/** Byte order, as ClickHouse sorts strings. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function citations(ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter }) {
   const w = where(f);
   const scope = `${w.sql} AND ${SOURCE_SQL[opts.source]}`;
   const params = { ...w.params, limit: opts.limit };
+  // The answer's first citation overall, or its first of the filtered source group.
   const answersFirst = opts.source === 'all' ? 'answer_first' : 'group_first';
   const answers = entitySource(f, ['is_brand']);
 
-  // Round 1: counts and the top lists. URLs group by their 64-bit hash (a string key costs several
-  // times more); the chance of two of a brand's URLs sharing a hash is negligible.
-  const [[n], [totals], categories, domains, urls] = await Promise.all([
+  // Round 1, one scan per key: every domain of the range (a brand cites thousands, not millions:
+  // totals, the category breakdown and the top list all follow from them), and the top URLs.
+  // URLs group by their stored 64-bit hash; two of a brand's URLs sharing one is negligible.
+  const [[n], allDomains, urls] = await Promise.all([
     ch.rows<{ n: number }>(`SELECT ${answers.m('rows', 'is_brand = 1')} AS n FROM ${answers.table} WHERE ${answers.sql}`, answers.params),
-    ch.rows<{ citation_count: number; answer_count: number; cancels: number; url_count: number }>(
-      `SELECT sum(sign) AS citation_count, sum(sign * ${answersFirst}) AS answer_count, countIf(sign < 0) AS cancels,
-         uniqExact(url_hash) AS url_count
-       FROM answer_citations WHERE ${scope}`, params),
-    // A domain counts once, in the category of its latest citation.
-    ch.rows<{ category: Category; domain_count: number }>(
-      `SELECT latest_category AS category, count() AS domain_count FROM (
-         SELECT domain, argMaxIf(category, collected_at, sign > 0) AS latest_category
-         FROM answer_citations WHERE ${scope} GROUP BY domain HAVING sum(sign) > 0)
-       GROUP BY latest_category`, params),
-    ch.rows<{ domain: string; total: number; answer_count: number }>(
-      `SELECT domain, sum(sign) AS total, sum(sign * domain_first) AS answer_count
-       FROM answer_citations WHERE ${scope}
-       GROUP BY domain HAVING total > 0 ORDER BY total DESC, domain ASC LIMIT {limit:UInt32}`, params),
-    // A URL is cited at most once per answer, so its citations are the answers citing it.
-    // Ties at the cut-off are broken by URL text in JS below, so the hash order never decides.
-    ch.rows<{ hash: string; total: number }>(
-      `SELECT toString(url_hash) AS hash, sum(sign) AS total
+    // Aliases never reuse a column name (the WHERE clause would read the alias).
+    ch.rows<{ domain: string; latest_category: Category; total: number; answer_count: number; first_count: number }>(
+      `SELECT domain, argMaxIf(category, collected_at, sign > 0) AS latest_category, sum(sign) AS total,
+         sum(sign * domain_first) AS answer_count, sum(sign * ${answersFirst}) AS first_count
+       FROM answer_citations WHERE ${scope} GROUP BY domain`, params),
+    // A URL is cited at most once per answer, so its citations are the answers citing it. The
+    // window counts the URLs left after HAVING; ties at the cut-off are settled by URL below.
+    ch.rows<{ hash: string; total: number; url_count: number }>(
+      `SELECT toString(url_hash) AS hash, sum(sign) AS total, count() OVER () AS url_count
        FROM answer_citations WHERE ${scope}
        GROUP BY url_hash HAVING total > 0 ORDER BY total DESC
        LIMIT {limit:UInt32} WITH TIES`, params),
   ]);
+  const domainRows = allDomains
+    .map((d) => ({ ...d, total: Number(d.total), answer_count: Number(d.answer_count), first_count: Number(d.first_count) }))
+    .filter((d) => d.total > 0);
+  const domains = [...domainRows].sort((a, b) => b.total - a.total || byText(a.domain, b.domain)).slice(0, opts.limit);
 
-  // Round 2: details of the listed domains and URLs only. Aliases never reuse a column name (the
-  // WHERE clause would read the alias).
+  // Round 2: details of the listed domains and URLs only.
   const typeParts = ARTICLE_TYPES.map((t) => `sumIf(sign, article_type = '${t}') AS part_${t}`).join(', ');
   const typeSums = ARTICLE_TYPES.map((t) => `sum(part_${t}) AS type_${t}`).join(', ');
-  const [domainDetails, urlDetails, distinct] = await Promise.all([
+  const [domainDetails, urlDetails] = await Promise.all([
     domains.length
-      ? ch.rows<Record<string, any> & { domain: string; domain_category: Category; model_counts: [string, number][] }>(
-        `SELECT domain, argMax(latest_category, last_at) AS domain_category,
-           arrayFilter(x -> x.2 > 0, groupArray((model, model_net))) AS model_counts, ${typeSums}
+      ? ch.rows<Record<string, any> & { domain: string; model_counts: [string, number][] }>(
+        `SELECT domain, arrayFilter(x -> x.2 > 0, groupArray((model, model_net))) AS model_counts, ${typeSums}
          FROM (
-           SELECT domain, model, sum(sign) AS model_net, argMaxIf(category, collected_at, sign > 0) AS latest_category,
-             maxIf(collected_at, sign > 0) AS last_at, ${typeParts}
+           SELECT domain, model, sum(sign) AS model_net, ${typeParts}
            FROM answer_citations WHERE ${scope} AND domain IN {domains:Array(String)} GROUP BY domain, model)
          GROUP BY domain`,
         { ...params, domains: domains.map((d) => d.domain) })
@@ -82,50 +77,44 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
         // As BigInt: the client writes them as bare integers, and they exceed 2^53.
         { ...params, hashes: urls.map((u) => BigInt(u.hash)) })
       : [],
-    // A URL whose every citation was replaced away would still count in uniqExact: count exactly
-    // only when the range holds replaced rows at all (rare).
-    Number(totals?.cancels ?? 0) > 0
-      ? ch.rows<{ url_count: number }>(
-        `SELECT count() AS url_count FROM (SELECT url_hash FROM answer_citations WHERE ${scope} GROUP BY url_hash HAVING sum(sign) > 0)`, params)
-      : Promise.resolve([{ url_count: Number(totals?.url_count ?? 0) }]),
   ]);
 
   const answerCount = Number(n?.n ?? 0);
-  const distinctDomains = categories.reduce((acc, c) => acc + Number(c.domain_count), 0);
-  const citationCount = Number(totals?.citation_count ?? 0);
+  const citationCount = domainRows.reduce((acc, d) => acc + d.total, 0);
+  const categoryCounts = new Map<Category, number>();
+  for (const d of domainRows) categoryCounts.set(d.latest_category, (categoryCounts.get(d.latest_category) ?? 0) + 1);
   const domainInfo = new Map(domainDetails.map((d) => [d.domain, d]));
   const urlInfo = new Map(urlDetails.map((u) => [u.hash, u]));
   return {
     totals: {
-      domains: distinctDomains,
-      urls: Number(distinct[0]?.url_count ?? 0),
+      domains: domainRows.length,
+      urls: Number(urls[0]?.url_count ?? 0),
       citations: citationCount,
-      results_with_citations: Number(totals?.answer_count ?? 0),
+      results_with_citations: domainRows.reduce((acc, d) => acc + d.first_count, 0),
       avg_citations_per_result: roundOrNull(answerCount > 0 ? citationCount / answerCount : null, 2),
     },
-    source_type_breakdown: categories
-      .map((c) => ({ category: c.category, count: Number(c.domain_count), pct: usage(Number(c.domain_count), distinctDomains) }))
+    source_type_breakdown: [...categoryCounts.entries()]
+      .map(([category, count]) => ({ category, count, pct: usage(count, domainRows.length) }))
       .sort((a, b) => b.count - a.count || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category)),
     top_domains: domains.map((d) => {
       const info = domainInfo.get(d.domain)!;
       return {
         domain: d.domain,
-        category: info.domain_category,
-        total_citations: Number(d.total),
-        results_citing: Number(d.answer_count),
-        usage_pct: usage(Number(d.answer_count), answerCount),
-        models: info.model_counts.map(([model]) => model).sort(),
+        category: d.latest_category,
+        total_citations: d.total,
+        results_citing: d.answer_count,
+        usage_pct: usage(d.answer_count, answerCount),
+        models: info.model_counts.map(([model]) => model).sort(byText),
         article_types: ARTICLE_TYPES
           .map((type) => ({ type, count: Number(info[`type_${type}`]) }))
           .filter((t) => t.count > 0)
-          .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type))
+          .sort((a, b) => b.count - a.count || byText(a.type, b.type))
           .slice(0, 3),
       };
     }),
-    // The ties the cut-off let through (WITH TIES) are settled by URL, ascending.
     top_urls: urls
       .map((u) => ({ total: Number(u.total), info: urlInfo.get(u.hash)! }))
-      .sort((a, b) => b.total - a.total || (a.info.url < b.info.url ? -1 : a.info.url > b.info.url ? 1 : 0))
+      .sort((a, b) => b.total - a.total || byText(a.info.url, b.info.url))
       .slice(0, opts.limit)
       .map(({ total, info }) => ({
         url: info.url,
