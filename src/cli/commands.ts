@@ -17,6 +17,7 @@ import { utcDay } from '../../jobs/schedule.ts';
 import { ingestFile } from '../tracking/ingest-file.ts';
 import { importVolumes } from '../content/volumes.ts';
 import { runWarehouseCommand } from './warehouse.ts';
+import { UUID_RE } from '../uuid.ts';
 
 export interface CommandEnv {
   stores: Stores;
@@ -39,7 +40,6 @@ export const USAGE = `usage: answerscope <command>
   volumes import FILE
   warehouse grant --org ORG_ID --user NAME [--password P] [--apply]`;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function uuidArg(value: string | undefined, what: string): string {
   if (!value) throw new UserError(`${what} is required\n${USAGE}`);

@@ -6,12 +6,12 @@ import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import { enqueueEvent } from '../webhooks/outbox.ts';
 import type { Brief } from './schemas.ts';
+import { UUID_RE } from '../uuid.ts';
 
 export const OPPORTUNITY_STATUSES = ['new', 'sent', 'in_progress', 'done', 'dismissed'] as const;
 export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
 export const OPPORTUNITY_NOT_FOUND = 'Content opportunity not found';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The pool wrapper or a transaction's client. */
 type Db = Queryable;

@@ -8,12 +8,12 @@ import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import { acronyms, capitalize, isContentWord, normalizeName, phrases, withAcronyms, words } from './keywords.ts';
 import { promptSignals, windowFilters, type PromptSignals } from './signals.ts';
+import { UUID_RE } from '../uuid.ts';
 
 export const SUGGESTION_NOT_FOUND = 'Suggestion not found, not pending, or already processed';
 /** The job tops the brand's pending suggestions up to this many. */
 export const MAX_PENDING = 10;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type SuggestionSource = 'prompts' | 'competitors' | 'citations';
 

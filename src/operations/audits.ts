@@ -8,8 +8,8 @@ import { CATEGORIES } from '../audits/rubric.ts';
 import { auditInOrganization, createAudit, listAudits, type AuditRow } from '../audits/store.ts';
 import { auditQueued } from '../audits/runner.ts';
 import { quotaStatus } from '../tenancy/quotas.ts';
+import { UUID_RE } from '../uuid.ts';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AUDIT_NOT_FOUND = 'Audit not found';
 
 /** The page to audit: a required absolute http(s) URL without credentials. */

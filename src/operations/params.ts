@@ -1,8 +1,8 @@
 // Query and body parameter schemas shared by the operations. Every error message names the
 // parameter, because it is what the client sees in {"error": ...}.
 import { z } from 'zod';
+import { UUID_RE } from '../uuid.ts';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 const isMissing = (v: unknown) => v === undefined || v === null || v === '';

@@ -2,10 +2,11 @@
 // with its line number and the first problem, named by field.
 import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
+import { UUID_RE } from '../uuid.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID')
+const uuid = z.string().regex(UUID_RE, 'must be a UUID')
   .transform((s) => s.toLowerCase());
 
 export const answerLineSchema = z.object({

@@ -9,6 +9,7 @@ import { badRequest } from '../errors.ts';
 import { blockedReason, isIpLiteral } from '../audits/addresses.ts';
 import { generateSecret, sealSecret } from './signing.ts';
 import type { WebhookEventType } from './outbox.ts';
+import { UUID_RE } from '../uuid.ts';
 
 /** Registrations per organization; a runaway script should not fan events out without limit. */
 export const MAX_ENDPOINTS = 20;
@@ -92,7 +93,7 @@ export async function listEndpoints(pg: Postgres, organizationId: string | null)
 
 /** The endpoint if it belongs to the organization; undefined for unknown, malformed or foreign ids. */
 export async function endpointInOrganization(pg: Postgres, organizationId: string | null, id: string): Promise<EndpointRow | undefined> {
-  if (!organizationId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  if (!organizationId || !UUID_RE.test(id)) return undefined;
   const { rows } = await pg.query<EndpointRow>(
     `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`, [id.toLowerCase(), organizationId]);
   return rows[0];
