@@ -14,7 +14,18 @@ export interface Poller {
   readonly stopped: boolean;
 }
 
-export function startPoller(opts: { name: string; pollMs: number; log: Logger; tickOnce: () => Promise<void> }): Poller {
+/**
+ * The pollers of one kind in this process, so code that queues work (an audit, a delivery) can
+ * wake them at once instead of waiting for the next poll.
+ */
+export class WakeGroup {
+  private readonly members = new Set<() => void>();
+  add(wake: () => void) { this.members.add(wake); }
+  delete(wake: () => void) { this.members.delete(wake); }
+  wakeAll() { for (const wake of this.members) wake(); }
+}
+
+export function startPoller(opts: { name: string; pollMs: number; log: Logger; group?: WakeGroup; tickOnce: () => Promise<void> }): Poller {
   let stopped = false;
   let ticking: Promise<void> | null = null;
   let again = false;
@@ -37,6 +48,7 @@ export function startPoller(opts: { name: string; pollMs: number; log: Logger; t
   const wake = () => {
     if (!stopped) void tick();
   };
+  opts.group?.add(wake);
   const timer = setInterval(wake, opts.pollMs);
   timer.unref();
   // First tick once the caller holds the poller (its tickOnce may refer to it).
@@ -48,6 +60,7 @@ export function startPoller(opts: { name: string; pollMs: number; log: Logger; t
     get stopped() { return stopped; },
     async stop() {
       stopped = true;
+      opts.group?.delete(wake);
       clearInterval(timer);
       await ticking;
     },

@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
 import { AuditFailure, auditUrl } from './audit.ts';
 import { claimAudit, completeAudit, failAudit, failExhausted, type Claim } from './store.ts';
-import { startPoller } from '../../jobs/poller.ts';
+import { startPoller, WakeGroup } from '../../jobs/poller.ts';
 
 export const POLL_MS = 1_000;
 /** Audits end within AUDIT_TIMEOUT_MS (30 s by default); a claim older than this is abandoned. */
@@ -32,11 +32,11 @@ export interface AuditWorker {
 }
 
 // Workers of this process, woken when an audit is queued so it starts without waiting for a poll.
-const workers = new Set<() => void>();
+const workers = new WakeGroup();
 
 /** Tells this process's workers that an audit was queued. */
 export function auditQueued(): void {
-  for (const wake of workers) wake();
+  workers.wakeAll();
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -77,6 +77,7 @@ export function startAuditWorker(deps: AuditWorkerDeps, opts: { pollMs?: number;
     name: 'site audit worker',
     pollMs: opts.pollMs ?? POLL_MS,
     log,
+    group: workers,
     async tickOnce() {
       await failExhausted(stores.pg, limits);
       while (!poller.stopped && inflight.size < CONCURRENCY) {
@@ -88,12 +89,10 @@ export function startAuditWorker(deps: AuditWorkerDeps, opts: { pollMs?: number;
     },
   });
   const wake = poller.wake;
-  workers.add(wake);
 
   return {
     tick: poller.tick,
     async stop() {
-      workers.delete(wake);
       await poller.stop();
       const running = [...inflight.values()];
       const finished = Promise.allSettled(running.map((r) => r.done));

@@ -10,7 +10,7 @@ import type { Stores } from '../stores/index.ts';
 import { safeFetch } from '../audits/fetch.ts';
 import { claimDue, giveUp, recordAttempt, type Claim, type Outcome } from './delivery.ts';
 import { openSecret, signedHeaders } from './signing.ts';
-import { startPoller } from '../../jobs/poller.ts';
+import { startPoller, WakeGroup } from '../../jobs/poller.ts';
 
 export const POLL_MS = 1_000;
 const CONCURRENCY = 8;
@@ -32,11 +32,11 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-const workers = new Set<() => void>();
+const workers = new WakeGroup();
 
 /** Tells this process's workers that deliveries were committed, so they go out without waiting for a poll. */
 export function deliveriesQueued(): void {
-  for (const wake of workers) wake();
+  workers.wakeAll();
 }
 
 /** Sends one attempt; never throws (a refusal or transport failure is an outcome too). */
@@ -105,6 +105,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
     name: 'webhook worker',
     pollMs: opts.pollMs ?? POLL_MS,
     log,
+    group: workers,
     async tickOnce() {
       while (!poller.stopped && inflight.size < CONCURRENCY) {
         const claims = await claimDue(stores.pg, CONCURRENCY - inflight.size, leaseMs);
@@ -115,12 +116,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
     },
   });
   const wake = poller.wake;
-  workers.add(wake);
 
   return {
     tick: poller.tick,
     async stop() {
-      workers.delete(wake);
       await poller.stop();
       // Requests end within WEBHOOK_TIMEOUT_MS; waiting for them means nothing is sent twice.
       while (inflight.size) await Promise.allSettled([...inflight]);
