@@ -24,10 +24,6 @@ export class ResultCache {
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return value;
   }
-
-  clear() {
-    this.entries.clear();
-  }
 }
 
 /** A stable key for a parameter object: sorted keys, Dates as ISO strings. */

@@ -2,7 +2,6 @@
 // in front of every API surface, then the operations.
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Operation } from '../operations/registry.ts';
 import type { AppDeps } from '../operations/context.ts';
 import { errorHandler } from './errors.ts';
@@ -15,19 +14,18 @@ export interface AppOptions extends AppDeps {
   operations: Operation[];
   /** Extra routes mounted before the API (health, tracking script, MCP...). */
   extra?: ((app: Koa, guard: Koa.Middleware) => void)[];
-  limiter?: RateLimiterAbstract;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 const API_PREFIXES = ['/api/mcp', '/api/v1'];
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-export const isApiPath = (path: string) => API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+const isApiPath = (path: string) => API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 
 export async function createApp(opts: AppOptions): Promise<Koa> {
   const app = new Koa();
   app.proxy = opts.config.trustProxy;
-  const limiter = opts.limiter ?? (await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg));
+  const limiter = await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg);
 
   app.use(async (ctx, next) => {
     const given = ctx.get('x-request-id');
