@@ -51,8 +51,11 @@ const sample = () => { peak = Math.max(peak, process.memoryUsage().rss); };
 const timer = setInterval(sample, 100);
 sample();
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 const result = await ingestFile(stores, file);
 const seconds = (performance.now() - started) / 1000;
+// CPU time of the whole process (every thread, chDB's included): near 2x seconds means both cores were busy.
+const cpu = process.cpuUsage(cpuBefore);
 clearInterval(timer);
 sample();
 
@@ -62,6 +65,7 @@ console.log(JSON.stringify({
   file_mb: Math.round(bytes / 1e6),
   seconds: Math.round(seconds * 10) / 10,
   answers_per_second: Math.round(N / seconds),
+  cpu_seconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   rss_before_mb: Math.round(baseline / 1e6),
   peak_rss_mb: Math.round(peak / 1e6),
   inserted: result.inserted,
