@@ -2,6 +2,7 @@
 // (in-process ClickHouse) with its files in DATA_DIR, plugged in as the client's connection.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
@@ -19,6 +20,8 @@ export interface ClickHouse {
   rows<T = Record<string, unknown>>(query: string, params?: Record<string, unknown>): Promise<T[]>;
   /** Inserts rows (objects with the same keys) in one block. */
   insert(table: string, values: readonly object[]): Promise<void>;
+  /** Inserts JSONCompactEachRow lines (UTF-8 or text) filling these columns, in one block. */
+  insertLines(table: string, columns: readonly string[], body: string | Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,7 +53,7 @@ function compactRows(values: readonly object[]): { columns: string[]; body: stri
 
 export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHouse> {
   let client: ClickHouseClient;
-  let rawInsert: ((table: string, columns: string[], body: string) => Promise<unknown>) | undefined;
+  let rawInsert: ((table: string, columns: readonly string[], body: string | Uint8Array) => Promise<unknown>) | undefined;
   if (opts.url) {
     // The database may not exist yet on a fresh server; create it before binding the client to it.
     const bootstrap = createClient({ url: opts.url, username: opts.user, password: opts.password });
@@ -94,6 +97,19 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       const columns = Object.keys(values[0]) as [string, ...string[]];
       const rows = values.map((v) => columns.map((c) => (v as Record<string, unknown>)[c] ?? null));
       await client.insert({ table, columns, values: rows, format: 'JSONCompactEachRow' });
+    },
+    async insertLines(table, columns, body) {
+      if (body.length === 0) return;
+      if (rawInsert) {
+        await rawInsert(table, columns, body);
+        return;
+      }
+      // The client re-encodes JSON formats row by row; exec sends the lines as they are.
+      const { stream } = await client.exec({
+        query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT JSONCompactEachRow`,
+        values: Readable.from([typeof body === 'string' ? Buffer.from(body) : body], { objectMode: false }),
+      });
+      for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
     },
     close: () => client.close(),
   };

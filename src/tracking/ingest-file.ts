@@ -1,12 +1,14 @@
 // `answerscope ingest FILE`: streams a JSON Lines answer file in batches (a million answers are
 // never in memory at once), rejects bad lines with their line numbers and imports the rest.
+// A worker thread (prepare-thread.ts) reads, validates, analyses and serialises each batch while
+// this thread writes the previous one, so the store and the analysis each keep a core busy.
 import fs from 'node:fs';
-import readline from 'node:readline';
 import type { Stores } from '../stores/index.ts';
 import { UserError } from '../errors.ts';
-import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
-import { IngestCache, prepareBatch, writeBatch, type BatchResult } from './ingest.ts';
+import type { LineChunk } from './answer-lines.ts';
+import { writeBatch } from './ingest.ts';
 import { withIngestLock } from './ingest-lock.ts';
+import { PrepareThread, type PreparedChunk } from './prepare-thread.ts';
 import { ingestAnswers } from '../http/metrics.ts';
 
 export interface IngestSummary {
@@ -17,75 +19,93 @@ export interface IngestSummary {
 }
 
 export const BATCH_SIZE = 5000;
+/** Batches handed to the worker ahead of the one being written: enough to keep both busy. */
+const AHEAD = 2;
 
-/** Ingests answers from any source of (line number, JSON value or parse error). */
-export async function ingestLines(
-  stores: Stores,
-  lines: AsyncIterable<{ line: number; text: string }>,
-  batchSize = BATCH_SIZE,
-): Promise<IngestSummary> {
+async function ingestChunks(stores: Stores, chunks: AsyncIterable<LineChunk>): Promise<IngestSummary> {
   return withIngestLock(stores, async () => {
     const summary: IngestSummary = { read: 0, inserted: 0, replaced: 0, rejected: [] };
-    const cache = new IngestCache(stores);
-    let batch: ValidAnswer[] = [];
-    let lineNos: number[] = [];
-    // One batch is written while the next is read and analysed: the store works on its own threads.
-    let writing: Promise<void> = Promise.resolve();
-    const count = (r: BatchResult, lines: number[]) => {
-      summary.inserted += r.inserted;
-      summary.replaced += r.replaced;
-      for (const { index, error } of r.rejected) summary.rejected.push({ line: lines[index], error });
-    };
-    const flush = async () => {
-      if (!batch.length) return;
-      const prepared = await prepareBatch(cache, batch);
-      const lines = lineNos;
-      batch = [];
-      lineNos = [];
+    const thread = new PrepareThread(stores);
+    try {
+      const pending: Promise<PreparedChunk>[] = [];
+      let writing: Promise<void> = Promise.resolve();
+      // Waits for the oldest prepared batch and starts writing it once the previous write is done.
+      const writeNext = async () => {
+        const { read, batch, lineNos, invalid } = await pending.shift()!;
+        summary.read += read;
+        summary.rejected.push(...invalid);
+        if (invalid.length) ingestAnswers.inc({ outcome: 'rejected' }, invalid.length);
+        await writing;
+        writing = writeBatch(stores, batch).then((r) => {
+          summary.inserted += r.inserted;
+          summary.replaced += r.replaced;
+          for (const { index, error } of r.rejected) summary.rejected.push({ line: lineNos[index], error });
+        });
+        // Its failure surfaces at the next await of `writing`; until then it is not "unhandled".
+        writing.catch(() => {});
+      };
+      for await (const chunk of chunks) {
+        const prepared = thread.prepare(chunk);
+        prepared.catch(() => {}); // awaited in turn by writeNext
+        pending.push(prepared);
+        if (pending.length > AHEAD) await writeNext();
+      }
+      while (pending.length) await writeNext();
       await writing;
-      writing = writeBatch(stores, prepared).then((r) => count(r, lines));
-      // Its failure surfaces at the next await of `writing`; until then it is not "unhandled".
-      writing.catch(() => {});
-    };
-    for await (const { line, text } of lines) {
-      if (!text.trim()) continue;
-      summary.read++;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        summary.rejected.push({ line, error: `not valid JSON: ${(err as Error).message}` });
-        ingestAnswers.inc({ outcome: 'rejected' });
-        continue;
-      }
-      const v = validateAnswer(value);
-      if (!v.ok) {
-        summary.rejected.push({ line, error: v.error });
-        ingestAnswers.inc({ outcome: 'rejected' });
-        continue;
-      }
-      batch.push(v.answer);
-      lineNos.push(line);
-      if (batch.length >= batchSize) await flush();
+    } finally {
+      await thread.close();
     }
-    await flush();
-    await writing;
     summary.rejected.sort((a, b) => a.line - b.line);
     return summary;
   });
 }
 
-async function* fileLines(file: string): AsyncIterable<{ line: number; text: string }> {
-  const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of rl) yield { line: ++line, text };
+/** Ingests answers from any source of numbered lines. */
+export function ingestLines(
+  stores: Stores,
+  lines: AsyncIterable<{ line: number; text: string }>,
+  batchSize = BATCH_SIZE,
+): Promise<IngestSummary> {
+  return ingestChunks(stores, (async function* () {
+    let texts: string[] = [];
+    let lineNos: number[] = [];
+    for await (const { line, text } of lines) {
+      texts.push(text);
+      lineNos.push(line);
+      if (texts.length >= batchSize) {
+        yield { texts, lineNos };
+        texts = [];
+        lineNos = [];
+      }
+    }
+    if (texts.length) yield { texts, lineNos };
+  })());
 }
 
-export async function ingestFile(stores: Stores, file: string): Promise<IngestSummary> {
+/** The file's bytes in chunks of `batchSize` lines, each cut just after a \n. */
+async function* fileChunks(file: string, batchSize: number): AsyncIterable<LineChunk> {
+  let parts: Buffer[] = [];
+  let lines = 0;
+  for await (const buf of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, nl + 1)) {
+      if (++lines < batchSize) continue;
+      parts.push(buf.subarray(start, nl + 1));
+      yield { bytes: Buffer.concat(parts) };
+      parts = [];
+      lines = 0;
+      start = nl + 1;
+    }
+    if (start < buf.length) parts.push(buf.subarray(start));
+  }
+  if (parts.length) yield { bytes: Buffer.concat(parts) };
+}
+
+export async function ingestFile(stores: Stores, file: string, batchSize = BATCH_SIZE): Promise<IngestSummary> {
   try {
     await fs.promises.access(file, fs.constants.R_OK);
   } catch (err) {
     throw new UserError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return ingestLines(stores, fileLines(file));
+  return ingestChunks(stores, fileChunks(file, batchSize));
 }

@@ -7,9 +7,11 @@ import { promptsById } from '../tenancy/prompts.ts';
 import { analyzeAnswer, compileEntities, type CompiledEntities } from './analyze.ts';
 import { parseCards } from './products.ts';
 import { answerId } from './ids.ts';
-import { answerRows, FACT_TABLES, type FactTable } from './rows.ts';
-import { reconcile } from './reconcile.ts';
+import { answerRows } from './rows.ts';
+import { FACT_TABLES, LineWriter } from './row-lines.ts';
+import { reconcile, type WantedLines } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
+import type { Entity } from './types.ts';
 import { ingestAnswers } from '../http/metrics.ts';
 
 export interface BatchResult {
@@ -17,19 +19,26 @@ export interface BatchResult {
   replaced: number;
   /** Answers refused at this stage (an unknown prompt), by their index in the batch. */
   rejected: { index: number; error: string }[];
-  /** The stored id of each accepted answer, by index. */
-  ids: Map<number, string>;
 }
 
-interface PromptInfo { brandId: string; organizationId: string }
+export interface PromptInfo { brandId: string; organizationId: string }
+
+/** What preparing a batch looks up: prompts, and each brand's entities compiled for analysis. */
+export interface Lookups {
+  /** Looks up the prompts not known yet; prompt() then answers for each of them. */
+  resolvePrompts(ids: string[]): Promise<void>;
+  prompt(id: string): PromptInfo | null;
+  compiled(brandId: string): Promise<CompiledEntities>;
+}
 
 /**
- * Caches what a run of batches looks up again and again: prompts and each brand's compiled
- * entities. Make one per ingest run, so a change of competitors between runs is seen.
+ * Caches what a run of batches looks up again and again: prompts and each brand's entities.
+ * Make one per ingest run, so a change of competitors between runs is seen.
  */
-export class IngestCache {
+export class IngestCache implements Lookups {
   private prompts = new Map<string, PromptInfo | null>();
-  private brands = new Map<string, Promise<CompiledEntities>>();
+  private brands = new Map<string, Promise<Entity[]>>();
+  private compiledBrands = new Map<string, Promise<CompiledEntities>>();
   constructor(private stores: Stores) {}
 
   async resolvePrompts(ids: string[]): Promise<void> {
@@ -46,29 +55,42 @@ export class IngestCache {
     return this.prompts.get(id) ?? null;
   }
 
-  compiled(brandId: string): Promise<CompiledEntities> {
-    let c = this.brands.get(brandId);
-    if (!c) {
-      c = (async () => {
+  /** The brand and its competitors, brand first. */
+  entities(brandId: string): Promise<Entity[]> {
+    let e = this.brands.get(brandId);
+    if (!e) {
+      e = (async () => {
         const brand = await brandById(this.stores.pg, brandId);
         if (!brand) throw new Error(`brand ${brandId} vanished during ingestion`);
-        return compileEntities(await brandEntities(this.stores.pg, brand));
+        return brandEntities(this.stores.pg, brand);
       })();
-      this.brands.set(brandId, c);
+      this.brands.set(brandId, e);
+    }
+    return e;
+  }
+
+  compiled(brandId: string): Promise<CompiledEntities> {
+    let c = this.compiledBrands.get(brandId);
+    if (!c) {
+      c = this.entities(brandId).then(compileEntities);
+      this.compiledBrands.set(brandId, c);
     }
     return c;
   }
 }
 
-/** A batch analysed and turned into rows, ready to be written. */
+/** A batch analysed and turned into rows, ready to be written. Plain data: it crosses threads. */
 export interface PreparedBatch {
-  result: BatchResult;
-  wanted: Record<FactTable, Record<string, unknown>[]>;
-  order: { index: number; id: string }[];
-  ids: string[];
+  /** Answers refused (an unknown prompt), by their index in the batch. */
+  rejected: { index: number; error: string }[];
+  /** The id of each accepted answer, in batch order (an id may repeat). */
+  order: string[];
+  /** Ids that came with their answer (the rest are derived). */
   explicitIds: string[];
-  brands: Set<string>;
-  days: Set<string>;
+  brands: string[];
+  days: string[];
+  /** Lines of the rows of the last answer of each id. */
+  wanted: WantedLines;
 }
 
 /**
@@ -76,50 +98,55 @@ export interface PreparedBatch {
  * can analyse the next batch while the store is still writing the previous one.
  * Within a batch the last answer of an id wins.
  */
-export async function prepareBatch(cache: IngestCache, answers: ValidAnswer[]): Promise<PreparedBatch> {
-  const result: BatchResult = { inserted: 0, replaced: 0, rejected: [], ids: new Map() };
-  await cache.resolvePrompts(answers.map((a) => a.prompt_id));
+export async function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<PreparedBatch> {
+  await lookups.resolvePrompts(answers.map((a) => a.prompt_id));
 
-  const wanted: Record<FactTable, Record<string, unknown>[]> = { answers: [], answer_entities: [], answer_citations: [], shopping_cards: [] };
+  const rejected: PreparedBatch['rejected'] = [];
   const latest = new Map<string, number>(); // answer id -> index of its last occurrence
-  const order: { index: number; id: string }[] = [];
+  const order: string[] = [];
   const explicitIds: string[] = [];
   const brands = new Set<string>();
   const days = new Set<string>();
 
   answers.forEach((a, index) => {
-    const prompt = cache.prompt(a.prompt_id);
+    const prompt = lookups.prompt(a.prompt_id);
     if (!prompt) {
-      result.rejected.push({ index, error: `prompt_id: unknown prompt ${a.prompt_id}` });
+      rejected.push({ index, error: `prompt_id: unknown prompt ${a.prompt_id}` });
       return;
     }
     const id = a.id ?? answerId(a);
     if (a.id) explicitIds.push(id);
     latest.set(id, index);
-    order.push({ index, id });
-    result.ids.set(index, id);
+    order.push(id);
     brands.add(prompt.brandId);
     days.add(a.collected_at.slice(0, 10));
   });
 
+  const writers = { answers: new LineWriter(), answer_entities: new LineWriter(), answer_citations: new LineWriter(), shopping_cards: new LineWriter() };
   for (const [id, index] of latest) {
     const a = answers[index];
-    const prompt = cache.prompt(a.prompt_id)!;
-    const compiled = await cache.compiled(prompt.brandId);
+    const prompt = lookups.prompt(a.prompt_id)!;
+    const compiled = await lookups.compiled(prompt.brandId);
     const shopping = a.mode === 'shopping';
     const analysis = shopping ? null : analyzeAnswer(a, compiled);
     const cards = shopping ? parseCards(a.products, compiled) : [];
     const rows = answerRows(a, { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId }, analysis, cards);
-    for (const t of FACT_TABLES) for (const r of rows[t]) wanted[t].push(r);
+    for (const t of FACT_TABLES) for (const key of rows[t]) writers[t].add(key);
   }
-  return { result, wanted, order, ids: [...latest.keys()], explicitIds, brands, days };
+  const wanted = {
+    answers: writers.answers.lines(), answer_entities: writers.answer_entities.lines(),
+    answer_citations: writers.answer_citations.lines(), shopping_cards: writers.shopping_cards.lines(),
+  };
+  return { rejected, order, explicitIds, brands: [...brands], days: [...days], wanted };
 }
 
 /** Writes a prepared batch (see reconcile.ts) and counts inserts and replacements. */
 export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<BatchResult> {
-  const { result, brands, days } = batch;
+  const result: BatchResult = { inserted: 0, replaced: 0, rejected: batch.rejected };
   if (result.rejected.length) ingestAnswers.inc({ outcome: 'rejected' }, result.rejected.length);
-  if (!batch.ids.length) return result;
+  if (!batch.order.length) return result;
+  const brands = new Set(batch.brands);
+  const days = new Set(batch.days);
   // An answer given an explicit id may have been stored under another brand or day before:
   // find where, so its old rows are in scope and get replaced.
   if (batch.explicitIds.length) {
@@ -129,11 +156,12 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
     );
     for (const m of moved) { brands.add(m.brand_id); days.add(m.day); }
   }
-  const { existed } = await reconcile(stores.ch, { brands: [...brands], days: [...days], answerIds: batch.ids }, batch.wanted);
+  const answerIds = [...new Set(batch.order)];
+  const existed = await reconcile(stores.ch, { brands: [...brands], days: [...days], answerIds }, batch.wanted);
   // Count per line in file order: the first sight of an id not stored before is an insert,
   // every later sight (in the store already, or earlier in this batch) a replacement.
   const seen = new Set(existed);
-  for (const { id } of batch.order) {
+  for (const id of batch.order) {
     if (seen.has(id)) result.replaced++;
     else { result.inserted++; seen.add(id); }
   }
@@ -144,6 +172,6 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
 }
 
 /** Ingests one batch of validated answers. */
-export async function ingestBatch(stores: Stores, cache: IngestCache, answers: ValidAnswer[]): Promise<BatchResult> {
-  return writeBatch(stores, await prepareBatch(cache, answers));
+export async function ingestBatch(stores: Stores, lookups: Lookups, answers: ValidAnswer[]): Promise<BatchResult> {
+  return writeBatch(stores, await prepareBatch(lookups, answers));
 }

@@ -1,0 +1,59 @@
+// Lines of an answer file -> validated answers, or the reason each bad line is refused, with its
+// number. Lines end at \n, \r\n or a lone \r, as node:readline reads them; blank lines are skipped.
+import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
+
+/** Lines to read: raw UTF-8 bytes (numbered on from the previous chunk), or numbered texts. */
+export type LineChunk = { bytes: Uint8Array } | { texts: string[]; lineNos: number[] };
+
+export interface ReadLines {
+  /** Non-blank lines. */
+  read: number;
+  answers: ValidAnswer[];
+  /** The line number of each answer. */
+  lineNos: number[];
+  invalid: { line: number; error: string }[];
+}
+
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/** Reads chunks in file order; byte chunks must end at a line break (or the end of the file). */
+export class LineReader {
+  private nextLine = 1;
+
+  read(chunk: LineChunk): ReadLines {
+    let texts: string[];
+    let lineNos: number[] | null = null;
+    if ('bytes' in chunk) {
+      const b = chunk.bytes;
+      texts = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8').split(LINE_BREAK);
+      // The piece after the last break is a line only when the chunk does not end with a break.
+      if (texts[texts.length - 1] === '') texts.pop();
+    } else {
+      texts = chunk.texts;
+      lineNos = chunk.lineNos;
+    }
+    const out: ReadLines = { read: 0, answers: [], lineNos: [], invalid: [] };
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i];
+      const line = lineNos ? lineNos[i] : this.nextLine + i;
+      if (!text.trim()) continue;
+      out.read++;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        out.invalid.push({ line, error: `not valid JSON: ${(err as Error).message}` });
+        continue;
+      }
+      const v = validateAnswer(value);
+      if (!v.ok) {
+        out.invalid.push({ line, error: v.error });
+        continue;
+      }
+      out.answers.push(v.answer);
+      out.lineNos.push(line);
+    }
+    if (!lineNos) this.nextLine += texts.length;
+    return out;
+  }
+}

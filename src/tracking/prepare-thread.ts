@@ -1,0 +1,94 @@
+// The main thread's side of the ingest worker (prepare-worker.ts): hands it chunks of lines, gets
+// back prepared batches, and answers its prompt and brand look-ups from Postgres. One worker per
+// ingest run: chDB needs the other core, and the worker's caches then never outlive the run.
+import { Worker } from 'node:worker_threads';
+import type { Stores } from '../stores/index.ts';
+import type { LineChunk } from './answer-lines.ts';
+import { IngestCache, type PreparedBatch, type PromptInfo } from './ingest.ts';
+import type { Entity } from './types.ts';
+
+export type ToWorker =
+  | { kind: 'chunk'; seq: number; chunk: LineChunk }
+  | { kind: 'found'; prompts: [string, PromptInfo | null][]; brands: [string, Entity[]][]; error?: string };
+
+/** A chunk read and prepared: `batch.rejected` indexes answers, whose line numbers are `lineNos`. */
+export interface PreparedChunk {
+  read: number;
+  batch: PreparedBatch;
+  lineNos: number[];
+  invalid: { line: number; error: string }[];
+}
+
+export type ToMain =
+  | ({ kind: 'prepared'; seq: number } & PreparedChunk)
+  | { kind: 'failed'; seq: number; error: string }
+  | { kind: 'lookup'; promptIds: string[] };
+
+// The sources are TypeScript: the worker registers tsx (as bin/answerscope.js does) before loading them.
+const BOOT = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
+register();
+await import(${JSON.stringify(new URL('./prepare-worker.ts', import.meta.url).href)});`;
+
+export class PrepareThread {
+  private worker: Worker;
+  private cache: IngestCache;
+  private sentBrands = new Set<string>();
+  private waiting = new Map<number, { resolve: (c: PreparedChunk) => void; reject: (e: Error) => void }>();
+  private seq = 0;
+  private failure: Error | null = null;
+
+  constructor(stores: Stores) {
+    this.cache = new IngestCache(stores);
+    this.worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(BOOT)}`), { execArgv: [] });
+    this.worker.on('message', (m: ToMain) => this.onMessage(m));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`the ingest worker stopped (exit code ${code})`)));
+  }
+
+  /** Reads and prepares a chunk. Chunks are prepared in the order given. */
+  prepare(chunk: LineChunk): Promise<PreparedChunk> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = this.seq++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      this.worker.postMessage({ kind: 'chunk', seq, chunk } satisfies ToWorker);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+
+  private onMessage(m: ToMain): void {
+    if (m.kind === 'lookup') {
+      this.lookup(m.promptIds).then(
+        (found) => this.worker.postMessage(found),
+        (err: Error) => this.worker.postMessage({ kind: 'found', prompts: [], brands: [], error: err.message } satisfies ToWorker),
+      );
+      return;
+    }
+    const w = this.waiting.get(m.seq);
+    this.waiting.delete(m.seq);
+    if (m.kind === 'failed') w?.reject(new Error(m.error));
+    else w?.resolve(m);
+  }
+
+  private async lookup(promptIds: string[]): Promise<ToWorker> {
+    await this.cache.resolvePrompts(promptIds);
+    const prompts = promptIds.map((id) => [id, this.cache.prompt(id)] as [string, PromptInfo | null]);
+    const brands: [string, Entity[]][] = [];
+    for (const [, p] of prompts) {
+      if (!p || this.sentBrands.has(p.brandId)) continue;
+      this.sentBrands.add(p.brandId);
+      brands.push([p.brandId, await this.cache.entities(p.brandId)]);
+    }
+    return { kind: 'found', prompts, brands };
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,65 @@
+// The worker thread of `ingest FILE` (started by prepare-thread.ts): reads, validates, analyses and
+// serialises each chunk of lines, so the main thread only writes. Prompts and brand entities live
+// in Postgres, which belongs to the main thread: the worker asks it for those it has not seen yet.
+import { parentPort } from 'node:worker_threads';
+import { compileEntities, type CompiledEntities } from './analyze.ts';
+import { LineReader, type LineChunk } from './answer-lines.ts';
+import { prepareBatch, type Lookups, type PromptInfo } from './ingest.ts';
+import type { ToMain, ToWorker } from './prepare-thread.ts';
+
+const port = parentPort!;
+const send = (m: ToMain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+class AskingLookups implements Lookups {
+  private prompts = new Map<string, PromptInfo | null>();
+  private brands = new Map<string, CompiledEntities>();
+  private answer: ((m: Extract<ToWorker, { kind: 'found' }>) => void) | null = null;
+
+  async resolvePrompts(ids: string[]): Promise<void> {
+    const unknown = [...new Set(ids)].filter((id) => !this.prompts.has(id));
+    if (!unknown.length) return;
+    const found = await new Promise<Extract<ToWorker, { kind: 'found' }>>((resolve) => {
+      this.answer = resolve;
+      send({ kind: 'lookup', promptIds: unknown });
+    });
+    if (found.error !== undefined) throw new Error(found.error);
+    for (const [id, info] of found.prompts) this.prompts.set(id, info);
+    for (const [brandId, entities] of found.brands) this.brands.set(brandId, compileEntities(entities));
+  }
+
+  found(m: Extract<ToWorker, { kind: 'found' }>): void {
+    this.answer?.(m);
+    this.answer = null;
+  }
+
+  prompt(id: string): PromptInfo | null {
+    return this.prompts.get(id) ?? null;
+  }
+
+  async compiled(brandId: string): Promise<CompiledEntities> {
+    const c = this.brands.get(brandId);
+    if (!c) throw new Error(`brand ${brandId} was not sent to the ingest worker`);
+    return c;
+  }
+}
+
+const lookups = new AskingLookups();
+const reader = new LineReader();
+let queue: Promise<void> = Promise.resolve();
+
+async function prepare(seq: number, chunk: LineChunk): Promise<void> {
+  try {
+    const { read, answers, lineNos, invalid } = reader.read(chunk);
+    const batch = await prepareBatch(lookups, answers);
+    const transfer = Object.values(batch.wanted).map((b) => (b as Uint8Array).buffer as ArrayBuffer);
+    send({ kind: 'prepared', seq, read, batch, lineNos, invalid }, transfer);
+  } catch (err) {
+    send({ kind: 'failed', seq, error: (err as Error).message });
+  }
+}
+
+port.on('message', (m: ToWorker) => {
+  if (m.kind === 'found') lookups.found(m);
+  // Chunks are read one after the other: line numbers of byte chunks run on from the previous one.
+  else queue = queue.then(() => prepare(m.seq, m.chunk));
+});

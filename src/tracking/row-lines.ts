@@ -1,0 +1,99 @@
+// The stored columns of each fact table and the one text form of a row: a JSONCompactEachRow line
+// `[v1,...,vn,sign]`. The `v1,...,vn` part (the row's key) is also the row's identity when
+// reconcile.ts compares stored rows with wanted ones, so a row is serialised once, by hand: JSON
+// escaping (JSON.stringify) only for free text; UUIDs, dates, timestamps and fixed enums are quoted
+// as they are, numbers written with String(). The result is exactly JSON.stringify of the values.
+
+export const FACT_TABLES = ['answers', 'answer_entities', 'answer_citations', 'shopping_cards'] as const;
+export type FactTable = (typeof FACT_TABLES)[number];
+
+/**
+ * How a column's values are written. `plain`: strings that never need escaping (UUIDs, dates,
+ * ClickHouse timestamps, platforms, categories and other fixed enums); `text`: anything else that
+ * is a string; `num`: numbers. Null (or a missing value) is `null` in every kind.
+ */
+type Kind = 'plain' | 'text' | 'num';
+
+/** Stored columns of each fact table, minus `sign`, in a fixed order (the order of a key's values). */
+const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
+  answers: {
+    answer_id: 'plain', organization_id: 'plain', brand_id: 'plain', prompt_id: 'plain', platform: 'plain',
+    model: 'text', region: 'text', mode: 'plain', collected_at: 'plain', day: 'plain', text: 'text',
+    citation_count: 'num', product_count: 'num',
+  },
+  answer_entities: {
+    answer_id: 'plain', brand_id: 'plain', entity_id: 'plain', is_brand: 'num', prompt_id: 'plain', platform: 'plain',
+    model: 'text', region: 'text', day: 'plain', collected_at: 'plain', mentions: 'num', position: 'num',
+    citations: 'num', score: 'num',
+  },
+  answer_citations: {
+    answer_id: 'plain', brand_id: 'plain', prompt_id: 'plain', platform: 'plain', model: 'text', region: 'text',
+    day: 'plain', collected_at: 'plain', url: 'text', domain: 'text', category: 'plain', article_type: 'plain',
+    title: 'text', domain_first: 'num', group_first: 'num', answer_first: 'num',
+  },
+  shopping_cards: {
+    card_id: 'plain', answer_id: 'plain', organization_id: 'plain', brand_id: 'plain', prompt_id: 'plain',
+    platform: 'plain', model: 'text', region: 'text', day: 'plain', created_at: 'plain', position: 'num',
+    product_title: 'text', product_brand: 'text', price_amount: 'num', price_currency: 'text', image_url: 'text',
+    merchant_url: 'text', merchant_domain: 'text', rating: 'num', review_count: 'num', raw: 'text',
+    matched_brand_id: 'plain', matched_brand_role: 'plain',
+  },
+};
+
+const mapTables = <T>(f: (t: FactTable) => T) =>
+  Object.fromEntries(FACT_TABLES.map((t) => [t, f(t)])) as Record<FactTable, T>;
+
+export const COLUMNS: Record<FactTable, readonly string[]> = mapTables((t) => Object.keys(COLUMN_KINDS[t]));
+/** The columns a line fills: the key's columns, then `sign`. */
+export const LINE_COLUMNS: Record<FactTable, readonly string[]> = mapTables((t) => [...COLUMNS[t], 'sign']);
+const KINDS: Record<FactTable, readonly Kind[]> = mapTables((t) => Object.values(COLUMN_KINDS[t]));
+
+function encodeValue(kind: Kind, v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (kind === 'plain' && typeof v === 'string') return `"${v}"`;
+  if (kind === 'num' && typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return JSON.stringify(v);
+}
+
+/** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
+export function rowKey(table: FactTable, values: readonly unknown[]): string {
+  const kinds = KINDS[table];
+  let out = encodeValue(kinds[0], values[0]);
+  for (let i = 1; i < kinds.length; i++) out += `,${encodeValue(kinds[i], values[i])}`;
+  return out;
+}
+
+/** The JSONCompactEachRow line of a row: its key and sign. */
+export const rowLine = (key: string, sign: 1 | -1) => `[${key},${sign}]\n`;
+
+/** The keys of a body of `sign = 1` lines (JSON never holds a raw newline, so a line is a row). */
+export function keysOf(body: string): string[] {
+  const keys: string[] = [];
+  for (const line of body.split('\n')) if (line) keys.push(line.slice(1, -3));
+  return keys;
+}
+
+/**
+ * Collects `sign = 1` lines as UTF-8, so a batch's rows end as one buffer (what the store takes
+ * without copying, and what a worker hands over without copying) instead of thousands of strings.
+ */
+export class LineWriter {
+  private bytes = Buffer.allocUnsafeSlow(1 << 16); // never from the shared pool: it may be transferred
+  private length = 0;
+
+  add(key: string): void {
+    const line = rowLine(key, 1);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.length + line.length * 3 > this.bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + line.length * 3));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
+    }
+    this.length += this.bytes.write(line, this.length);
+  }
+
+  /** The lines written so far (a view of the writer's own memory). */
+  lines(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
