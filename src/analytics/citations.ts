@@ -1,10 +1,13 @@
 // citations: what the engines cite for the brand's prompts — totals, source types, top domains and
 // URLs. Everything is a sign-weighted sum over answer_citations (a replaced answer's cancel rows
-// subtract it); "answers citing X" sums the first-of-its-kind flags ingestion sets per answer, and
-// a domain or URL exists when its net count is positive.
+// subtract it), read for whole months from its monthly rollups (citation-source.ts); "answers
+// citing X" sums the first-of-its-kind flags ingestion sets per answer, and a domain or URL exists
+// when its net count is positive.
 import type { ClickHouse } from '../stores/clickhouse.ts';
-import { where, type Filters } from './filters.ts';
+import type { Filters } from './filters.ts';
 import { entitySource } from './entity-source.ts';
+import { citationSource } from './citation-source.ts';
+import { latestUrlDetails } from './citation-urls.ts';
 import { round, roundOrNull } from './formulas.ts';
 import type { Category } from '../tracking/types.ts';
 
@@ -18,73 +21,95 @@ const SOURCE_SQL: Record<SourceFilter, string> = {
 };
 
 const CATEGORY_ORDER = ['you', 'competitor', 'editorial', 'forum', 'social', 'review', 'institutional', 'other'];
-const ARTICLE_TYPES = ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'];
 
 const usage = (part: number, n: number) => (n > 0 ? round((100 * part) / n, 1) : 0);
 /** Byte order, as ClickHouse sorts strings. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function citations(ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter }) {
-  const w = where(f);
-  const scope = `${w.sql} AND ${SOURCE_SQL[opts.source]}`;
-  const params = { ...w.params, limit: opts.limit };
+export async function citations(ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter; raw?: boolean }) {
+  const scope = SOURCE_SQL[opts.source];
   // The answer's first citation overall, or its first of the filtered source group.
-  const answersFirst = opts.source === 'all' ? 'answer_first' : 'group_first';
+  const answersFirst = opts.source === 'all' ? 'answer_firsts' : 'group_firsts';
+  const answersFirstRaw = opts.source === 'all' ? 'answer_first' : 'group_first';
   const answers = entitySource(f, ['is_brand']);
+  const paths = { raw: opts.raw };
 
-  // Round 1, one scan per key: every domain of the range (a brand cites thousands, not millions:
-  // totals, the category breakdown and the top list all follow from them), and the top URLs.
-  // URLs group by their stored 64-bit hash; two of a brand's URLs sharing one is negligible.
+  // Round 1: every domain of the range (a brand cites thousands, not millions: totals, the category
+  // breakdown, the top list and its models all follow from them), and the top URLs. URLs group by
+  // a 64-bit hash of the URL; two of a brand's URLs sharing one is negligible.
+  const domainSource = citationSource(f, ['citation_domains_monthly', 'citation_domain_models_monthly'], {
+    columns: {
+      domain: ['domain', 'domain'], category: ['category', 'category'],
+      c: ['citation_sum', 'sign'], df: ['domain_firsts', 'sign * domain_first'],
+      ff: [answersFirst, `sign * ${answersFirstRaw}`],
+      at: ['latest_at', "if(sign > 0, collected_at, toDateTime64(0, 3, 'UTC'))"],
+    },
+    condition: scope,
+  }, paths);
+  const urlSource = citationSource(f, ['citation_urls_monthly'], {
+    columns: { url_hash: ['url_hash', 'url_hash'], c: ['citation_sum', 'sign'] }, condition: scope,
+  }, paths);
   const [[n], allDomains, urls] = await Promise.all([
     ch.rows<{ n: number }>(`SELECT ${answers.m('rows', 'is_brand = 1')} AS n FROM ${answers.table} WHERE ${answers.sql}`, answers.params),
-    // Aliases never reuse a column name (the WHERE clause would read the alias).
+    // Per (domain, category) first: a domain's category is the one of its newest row among those
+    // still live (a category whose rows were all replaced drops out).
     ch.rows<{ domain: string; latest_category: Category; total: number; answer_count: number; first_count: number }>(
-      `SELECT domain, argMaxIf(category, collected_at, sign > 0) AS latest_category, sum(sign) AS total,
-         sum(sign * domain_first) AS answer_count, sum(sign * ${answersFirst}) AS first_count
-       FROM answer_citations WHERE ${scope} GROUP BY domain`, params),
-    // A URL is cited at most once per answer, so its citations are the answers citing it. The
-    // window counts the URLs left after HAVING; ties at the cut-off are settled by URL below.
+      `SELECT domain, argMaxIf(category, newest, net > 0) AS latest_category, sum(net) AS total, sum(dnet) AS answer_count,
+         sum(fnet) AS first_count
+       FROM (SELECT domain, category, sum(c) AS net, sum(df) AS dnet, sum(ff) AS fnet, max(at) AS newest
+             FROM (${domainSource.sql}) GROUP BY domain, category)
+       GROUP BY domain`, domainSource.params),
+    // The window counts the URLs left after HAVING; ties at the cut-off are settled by URL below.
+    // Hashes become text after the cut (past 2^53 a JSON number loses digits).
     ch.rows<{ hash: string; total: number; url_count: number }>(
-      `SELECT toString(url_hash) AS hash, sum(sign) AS total, count() OVER () AS url_count
-       FROM answer_citations WHERE ${scope}
-       GROUP BY url_hash HAVING total > 0 ORDER BY total DESC
-       LIMIT {limit:UInt32} WITH TIES`, params),
+      `SELECT toString(h) AS hash, total, url_count FROM (
+         SELECT url_hash AS h, sum(c) AS total, count() OVER () AS url_count
+         FROM (${urlSource.sql})
+         GROUP BY url_hash HAVING total > 0 ORDER BY total DESC
+         LIMIT {limit:UInt32} WITH TIES)`, { ...urlSource.params, limit: opts.limit }),
   ]);
   const domainRows = allDomains
     .map((d) => ({ ...d, total: Number(d.total), answer_count: Number(d.answer_count), first_count: Number(d.first_count) }))
     .filter((d) => d.total > 0);
   const domains = [...domainRows].sort((a, b) => b.total - a.total || byText(a.domain, b.domain)).slice(0, opts.limit);
 
-  // Round 2: details of the listed domains and URLs only.
-  const typeParts = ARTICLE_TYPES.map((t) => `sumIf(sign, article_type = '${t}') AS part_${t}`).join(', ');
-  const typeSums = ARTICLE_TYPES.map((t) => `sum(part_${t}) AS type_${t}`).join(', ');
-  const [domainDetails, urlDetails] = await Promise.all([
+  // Round 2: models and article types of the listed domains (its models: those whose net count for
+  // it is positive), and the latest details of the listed URLs.
+  const listed = { domains: domains.map((d) => d.domain) };
+  const modelSource = citationSource(f, ['citation_domain_models_monthly'], {
+    columns: { domain: ['domain', 'domain'], model: ['model', 'model'], c: ['citation_sum', 'sign'] },
+    condition: `${scope} AND domain IN {domains:Array(String)}`,
+  }, paths);
+  const typeSource = citationSource(f, ['citation_urls_monthly'], {
+    columns: { domain: ['domain', 'domain'], article_type: ['article_type', 'article_type'], c: ['citation_sum', 'sign'] },
+    condition: `${scope} AND domain IN {domains:Array(String)}`,
+  }, paths);
+  const [modelLists, typeCounts, urlInfo] = await Promise.all([
     domains.length
-      ? ch.rows<Record<string, any> & { domain: string; model_counts: [string, number][] }>(
-        `SELECT domain, arrayFilter(x -> x.2 > 0, groupArray((model, model_net))) AS model_counts, ${typeSums}
-         FROM (
-           SELECT domain, model, sum(sign) AS model_net, ${typeParts}
-           FROM answer_citations WHERE ${scope} AND domain IN {domains:Array(String)} GROUP BY domain, model)
-         GROUP BY domain`,
-        { ...params, domains: domains.map((d) => d.domain) })
+      ? ch.rows<{ domain: string; models: string[] }>(
+        `SELECT domain, groupArrayIf(model, net > 0) AS models
+         FROM (SELECT domain, model, sum(c) AS net FROM (${modelSource.sql}) GROUP BY domain, model) GROUP BY domain`,
+        { ...modelSource.params, ...listed })
       : [],
-    urls.length
-      ? ch.rows<{ hash: string; url: string; url_domain: string; latest_category: Category; latest_title: string; latest_type: string }>(
-        `SELECT toString(url_hash) AS hash, url, any(domain) AS url_domain, argMaxIf(category, collected_at, sign > 0) AS latest_category,
-           argMaxIf(title, collected_at, sign > 0 AND title != '') AS latest_title,
-           argMaxIf(article_type, collected_at, sign > 0) AS latest_type
-         FROM answer_citations WHERE ${scope} AND url_hash IN {hashes:Array(UInt64)} GROUP BY url_hash, url`,
-        // As BigInt: the client writes them as bare integers, and they exceed 2^53.
-        { ...params, hashes: urls.map((u) => BigInt(u.hash)) })
+    domains.length
+      ? ch.rows<{ domain: string; article_type: string; count: number }>(
+        `SELECT domain, article_type, sum(c) AS count FROM (${typeSource.sql}) GROUP BY domain, article_type HAVING count > 0`,
+        { ...typeSource.params, ...listed })
       : [],
+    latestUrlDetails(ch, f, scope, urls.map((u) => u.hash), paths),
   ]);
 
   const answerCount = Number(n?.n ?? 0);
   const citationCount = domainRows.reduce((acc, d) => acc + d.total, 0);
   const categoryCounts = new Map<Category, number>();
   for (const d of domainRows) categoryCounts.set(d.latest_category, (categoryCounts.get(d.latest_category) ?? 0) + 1);
-  const domainInfo = new Map(domainDetails.map((d) => [d.domain, d]));
-  const urlInfo = new Map(urlDetails.map((u) => [u.hash, u]));
+  const modelsOf = new Map(modelLists.map((m) => [m.domain, m.models]));
+  const typesOf = new Map<string, { type: string; count: number }[]>();
+  for (const t of typeCounts) {
+    const list = typesOf.get(t.domain) ?? [];
+    list.push({ type: t.article_type, count: Number(t.count) });
+    typesOf.set(t.domain, list);
+  }
   return {
     totals: {
       domains: domainRows.length,
@@ -97,17 +122,14 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
       .map(([category, count]) => ({ category, count, pct: usage(count, domainRows.length) }))
       .sort((a, b) => b.count - a.count || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category)),
     top_domains: domains.map((d) => {
-      const info = domainInfo.get(d.domain)!;
       return {
         domain: d.domain,
         category: d.latest_category,
         total_citations: d.total,
         results_citing: d.answer_count,
         usage_pct: usage(d.answer_count, answerCount),
-        models: info.model_counts.map(([model]) => model).sort(byText),
-        article_types: ARTICLE_TYPES
-          .map((type) => ({ type, count: Number(info[`type_${type}`]) }))
-          .filter((t) => t.count > 0)
+        models: [...(modelsOf.get(d.domain) ?? [])].sort(byText),
+        article_types: (typesOf.get(d.domain) ?? [])
           .sort((a, b) => b.count - a.count || byText(a.type, b.type))
           .slice(0, 3),
       };

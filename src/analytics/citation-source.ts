@@ -1,0 +1,110 @@
+// Where citation figures are read from. The whole calendar months of a range come from the monthly
+// rollups (clickhouse/004_citation_monthly.sql), every other day of it (the edges, or all of it)
+// from answer_citations; both hold the same sign-weighted sums, so the figures are identical
+// whichever part answers. A rollup answers only if it keeps the columns the filters name: a topic
+// filter reads answer_citations alone (no rollup has the prompt), a model or region filter the
+// rollup that keeps model and region, or answer_citations for URL figures.
+import { where, type Filters } from './filters.ts';
+
+export interface MonthSpan {
+  /** First day of the first whole month in range, or undefined when the range has no lower bound. */
+  from?: string;
+  /** First day of the last whole month in range, or undefined when it has no upper bound. */
+  to?: string;
+  /** Last day of that month (the raw part reads everything outside [from, end]). */
+  end?: string;
+}
+
+const DAY_MS = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The whole months inside the range: those whose every day is wholly in range. Undefined when
+ * there are none (a bounded range shorter than a month, or one that splits its only months).
+ */
+export function wholeMonths(f: Filters): MonthSpan | undefined {
+  let from: string | undefined;
+  let to: string | undefined;
+  let end: string | undefined;
+  if (f.from) {
+    // The first whole day, then the first month starting on or after it.
+    const t = f.from.getTime();
+    const firstDay = t % DAY_MS === 0 ? t : t - (t % DAY_MS) + DAY_MS;
+    const d = new Date(firstDay);
+    const start = d.getUTCDate() === 1 ? d : new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+    from = iso(start.getTime());
+  }
+  if (f.to) {
+    // The last whole day (to reaches 23:59:59.999 of it), then the last month ending on or before it.
+    const t = f.to.getTime() + 1;
+    const lastDay = t % DAY_MS === 0 ? t - DAY_MS : t - (t % DAY_MS) - DAY_MS;
+    const d = new Date(lastDay);
+    const next = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1));
+    const month = next.getUTCDate() === 1 ? d : new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 0));
+    to = iso(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1));
+    end = iso(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0));
+  }
+  if (from && to && from > to) return undefined;
+  return { from, to, end };
+}
+
+export interface CitationPart {
+  /** Columns every part gives, in the same order: name -> [rollup expression, raw expression]. */
+  columns: Record<string, [string, string]>;
+  /** Extra condition on both parts (columns both tables have: domain, category, url_hash). */
+  condition?: string;
+}
+
+export type CitationRollup = 'citation_domains_monthly' | 'citation_domain_models_monthly' | 'citation_urls_monthly';
+
+/** The filter columns each rollup keeps (besides brand and month). */
+const KEEPS: Record<CitationRollup, ('model' | 'region')[]> = {
+  citation_domains_monthly: [],
+  citation_domain_models_monthly: ['model', 'region'],
+  citation_urls_monthly: [],
+};
+
+export interface CitationSource {
+  /** A subquery (UNION ALL of the parts that have rows) with the requested columns. */
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * `rollups`: the monthly tables that may answer, smallest first; the first that keeps the filters'
+ * columns does. `raw` forces answer_citations, for tests comparing both paths.
+ */
+export function citationSource(f: Filters, rollups: CitationRollup[], part: CitationPart, opts: { raw?: boolean } = {}): CitationSource {
+  const w = where(f);
+  const params: Record<string, unknown> = { ...w.params };
+  const needed = [...(f.models?.length ? ['model'] : []), ...(f.region ? ['region'] : [])] as ('model' | 'region')[];
+  const rollup = rollups.find((r) => needed.every((c) => KEEPS[r].includes(c)));
+  const months = opts.raw || f.promptIds || !rollup ? undefined : wholeMonths(f);
+  const extra = part.condition ? ` AND ${part.condition}` : '';
+  const select = (i: 0 | 1) => Object.entries(part.columns).map(([name, exprs]) => `${exprs[i]} AS ${name}`).join(', ');
+  const rawSql = (outside: string) =>
+    `SELECT ${select(1)} FROM answer_citations WHERE ${w.sql}${outside}${extra}`;
+  if (!months) return { sql: rawSql(''), params };
+
+  const monthConds = ['brand_id = {brand:UUID}'];
+  const outside: string[] = [];
+  if (months.from) {
+    monthConds.push('month >= {monthFrom:Date}');
+    params.monthFrom = months.from;
+    outside.push('day < {monthFrom:Date}');
+  }
+  if (months.to) {
+    monthConds.push('month <= {monthTo:Date}');
+    params.monthTo = months.to;
+    params.monthEnd = months.end;
+    outside.push('day > {monthEnd:Date}');
+  }
+  if (f.models?.length) monthConds.push('model IN {models:Array(String)}');
+  if (f.region) monthConds.push('region = {region:String}');
+  const parts = [`SELECT ${select(0)} FROM ${rollup} WHERE ${monthConds.join(' AND ')}${extra}`];
+  // The edges: days in range outside the whole months (a bound inside a day always leaves one).
+  // None when the range is exactly those months.
+  const edges = (!!f.from && w.params.dayFrom !== months.from) || (!!f.to && w.params.dayTo !== months.end);
+  if (edges) parts.push(rawSql(` AND (${outside.join(' OR ')})`));
+  return { sql: parts.join(' UNION ALL '), params };
+}

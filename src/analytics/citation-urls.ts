@@ -1,0 +1,74 @@
+// The details a listed URL shows (its text, domain, title, category and article type): those of its
+// newest live citation in range. The URL rollup names the newest day holding a live (or replaced)
+// citation of each URL and the newest holding a titled one, so only those days' raw rows are read.
+import type { ClickHouse } from '../stores/clickhouse.ts';
+import { where, type Filters } from './filters.ts';
+import { citationSource } from './citation-source.ts';
+import type { Category } from '../tracking/types.ts';
+
+const NO_DAY = '1970-01-01';
+
+export interface UrlDetails {
+  hash: string;
+  url: string;
+  url_domain: string;
+  latest_category: Category;
+  latest_title: string;
+  latest_type: string;
+  newest_day: string;
+  titled_day: string;
+}
+
+/** Details of the URLs with the given hashes, keyed by hash. */
+export async function latestUrlDetails(
+  ch: ClickHouse, f: Filters, scope: string, hashes: string[], paths: { raw?: boolean },
+): Promise<Map<string, UrlDetails>> {
+  if (!hashes.length) return new Map();
+  const bigHashes = hashes.map((h) => BigInt(h));
+  const daySource = citationSource(f, ['citation_urls_monthly'], {
+    columns: {
+      url_hash: ['url_hash', 'url_hash'],
+      d: ['latest_day', 'if(sign > 0, day, toDate(0))'],
+      td: ['titled_day', "if(sign > 0 AND title != '', day, toDate(0))"],
+    },
+    condition: `${scope} AND url_hash IN {hashes:Array(UInt64)}`,
+  }, paths);
+  const expected = await ch.rows<{ hash: string; latest_day: string; titled_day: string }>(
+    `SELECT toString(url_hash) AS hash, max(d) AS latest_day, max(td) AS titled_day FROM (${daySource.sql}) GROUP BY url_hash`,
+    { ...daySource.params, hashes: bigHashes },
+  );
+  const days = [...new Set(expected.flatMap((u) => [u.latest_day, u.titled_day]))].filter((d) => d > NO_DAY);
+  const found = new Map((await details(ch, f, scope, hashes, days)).map((u) => [u.hash, u]));
+  // A URL's newest day may hold only replaced rows (its citation was dropped on re-import): then
+  // its details come from the whole range.
+  const stale = expected.filter((u) => {
+    const r = found.get(u.hash);
+    return !r || r.newest_day !== u.latest_day || (u.titled_day > NO_DAY && r.titled_day !== u.titled_day);
+  }).map((u) => u.hash);
+  for (const u of await details(ch, f, scope, stale)) found.set(u.hash, u);
+  return found;
+}
+
+/**
+ * Live rows first (net count above 0: a replaced row and its cancel copy drop out), then the
+ * newest of them; ties at one instant go to the greatest value. `days` limits the rows read.
+ */
+async function details(ch: ClickHouse, f: Filters, scope: string, hashes: string[], days?: string[]): Promise<UrlDetails[]> {
+  if (!hashes.length) return [];
+  const w = where(f);
+  return ch.rows<UrlDetails>(
+    `SELECT toString(url_hash) AS hash, url, any(domain) AS url_domain,
+       argMax(category, (collected_at, category)) AS latest_category,
+       argMaxIf(title, (collected_at, title), title != '') AS latest_title,
+       argMax(article_type, (collected_at, article_type)) AS latest_type,
+       toDate(max(collected_at)) AS newest_day, toDate(maxIf(collected_at, title != '')) AS titled_day
+     FROM (
+       SELECT url_hash, url, domain, category, title, article_type, collected_at, sum(sign) AS live
+       FROM answer_citations
+       WHERE ${w.sql} AND ${scope}${days ? ' AND day IN {days:Array(Date)}' : ''} AND url_hash IN {hashes:Array(UInt64)}
+       GROUP BY url_hash, url, domain, category, title, article_type, collected_at HAVING live > 0)
+     GROUP BY url_hash, url`,
+    // As BigInt: the client writes them as bare integers, and they exceed 2^53.
+    { ...w.params, ...(days ? { days } : {}), hashes: hashes.map((h) => BigInt(h)) },
+  );
+}
