@@ -58,6 +58,16 @@ for (const [i, b] of brands.entries()) {
 }
 await generateVisits(server.stores.ch, brands[0].brandId, { start: START, days: DAYS, count: 1_000_000 });
 const generateS = (performance.now() - t) / 1000;
+// Time the steady state of a warehouse, not one still merging what it was just handed: wait until
+// ClickHouse's background merges have been idle for 3 s in a row (at most 10 minutes).
+t = performance.now();
+for (let idle = 0; idle < 3 && performance.now() - t < 600_000;) {
+  const [{ merges }] = await server.stores.ch.rows<{ merges: number }>('SELECT count() AS merges FROM system.merges');
+  idle = Number(merges) === 0 ? idle + 1 : 0;
+  await new Promise((r) => setTimeout(r, 1000));
+}
+const settleS = (performance.now() - t) / 1000;
+log(`background merges idle after ${settleS.toFixed(0)} s`);
 const [rowsInfo] = await server.stores.ch.rows<Record<string, number>>(
   `SELECT (SELECT count() FROM answers) AS answers, (SELECT count() FROM answer_entities) AS entity_rows,
           (SELECT count() FROM answer_citations) AS citation_rows, (SELECT count() FROM shopping_cards) AS cards`);
@@ -109,7 +119,7 @@ if (process.env.DATABASE_URL && !only) {
 console.log(JSON.stringify({
   machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
   clickhouse: 'embedded chDB', result_cache: 'off',
-  warehouse: rowsInfo, generate_seconds: Math.round(generateS),
+  warehouse: rowsInfo, generate_seconds: Math.round(generateS), merges_settled_seconds: Math.round(settleS),
   measured_brand: { answers: perBrand, prompts: PROMPTS, platforms: 7, competitors: 10, days: DAYS },
   requests_per_endpoint: RUNS,
   endpoints: results,

@@ -70,8 +70,10 @@ export async function generateBrand(ch: ClickHouse, b: WarehouseBrand, opts: { s
         SELECT *, k, cityHash64(number, k, 23, {seed:UInt64}) % 3000 AS di,
           multiIf(di < 60, {brandDomain:String}, di < 300, {compDomains:Array(String)}[di % length({compDomains:Array(String)}) + 1], 'site' || toString(di) || '.example') AS domain_,
           multiIf(di < 60, 'you', di < 300, 'competitor', ['editorial', 'forum', 'social', 'review', 'institutional', 'other'][di % 6 + 1]) AS category_,
-          ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'][cityHash64(number, k, 31, {seed:UInt64}) % 10 + 1] AS type_,
-          'https://' || domain_ || '/p' || toString(cityHash64(number, k, 29, {seed:UInt64}) % 40) AS url_
+          'https://' || domain_ || '/p' || toString(cityHash64(number, k, 29, {seed:UInt64}) % 40) AS url_,
+          -- Ingestion derives a citation's article type from its URL and title, and the title here
+          -- follows from the URL: so does the type.
+          ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'][cityHash64(url_) % 10 + 1] AS type_
         FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))
         ARRAY JOIN range(0, 3) AS k)`,
     query_params: params, clickhouse_settings: settings,
