@@ -26,6 +26,7 @@ const usage = (part: number, n: number) => (n > 0 ? round((100 * part) / n, 1) :
 /** Byte order, as ClickHouse sorts strings. */
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** `raw` reads answer_citations alone, never the monthly rollups (tests compare both). */
 export async function citations(ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter; raw?: boolean }) {
   const scope = SOURCE_SQL[opts.source];
   // The answer's first citation overall, or its first of the filtered source group.
@@ -35,8 +36,8 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
   const paths = { raw: opts.raw };
 
   // Round 1: every domain of the range (a brand cites thousands, not millions: totals, the category
-  // breakdown, the top list and its models all follow from them), and the top URLs. URLs group by
-  // a 64-bit hash of the URL; two of a brand's URLs sharing one is negligible.
+  // breakdown and the top list follow from them), and the top URLs. URLs group by a 64-bit hash of
+  // the URL; two of a brand's URLs sharing one is negligible.
   const domainSource = citationSource(f, ['citation_domains_monthly', 'citation_domain_models_monthly'], {
     columns: {
       domain: ['domain', 'domain'], category: ['category', 'category'],
@@ -121,8 +122,7 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
     source_type_breakdown: [...categoryCounts.entries()]
       .map(([category, count]) => ({ category, count, pct: usage(count, domainRows.length) }))
       .sort((a, b) => b.count - a.count || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category)),
-    top_domains: domains.map((d) => {
-      return {
+    top_domains: domains.map((d) => ({
         domain: d.domain,
         category: d.latest_category,
         total_citations: d.total,
@@ -132,8 +132,7 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
         article_types: (typesOf.get(d.domain) ?? [])
           .sort((a, b) => b.count - a.count || byText(a.type, b.type))
           .slice(0, 3),
-      };
-    }),
+    })),
     top_urls: urls
       .map((u) => ({ total: Number(u.total), info: urlInfo.get(u.hash)! }))
       .sort((a, b) => b.total - a.total || byText(a.info.url, b.info.url))
