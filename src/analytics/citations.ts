@@ -123,15 +123,15 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
       .map(([category, count]) => ({ category, count, pct: usage(count, domainRows.length) }))
       .sort((a, b) => b.count - a.count || CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category)),
     top_domains: domains.map((d) => ({
-        domain: d.domain,
-        category: d.latest_category,
-        total_citations: d.total,
-        results_citing: d.answer_count,
-        usage_pct: usage(d.answer_count, answerCount),
-        models: [...(modelsOf.get(d.domain) ?? [])].sort(byText),
-        article_types: (typesOf.get(d.domain) ?? [])
-          .sort((a, b) => b.count - a.count || byText(a.type, b.type))
-          .slice(0, 3),
+      domain: d.domain,
+      category: d.latest_category,
+      total_citations: d.total,
+      results_citing: d.answer_count,
+      usage_pct: usage(d.answer_count, answerCount),
+      models: [...(modelsOf.get(d.domain) ?? [])].sort(byText),
+      article_types: (typesOf.get(d.domain) ?? [])
+        .sort((a, b) => b.count - a.count || byText(a.type, b.type))
+        .slice(0, 3),
     })),
     top_urls: urls
       .map((u) => ({ total: Number(u.total), info: urlInfo.get(u.hash)! }))
