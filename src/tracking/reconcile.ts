@@ -16,15 +16,31 @@ const insertForm = (column: string, v: unknown) =>
 
 export interface Scope { brands: string[]; days: string[]; answerIds: string[] }
 
+const SCOPE = 'brand_id IN {brands:Array(UUID)} AND day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}';
+const scopeParams = (scope: Scope) => ({ brands: scope.brands, days: scope.days, ids: scope.answerIds });
+
+// The fact tables as one (merge() reads them all; they share brand_id, day and answer_id).
+const ALL_FACTS = `merge(currentDatabase(), '^(${FACT_TABLES.join('|')})$')`;
+
+/**
+ * Whether any fact table holds a row (live or cancelled) of the scope's answers: one query, with
+ * the id list parsed once, instead of a live-row query per table for the common case of answers
+ * never stored. Every table is asked, so an earlier attempt that wrote some tables and not others
+ * still takes the comparing path.
+ */
+async function anyStored(ch: ClickHouse, scope: Scope): Promise<boolean> {
+  const found = await ch.rows(`SELECT 1 FROM ${ALL_FACTS} WHERE ${SCOPE} LIMIT 1`, scopeParams(scope));
+  return found.length > 0;
+}
+
 /** Live rows of the scope's answers in one table (their keys), with how many times each is live. */
 async function liveRows(ch: ClickHouse, table: FactTable, scope: Scope) {
   const columns = COLUMNS[table];
   const cols = columns.join(', ');
   const rows = await ch.rows<Record<string, unknown> & { live: number }>(
     `SELECT ${cols}, sum(sign) AS live FROM ${table}
-      WHERE brand_id IN {brands:Array(UUID)} AND day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}
-      GROUP BY ${cols} HAVING live > 0`,
-    { brands: scope.brands, days: scope.days, ids: scope.answerIds },
+      WHERE ${SCOPE} GROUP BY ${cols} HAVING live > 0`,
+    scopeParams(scope),
   );
   return rows.map((row) => ({
     key: rowKey(table, columns.map((c) => insertForm(c, row[c]))),
@@ -42,11 +58,15 @@ const decoder = new TextDecoder();
 /** Writes the wanted lines; returns the answer ids that had a live answers row before. */
 export async function reconcile(ch: ClickHouse, scope: Scope, wanted: WantedLines): Promise<Set<string>> {
   const existed = new Set<string>();
+  // A fresh import (the common case): write the wanted lines as they are.
+  if (!await anyStored(ch, scope)) {
+    await Promise.all(FACT_TABLES.map((table) => ch.insertLines(table, LINE_COLUMNS[table], wanted[table])));
+    return existed;
+  }
   await Promise.all(FACT_TABLES.map(async (table) => {
     const live = await liveRows(ch, table, scope);
     if (table === 'answers') for (const l of live) existed.add(l.answerId);
     const body = wanted[table];
-    // A fresh import (the common case) has nothing live: write the wanted lines as they are.
     if (!live.length) {
       await ch.insertLines(table, LINE_COLUMNS[table], body);
       return;
