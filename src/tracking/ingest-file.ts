@@ -18,7 +18,7 @@ export interface IngestSummary {
   rejected: { line: number; error: string }[];
 }
 
-export const BATCH_SIZE = 5000;
+export const BATCH_SIZE = 10_000;
 /** Batches handed to the worker ahead of the one being written: enough to keep both busy. */
 const AHEAD = 2;
 
