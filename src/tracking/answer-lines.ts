@@ -1,5 +1,6 @@
 // Lines of an answer file -> validated answers, or the reason each bad line is refused, with its
 // number. Lines end at \n, \r\n or a lone \r, as node:readline reads them; blank lines are skipped.
+import { isAscii } from 'node:buffer';
 import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
 
 /** Lines to read: raw UTF-8 bytes (numbered on from the previous chunk), or numbered texts. */
@@ -24,8 +25,10 @@ export class LineReader {
     let texts: string[];
     let lineNos: number[] | null = null;
     if ('bytes' in chunk) {
-      const b = chunk.bytes;
-      texts = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8').split(LINE_BREAK);
+      const b = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
+      // Plain ASCII (the usual file) decodes as latin1, a plain copy; the same text as utf8 would give.
+      const text = b.toString(isAscii(b) ? 'latin1' : 'utf8');
+      texts = text.includes('\r') ? text.split(LINE_BREAK) : text.split('\n');
       // The piece after the last break is a line only when the chunk does not end with a break.
       if (texts[texts.length - 1] === '') texts.pop();
     } else {

@@ -131,7 +131,7 @@ export async function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Pr
     const analysis = shopping ? null : analyzeAnswer(a, compiled);
     const cards = shopping ? parseCards(a.products, compiled) : [];
     const rows = answerRows(a, { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId }, analysis, cards);
-    for (const t of FACT_TABLES) for (const key of rows[t]) writers[t].add(key);
+    for (const t of FACT_TABLES) writers[t].add(rows[t]);
   }
   const wanted = {
     answers: writers.answers.lines(), answer_entities: writers.answer_entities.lines(),

@@ -81,8 +81,11 @@ export class LineWriter {
   private bytes = Buffer.allocUnsafeSlow(1 << 16); // never from the shared pool: it may be transferred
   private length = 0;
 
-  add(key: string): void {
-    const line = rowLine(key, 1);
+  /** Adds the lines of these keys (an answer's rows of one table: one write for all of them). */
+  add(keys: readonly string[]): void {
+    if (!keys.length) return;
+    let line = rowLine(keys[0], 1);
+    for (let i = 1; i < keys.length; i++) line += rowLine(keys[i], 1);
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     if (this.length + line.length * 3 > this.bytes.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + line.length * 3));
