@@ -69,6 +69,7 @@ function plainlyValid(v: unknown): ValidAnswer | null {
     products: [],
   };
   if (id !== undefined) answer.id = id.toLowerCase();
+  else if ('id' in v) answer.id = undefined; // as the schema keeps a key given as undefined
   return answer;
 }
 

@@ -1,0 +1,126 @@
+// `ingest FILE` reads, validates and analyses in a worker thread, in chunks of lines: line numbers,
+// messages and counts must not depend on where chunks end, and writes stay exact and idempotent.
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import test from 'ava';
+import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
+import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
+import { COLUMNS } from '../../src/tracking/row-lines.ts';
+
+let server: TestServer;
+test.before(async () => { server = await startTestServer(); });
+test.after.always(async () => { await server?.stop(); });
+
+function answers(t: Tenant, n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    prompt_id: t.promptIds[0], platform: i % 2 ? 'chatgpt' : 'perplexity', model: 'gpt-4o', region: 'US',
+    collected_at: `2026-11-0${1 + (i % 3)}T06:00:${String(i % 60).padStart(2, '0')}Z`,
+    text: i % 4 ? `Acme and Globex, answer ${i}. Café “Acme”.` : `Only Globex ${i}`,
+    citations: [{ url: `https://acme.example/p/${i}`, title: 'Acme' }, { url: 'https://news.example/a' }],
+  }));
+}
+
+function write(text: string): string {
+  const file = path.join(server.dataDir, `${uniq('answers')}.jsonl`);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+async function stored(brandId: string) {
+  const q = (sql: string) => server.stores.ch.rows<any>(sql, { b: brandId }).then((r) => r[0]);
+  return {
+    answers: (await q('SELECT sum(sign) AS n, count() AS raw FROM answers WHERE brand_id = {b:UUID}')),
+    entities: (await q('SELECT sum(sign) AS n, count() AS raw, sum(mentions * sign) AS m, sum(citations * sign) AS c FROM answer_entities WHERE brand_id = {b:UUID}')),
+    citations: (await q('SELECT sum(sign) AS n, count() AS raw FROM answer_citations WHERE brand_id = {b:UUID}')),
+  };
+}
+
+test('line numbers and messages are those readline gives, wherever chunks end', async (t) => {
+  const tenant = await seedTenant(server);
+  const good = answers(tenant, 9).map((a) => JSON.stringify(a));
+  // \n, \r\n and lone \r line ends, blank lines, bad lines, and no newline at the end.
+  const text = [good[0], '{"prompt_id": ', good[1], '', good[2], JSON.stringify({ ...answers(tenant, 1)[0], platform: 'altavista' })].join('\n')
+    + '\r\n' + good[3] + '\r\n\r\n' + 'not json' + '\r' + good[4] + '\n'
+    + JSON.stringify({ ...answers(tenant, 1)[0], prompt_id: '00000000-0000-4000-8000-000000000000' }) + '\n'
+    + good.slice(5).join('\n');
+  const file = write(text);
+
+  // What readline (the reader before the worker) makes of the file.
+  const expected: { line: number; text: string }[] = [];
+  let n = 0;
+  for await (const l of readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })) expected.push({ line: ++n, text: l });
+
+  const byLines = await ingestLines(server.stores, (async function* () { yield* expected; })(), 3);
+  for (const batchSize of [1, 2, 3, 10_000]) {
+    const r = await ingestFile(server.stores, file, batchSize);
+    t.deepEqual(r.rejected, byLines.rejected, `batch size ${batchSize}`);
+    t.is(r.read, expected.filter((l) => l.text.trim()).length);
+    t.is(r.inserted + r.replaced + r.rejected.length, r.read);
+  }
+  t.deepEqual(byLines.rejected.map((r) => r.line), [2, 6, 9, 11]);
+  t.regex(byLines.rejected[0].error, /^not valid JSON/);
+  t.regex(byLines.rejected[1].error, /^platform: must be one of/);
+  t.regex(byLines.rejected[2].error, /^not valid JSON/);
+  t.is(byLines.rejected[3].error, 'prompt_id: unknown prompt 00000000-0000-4000-8000-000000000000');
+});
+
+async function optimize() {
+  for (const table of ['answers', 'answer_entities', 'answer_citations']) {
+    await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+  }
+}
+
+test('a file ingested twice, in batches of any size, writes nothing the second time', async (t) => {
+  const tenant = await seedTenant(server);
+  const file = write(answers(tenant, 25).map((a) => JSON.stringify(a)).join('\n') + '\n');
+  t.deepEqual(await ingestFile(server.stores, file, 4), { read: 25, inserted: 25, replaced: 0, rejected: [] });
+  // Merged down to the live rows, so any row written later shows in the raw counts.
+  await optimize();
+  const before = await stored(tenant.brandId);
+  t.like(before, { answers: { n: 25, raw: 25 }, citations: { n: 50, raw: 50 } });
+  for (const batchSize of [4, 7, 10_000]) {
+    t.deepEqual(await ingestFile(server.stores, file, batchSize), { read: 25, inserted: 0, replaced: 25, rejected: [] });
+    t.deepEqual(await stored(tenant.brandId), before, `batch size ${batchSize}`);
+  }
+});
+
+test('an answer repeated later in the file: the last one wins, in one batch or across batches', async (t) => {
+  const tenant = await seedTenant(server);
+  const list = answers(tenant, 10);
+  list.push({ ...list[3], text: 'Acme Acme Acme' }); // the same derived id as line 4
+  const file = write(list.map((a) => JSON.stringify(a)).join('\n'));
+  const figures = async () => {
+    const s = await stored(tenant.brandId);
+    return { answers: s.answers.n, entities: [s.entities.n, s.entities.m, s.entities.c], citations: s.citations.n };
+  };
+  t.deepEqual(await ingestFile(server.stores, file, 10_000), { read: 11, inserted: 10, replaced: 1, rejected: [] });
+  const once = await figures();
+  for (const batchSize of [2, 10_000]) {
+    t.deepEqual(await ingestFile(server.stores, file, batchSize), { read: 11, inserted: 0, replaced: 11, rejected: [] });
+    t.deepEqual(await figures(), once, `batch size ${batchSize}`);
+  }
+  const [{ text }] = await server.stores.ch.rows<{ text: string }>(
+    'SELECT text FROM answers WHERE brand_id = {b:UUID} AND collected_at = {at:DateTime64(3)} GROUP BY text HAVING sum(sign) > 0',
+    { b: tenant.brandId, at: '2026-11-01 06:00:03.000' });
+  t.is(text, 'Acme Acme Acme');
+});
+
+test('an earlier attempt that wrote some tables and not others is healed', async (t) => {
+  const tenant = await seedTenant(server);
+  const file = write(answers(tenant, 6).map((a) => JSON.stringify(a)).join('\n'));
+  await ingestFile(server.stores, file);
+  const before = await stored(tenant.brandId);
+  // As if a crash had come between tables: the answers rows are gone, the other tables' rows stay.
+  const cols = COLUMNS.answers.join(', ');
+  await server.stores.ch.client.command({
+    query: `INSERT INTO answers (${cols}, sign) SELECT ${cols}, -1 FROM answers WHERE brand_id = {b:UUID}`,
+    query_params: { b: tenant.brandId },
+  });
+  t.is((await stored(tenant.brandId)).answers.n, 0);
+  t.deepEqual(await ingestFile(server.stores, file), { read: 6, inserted: 6, replaced: 0, rejected: [] });
+  const after = await stored(tenant.brandId);
+  t.is(after.answers.n, before.answers.n);
+  t.deepEqual(after.entities, before.entities, 'entity rows were live already: nothing written');
+  t.deepEqual(after.citations, before.citations);
+});
