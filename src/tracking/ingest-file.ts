@@ -26,9 +26,9 @@ async function ingestChunks(stores: Stores, chunks: AsyncIterable<LineChunk>): P
   return withIngestLock(stores, async () => {
     const summary: IngestSummary = { read: 0, inserted: 0, replaced: 0, rejected: [] };
     const thread = new PrepareThread(stores);
+    let writing: Promise<void> = Promise.resolve();
     try {
       const pending: Promise<PreparedChunk>[] = [];
-      let writing: Promise<void> = Promise.resolve();
       // Waits for the oldest prepared batch and starts writing it once the previous write is done.
       const writeNext = async () => {
         const { read, batch, lineNos, invalid } = await pending.shift()!;
@@ -53,6 +53,8 @@ async function ingestChunks(stores: Stores, chunks: AsyncIterable<LineChunk>): P
       while (pending.length) await writeNext();
       await writing;
     } finally {
+      // On failure too: no write may go on once the ingest lock is released.
+      await writing.catch(() => {});
       await thread.close();
     }
     summary.rejected.sort((a, b) => a.line - b.line);

@@ -124,3 +124,17 @@ test('an earlier attempt that wrote some tables and not others is healed', async
   t.deepEqual(after.entities, before.entities, 'entity rows were live already: nothing written');
   t.deepEqual(after.citations, before.citations);
 });
+
+test('a source that fails ends the ingest with its error, and the next ingest runs', async (t) => {
+  const tenant = await seedTenant(server);
+  const lines = answers(tenant, 5).map((a, i) => ({ line: i + 1, text: JSON.stringify(a) }));
+  const failing = (async function* () {
+    yield* lines.slice(0, 4);
+    throw new Error('disk gone');
+  })();
+  await t.throwsAsync(ingestLines(server.stores, failing, 2), { message: 'disk gone' });
+  const r = await ingestLines(server.stores, (async function* () { yield* lines; })(), 2);
+  t.is(r.read, 5);
+  t.is(r.inserted + r.replaced, 5);
+  t.is((await stored(tenant.brandId)).answers.n, 5);
+});
