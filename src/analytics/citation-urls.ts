@@ -1,9 +1,9 @@
 // The details a listed URL shows (its text, domain, title, category and article type): those of its
-// newest live citation in range. The URL rollup names the newest day holding a live (or replaced)
-// citation of each URL and the newest holding a titled one, so only those days' raw rows are read.
+// newest live citation in range. The top-URL query names the newest day holding a live (or
+// replaced) citation of each URL and the newest holding a titled one, so only those days' raw rows
+// are read.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { where, type Filters } from './filters.ts';
-import { citationSource } from './citation-source.ts';
 import type { Category } from '../tracking/types.ts';
 
 const NO_DAY = '1970-01-01';
@@ -19,29 +19,16 @@ export interface UrlDetails {
   titled_day: string;
 }
 
-/** Details of the URLs with the given hashes, keyed by hash. */
-export async function latestUrlDetails(
-  ch: ClickHouse, f: Filters, scope: string, hashes: string[], paths: { raw?: boolean },
-): Promise<Map<string, UrlDetails>> {
-  if (!hashes.length) return new Map();
-  const bigHashes = hashes.map((h) => BigInt(h));
-  const daySource = citationSource(f, ['citation_urls_monthly'], {
-    columns: {
-      url_hash: ['url_hash', 'url_hash'],
-      d: ['latest_day', 'if(sign > 0, day, toDate(0))'],
-      td: ['titled_day', "if(sign > 0 AND title != '', day, toDate(0))"],
-    },
-    condition: `${scope} AND url_hash IN {hashes:Array(UInt64)}`,
-  }, paths);
-  const expected = await ch.rows<{ hash: string; latest_day: string; titled_day: string }>(
-    `SELECT toString(url_hash) AS hash, max(d) AS latest_day, max(td) AS titled_day FROM (${daySource.sql}) GROUP BY url_hash`,
-    { ...daySource.params, hashes: bigHashes },
-  );
-  const days = [...new Set(expected.flatMap((u) => [u.latest_day, u.titled_day]))].filter((d) => d > NO_DAY);
-  const found = new Map((await details(ch, f, scope, hashes, days)).map((u) => [u.hash, u]));
+/** A listed URL: its hash, count, and the newest days holding a citation of it (see above). */
+export interface TopUrl { hash: string; total: number; url_count: number; latest_day: string; titled_day: string }
+
+/** Details of the listed URLs, keyed by hash. */
+export async function latestUrlDetails(ch: ClickHouse, f: Filters, scope: string, urls: TopUrl[]): Promise<Map<string, UrlDetails>> {
+  const days = [...new Set(urls.flatMap((u) => [u.latest_day, u.titled_day]))].filter((d) => d > NO_DAY);
+  const found = new Map((await details(ch, f, scope, urls.map((u) => u.hash), days)).map((u) => [u.hash, u]));
   // A URL's newest day may hold only replaced rows (its citation was dropped on re-import): then
   // its details come from the whole range.
-  const stale = expected.filter((u) => {
+  const stale = urls.filter((u) => {
     const r = found.get(u.hash);
     return !r || r.newest_day !== u.latest_day || (u.titled_day > NO_DAY && r.titled_day !== u.titled_day);
   }).map((u) => u.hash);

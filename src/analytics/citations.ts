@@ -7,7 +7,7 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySource } from './entity-source.ts';
 import { citationSource } from './citation-source.ts';
-import { latestUrlDetails } from './citation-urls.ts';
+import { latestUrlDetails, type TopUrl } from './citation-urls.ts';
 import { round, roundOrNull } from './formulas.ts';
 import type { Category } from '../tracking/types.ts';
 
@@ -48,7 +48,12 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
     condition: scope,
   }, paths);
   const urlSource = citationSource(f, ['citation_urls_monthly'], {
-    columns: { url_hash: ['url_hash', 'url_hash'], c: ['citation_sum', 'sign'] }, condition: scope,
+    columns: {
+      url_hash: ['url_hash', 'url_hash'], c: ['citation_sum', 'sign'],
+      d: ['latest_day', 'if(sign > 0, day, toDate(0))'],
+      td: ['titled_day', "if(sign > 0 AND title != '', day, toDate(0))"],
+    },
+    condition: scope,
   }, paths);
   const [[n], allDomains, urls] = await Promise.all([
     ch.rows<{ n: number }>(`SELECT ${answers.m('rows', 'is_brand = 1')} AS n FROM ${answers.table} WHERE ${answers.sql}`, answers.params),
@@ -61,10 +66,11 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
              FROM (${domainSource.sql}) GROUP BY domain, category)
        GROUP BY domain`, domainSource.params),
     // The window counts the URLs left after HAVING; ties at the cut-off are settled by URL below.
-    // Hashes become text after the cut (past 2^53 a JSON number loses digits).
-    ch.rows<{ hash: string; total: number; url_count: number }>(
-      `SELECT toString(h) AS hash, total, url_count FROM (
-         SELECT url_hash AS h, sum(c) AS total, count() OVER () AS url_count
+    // Each URL also brings the newest day with a live (or replaced) and a titled citation, where
+    // its details are read. Hashes become text after the cut (past 2^53 a JSON number loses digits).
+    ch.rows<TopUrl>(
+      `SELECT toString(h) AS hash, total, latest_day, titled_day, url_count FROM (
+         SELECT url_hash AS h, sum(c) AS total, max(d) AS latest_day, max(td) AS titled_day, count() OVER () AS url_count
          FROM (${urlSource.sql})
          GROUP BY url_hash HAVING total > 0 ORDER BY total DESC
          LIMIT {limit:UInt32} WITH TIES)`, { ...urlSource.params, limit: opts.limit }),
@@ -97,7 +103,7 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
         `SELECT domain, article_type, sum(c) AS count FROM (${typeSource.sql}) GROUP BY domain, article_type HAVING count > 0`,
         { ...typeSource.params, ...listed })
       : [],
-    latestUrlDetails(ch, f, scope, urls.map((u) => u.hash), paths),
+    latestUrlDetails(ch, f, scope, urls),
   ]);
 
   const answerCount = Number(n?.n ?? 0);
