@@ -8,7 +8,7 @@ import { analyzeAnswer, compileEntities, type CompiledEntities } from './analyze
 import { parseCards } from './products.ts';
 import { answerId } from './ids.ts';
 import { answerRows } from './rows.ts';
-import { FACT_TABLES, LineWriter } from './row-lines.ts';
+import { LineWriter } from './row-lines.ts';
 import { reconcile, type WantedLines } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import type { Entity } from './types.ts';
@@ -122,7 +122,7 @@ export async function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Pr
     days.add(a.collected_at.slice(0, 10));
   });
 
-  const writers = { answers: new LineWriter(), answer_entities: new LineWriter(), answer_citations: new LineWriter(), shopping_cards: new LineWriter() };
+  const writers = { wide: new LineWriter(), shopping_cards: new LineWriter() };
   for (const [id, index] of latest) {
     const a = answers[index];
     const prompt = lookups.prompt(a.prompt_id)!;
@@ -131,12 +131,10 @@ export async function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Pr
     const analysis = shopping ? null : analyzeAnswer(a, compiled);
     const cards = shopping ? parseCards(a.products, compiled) : [];
     const rows = answerRows(a, { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId }, analysis, cards);
-    for (const t of FACT_TABLES) writers[t].add(rows[t]);
+    writers.wide.addLines(rows.wide);
+    writers.shopping_cards.add(rows.shopping_cards);
   }
-  const wanted = {
-    answers: writers.answers.lines(), answer_entities: writers.answer_entities.lines(),
-    answer_citations: writers.answer_citations.lines(), shopping_cards: writers.shopping_cards.lines(),
-  };
+  const wanted = { wide: writers.wide.lines(), shopping_cards: writers.shopping_cards.lines() };
   return { rejected, order, explicitIds, brands: [...brands], days: [...days], wanted };
 }
 

@@ -6,7 +6,7 @@
 // Rows are compared by their keys (row-lines.ts): the stored values, serialised as they are written.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { chTime } from './rows.ts';
-import { COLUMNS, FACT_TABLES, LINE_COLUMNS, keysOf, rowKey, rowLine, type FactTable } from './row-lines.ts';
+import { COLUMNS, FACT_TABLES, LINE_COLUMNS, WIDE_COLUMNS, keysOf, keysOfWide, rowKey, rowLine, type FactTable } from './row-lines.ts';
 
 const TIME_COLUMNS = new Set(['collected_at', 'created_at']);
 
@@ -49,33 +49,49 @@ async function liveRows(ch: ClickHouse, table: FactTable, scope: Scope) {
   }));
 }
 
-/** Lines (`sign = 1`) of the wanted rows of each table, as text or UTF-8. */
-export type WantedLines = Record<FactTable, string | Uint8Array>;
-
+/**
+ * The wanted rows, as text or UTF-8: one answer_rows_in line per answer (its answers, entity and
+ * citation rows) and the `sign = 1` lines of the shopping cards.
+ */
+export interface WantedLines { wide: string | Uint8Array; shopping_cards: string | Uint8Array }
 
 const decoder = new TextDecoder();
+const text = (body: string | Uint8Array) => (typeof body === 'string' ? body : decoder.decode(body));
+
+/** The wanted rows' keys, table by table. */
+function wantedKeys(wanted: WantedLines): Record<FactTable, string[]> {
+  const keys: Record<FactTable, string[]> = { answers: [], answer_entities: [], answer_citations: [], shopping_cards: keysOf(text(wanted.shopping_cards)) };
+  for (const line of text(wanted.wide).split('\n')) {
+    if (!line) continue;
+    const rows = keysOfWide(line);
+    keys.answers.push(...rows.answers);
+    keys.answer_entities.push(...rows.answer_entities);
+    keys.answer_citations.push(...rows.answer_citations);
+  }
+  return keys;
+}
 
 /** Writes the wanted lines; returns the answer ids that had a live answers row before. */
 export async function reconcile(ch: ClickHouse, scope: Scope, wanted: WantedLines): Promise<Set<string>> {
   const existed = new Set<string>();
-  // A fresh import (the common case): write the wanted lines as they are.
+  // A fresh import (the common case): write the wanted lines as they are, the answers through
+  // answer_rows_in, whose views fan them out into their three tables.
   if (!await anyStored(ch, scope)) {
-    await Promise.all(FACT_TABLES.map((table) => ch.insertLines(table, LINE_COLUMNS[table], wanted[table])));
+    await Promise.all([
+      ch.insertLines('answer_rows_in', WIDE_COLUMNS, wanted.wide),
+      ch.insertLines('shopping_cards', LINE_COLUMNS.shopping_cards, wanted.shopping_cards),
+    ]);
     return existed;
   }
+  const keys = wantedKeys(wanted);
   await Promise.all(FACT_TABLES.map(async (table) => {
     const live = await liveRows(ch, table, scope);
     if (table === 'answers') for (const l of live) existed.add(l.answerId);
-    const body = wanted[table];
-    if (!live.length) {
-      await ch.insertLines(table, LINE_COLUMNS[table], body);
-      return;
-    }
     const liveByKey = new Map(live.map((l) => [l.key, l.live]));
     // Cancels first: within one insert block a merge then keeps the newest row of a key.
     let cancels = '';
     let adds = '';
-    for (const key of keysOf(typeof body === 'string' ? body : decoder.decode(body))) {
+    for (const key of keys[table]) {
       const times = liveByKey.get(key);
       if (times === undefined) { adds += rowLine(key, 1); continue; }
       // Live more than once (never by our writes, but heal it if found): cancel the extra copies.

@@ -55,12 +55,59 @@ function encodeValue(kind: Kind, v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
-export function rowKey(table: FactTable, values: readonly unknown[]): string {
-  const kinds = KINDS[table];
+function encodeValues(kinds: readonly Kind[], values: readonly unknown[]): string {
   let out = encodeValue(kinds[0], values[0]);
   for (let i = 1; i < kinds.length; i++) out += `,${encodeValue(kinds[i], values[i])}`;
   return out;
+}
+
+/** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
+export const rowKey = (table: FactTable, values: readonly unknown[]): string => encodeValues(KINDS[table], values);
+
+// A new answer's line for answer_rows_in (clickhouse/005_answer_rows_in.sql): its answers row, then
+// its entity and citation rows as arrays of tuples holding only what differs from row to row. The
+// tuples' fields, in the order of the table's tuple types:
+const ENTITY_FIELDS: Record<string, Kind> = {
+  entity_id: 'plain', is_brand: 'num', mentions: 'num', position: 'num', citations: 'num', score: 'num',
+};
+const CITATION_FIELDS: Record<string, Kind> = {
+  url: 'text', domain: 'text', category: 'plain', article_type: 'plain', title: 'text',
+  domain_first: 'num', group_first: 'num', answer_first: 'num',
+};
+const ENTITY_KINDS = Object.values(ENTITY_FIELDS);
+const CITATION_KINDS = Object.values(CITATION_FIELDS);
+const TUPLES = { answer_entities: Object.keys(ENTITY_FIELDS), answer_citations: Object.keys(CITATION_FIELDS) };
+
+/** The columns an answer_rows_in line fills. */
+export const WIDE_COLUMNS: readonly string[] = [...COLUMNS.answers, 'sign', 'entity_rows', 'citation_rows'];
+
+/** An entity row's tuple (values in ENTITY_FIELDS order) as JSON, without the brackets. */
+export const entityTuple = (values: readonly unknown[]) => encodeValues(ENTITY_KINDS, values);
+/** A citation row's tuple (values in CITATION_FIELDS order) as JSON, without the brackets. */
+export const citationTuple = (values: readonly unknown[]) => encodeValues(CITATION_KINDS, values);
+
+/** An answer's answer_rows_in line, from its answers key and its entity and citation tuples. */
+export function wideLine(answerKey: string, entities: readonly string[], citations: readonly string[]): string {
+  return `[${answerKey},1,[${entities.length ? `[${entities.join('],[')}]` : ''}],[${citations.length ? `[${citations.join('],[')}]` : ''}]]\n`;
+}
+
+/**
+ * The keys of the rows an answer_rows_in line stands for, table by table: what its views write.
+ * Reconcile compares these with stored rows when a batch replaces answers.
+ */
+export function keysOfWide(line: string): Pick<Record<FactTable, string[]>, 'answers' | 'answer_entities' | 'answer_citations'> {
+  const values = JSON.parse(line) as unknown[];
+  const answer = new Map(COLUMNS.answers.map((c, i) => [c, values[i]]));
+  const n = COLUMNS.answers.length;
+  const expand = (table: 'answer_entities' | 'answer_citations', tuples: unknown[][]) => tuples.map((tuple) => {
+    const field = new Map(TUPLES[table].map((f, i) => [f, tuple[i]]));
+    return rowKey(table, COLUMNS[table].map((c) => (field.has(c) ? field.get(c) : answer.get(c))));
+  });
+  return {
+    answers: [rowKey('answers', values.slice(0, n))],
+    answer_entities: expand('answer_entities', values[n + 1] as unknown[][]),
+    answer_citations: expand('answer_citations', values[n + 2] as unknown[][]),
+  };
 }
 
 /** The JSONCompactEachRow line of a row: its key and sign. */
@@ -86,13 +133,19 @@ export class LineWriter {
     if (!keys.length) return;
     let line = rowLine(keys[0], 1);
     for (let i = 1; i < keys.length; i++) line += rowLine(keys[i], 1);
+    this.addLines(line);
+  }
+
+  /** Adds whole lines as they are. */
+  addLines(text: string): void {
+    if (!text) return;
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (this.length + line.length * 3 > this.bytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + line.length * 3));
+    if (this.length + text.length * 3 > this.bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + text.length * 3));
       this.bytes.copy(grown, 0, 0, this.length);
       this.bytes = grown;
     }
-    this.length += this.bytes.write(line, this.length);
+    this.length += this.bytes.write(text, this.length);
   }
 
   /** The lines written so far (a view of the writer's own memory). */

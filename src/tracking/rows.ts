@@ -1,11 +1,11 @@
-// One analysed answer -> the rows it stores in ClickHouse (sign = +1), as keys (row-lines.ts). Pure.
+// One analysed answer -> the rows it stores in ClickHouse (sign = +1), as text (row-lines.ts). Pure.
 // Entity and citation rows only for answers that feed visibility figures; cards only for shopping.
 // answer_entities: the brand's row for every such answer; a competitor's only where it is named or cited.
 import type { AnswerAnalysis } from './analyze.ts';
 import type { CardFigures } from './types.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { cardId } from './ids.ts';
-import { rowKey, type FactTable } from './row-lines.ts';
+import { citationTuple, entityTuple, rowKey, wideLine } from './row-lines.ts';
 
 export interface AnswerContext {
   answerId: string;
@@ -13,8 +13,11 @@ export interface AnswerContext {
   brandId: string;
 }
 
-/** Keys (row-lines.ts) of the rows an answer stores, per table. */
-export type AnswerRows = Record<FactTable, string[]>;
+/**
+ * What an answer stores: its answer_rows_in line (its answers, answer_entities and answer_citations
+ * rows) and the keys of its shopping_cards rows.
+ */
+export interface AnswerRows { wide: string; shopping_cards: string[] }
 
 /** ClickHouse DateTime64(3) text: `2026-11-01 06:00:00.000` (UTC). */
 export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
@@ -25,33 +28,29 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
   const collected_at = chTime(a.collected_at);
   const { answerId, organizationId, brandId } = ctx;
   const { prompt_id, platform, model, region } = a;
-  const rows: AnswerRows = {
-    answers: [rowKey('answers', [answerId, organizationId, brandId, prompt_id, platform, model, region, a.mode,
-      collected_at, day, a.text, analysis ? analysis.citations.length : 0, cards.length])],
-    answer_entities: [],
-    answer_citations: [],
-    shopping_cards: [],
-  };
+  const answerKey = rowKey('answers', [answerId, organizationId, brandId, prompt_id, platform, model, region, a.mode,
+    collected_at, day, a.text, analysis ? analysis.citations.length : 0, cards.length]);
+  const entities: string[] = [];
+  const citations: string[] = [];
   if (analysis) {
     for (const e of analysis.entities) {
       // A competitor neither named nor cited adds nothing to any figure (every competitor figure is
       // a sum over its rows divided by the answer count, which the brand's row carries), so only the
       // brand's row is always stored. This keeps the table to a few rows per answer.
       if (e.kind !== 'brand' && e.mentions === 0 && e.citations === 0) continue;
-      rows.answer_entities.push(rowKey('answer_entities', [answerId, brandId, e.entity_id, e.kind === 'brand' ? 1 : 0,
-        prompt_id, platform, model, region, day, collected_at, e.mentions, e.position, e.citations, e.score]));
+      entities.push(entityTuple([e.entity_id, e.kind === 'brand' ? 1 : 0, e.mentions, e.position, e.citations, e.score]));
     }
     const seenDomains = new Set<string>();
     const seenGroups = new Set<string>();
     analysis.citations.forEach((c, i) => {
       const group = c.category === 'you' || c.category === 'competitor' ? c.category : 'external';
-      rows.answer_citations.push(rowKey('answer_citations', [answerId, brandId, prompt_id, platform, model, region, day,
-        collected_at, c.url, c.domain, c.category, c.article_type, c.title,
+      citations.push(citationTuple([c.url, c.domain, c.category, c.article_type, c.title,
         seenDomains.has(c.domain) ? 0 : 1, seenGroups.has(group) ? 0 : 1, i === 0 ? 1 : 0]));
       seenDomains.add(c.domain);
       seenGroups.add(group);
     });
   }
+  const rows: AnswerRows = { wide: wideLine(answerKey, entities, citations), shopping_cards: [] };
   cards.forEach((c, i) => {
     rows.shopping_cards.push(rowKey('shopping_cards', [cardId(answerId, i), answerId, organizationId, brandId, prompt_id,
       platform, model, region, day, collected_at, c.position, c.product_title, c.product_brand,

@@ -1,7 +1,7 @@
 // Rows are serialised by hand (row-lines.ts); the text must be exactly what JSON.stringify gives,
 // since it is both what ClickHouse parses and the identity reconcile compares stored rows by.
 import test from 'ava';
-import { COLUMNS, keysOf, LineWriter, rowKey, rowLine } from '../../src/tracking/row-lines.ts';
+import { citationTuple, COLUMNS, entityTuple, keysOf, keysOfWide, LineWriter, rowKey, rowLine, wideLine } from '../../src/tracking/row-lines.ts';
 
 const json = (values: unknown[]) => JSON.stringify(values.map((v) => v ?? null)).slice(1, -1);
 
@@ -40,4 +40,26 @@ test('a body of lines gives back its keys; the writer holds exactly the lines it
   t.deepEqual(keysOf(text).slice(0, keys.length), keys);
   t.is(keysOf(text).length, keys.length * 2000);
   t.is(rowLine('1,"a"', -1), '[1,"a",-1]\n');
+});
+
+test('an answer_rows_in line stands for exactly the rows its views write, key for key', (t) => {
+  for (const s of TRICKY) {
+    const answer = ['5d0c1f3e-0000-4000-8000-000000000001', 'o', 'b', 'p', 'chatgpt', s, s, 'standard',
+      '2026-11-01 06:00:00.000', '2026-11-01', s, 2, 0];
+    const entities = [['e1', 1, 2, 1, 1, 61.66666666666667], ['e2', 0, 0, 0, 1, 25]];
+    const citations = [[`https://x.example/${s}`, 'x.example', 'you', 'listicle', s, 1, 1, 1], ['https://y.example/', 'y.example', 'other', 'other', '', 1, 1, 0]];
+    const line = wideLine(rowKey('answers', answer), entities.map(entityTuple), citations.map(citationTuple));
+    // What ClickHouse reads: valid JSON of the answer's values, sign 1, then the tuples.
+    t.deepEqual(JSON.parse(line), [...answer, 1, entities, citations], s);
+    const [id, , brand, prompt, platform, model, region, , at, day] = answer;
+    t.deepEqual(keysOfWide(line), {
+      answers: [rowKey('answers', answer)],
+      answer_entities: entities.map(([e, isBrand, mentions, position, cited, score]) =>
+        rowKey('answer_entities', [id, brand, e, isBrand, prompt, platform, model, region, day, at, mentions, position, cited, score])),
+      answer_citations: citations.map(([url, domain, category, type, title, df, gf, af]) =>
+        rowKey('answer_citations', [id, brand, prompt, platform, model, region, day, at, url, domain, category, type, title, df, gf, af])),
+    }, s);
+  }
+  t.deepEqual(keysOfWide(wideLine(rowKey('answers', ['a', 'o', 'b', 'p', 'grok', 'm', 'r', 'shopping', '2026-11-01 06:00:00.000', '2026-11-01', '', 0, 4]), [], [])),
+    { answers: ['"a","o","b","p","grok","m","r","shopping","2026-11-01 06:00:00.000","2026-11-01","",0,4'], answer_entities: [], answer_citations: [] });
 });
