@@ -39,7 +39,8 @@ export interface ClickHouseOptions {
 /**
  * Rows travel as JSONCompactEachRow (one array per row, named columns): far less to write and
  * parse than JSONEachRow. In embedded mode the text goes to chDB's raw insert, which hands it to
- * the engine's parallel parser without copying (the client's generic path re-parses it as SQL).
+ * the engine's parallel parser without copying (the client's generic path re-parses it as SQL);
+ * to a server, as it is, through the client's exec.
  */
 function compactRows(values: readonly object[]): { columns: string[]; body: string } {
   const columns = Object.keys(values[0]);
@@ -79,6 +80,19 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     rawInsert = (table, columns, body) =>
       (connection as any).chdb.rawInsert({ table, columns, values: body, format: 'JSONCompactEachRow' });
   }
+  const insertLines = async (table: string, columns: readonly string[], body: string | Uint8Array) => {
+    if (body.length === 0) return;
+    if (rawInsert) {
+      await rawInsert(table, columns, body);
+      return;
+    }
+    // The client re-encodes JSON formats row by row; exec sends the lines as they are.
+    const { stream } = await client.exec({
+      query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT JSONCompactEachRow`,
+      values: Readable.from([typeof body === 'string' ? Buffer.from(body) : body], { objectMode: false }),
+    });
+    for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
+  };
   return {
     client,
     embedded: !opts.url,
@@ -89,28 +103,10 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     },
     async insert(table, values) {
       if (values.length === 0) return;
-      if (rawInsert) {
-        const { columns, body } = compactRows(values);
-        await rawInsert(table, columns, body);
-        return;
-      }
-      const columns = Object.keys(values[0]) as [string, ...string[]];
-      const rows = values.map((v) => columns.map((c) => (v as Record<string, unknown>)[c] ?? null));
-      await client.insert({ table, columns, values: rows, format: 'JSONCompactEachRow' });
+      const { columns, body } = compactRows(values);
+      await insertLines(table, columns, body);
     },
-    async insertLines(table, columns, body) {
-      if (body.length === 0) return;
-      if (rawInsert) {
-        await rawInsert(table, columns, body);
-        return;
-      }
-      // The client re-encodes JSON formats row by row; exec sends the lines as they are.
-      const { stream } = await client.exec({
-        query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT JSONCompactEachRow`,
-        values: Readable.from([typeof body === 'string' ? Buffer.from(body) : body], { objectMode: false }),
-      });
-      for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
-    },
+    insertLines,
     close: () => client.close(),
   };
 }

@@ -88,7 +88,8 @@ export const citationTuple = (values: readonly unknown[]) => encodeValues(CITATI
 
 /** An answer's answer_rows_in line, from its answers key and its entity and citation tuples. */
 export function wideLine(answerKey: string, entities: readonly string[], citations: readonly string[]): string {
-  return `[${answerKey},1,[${entities.length ? `[${entities.join('],[')}]` : ''}],[${citations.length ? `[${citations.join('],[')}]` : ''}]]\n`;
+  const tuples = (list: readonly string[]) => `[${list.map((t) => `[${t}]`).join(',')}]`;
+  return `[${answerKey},1,${tuples(entities)},${tuples(citations)}]\n`;
 }
 
 /**
