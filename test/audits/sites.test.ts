@@ -11,6 +11,7 @@ let server: TestServer;
 let good: TestSite;
 let noAi: TestSite;
 const pending: (() => void)[] = [];
+const HUGE_PAGE = Buffer.from(`<html><body>${'<p>padding text </p>'.repeat(350_000)}</body></html>`);
 
 test.before(async () => {
   // A loaded test machine can take over 600 ms to answer on loopback: response_time's grades are
@@ -29,9 +30,10 @@ test.before(async () => {
     '/moved': redirect(ARTICLE_PATH),
     '/missing': { status: 404, body: '<h1>Not found</h1>' },
     '/api.json': { type: 'application/json', body: '{"ok":true}' },
+    // Chunked (no Content-Length), so the cap is met while streaming; built once, not per request.
     '/huge': (_req: any, res: any) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<html><body>${'<p>padding text </p>'.repeat(350_000)}</body></html>`);
+      res.end(HUGE_PAGE);
     },
     // Answers after 10 s, long past the page's 1.5 s; the test site closes it at the end.
     '/slow': (_req: any, res: any) => { const timer = setTimeout(() => res.end('<p>late</p>'), 10_000); pending.push(() => clearTimeout(timer)); },
@@ -167,7 +169,8 @@ test('a slow page fails with a timeout', async (t) => {
   t.true(Date.now() - started < 8_000);
 });
 
-test('a huge page fails with the size cap', async (t) => {
+// Serial: streaming 5 MB within the page's 1.5 s must not wait behind the file's other audits.
+test.serial('a huge page fails with the size cap', async (t) => {
   await failedAudit(t, good.url('/huge'), 'The response is larger than 5 MB');
 });
 
