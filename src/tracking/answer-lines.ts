@@ -21,7 +21,16 @@ const LINE_BREAK = /\r\n|\r|\n/;
 export class LineReader {
   private nextLine = 1;
 
+  /** Reads a chunk: the answers with their line numbers, and the bad lines. */
   read(chunk: LineChunk): ReadLines {
+    const answers: ValidAnswer[] = [];
+    const lineNos: number[] = [];
+    const { read, invalid } = this.each(chunk, (answer, line) => { answers.push(answer); lineNos.push(line); });
+    return { read, answers, lineNos, invalid };
+  }
+
+  /** Reads a chunk, handing each valid answer on as soon as it is read (so none has to be kept). */
+  each(chunk: LineChunk, take: (answer: ValidAnswer, line: number) => void): Pick<ReadLines, 'read' | 'invalid'> {
     let texts: string[];
     let lineNos: number[] | null = null;
     if ('bytes' in chunk) {
@@ -35,7 +44,7 @@ export class LineReader {
       texts = chunk.texts;
       lineNos = chunk.lineNos;
     }
-    const out: ReadLines = { read: 0, answers: [], lineNos: [], invalid: [] };
+    const out: Pick<ReadLines, 'read' | 'invalid'> = { read: 0, invalid: [] };
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i];
       const line = lineNos ? lineNos[i] : this.nextLine + i;
@@ -53,8 +62,7 @@ export class LineReader {
         out.invalid.push({ line, error: v.error });
         continue;
       }
-      out.answers.push(v.answer);
-      out.lineNos.push(line);
+      take(v.answer, line);
     }
     if (!lineNos) this.nextLine += texts.length;
     return out;

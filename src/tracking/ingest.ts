@@ -27,8 +27,11 @@ export interface PromptInfo { brandId: string; organizationId: string }
 export interface Lookups {
   /** Looks up the prompts not known yet; prompt() then answers for each of them. */
   resolvePrompts(ids: string[]): Promise<void>;
-  prompt(id: string): PromptInfo | null;
+  /** The prompt's brand and organization; null for an unknown prompt, undefined if not looked up yet. */
+  prompt(id: string): PromptInfo | null | undefined;
   compiled(brandId: string): Promise<CompiledEntities>;
+  /** The brand's compiled entities if compiled() has given them already. */
+  compiledNow(brandId: string): CompiledEntities | undefined;
 }
 
 /**
@@ -39,6 +42,7 @@ export class IngestCache implements Lookups {
   private prompts = new Map<string, PromptInfo | null>();
   private brands = new Map<string, Promise<Entity[]>>();
   private compiledBrands = new Map<string, Promise<CompiledEntities>>();
+  private compiledReady = new Map<string, CompiledEntities>();
   constructor(private stores: Stores) {}
 
   async resolvePrompts(ids: string[]): Promise<void> {
@@ -51,8 +55,8 @@ export class IngestCache implements Lookups {
     }
   }
 
-  prompt(id: string): PromptInfo | null {
-    return this.prompts.get(id) ?? null;
+  prompt(id: string): PromptInfo | null | undefined {
+    return this.prompts.get(id);
   }
 
   /** The brand and its competitors, brand first. */
@@ -72,10 +76,18 @@ export class IngestCache implements Lookups {
   compiled(brandId: string): Promise<CompiledEntities> {
     let c = this.compiledBrands.get(brandId);
     if (!c) {
-      c = this.entities(brandId).then(compileEntities);
+      c = this.entities(brandId).then((e) => {
+        const compiled = compileEntities(e);
+        this.compiledReady.set(brandId, compiled);
+        return compiled;
+      });
       this.compiledBrands.set(brandId, c);
     }
     return c;
+  }
+
+  compiledNow(brandId: string): CompiledEntities | undefined {
+    return this.compiledReady.get(brandId);
   }
 }
 
@@ -98,44 +110,102 @@ export interface PreparedBatch {
  * can analyse the next batch while the store is still writing the previous one.
  * Within a batch the last answer of an id wins.
  */
-export async function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<PreparedBatch> {
-  await lookups.resolvePrompts(answers.map((a) => a.prompt_id));
+export function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<PreparedBatch> {
+  const builder = new BatchBuilder(lookups);
+  answers.forEach((a, index) => builder.add(a, index));
+  return builder.finish();
+}
 
-  const rejected: PreparedBatch['rejected'] = [];
-  const latest = new Map<string, number>(); // answer id -> index of its last occurrence
-  const order: string[] = [];
-  const explicitIds: string[] = [];
-  const brands = new Set<string>();
-  const days = new Set<string>();
+/** Where an answer's lines sit in the batch's writers: [wide start, wide end, cards start, cards end]. */
+type Ranges = [number, number, number, number];
 
-  answers.forEach((a, index) => {
-    const prompt = lookups.prompt(a.prompt_id);
-    if (!prompt) {
-      rejected.push({ index, error: `prompt_id: unknown prompt ${a.prompt_id}` });
-      return;
+/**
+ * Builds a PreparedBatch one answer at a time: an answer whose prompt and brand are known already
+ * is analysed and written out as it is added, so its objects die young (a batch parsed first and
+ * analysed after kept ten thousand answers alive through the young generation, and garbage
+ * collection cost about as much as the analysis). Answers of a prompt not looked up yet wait for
+ * finish(), which looks them all up at once. Rows are written in the order answers are analysed;
+ * counts and the last answer of each id follow the answers' indexes.
+ */
+export class BatchBuilder {
+  private rejected: PreparedBatch['rejected'] = [];
+  private accepted: { index: number; id: string }[] = [];
+  private explicitIds: string[] = [];
+  private brands = new Set<string>();
+  private days = new Set<string>();
+  /** Answer id -> index and lines of the answer written for it (the latest index seen so far). */
+  private written = new Map<string, { index: number; at: Ranges }>();
+  private dropped: Ranges[] = [];
+  private waiting: { answer: ValidAnswer; index: number }[] = [];
+  private outOfOrder = false;
+  private writers = { wide: new LineWriter(), shopping_cards: new LineWriter() };
+
+  constructor(private lookups: Lookups) {}
+
+  /** Adds the answer at this index of the batch (indexes increase from call to call). */
+  add(answer: ValidAnswer, index: number): void {
+    const prompt = this.lookups.prompt(answer.prompt_id);
+    const compiled = prompt && this.lookups.compiledNow(prompt.brandId);
+    if (prompt === undefined || (prompt && !compiled)) {
+      this.waiting.push({ answer, index });
+      this.outOfOrder = true;
+    } else if (prompt === null) {
+      this.rejected.push({ index, error: `prompt_id: unknown prompt ${answer.prompt_id}` });
+    } else {
+      this.write(answer, index, prompt, compiled!);
     }
-    const id = a.id ?? answerId(a);
-    if (a.id) explicitIds.push(id);
-    latest.set(id, index);
-    order.push(id);
-    brands.add(prompt.brandId);
-    days.add(a.collected_at.slice(0, 10));
-  });
+  }
 
-  const writers = { wide: new LineWriter(), shopping_cards: new LineWriter() };
-  for (const [id, index] of latest) {
-    const a = answers[index];
-    const prompt = lookups.prompt(a.prompt_id)!;
-    const compiled = await lookups.compiled(prompt.brandId);
+  async finish(): Promise<PreparedBatch> {
+    const waiting = this.waiting;
+    this.waiting = [];
+    if (waiting.length) await this.lookups.resolvePrompts(waiting.map((w) => w.answer.prompt_id));
+    for (const { answer, index } of waiting) {
+      const prompt = this.lookups.prompt(answer.prompt_id);
+      if (!prompt) {
+        this.rejected.push({ index, error: `prompt_id: unknown prompt ${answer.prompt_id}` });
+        continue;
+      }
+      this.write(answer, index, prompt, this.lookups.compiledNow(prompt.brandId) ?? await this.lookups.compiled(prompt.brandId));
+    }
+    if (this.outOfOrder) {
+      this.accepted.sort((a, b) => a.index - b.index);
+      this.rejected.sort((a, b) => a.index - b.index);
+    }
+    return {
+      rejected: this.rejected,
+      order: this.accepted.map((a) => a.id),
+      explicitIds: this.explicitIds,
+      brands: [...this.brands],
+      days: [...this.days],
+      wanted: {
+        wide: this.writers.wide.lines(this.dropped.map((r) => [r[0], r[1]])),
+        shopping_cards: this.writers.shopping_cards.lines(this.dropped.map((r) => [r[2], r[3]])),
+      },
+    };
+  }
+
+  private write(a: ValidAnswer, index: number, prompt: PromptInfo, compiled: CompiledEntities): void {
+    const id = a.id ?? answerId(a);
+    if (a.id) this.explicitIds.push(id);
+    this.accepted.push({ index, id });
+    this.brands.add(prompt.brandId);
+    this.days.add(a.collected_at.slice(0, 10));
+    const before = this.written.get(id);
+    if (before && before.index > index) return; // a later answer of this id is written already
     const shopping = a.mode === 'shopping';
     const analysis = shopping ? null : analyzeAnswer(a, compiled);
     const cards = shopping ? parseCards(a.products, compiled) : [];
     const rows = answerRows(a, { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId }, analysis, cards);
-    writers.wide.addLines(rows.wide);
-    writers.shopping_cards.add(rows.shopping_cards);
+    const { wide, shopping_cards } = this.writers;
+    const at: Ranges = [wide.size, 0, shopping_cards.size, 0];
+    wide.addLines(rows.wide);
+    shopping_cards.add(rows.shopping_cards);
+    at[1] = wide.size;
+    at[3] = shopping_cards.size;
+    if (before) this.dropped.push(before.at);
+    this.written.set(id, { index, at });
   }
-  const wanted = { wide: writers.wide.lines(), shopping_cards: writers.shopping_cards.lines() };
-  return { rejected, order, explicitIds, brands: [...brands], days: [...days], wanted };
 }
 
 /** Writes a prepared batch (see reconcile.ts) and counts inserts and replacements. */

@@ -76,7 +76,7 @@ export class PrepareThread {
 
   private async lookup(promptIds: string[]): Promise<ToWorker> {
     await this.cache.resolvePrompts(promptIds);
-    const prompts = promptIds.map((id) => [id, this.cache.prompt(id)] as [string, PromptInfo | null]);
+    const prompts = promptIds.map((id) => [id, this.cache.prompt(id) ?? null] as [string, PromptInfo | null]);
     const brands: [string, Entity[]][] = [];
     for (const [, p] of prompts) {
       if (!p || this.sentBrands.has(p.brandId)) continue;

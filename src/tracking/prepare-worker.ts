@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import { compileEntities, type CompiledEntities } from './analyze.ts';
 import { LineReader, type LineChunk } from './answer-lines.ts';
-import { prepareBatch, type Lookups, type PromptInfo } from './ingest.ts';
+import { BatchBuilder, type Lookups, type PromptInfo } from './ingest.ts';
 import type { ToMain, ToWorker } from './prepare-thread.ts';
 
 const port = parentPort!;
@@ -32,14 +32,18 @@ class AskingLookups implements Lookups {
     this.answer = null;
   }
 
-  prompt(id: string): PromptInfo | null {
-    return this.prompts.get(id) ?? null;
+  prompt(id: string): PromptInfo | null | undefined {
+    return this.prompts.get(id);
   }
 
   async compiled(brandId: string): Promise<CompiledEntities> {
     const c = this.brands.get(brandId);
     if (!c) throw new Error(`brand ${brandId} was not sent to the ingest worker`);
     return c;
+  }
+
+  compiledNow(brandId: string): CompiledEntities | undefined {
+    return this.brands.get(brandId);
   }
 }
 
@@ -49,8 +53,14 @@ let queue: Promise<void> = Promise.resolve();
 
 async function prepare(seq: number, chunk: LineChunk): Promise<void> {
   try {
-    const { read, answers, lineNos, invalid } = reader.read(chunk);
-    const batch = await prepareBatch(lookups, answers);
+    // Each answer is analysed as it is read (BatchBuilder), not after the whole chunk is parsed.
+    const builder = new BatchBuilder(lookups);
+    const lineNos: number[] = [];
+    const { read, invalid } = reader.each(chunk, (answer, line) => {
+      builder.add(answer, lineNos.length);
+      lineNos.push(line);
+    });
+    const batch = await builder.finish();
     const transfer = Object.values(batch.wanted).map((b) => (b as Uint8Array).buffer as ArrayBuffer);
     send({ kind: 'prepared', seq, read, batch, lineNos, invalid }, transfer);
   } catch (err) {

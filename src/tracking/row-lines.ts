@@ -149,8 +149,25 @@ export class LineWriter {
     this.length += this.bytes.write(text, this.length);
   }
 
-  /** The lines written so far (a view of the writer's own memory). */
-  lines(): Uint8Array {
+  /** Bytes written so far: where the next line starts. */
+  get size(): number {
+    return this.length;
+  }
+
+  /**
+   * The lines written so far (a view of the writer's own memory), less the byte ranges dropped
+   * ([start, end), in the order written), which are cut out in place.
+   */
+  lines(dropped: readonly (readonly [number, number])[] = []): Uint8Array {
+    const cuts = dropped.filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0]);
+    if (cuts.length) {
+      let to = cuts[0][0];
+      cuts.forEach(([, end], i) => {
+        const next = i + 1 < cuts.length ? cuts[i + 1][0] : this.length;
+        to += this.bytes.copy(this.bytes, to, end, next);
+      });
+      this.length = to;
+    }
     return this.bytes.subarray(0, this.length);
   }
 }
