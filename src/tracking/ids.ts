@@ -1,11 +1,18 @@
 // Deterministic ids (RFC 4122 version 5, SHA-1 over a namespace): an answer captured without an id
 // gets the same id every time it is captured or imported again, so re-running is safe.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const NAMESPACE = Buffer.from('6f1d0c3e5a7b4e2f9c8d1b2a3e4f5a6b', 'hex'); // Answerscope's own namespace
+// Namespace then name, hashed in one call (ingestion derives an id per answer; a Hash object per
+// id cost twice as much). Names longer than the scratch space are joined into a new buffer.
+const scratch = Buffer.alloc(1024);
+NAMESPACE.copy(scratch);
 
 export function uuidV5(name: string): string {
-  const h = createHash('sha1').update(NAMESPACE).update(name).digest();
+  const input = name.length * 3 <= scratch.length - NAMESPACE.length
+    ? scratch.subarray(0, NAMESPACE.length + scratch.write(name, NAMESPACE.length))
+    : Buffer.concat([NAMESPACE, Buffer.from(name)]);
+  const h = hash('sha1', input, 'buffer') as Buffer;
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');
