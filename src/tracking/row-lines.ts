@@ -48,11 +48,16 @@ export const COLUMNS: Record<FactTable, readonly string[]> = mapTables((t) => Ob
 export const LINE_COLUMNS: Record<FactTable, readonly string[]> = mapTables((t) => [...COLUMNS[t], 'sign']);
 const KINDS: Record<FactTable, readonly Kind[]> = mapTables((t) => Object.values(COLUMN_KINDS[t]));
 
+// One encoder per kind. A value of another type than its kind's (never written by ingestion) still
+// comes out as JSON.stringify writes it.
+const plainValue = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : v == null ? 'null' : JSON.stringify(v));
+const textValue = (v: unknown): string => (v == null ? 'null' : JSON.stringify(v));
+const numValue = (v: unknown): string =>
+  (typeof v === 'number' && Number.isFinite(v) ? String(v) : v == null ? 'null' : JSON.stringify(v));
+const ENCODERS: Record<Kind, (v: unknown) => string> = { plain: plainValue, text: textValue, num: numValue };
+
 function encodeValue(kind: Kind, v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (kind === 'plain' && typeof v === 'string') return `"${v}"`;
-  if (kind === 'num' && typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return JSON.stringify(v);
+  return ENCODERS[kind](v);
 }
 
 function encodeValues(kinds: readonly Kind[], values: readonly unknown[]): string {
@@ -66,30 +71,34 @@ export const rowKey = (table: FactTable, values: readonly unknown[]): string => 
 
 // A new answer's line for answer_rows_in (clickhouse/005_answer_rows_in.sql): its answers row, then
 // its entity and citation rows as arrays of tuples holding only what differs from row to row. The
-// tuples' fields, in the order of the table's tuple types:
-const ENTITY_FIELDS: Record<string, Kind> = {
-  entity_id: 'plain', is_brand: 'num', mentions: 'num', position: 'num', citations: 'num', score: 'num',
-};
-const CITATION_FIELDS: Record<string, Kind> = {
-  url: 'text', domain: 'text', category: 'plain', article_type: 'plain', title: 'text',
-  domain_first: 'num', group_first: 'num', answer_first: 'num',
-};
-const ENTITY_KINDS = Object.values(ENTITY_FIELDS);
-const CITATION_KINDS = Object.values(CITATION_FIELDS);
-const TUPLES = { answer_entities: Object.keys(ENTITY_FIELDS), answer_citations: Object.keys(CITATION_FIELDS) };
+// tuples' fields, in the order of the table's tuple types (and of entityTuple's and citationTuple's
+// parameters, which write them without building an array per row: this runs for every row ingested):
+const TUPLES = {
+  answer_entities: ['entity_id', 'is_brand', 'mentions', 'position', 'citations', 'score'],
+  answer_citations: ['url', 'domain', 'category', 'article_type', 'title', 'domain_first', 'group_first', 'answer_first'],
+} as const;
 
 /** The columns an answer_rows_in line fills. */
 export const WIDE_COLUMNS: readonly string[] = [...COLUMNS.answers, 'sign', 'entity_rows', 'citation_rows'];
 
-/** An entity row's tuple (values in ENTITY_FIELDS order) as JSON, without the brackets. */
-export const entityTuple = (values: readonly unknown[]) => encodeValues(ENTITY_KINDS, values);
-/** A citation row's tuple (values in CITATION_FIELDS order) as JSON, without the brackets. */
-export const citationTuple = (values: readonly unknown[]) => encodeValues(CITATION_KINDS, values);
+/** An entity row's tuple as JSON, without the brackets. */
+export const entityTuple = (entityId: string, isBrand: 0 | 1, mentions: number, position: number, citations: number, score: number) =>
+  `${plainValue(entityId)},${isBrand},${numValue(mentions)},${numValue(position)},${numValue(citations)},${numValue(score)}`;
+
+/** A citation row's tuple as JSON, without the brackets. */
+export const citationTuple = (url: string, domain: string, category: string, articleType: string, title: string,
+  domainFirst: 0 | 1, groupFirst: 0 | 1, answerFirst: 0 | 1) =>
+  `${textValue(url)},${textValue(domain)},${plainValue(category)},${plainValue(articleType)},${textValue(title)},${domainFirst},${groupFirst},${answerFirst}`;
+
+const tupleArray = (list: readonly string[]) => {
+  let out = '[';
+  for (let i = 0; i < list.length; i++) out += i ? `,[${list[i]}]` : `[${list[i]}]`;
+  return `${out}]`;
+};
 
 /** An answer's answer_rows_in line, from its answers key and its entity and citation tuples. */
 export function wideLine(answerKey: string, entities: readonly string[], citations: readonly string[]): string {
-  const tuples = (list: readonly string[]) => `[${list.map((t) => `[${t}]`).join(',')}]`;
-  return `[${answerKey},1,${tuples(entities)},${tuples(citations)}]\n`;
+  return `[${answerKey},1,${tupleArray(entities)},${tupleArray(citations)}]\n`;
 }
 
 /**
@@ -101,7 +110,7 @@ export function keysOfWide(line: string): Pick<Record<FactTable, string[]>, 'ans
   const answer = new Map(COLUMNS.answers.map((c, i) => [c, values[i]]));
   const n = COLUMNS.answers.length;
   const expand = (table: 'answer_entities' | 'answer_citations', tuples: unknown[][]) => tuples.map((tuple) => {
-    const field = new Map(TUPLES[table].map((f, i) => [f, tuple[i]]));
+    const field = new Map<string, unknown>(TUPLES[table].map((f, i) => [f, tuple[i]]));
     return rowKey(table, COLUMNS[table].map((c) => (field.has(c) ? field.get(c) : answer.get(c))));
   });
   return {

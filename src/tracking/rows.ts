@@ -38,14 +38,14 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
       // a sum over its rows divided by the answer count, which the brand's row carries), so only the
       // brand's row is always stored. This keeps the table to a few rows per answer.
       if (e.kind !== 'brand' && e.mentions === 0 && e.citations === 0) continue;
-      entities.push(entityTuple([e.entity_id, e.kind === 'brand' ? 1 : 0, e.mentions, e.position, e.citations, e.score]));
+      entities.push(entityTuple(e.entity_id, e.kind === 'brand' ? 1 : 0, e.mentions, e.position, e.citations, e.score));
     }
     const seenDomains = new Set<string>();
     const seenGroups = new Set<string>();
     analysis.citations.forEach((c, i) => {
       const group = c.category === 'you' || c.category === 'competitor' ? c.category : 'external';
-      citations.push(citationTuple([c.url, c.domain, c.category, c.article_type, c.title,
-        seenDomains.has(c.domain) ? 0 : 1, seenGroups.has(group) ? 0 : 1, i === 0 ? 1 : 0]));
+      citations.push(citationTuple(c.url, c.domain, c.category, c.article_type, c.title,
+        seenDomains.has(c.domain) ? 0 : 1, seenGroups.has(group) ? 0 : 1, i === 0 ? 1 : 0));
       seenDomains.add(c.domain);
       seenGroups.add(group);
     });

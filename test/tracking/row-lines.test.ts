@@ -46,9 +46,10 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
   for (const s of TRICKY) {
     const answer = ['5d0c1f3e-0000-4000-8000-000000000001', 'o', 'b', 'p', 'chatgpt', s, s, 'standard',
       '2026-11-01 06:00:00.000', '2026-11-01', s, 2, 0];
-    const entities = [['e1', 1, 2, 1, 1, 61.66666666666667], ['e2', 0, 0, 0, 1, 25]];
-    const citations = [[`https://x.example/${s}`, 'x.example', 'you', 'listicle', s, 1, 1, 1], ['https://y.example/', 'y.example', 'other', 'other', '', 1, 1, 0]];
-    const line = wideLine(rowKey('answers', answer), entities.map(entityTuple), citations.map(citationTuple));
+    const entities: Parameters<typeof entityTuple>[] = [['e1', 1, 2, 1, 1, 61.66666666666667], ['e2', 0, 0, 0, 1, 25]];
+    const citations: Parameters<typeof citationTuple>[] = [[`https://x.example/${s}`, 'x.example', 'you', 'listicle', s, 1, 1, 1],
+      ['https://y.example/', 'y.example', 'other', 'other', '', 1, 1, 0], [s, s, 'forum', 'other', s, 0, 0, 0]];
+    const line = wideLine(rowKey('answers', answer), entities.map((e) => entityTuple(...e)), citations.map((c) => citationTuple(...c)));
     // What ClickHouse reads: valid JSON of the answer's values, sign 1, then the tuples.
     t.deepEqual(JSON.parse(line), [...answer, 1, entities, citations], s);
     const [id, , brand, prompt, platform, model, region, , at, day] = answer;
