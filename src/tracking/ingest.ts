@@ -120,12 +120,11 @@ export function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<
 type Ranges = [number, number, number, number];
 
 /**
- * Builds a PreparedBatch one answer at a time: an answer whose prompt and brand are known already
- * is analysed and written out as it is added, so its objects die young (a batch parsed first and
- * analysed after kept ten thousand answers alive through the young generation, and garbage
- * collection cost about as much as the analysis). Answers of a prompt not looked up yet wait for
- * finish(), which looks them all up at once. Rows are written in the order answers are analysed;
- * counts and the last answer of each id follow the answers' indexes.
+ * Builds a PreparedBatch as answers come: an answer whose prompt and brand are known already is
+ * analysed and written out when it is added, so a caller can parse and analyse a batch in groups
+ * without keeping all its answers (prepare-worker.ts). Answers of a prompt not looked up yet wait
+ * for finish(), which looks them all up at once. Rows are written in the order answers are
+ * analysed; counts and the last answer of each id follow the answers' indexes.
  */
 export class BatchBuilder {
   private rejected: PreparedBatch['rejected'] = [];

@@ -4,6 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import { compileEntities, type CompiledEntities } from './analyze.ts';
 import { LineReader, type LineChunk } from './answer-lines.ts';
+import type { ValidAnswer } from './answer-schema.ts';
 import { BatchBuilder, type Lookups, type PromptInfo } from './ingest.ts';
 import type { ToMain, ToWorker } from './prepare-thread.ts';
 
@@ -47,19 +48,33 @@ class AskingLookups implements Lookups {
   }
 }
 
+/** Answers parsed before the group is analysed (see prepare()). */
+const GROUP = 500;
+
 const lookups = new AskingLookups();
 const reader = new LineReader();
 let queue: Promise<void> = Promise.resolve();
 
 async function prepare(seq: number, chunk: LineChunk): Promise<void> {
   try {
-    // Each answer is analysed as it is read (BatchBuilder), not after the whole chunk is parsed.
+    // Lines are parsed and validated a group at a time, then the group is analysed and serialised:
+    // per answer, the whole chunk at once or one answer at a time both cost more (in-process A/B of
+    // the three: 500-line groups 10-15% faster than either; each phase keeps its code and data hot,
+    // and a group is too small for its answers to outlive the young generation).
     const builder = new BatchBuilder(lookups);
     const lineNos: number[] = [];
+    let group: ValidAnswer[] = [];
+    const flush = () => {
+      const first = lineNos.length - group.length; // the batch index of the group's first answer
+      group.forEach((answer, i) => builder.add(answer, first + i));
+      group = [];
+    };
     const { read, invalid } = reader.each(chunk, (answer, line) => {
-      builder.add(answer, lineNos.length);
+      group.push(answer);
       lineNos.push(line);
+      if (group.length === GROUP) flush();
     });
+    flush();
     const batch = await builder.finish();
     const transfer = Object.values(batch.wanted).map((b) => (b as Uint8Array).buffer as ArrayBuffer);
     send({ kind: 'prepared', seq, read, batch, lineNos, invalid }, transfer);

@@ -65,6 +65,27 @@ test('line numbers and messages are those readline gives, wherever chunks end', 
   t.is(byLines.rejected[3].error, 'prompt_id: unknown prompt 00000000-0000-4000-8000-000000000000');
 });
 
+test('past the worker\'s 500-line groups: rejections keep their line numbers, the last answer of an id wins', async (t) => {
+  const tenant = await seedTenant(server);
+  const good = answers(tenant, 1300).map((a, i) => ({ ...a, collected_at: `2026-11-01T${String(Math.floor(i / 60) % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z` }));
+  const unknown = JSON.stringify({ ...good[0], prompt_id: '00000000-0000-4000-8000-000000000000' });
+  const lines = good.map((a) => JSON.stringify(a));
+  // Bad lines either side of the group edges (lines 500/501 and 1000/1001), and line 1250
+  // repeating line 3's answer with another text.
+  lines[499] = unknown; lines[500] = 'not json'; lines[999] = unknown; lines[1000] = unknown;
+  lines[1249] = JSON.stringify({ ...good[2], text: 'Acme repeated' });
+  const file = write(lines.join('\n'));
+  const r = await ingestFile(server.stores, file);
+  t.deepEqual(r.rejected.map((x) => x.line), [500, 501, 1000, 1001]);
+  t.is(r.rejected[1].error.slice(0, 14), 'not valid JSON');
+  t.deepEqual({ read: r.read, inserted: r.inserted, replaced: r.replaced }, { read: 1300, inserted: 1295, replaced: 1 });
+  const [{ text }] = await server.stores.ch.rows<{ text: string }>(
+    'SELECT text FROM answers WHERE brand_id = {b:UUID} AND collected_at = {at:DateTime64(3)} GROUP BY text HAVING sum(sign) > 0',
+    { b: tenant.brandId, at: '2026-11-01 00:02:00.000' });
+  t.is(text, 'Acme repeated');
+  t.is((await stored(tenant.brandId)).answers.n, 1295);
+});
+
 async function optimize() {
   for (const table of ['answers', 'answer_entities', 'answer_citations']) {
     await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
