@@ -4,8 +4,8 @@
 import { parentPort } from 'node:worker_threads';
 import { compileEntities, type CompiledEntities } from './analyze.ts';
 import { LineReader, type LineChunk } from './answer-lines.ts';
-import type { ValidAnswer } from './answer-schema.ts';
-import { BatchBuilder, type Lookups, type PromptInfo } from './ingest.ts';
+import { prepareChunk } from './prepare-chunk.ts';
+import { type Lookups, type PromptInfo } from './ingest.ts';
 import type { ToMain, ToWorker } from './prepare-thread.ts';
 
 const port = parentPort!;
@@ -48,36 +48,15 @@ class AskingLookups implements Lookups {
   }
 }
 
-/** Answers parsed before the group is analysed (see prepare()). */
-const GROUP = 500;
-
 const lookups = new AskingLookups();
 const reader = new LineReader();
 let queue: Promise<void> = Promise.resolve();
 
 async function prepare(seq: number, chunk: LineChunk): Promise<void> {
   try {
-    // Lines are parsed and validated a group at a time, then the group is analysed and serialised:
-    // per answer, the whole chunk at once or one answer at a time both cost more (in-process A/B of
-    // the three: 500-line groups 10-15% faster than either; each phase keeps its code and data hot,
-    // and a group is too small for its answers to outlive the young generation).
-    const builder = new BatchBuilder(lookups);
-    const lineNos: number[] = [];
-    let group: ValidAnswer[] = [];
-    const flush = () => {
-      const first = lineNos.length - group.length; // the batch index of the group's first answer
-      group.forEach((answer, i) => builder.add(answer, first + i));
-      group = [];
-    };
-    const { read, invalid } = reader.each(chunk, (answer, line) => {
-      group.push(answer);
-      lineNos.push(line);
-      if (group.length === GROUP) flush();
-    });
-    flush();
-    const batch = await builder.finish();
-    const transfer = Object.values(batch.wanted).map((b) => (b as Uint8Array).buffer as ArrayBuffer);
-    send({ kind: 'prepared', seq, read, batch, lineNos, invalid }, transfer);
+    const prepared = await prepareChunk(reader, lookups, chunk);
+    const transfer = Object.values(prepared.batch.wanted).map((b) => (b as Uint8Array).buffer as ArrayBuffer);
+    send({ kind: 'prepared', seq, ...prepared }, transfer);
   } catch (err) {
     send({ kind: 'failed', seq, error: (err as Error).message });
   }

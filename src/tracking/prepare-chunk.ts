@@ -1,0 +1,34 @@
+// What the ingest worker does with each chunk of lines (prepare-worker.ts), kept free of thread
+// plumbing so bench/ingest-stages.ts times exactly this.
+import { LineReader, type LineChunk } from './answer-lines.ts';
+import type { ValidAnswer } from './answer-schema.ts';
+import { BatchBuilder, type Lookups } from './ingest.ts';
+import type { PreparedChunk } from './prepare-thread.ts';
+
+/** Answers parsed before the group is analysed (see prepareChunk). */
+const GROUP = 500;
+
+/**
+ * Reads a chunk (numbered on from the reader's previous one) and prepares its batch. Lines are
+ * parsed and validated a group at a time, then the group is analysed and serialised: in an
+ * in-process A/B on the same chunks, 500-line groups were 6-7% faster than the whole chunk at once
+ * and 13-14% faster than one answer at a time (each phase keeps its code and data hot, and a group
+ * is too small for its answers to outlive the young generation).
+ */
+export async function prepareChunk(reader: LineReader, lookups: Lookups, chunk: LineChunk): Promise<PreparedChunk> {
+  const builder = new BatchBuilder(lookups);
+  const lineNos: number[] = [];
+  let group: ValidAnswer[] = [];
+  const flush = () => {
+    const first = lineNos.length - group.length; // the batch index of the group's first answer
+    group.forEach((answer, i) => builder.add(answer, first + i));
+    group = [];
+  };
+  const { read, invalid } = reader.each(chunk, (answer, line) => {
+    group.push(answer);
+    lineNos.push(line);
+    if (group.length === GROUP) flush();
+  });
+  flush();
+  return { read, batch: await builder.finish(), lineNos, invalid };
+}
