@@ -14,9 +14,11 @@ const pending: (() => void)[] = [];
 const HUGE_PAGE = Buffer.from(`<html><body>${'<p>padding text </p>'.repeat(350_000)}</body></html>`);
 
 test.before(async () => {
-  // A loaded test machine can take over 600 ms to answer on loopback: response_time's grades are
-  // widened so the expected scores do not depend on the machine (its own test checks the curve).
-  server = await startTestServer({ ALLOW_PRIVATE_URLS: '1', AUDIT_TIMEOUT_MS: '3000', AUDIT_FAST_MS: '2000' });
+  // A loaded test machine can take seconds to answer on loopback (a first byte after 4.2 s was
+  // seen, with the event loop busy with this file's other audits): response_time gives full marks
+  // up to a minute here, so the expected scores do not depend on the machine (signals.test.ts
+  // checks the curve).
+  server = await startTestServer({ ALLOW_PRIVATE_URLS: '1', AUDIT_TIMEOUT_MS: '3000', AUDIT_FAST_MS: '60000' });
   const routes: Record<string, any> = {};
   good = await startSite(routes);
   const now = new Date();
