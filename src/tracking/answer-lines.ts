@@ -6,12 +6,10 @@ import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
 /** Lines to read: raw UTF-8 bytes (numbered on from the previous chunk), or numbered texts. */
 export type LineChunk = { bytes: Uint8Array } | { texts: string[]; lineNos: number[] };
 
+/** What reading a chunk gives besides its answers. */
 export interface ReadLines {
   /** Non-blank lines. */
   read: number;
-  answers: ValidAnswer[];
-  /** The line number of each answer. */
-  lineNos: number[];
   invalid: { line: number; error: string }[];
 }
 
@@ -21,16 +19,8 @@ const LINE_BREAK = /\r\n|\r|\n/;
 export class LineReader {
   private nextLine = 1;
 
-  /** Reads a chunk: the answers with their line numbers, and the bad lines. */
-  read(chunk: LineChunk): ReadLines {
-    const answers: ValidAnswer[] = [];
-    const lineNos: number[] = [];
-    const { read, invalid } = this.each(chunk, (answer, line) => { answers.push(answer); lineNos.push(line); });
-    return { read, answers, lineNos, invalid };
-  }
-
-  /** Reads a chunk, handing each valid answer on as soon as it is read (so none has to be kept). */
-  each(chunk: LineChunk, take: (answer: ValidAnswer, line: number) => void): Pick<ReadLines, 'read' | 'invalid'> {
+  /** Reads a chunk, handing each valid answer on with its line number as soon as it is read. */
+  each(chunk: LineChunk, take: (answer: ValidAnswer, line: number) => void): ReadLines {
     let texts: string[];
     let lineNos: number[] | null = null;
     if ('bytes' in chunk) {
@@ -44,7 +34,7 @@ export class LineReader {
       texts = chunk.texts;
       lineNos = chunk.lineNos;
     }
-    const out: Pick<ReadLines, 'read' | 'invalid'> = { read: 0, invalid: [] };
+    const out: ReadLines = { read: 0, invalid: [] };
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i];
       const line = lineNos ? lineNos[i] : this.nextLine + i;

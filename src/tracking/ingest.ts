@@ -116,8 +116,8 @@ export function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<
   return builder.finish();
 }
 
-/** Where an answer's lines sit in the batch's writers: [wide start, wide end, cards start, cards end]. */
-type Ranges = [number, number, number, number];
+/** Where an answer's lines sit in each of the batch's writers: [start, end) in bytes. */
+interface Ranges { wide: [number, number]; shopping_cards: [number, number] }
 
 /**
  * Builds a PreparedBatch as answers come: an answer whose prompt and brand are known already is
@@ -136,7 +136,6 @@ export class BatchBuilder {
   private written = new Map<string, { index: number; at: Ranges }>();
   private dropped: Ranges[] = [];
   private waiting: { answer: ValidAnswer; index: number }[] = [];
-  private outOfOrder = false;
   private writers = { wide: new LineWriter(), shopping_cards: new LineWriter() };
 
   constructor(private lookups: Lookups) {}
@@ -147,9 +146,8 @@ export class BatchBuilder {
     const compiled = prompt && this.lookups.compiledNow(prompt.brandId);
     if (prompt === undefined || (prompt && !compiled)) {
       this.waiting.push({ answer, index });
-      this.outOfOrder = true;
     } else if (prompt === null) {
-      this.rejected.push({ index, error: `prompt_id: unknown prompt ${answer.prompt_id}` });
+      this.reject(answer, index);
     } else {
       this.write(answer, index, prompt, compiled!);
     }
@@ -162,12 +160,13 @@ export class BatchBuilder {
     for (const { answer, index } of waiting) {
       const prompt = this.lookups.prompt(answer.prompt_id);
       if (!prompt) {
-        this.rejected.push({ index, error: `prompt_id: unknown prompt ${answer.prompt_id}` });
+        this.reject(answer, index);
         continue;
       }
       this.write(answer, index, prompt, this.lookups.compiledNow(prompt.brandId) ?? await this.lookups.compiled(prompt.brandId));
     }
-    if (this.outOfOrder) {
+    // Answers that waited were analysed after later ones: put counts and rejections back in order.
+    if (waiting.length) {
       this.accepted.sort((a, b) => a.index - b.index);
       this.rejected.sort((a, b) => a.index - b.index);
     }
@@ -178,10 +177,14 @@ export class BatchBuilder {
       brands: [...this.brands],
       days: [...this.days],
       wanted: {
-        wide: this.writers.wide.lines(this.dropped.map((r) => [r[0], r[1]])),
-        shopping_cards: this.writers.shopping_cards.lines(this.dropped.map((r) => [r[2], r[3]])),
+        wide: this.writers.wide.lines(this.dropped.map((r) => r.wide)),
+        shopping_cards: this.writers.shopping_cards.lines(this.dropped.map((r) => r.shopping_cards)),
       },
     };
+  }
+
+  private reject(answer: ValidAnswer, index: number): void {
+    this.rejected.push({ index, error: `prompt_id: unknown prompt ${answer.prompt_id}` });
   }
 
   private write(a: ValidAnswer, index: number, prompt: PromptInfo, compiled: CompiledEntities): void {
@@ -197,11 +200,10 @@ export class BatchBuilder {
     const cards = shopping ? parseCards(a.products, compiled) : [];
     const rows = answerRows(a, { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId }, analysis, cards);
     const { wide, shopping_cards } = this.writers;
-    const at: Ranges = [wide.size, 0, shopping_cards.size, 0];
+    const starts = [wide.size, shopping_cards.size] as const;
     wide.addLines(rows.wide);
     shopping_cards.add(rows.shopping_cards);
-    at[1] = wide.size;
-    at[3] = shopping_cards.size;
+    const at: Ranges = { wide: [starts[0], wide.size], shopping_cards: [starts[1], shopping_cards.size] };
     if (before) this.dropped.push(before.at);
     this.written.set(id, { index, at });
   }

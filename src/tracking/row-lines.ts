@@ -56,18 +56,13 @@ const numValue = (v: unknown): string =>
   (typeof v === 'number' && Number.isFinite(v) ? String(v) : v == null ? 'null' : JSON.stringify(v));
 const ENCODERS: Record<Kind, (v: unknown) => string> = { plain: plainValue, text: textValue, num: numValue };
 
-function encodeValue(kind: Kind, v: unknown): string {
-  return ENCODERS[kind](v);
-}
-
-function encodeValues(kinds: readonly Kind[], values: readonly unknown[]): string {
-  let out = encodeValue(kinds[0], values[0]);
-  for (let i = 1; i < kinds.length; i++) out += `,${encodeValue(kinds[i], values[i])}`;
+/** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
+export function rowKey(table: FactTable, values: readonly unknown[]): string {
+  const kinds = KINDS[table];
+  let out = ENCODERS[kinds[0]](values[0]);
+  for (let i = 1; i < kinds.length; i++) out += `,${ENCODERS[kinds[i]](values[i])}`;
   return out;
 }
-
-/** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
-export const rowKey = (table: FactTable, values: readonly unknown[]): string => encodeValues(KINDS[table], values);
 
 // A new answer's line for answer_rows_in (clickhouse/005_answer_rows_in.sql): its answers row, then
 // its entity and citation rows as arrays of tuples holding only what differs from row to row. The
