@@ -76,6 +76,15 @@ const TUPLES = {
 /** The columns an answer_rows_in line fills. */
 export const WIDE_COLUMNS: readonly string[] = [...COLUMNS.answers, 'sign', 'entity_rows', 'citation_rows'];
 
+/**
+ * An answers row's key (rowKey('answers', ...) written by one template, without an array of
+ * values: this runs for every answer ingested). Parameters in COLUMNS.answers order.
+ */
+export const answerKey = (answerId: string, organizationId: string, brandId: string, promptId: string, platform: string,
+  model: string, region: string, mode: string, collectedAt: string, day: string, text: string, citationCount: number,
+  productCount: number) =>
+  `${plainValue(answerId)},${plainValue(organizationId)},${plainValue(brandId)},${plainValue(promptId)},${plainValue(platform)},${textValue(model)},${textValue(region)},${plainValue(mode)},${plainValue(collectedAt)},${plainValue(day)},${textValue(text)},${numValue(citationCount)},${numValue(productCount)}`;
+
 /** An entity row's tuple as JSON, without the brackets. */
 export const entityTuple = (entityId: string, isBrand: 0 | 1, mentions: number, position: number, citations: number, score: number) =>
   `${plainValue(entityId)},${isBrand},${numValue(mentions)},${numValue(position)},${numValue(citations)},${numValue(score)}`;
@@ -92,8 +101,8 @@ const tupleArray = (list: readonly string[]) => {
 };
 
 /** An answer's answer_rows_in line, from its answers key and its entity and citation tuples. */
-export function wideLine(answerKey: string, entities: readonly string[], citations: readonly string[]): string {
-  return `[${answerKey},1,${tupleArray(entities)},${tupleArray(citations)}]\n`;
+export function wideLine(key: string, entities: readonly string[], citations: readonly string[]): string {
+  return `[${key},1,${tupleArray(entities)},${tupleArray(citations)}]\n`;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { AnswerAnalysis } from './analyze.ts';
 import type { CardFigures } from './types.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { cardId } from './ids.ts';
-import { citationTuple, entityTuple, rowKey, wideLine } from './row-lines.ts';
+import { answerKey, citationTuple, entityTuple, rowKey, wideLine } from './row-lines.ts';
 
 export interface AnswerContext {
   answerId: string;
@@ -28,8 +28,8 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
   const collected_at = chTime(a.collected_at);
   const { answerId, organizationId, brandId } = ctx;
   const { prompt_id, platform, model, region } = a;
-  const answerKey = rowKey('answers', [answerId, organizationId, brandId, prompt_id, platform, model, region, a.mode,
-    collected_at, day, a.text, analysis ? analysis.citations.length : 0, cards.length]);
+  const key = answerKey(answerId, organizationId, brandId, prompt_id, platform, model, region, a.mode,
+    collected_at, day, a.text, analysis ? analysis.citations.length : 0, cards.length);
   const entities: string[] = [];
   const citations: string[] = [];
   if (analysis) {
@@ -50,7 +50,7 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
       seenGroups.add(group);
     });
   }
-  const rows: AnswerRows = { wide: wideLine(answerKey, entities, citations), shopping_cards: [] };
+  const rows: AnswerRows = { wide: wideLine(key, entities, citations), shopping_cards: [] };
   cards.forEach((c, i) => {
     rows.shopping_cards.push(rowKey('shopping_cards', [cardId(answerId, i), answerId, organizationId, brandId, prompt_id,
       platform, model, region, day, collected_at, c.position, c.product_title, c.product_brand,

@@ -1,7 +1,7 @@
 // Rows are serialised by hand (row-lines.ts); the text must be exactly what JSON.stringify gives,
 // since it is both what ClickHouse parses and the identity reconcile compares stored rows by.
 import test from 'ava';
-import { citationTuple, COLUMNS, entityTuple, keysOf, keysOfWide, LineWriter, rowKey, rowLine, wideLine } from '../../src/tracking/row-lines.ts';
+import { answerKey, citationTuple, COLUMNS, entityTuple, keysOf, keysOfWide, LineWriter, rowKey, rowLine, wideLine } from '../../src/tracking/row-lines.ts';
 
 const json = (values: unknown[]) => JSON.stringify(values.map((v) => v ?? null)).slice(1, -1);
 
@@ -13,6 +13,8 @@ test('free text is escaped exactly like JSON.stringify, null and missing values 
     const values = ['5d0c1f3e-0000-4000-8000-000000000001', null, 'b', 'p', 'chatgpt', s, s, 'standard',
       '2026-11-01 06:00:00.000', '2026-11-01', s, 3, 0];
     t.is(rowKey('answers', values), json(values), s);
+    // The template ingestion writes an answer's key with says the same.
+    t.is(answerKey(...(values as Parameters<typeof answerKey>)), json(values), s);
   }
   // A card with every nullable column null, then with free text everywhere it may be.
   const card = (s: string | null) => ['c', 'a', 'o', 'b', 'p', 'google_ai_mode', s ?? '', s ?? '', '2026-11-01',
