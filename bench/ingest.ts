@@ -1,6 +1,7 @@
 // bench/ingest: generates N simulated answers into a JSON Lines file, then ingests it exactly as
 // `answerscope ingest` does (parse, validate, analyse, store), on the embedded stores unless
-// DATABASE_URL / CLICKHOUSE_URL are set. Prints answers per second and the peak memory.
+// DATABASE_URL / CLICKHOUSE_URL are set. Prints answers per second, CPU seconds (in all and by kind
+// of thread) and the peak memory.
 //   node --import tsx bench/ingest.ts [N=100000]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { ingestFile } from '../src/tracking/ingest-file.ts';
 import { benchWorkspace } from './ingest-workspace.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-bench-ingest-'));
@@ -30,10 +32,12 @@ const timer = setInterval(sample, 100);
 sample();
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
+const threads = threadCpu();
 const result = await ingestFile(stores, file);
 const seconds = (performance.now() - started) / 1000;
 // CPU time of the whole process (every thread, chDB's included): near 2x seconds means both cores were busy.
 const cpu = process.cpuUsage(cpuBefore);
+const cpuByThread = threads.stop();
 clearInterval(timer);
 sample();
 
@@ -44,6 +48,8 @@ console.log(JSON.stringify({
   seconds: Math.round(seconds * 10) / 10,
   answers_per_second: Math.round(N / seconds),
   cpu_seconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
+  // The same by kind of thread (Linux only): where to look for the next saving.
+  cpu_seconds_by_thread: cpuByThread,
   rss_before_mb: Math.round(baseline / 1e6),
   peak_rss_mb: Math.round(peak / 1e6),
   inserted: result.inserted,
