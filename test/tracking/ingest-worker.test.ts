@@ -65,6 +65,19 @@ test('line numbers and messages are those readline gives, wherever chunks end', 
   t.is(byLines.rejected[3].error, 'prompt_id: unknown prompt 00000000-0000-4000-8000-000000000000');
 });
 
+test('answer texts are stored exactly as the file holds them, ASCII or not, whatever the chunk', async (t) => {
+  const tenant = await seedTenant(server);
+  const texts = ['Plain ASCII, Acme first.', 'Café “Acme” — 日本語 😀 and Ǆ', 'Line\u2028separator, tab\tand \\ backslash'];
+  const file = write(answers(tenant, 3).map((a, i) => JSON.stringify({ ...a, text: texts[i] })).join('\r\n'));
+  // One answer a chunk (one ASCII, two not), then all in one chunk: the second run replaces each
+  // answer with the same rows, so what it reads must be the same text.
+  t.like(await ingestFile(server.stores, file, 1), { inserted: 3, rejected: [] });
+  t.like(await ingestFile(server.stores, file, 10_000), { replaced: 3, rejected: [] });
+  const rows = await server.stores.ch.rows<{ text: string }>(
+    'SELECT text FROM answers WHERE brand_id = {b:UUID} GROUP BY text HAVING sum(sign) > 0 ORDER BY text', { b: tenant.brandId });
+  t.deepEqual(rows.map((r) => r.text), [...texts].sort());
+});
+
 test('past the worker\'s 500-line groups: rejections keep their line numbers, the last answer of an id wins', async (t) => {
   const tenant = await seedTenant(server);
   const good = answers(tenant, 1300).map((a, i) => ({ ...a, collected_at: `2026-11-01T${String(Math.floor(i / 60) % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z` }));
