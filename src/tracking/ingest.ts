@@ -136,9 +136,12 @@ export class BatchBuilder {
   private written = new Map<string, { index: number; at: Ranges }>();
   private dropped: Ranges[] = [];
   private waiting: { answer: ValidAnswer; index: number }[] = [];
-  private writers = { wide: new LineWriter(), shopping_cards: new LineWriter() };
+  private writers: { wide: LineWriter; shopping_cards: LineWriter };
 
-  constructor(private lookups: Lookups) {}
+  /** `wideBytes`: the size the batch's answer_rows_in lines are expected to reach, if known. */
+  constructor(private lookups: Lookups, wideBytes?: number) {
+    this.writers = { wide: new LineWriter(wideBytes), shopping_cards: new LineWriter() };
+  }
 
   /** Adds the answer at this index of the batch (indexes increase from call to call). */
   add(answer: ValidAnswer, index: number): void {

@@ -139,8 +139,13 @@ export function keysOf(body: string): string[] {
  * without copying, and what a worker hands over without copying) instead of thousands of strings.
  */
 export class LineWriter {
-  private bytes = Buffer.allocUnsafeSlow(1 << 16); // never from the shared pool: it may be transferred
+  private bytes: Buffer;
   private length = 0;
+
+  /** `capacity`: the bytes expected, so that a writer sized right never grows (and copies). */
+  constructor(capacity = 1 << 16) {
+    this.bytes = Buffer.allocUnsafeSlow(capacity); // never from the shared pool: it may be transferred
+  }
 
   /** Adds the lines of these keys (an answer's rows of one table: one write for all of them). */
   add(keys: readonly string[]): void {
