@@ -1,7 +1,7 @@
 // bench/ingest: generates N simulated answers into a JSON Lines file, then ingests it exactly as
 // `answerscope ingest` does (parse, validate, analyse, store), on the embedded stores unless
 // DATABASE_URL / CLICKHOUSE_URL are set. Prints answers per second, CPU seconds (in all and by kind
-// of thread) and the peak memory.
+// of thread) and the peak memory (in all and per tenth of the run).
 //   node --import tsx bench/ingest.ts [N=100000]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +27,12 @@ const bytes = fs.statSync(file).size;
 
 const baseline = process.memoryUsage().rss;
 let peak = 0;
-const sample = () => { peak = Math.max(peak, process.memoryUsage().rss); };
+const samples: { at: number; rss: number }[] = [];
+const sample = () => {
+  const rss = process.memoryUsage().rss;
+  peak = Math.max(peak, rss);
+  samples.push({ at: performance.now(), rss });
+};
 const timer = setInterval(sample, 100);
 sample();
 const started = performance.now();
@@ -41,6 +46,13 @@ const cpuByThread = threads.stop();
 clearInterval(timer);
 sample();
 
+// The peak of each tenth of the run: flat memory shows as no upward trend from tenth to tenth.
+const byTenth = Array<number>(10).fill(0);
+for (const { at, rss } of samples) {
+  const tenth = Math.min(9, Math.max(0, Math.floor(((at - started) / (seconds * 1000)) * 10)));
+  byTenth[tenth] = Math.max(byTenth[tenth], rss);
+}
+
 const [{ answers }] = await stores.ch.rows<{ answers: number }>('SELECT sum(sign) AS answers FROM answers');
 console.log(JSON.stringify({
   answers: N,
@@ -52,6 +64,7 @@ console.log(JSON.stringify({
   cpu_seconds_by_thread: cpuByThread,
   rss_before_mb: Math.round(baseline / 1e6),
   peak_rss_mb: Math.round(peak / 1e6),
+  peak_rss_mb_by_tenth: byTenth.map((b) => Math.round(b / 1e6)),
   inserted: result.inserted,
   rejected: result.rejected.length,
   stored_answers: answers,
