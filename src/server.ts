@@ -23,6 +23,7 @@ import { observeStores } from './stores/observe.ts';
 import { healthMount, type HealthState } from './http/health.ts';
 import { metricsMount, observeStore } from './http/metrics.ts';
 import { docsMount } from './http/docs.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 
 export interface RunningServer {
   url: string;
@@ -65,6 +66,8 @@ export async function startServer(config: Config, opts: { log?: Logger; now?: ()
     extra.push(mcpMount(deps));
     const app = await createApp({ ...deps, operations, extra });
     const server = http.createServer(app.callback());
+    // Parser errors (headers too large, a malformed request) get a JSON body too.
+    answerClientErrors(server, log);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, resolve);
