@@ -21,9 +21,24 @@ export function uuidV5(name: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-5${x.slice(13, 16)}-${VARIANT[parseInt(x[16], 16) & 3]}${x.slice(17, 20)}-${x.slice(20, 32)}`;
 }
 
-/** The id of an answer that came without one: from prompt, platform, model, region and time. */
-export function answerId(a: { prompt_id: string; platform: string; model: string; region: string; collected_at: string }): string {
-  return uuidV5(`answer|${a.prompt_id}|${a.platform}|${a.model}|${a.region}|${a.collected_at}`);
+export interface AnswerKey {
+  prompt_id: string;
+  platform: string;
+  model: string;
+  region: string;
+  collected_at: string;
+  mode?: string;
+}
+
+/**
+ * The id of an answer that came without one: from prompt, platform, model, region and time, and
+ * from the mode when it is not standard, so a shopping answer never replaces the standard answer of
+ * the same moment. Standard answers keep the name they always had: files imported before still
+ * replace their answers rather than duplicate them.
+ */
+export function answerId(a: AnswerKey): string {
+  const name = `answer|${a.prompt_id}|${a.platform}|${a.model}|${a.region}|${a.collected_at}`;
+  return uuidV5(a.mode === undefined || a.mode === 'standard' ? name : `${name}|${a.mode}`);
 }
 
 /** A product card's id: its answer and its index among the answer's products. */
