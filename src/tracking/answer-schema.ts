@@ -1,4 +1,4 @@
-// One line of an answer file (CONTRACT.md section 5), validated. A line that fails is rejected
+// One line of an answer file (CONTRACT.md sections 5 and 9), validated. A line that fails is rejected
 // with its line number and the first problem, named by field.
 import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
@@ -6,23 +6,92 @@ import { UUID_RE } from '../uuid.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
+const DAY_MS = 86_400_000;
+/** The earliest collected_at accepted: nothing was collected from an answer engine before. */
+const EARLIEST = Date.UTC(2000, 0, 1);
+const NOT_A_DATE = 'is not a valid date';
+const OUT_OF_RANGE = 'must be from 2000-01-01T00:00:00Z to one day after now';
+const NOT_AN_OBJECT = 'line must be a JSON object';
+
+/**
+ * The latest collected_at accepted when it is `now`, in epoch milliseconds: a day later, so a
+ * capturing machine whose clock runs a little ahead (or a time zone ahead of UTC) is not refused.
+ */
+export function latestCollectedAt(now: Date): number {
+  return now.getTime() + DAY_MS;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+/** The two decimal digits at `at`, as a number (ISO_TIMESTAMP has made sure they are digits). */
+const twoDigits = (s: string, at: number) => (s.charCodeAt(at) - 48) * 10 + s.charCodeAt(at + 1) - 48;
+const COLON = 58;
+const LETTER_Z = 90;
+
+/**
+ * Whether each field of a timestamp that matched ISO_TIMESTAMP is in its range. Date.parse refuses
+ * month 13 or minute 60, but rolls February 30th over into March and reads hour 24 as the next
+ * day's midnight; every field is checked here, so nothing depends on how lenient the parser is.
+ * A dozen character reads: no second regex, no Date.
+ */
+function fieldsInRange(s: string): boolean {
+  const year = twoDigits(s, 0) * 100 + twoDigits(s, 2);
+  const month = twoDigits(s, 5);
+  const day = twoDigits(s, 8);
+  const second = s.charCodeAt(16) === COLON ? twoDigits(s, 17) : 0;
+  if (month < 1 || month > 12 || day < 1) return false;
+  if (day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1])) return false;
+  if (twoDigits(s, 11) > 23 || twoDigits(s, 14) > 59 || second > 59) return false;
+  const end = s.length;
+  if (s.charCodeAt(end - 1) === LETTER_Z) return true;
+  // The offset ends the text: +HH:MM or +HHMM.
+  const offsetHours = twoDigits(s, s.charCodeAt(end - 3) === COLON ? end - 5 : end - 4);
+  return offsetHours <= 23 && twoDigits(s, end - 2) <= 59;
+}
+
+/**
+ * The instant of a collected_at that matched ISO_TIMESTAMP, in epoch milliseconds, or why it is
+ * refused. One check for the schema and the fast path, so the two cannot drift apart.
+ */
+function collectedAtInstant(s: string, latest: number): number | string {
+  const ms = Date.parse(s);
+  if (Number.isNaN(ms) || !fieldsInRange(s)) return NOT_A_DATE;
+  return ms >= EARLIEST && ms <= latest ? ms : OUT_OF_RANGE;
+}
+
 const uuid = z.string().regex(UUID_RE, 'must be a UUID')
   .transform((s) => s.toLowerCase());
 
-export const answerLineSchema = z.object({
-  id: uuid.optional(),
-  prompt_id: uuid,
-  platform: z.enum(PLATFORMS, { error: `must be one of: ${PLATFORMS.join(', ')}` }),
-  model: z.string().trim().max(200).default(''),
-  region: z.string().trim().max(64).default(''),
-  mode: z.enum(['standard', 'shopping']).default('standard'),
-  collected_at: z.string().regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp with a time zone')
-    .refine((s) => !Number.isNaN(Date.parse(s)), 'is not a valid date')
-    .transform((s) => new Date(s).toISOString()),
-  text: z.string().max(1_000_000),
-  citations: z.array(z.object({ url: z.string().max(8192), title: z.string().max(2000).nullish() }).passthrough()).max(1000).default([]),
-  products: z.array(z.record(z.string(), z.unknown())).max(500).default([]),
-});
+/** The schema of a line whose collected_at may be no later than `latest` (see latestCollectedAt). */
+export function answerLineSchema(latest: number) {
+  return z.object({
+    id: uuid.optional(),
+    prompt_id: uuid,
+    platform: z.enum(PLATFORMS, { error: `must be one of: ${PLATFORMS.join(', ')}` }),
+    model: z.string().trim().max(200).default(''),
+    region: z.string().trim().max(64).default(''),
+    mode: z.enum(['standard', 'shopping']).default('standard'),
+    collected_at: z.string().regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp with a time zone')
+      .transform((s, ctx) => {
+        const at = collectedAtInstant(s, latest);
+        if (typeof at === 'number') return new Date(at).toISOString();
+        ctx.issues.push({ code: 'custom', message: at, input: s });
+        return z.NEVER;
+      }),
+    text: z.string().max(1_000_000),
+    citations: z.array(z.object({ url: z.string().max(8192), title: z.string().max(2000).nullish() }).passthrough()).max(1000).default([]),
+    products: z.array(z.record(z.string(), z.unknown())).max(500).default([]),
+  });
+}
+
+type AnswerLineSchema = ReturnType<typeof answerLineSchema>;
+/** The schema of the last bound asked for: an ingest run validates all its lines with one bound. */
+let lastSchema: { latest: number; schema: AnswerLineSchema } | undefined;
+
+function schemaUntil(latest: number): AnswerLineSchema {
+  if (lastSchema?.latest !== latest) lastSchema = { latest, schema: answerLineSchema(latest) };
+  return lastSchema.schema;
+}
 
 export type ValidAnswer = AnswerInput & { collected_at: string };
 
@@ -35,8 +104,9 @@ const optionalText = (v: unknown, max: number) => v === undefined || (typeof v =
  * checked by hand: several times cheaper than the schema, which ingestion runs a million times.
  * Anything unusual (products, a rule broken, an odd type) returns null, and the schema decides and
  * names the problem. It accepts nothing the schema refuses and returns what the schema would.
+ * Exported for the test that holds it to the schema.
  */
-function plainlyValid(v: unknown): ValidAnswer | null {
+export function plainlyValid(v: unknown, latest: number): ValidAnswer | null {
   if (!isObject(v)) return null;
   const { id, prompt_id, platform, model, region, mode, collected_at, text, citations, products } = v;
   if (id !== undefined && !(typeof id === 'string' && UUID_RE.test(id))) return null;
@@ -44,7 +114,9 @@ function plainlyValid(v: unknown): ValidAnswer | null {
   if (!PLATFORM_SET.has(platform)) return null;
   if (!optionalText(model, 200) || !optionalText(region, 64)) return null;
   if (mode !== undefined && mode !== 'standard' && mode !== 'shopping') return null;
-  if (typeof collected_at !== 'string' || !ISO_TIMESTAMP.test(collected_at) || Number.isNaN(Date.parse(collected_at))) return null;
+  if (typeof collected_at !== 'string' || !ISO_TIMESTAMP.test(collected_at)) return null;
+  const at = collectedAtInstant(collected_at, latest);
+  if (typeof at !== 'number') return null;
   if (typeof text !== 'string' || text.length > 1_000_000) return null;
   if (products !== undefined && !(Array.isArray(products) && products.length === 0)) return null;
   if (citations !== undefined) {
@@ -61,7 +133,7 @@ function plainlyValid(v: unknown): ValidAnswer | null {
     model: typeof model === 'string' ? model.trim() : '',
     region: typeof region === 'string' ? region.trim() : '',
     mode: mode ?? 'standard',
-    collected_at: new Date(collected_at).toISOString(),
+    collected_at: new Date(at).toISOString(),
     text,
     // The schema copies each citation with all its keys; nothing downstream changes them, so
     // sharing them is the same.
@@ -73,11 +145,19 @@ function plainlyValid(v: unknown): ValidAnswer | null {
   return answer;
 }
 
-/** The validated answer, or the reason it is refused ("platform: must be one of ..."). */
-export function validateAnswer(value: unknown): { ok: true; answer: ValidAnswer } | { ok: false; error: string } {
-  const plain = plainlyValid(value);
+/**
+ * The validated answer, or the reason it is refused ("platform: must be one of ..."). `latest` is
+ * the latest collected_at accepted (see latestCollectedAt); by default one day after this moment.
+ */
+export function validateAnswer(
+  value: unknown,
+  latest = Date.now() + DAY_MS,
+): { ok: true; answer: ValidAnswer } | { ok: false; error: string } {
+  const plain = plainlyValid(value, latest);
   if (plain) return { ok: true, answer: plain };
-  const parsed = answerLineSchema.safeParse(value);
+  // Said plainly: the schema would name no field for an array, a number or null.
+  if (!isObject(value)) return { ok: false, error: NOT_AN_OBJECT };
+  const parsed = schemaUntil(latest).safeParse(value);
   if (parsed.success) return { ok: true, answer: parsed.data as ValidAnswer };
   const issue = parsed.error.issues[0];
   const field = issue.path.join('.') || 'line';

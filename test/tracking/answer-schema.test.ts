@@ -1,8 +1,13 @@
 // validateAnswer checks plainly valid answers by hand and leaves the rest to the schema: whatever
 // the input, it must accept exactly what the schema accepts, return what the schema returns, and
-// refuse with the schema's message.
+// refuse with the schema's message. The latest collected_at accepted is one day after "now": the
+// tests fix it, so no outcome depends on the day they run.
 import test from 'ava';
-import { answerLineSchema, validateAnswer } from '../../src/tracking/answer-schema.ts';
+import { answerLineSchema, plainlyValid, validateAnswer } from '../../src/tracking/answer-schema.ts';
+
+const NOW = Date.parse('2026-11-01T12:00:00Z');
+const LATEST = NOW + 86_400_000;
+const schema = answerLineSchema(LATEST);
 
 const base = {
   id: '5D0C1F3E-0000-4000-8000-000000000001',
@@ -56,20 +61,99 @@ const variants: [string, unknown][] = [
   ['products', { ...base, products: [{ title: 'Acme CRM', price: '$5' }] }],
   ['products not a list', { ...base, products: {} }],
   ['a product that is not an object', { ...base, products: ['x'] }],
+  ['a list', [1, 2]],
+  ['an empty list', []],
+  ['a number', 42],
+  ['true', true],
+  ...at('February 30th', '2026-02-30T06:00:00Z'),
+  ...at('February 29th of a common year', '2026-02-29T06:00:00Z'),
+  ...at('February 29th of a leap year', '2024-02-29T06:00:00Z'),
+  ...at('February 29th of 2000 (divisible by 400)', '2000-02-29T12:00:00Z'),
+  ...at('April 31st', '2026-04-31T06:00:00Z'),
+  ...at('day 0', '2026-04-00T06:00:00Z'),
+  ...at('month 0', '2026-00-10T06:00:00Z'),
+  ...at('hour 24', '2026-10-01T24:00:00Z'),
+  ...at('hour 24 without seconds', '2026-10-01T24:00Z'),
+  ...at('minute 60', '2026-10-01T06:60:00Z'),
+  ...at('second 60', '2026-10-01T06:59:60Z'),
+  ...at('without seconds', '2026-10-01T06:59Z'),
+  ...at('an offset of +05:30', '2026-10-01T06:00:00+05:30'),
+  ...at('an offset of +0530', '2026-10-01T06:00:00+0530'),
+  ...at('an offset of -23:59', '2026-10-01T06:00:00-23:59'),
+  ...at('an offset of +24:00', '2026-10-01T06:00:00+24:00'),
+  ...at('an offset of +05:60', '2026-10-01T06:00:00+05:60'),
+  ...at('the first instant allowed', '2000-01-01T00:00:00Z'),
+  ...at('the first instant allowed, with an offset', '2000-01-01T05:30:00+05:30'),
+  ...at('a second before 2000', '1999-12-31T23:59:59Z'),
+  ...at('before 2000 once its offset is applied', '2000-01-01T00:30:00+01:00'),
+  ...at('in 1800', '1800-01-01T00:00:00Z'),
+  ...at('in year 0', '0000-01-01T00:00:00Z'),
+  ...at('one day after now exactly', new Date(LATEST).toISOString()),
+  ...at('a millisecond later than that', new Date(LATEST + 1).toISOString()),
+  ...at('in 9999', '9999-12-31T00:00:00Z'),
 ];
+
+/** A variant of the answer collected at `when`, with and without its products (the fast path's case). */
+function at(name: string, when: string): [string, unknown][] {
+  return [[`collected ${name}`, { ...base, collected_at: when }],
+    [`collected ${name}, with products`, { ...base, collected_at: when, products: [{ title: 'Acme CRM' }] }]];
+}
+
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 for (const [name, input] of variants) {
   test(`same outcome as the schema: ${name}`, (t) => {
-    const schema = answerLineSchema.safeParse(input);
-    const v = validateAnswer(input);
-    t.is(v.ok, schema.success);
-    if (v.ok && schema.success) t.deepEqual(v.answer, schema.data as any);
-    if (!v.ok && !schema.success) t.true(v.error.startsWith(`${schema.error.issues[0].path.join('.') || 'line'}: `), v.error);
+    const parsed = schema.safeParse(input);
+    const v = validateAnswer(input, LATEST);
+    t.is(v.ok, parsed.success);
+    if (v.ok && parsed.success) t.deepEqual(v.answer, parsed.data as any);
+    if (!v.ok && !parsed.success) {
+      if (isObject(input)) t.true(v.error.startsWith(`${parsed.error.issues[0].path.join('.') || 'line'}: `), v.error);
+      else t.is(v.error, 'line must be a JSON object');
+    }
+    // The hand-written fast path on its own: it may leave an answer to the schema, never differ from it.
+    const plain = plainlyValid(input, LATEST);
+    if (plain) t.deepEqual(plain, parsed.data as any);
   });
 }
 
+test('the fast path takes the plain answers, whatever their time zone', (t) => {
+  for (const when of ['2026-11-01T06:00:00+02:00', '2026-10-01T06:00:00+0530', '2024-02-29T06:00Z', '2000-01-01T00:00:00Z']) {
+    t.truthy(plainlyValid({ ...base, collected_at: when }, LATEST), when);
+  }
+});
+
 test('messages name the field and the first problem', (t) => {
-  t.deepEqual(validateAnswer({ ...base, text: undefined }), { ok: false, error: 'text: is required' });
-  t.deepEqual(validateAnswer({ ...base, collected_at: '2026-13-45T00:00:00Z' }), { ok: false, error: 'collected_at: is not a valid date' });
-  t.deepEqual(validateAnswer({ ...base, citations: [{ title: 'x' }] }), { ok: false, error: 'citations.0.url: is required' });
+  t.deepEqual(validateAnswer({ ...base, text: undefined }, LATEST), { ok: false, error: 'text: is required' });
+  t.deepEqual(validateAnswer({ ...base, collected_at: '2026-13-45T00:00:00Z' }, LATEST), { ok: false, error: 'collected_at: is not a valid date' });
+  t.deepEqual(validateAnswer({ ...base, citations: [{ title: 'x' }] }, LATEST), { ok: false, error: 'citations.0.url: is required' });
+});
+
+test('a date that would roll over is refused, never moved to another day', (t) => {
+  for (const when of ['2026-02-30T06:00:00Z', '2026-02-29T06:00:00Z', '2026-04-31T06:00:00Z', '2026-10-01T24:00:00Z']) {
+    t.deepEqual(validateAnswer({ ...base, collected_at: when }, LATEST), { ok: false, error: 'collected_at: is not a valid date' }, when);
+  }
+});
+
+test('collected_at runs from 2000-01-01T00:00:00Z to one day after now, both included', (t) => {
+  const refused = { ok: false, error: 'collected_at: must be from 2000-01-01T00:00:00Z to one day after now' };
+  for (const when of ['1800-01-01T00:00:00Z', '1999-12-31T23:59:59.999Z', '9999-12-31T00:00:00Z', new Date(LATEST + 1).toISOString()]) {
+    t.deepEqual(validateAnswer({ ...base, collected_at: when }, LATEST), refused, when);
+  }
+  const first = validateAnswer({ ...base, collected_at: '2000-01-01T05:30:00+05:30' }, LATEST);
+  t.is(first.ok && first.answer.collected_at, '2000-01-01T00:00:00.000Z');
+  const last = validateAnswer({ ...base, collected_at: new Date(LATEST).toISOString() }, LATEST);
+  t.is(last.ok && last.answer.collected_at, new Date(LATEST).toISOString());
+});
+
+test('leap years follow the Gregorian rules (a far bound lets 2096 and 2100 through the range check)', (t) => {
+  const far = Date.parse('2101-01-01T00:00:00Z');
+  t.true(validateAnswer({ ...base, collected_at: '2096-02-29T00:00:00Z' }, far).ok);
+  t.deepEqual(validateAnswer({ ...base, collected_at: '2100-02-29T00:00:00Z' }, far), { ok: false, error: 'collected_at: is not a valid date' });
+});
+
+test('a line holding JSON that is not an object is refused as such', (t) => {
+  for (const value of [[1, 2], [], 42, 'x', null, true, false]) {
+    t.deepEqual(validateAnswer(value, LATEST), { ok: false, error: 'line must be a JSON object' }, JSON.stringify(value));
+  }
 });
