@@ -9,7 +9,8 @@ import { evaluateSignals, type Signal } from './signals/index.ts';
 import { scoreSignals, type AuditScore } from './score.ts';
 
 export class AuditFailure extends Error {
-  constructor(message: string) {
+  /** `detail` is for the server's log only (e.g. the address a refused host resolved to). */
+  constructor(message: string, readonly detail?: string) {
     super(message);
     this.name = 'AuditFailure';
   }
@@ -51,7 +52,7 @@ export async function auditUrl(url: string, opts: AuditOptions): Promise<AuditRe
   try {
     res = await safeFetch(url, { ...policy, timeoutMs: Math.round(opts.timeoutMs / 2), maxBytes: MAX_BYTES });
   } catch (err) {
-    if (err instanceof FetchError && err.code !== 'aborted') throw new AuditFailure(err.message);
+    if (err instanceof FetchError && err.code !== 'aborted') throw new AuditFailure(err.message, err.detail);
     throw err;
   }
   if (res.status < 200 || res.status > 299) {

@@ -7,7 +7,7 @@ import https from 'node:https';
 import dns from 'node:dns';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { blockedReason, isIpLiteral } from './addresses.ts';
+import { blockedReason, isIpLiteral, refusedAs } from './addresses.ts';
 
 export const USER_AGENT = 'AnswerscopeAudit/0.1 (+https://github.com/answerscope/answerscope/blob/main/docs/audits.md)';
 export const MAX_BYTES = 5 * 1024 * 1024;
@@ -16,9 +16,12 @@ export const MAX_REDIRECTS = 5;
 export type FetchErrorCode =
   | 'invalid_url' | 'blocked' | 'dns' | 'timeout' | 'too_large' | 'too_many_redirects' | 'connection' | 'aborted';
 
-/** A refusal or transport failure, with a message meant for the customer. */
+/**
+ * A refusal or transport failure, with a message meant for the customer. `detail` is for the
+ * server's logs only: it may name the address a host resolved to, which the message never does.
+ */
 export class FetchError extends Error {
-  constructor(readonly code: FetchErrorCode, message: string, readonly url: string) {
+  constructor(readonly code: FetchErrorCode, message: string, readonly url: string, readonly detail?: string) {
     super(message);
     this.name = 'FetchError';
   }
@@ -64,9 +67,11 @@ function hostOf(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
+/** The refusal of `host` because of `ip`: the class of the address for the customer, the address for the logs. */
 function blocked(host: string, ip: string, why: string, url: string): FetchError {
-  const where = host === ip ? ip : `${host} resolves to ${ip}, which`;
-  return new FetchError('blocked', `Blocked address: ${where} is ${why}; only public addresses can be fetched`, url);
+  const message = `Blocked address: ${refusedAs(host, ip)}; only public addresses can be fetched`;
+  const detail = host === ip ? `${ip} is ${why}` : `${host} resolves to ${ip}, which is ${why}`;
+  return new FetchError('blocked', message, url, detail);
 }
 
 /** A `lookup` for the socket that resolves, checks every address, and hands over only checked ones. */

@@ -61,6 +61,8 @@ export function startAuditWorker(deps: AuditWorkerDeps, opts: { pollMs?: number;
         // Stopping: leave the row running; its claim goes stale and a later tick resumes it.
         if (abort.signal.aborted) return;
         if (!(err instanceof AuditFailure)) log.error({ err, auditId: claim.id }, 'site audit crashed');
+        // The customer reads the class of a refused address; the address itself is only logged.
+        else if (err.detail) log.info({ auditId: claim.id, detail: err.detail }, 'site audit refused');
         const message = err instanceof AuditFailure ? err.message : 'The audit failed unexpectedly while analysing the page';
         await failAudit(stores.pg, claim, message);
       }

@@ -44,7 +44,10 @@ export interface Outcome {
   latencyMs: number;
   statusCode: number | null;
   excerpt: string | null;
+  /** Stored, and read by the customer: never names the address a host resolved to. */
   error: string | null;
+  /** For the server's log only, never stored (e.g. the address a refused host resolved to). */
+  detail?: string;
   /** What becomes of the delivery: done, or retried after `retryInMs`. */
   next: { status: 'succeeded' | 'failed' } | { status: 'pending'; retryInMs: number };
 }

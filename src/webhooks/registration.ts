@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import dns from 'node:dns/promises';
 import type { Postgres } from '../stores/postgres.ts';
 import { badRequest } from '../errors.ts';
-import { blockedReason, isIpLiteral } from '../audits/addresses.ts';
+import { blockedReason, isIpLiteral, refusedAs } from '../audits/addresses.ts';
 import { generateSecret, sealSecret } from './signing.ts';
 import type { WebhookEventType } from './outbox.ts';
 import { UUID_RE } from '../uuid.ts';
@@ -37,7 +37,8 @@ export function urlShapeProblem(raw: string): string | null {
 
 /**
  * Refuses a URL whose host is, or resolves to, a non-public address (unless private URLs are
- * allowed). A host that does not resolve is refused too: it is most likely a typo.
+ * allowed). A host that does not resolve is refused too: it is most likely a typo. The refusal
+ * names the class of the address, never the address (CONTRACT section 9).
  */
 export async function checkUrlAddresses(raw: string, allowPrivate: boolean): Promise<void> {
   if (allowPrivate) return;
@@ -51,12 +52,9 @@ export async function checkUrlAddresses(raw: string, allowPrivate: boolean): Pro
       throw badRequest(`url host ${host} could not be resolved`);
     }
   }
-  for (const ip of addresses) {
-    const why = blockedReason(ip);
-    if (why) {
-      const where = ip === host ? ip : `${host} resolves to ${ip}, which`;
-      throw badRequest(`url is not allowed: ${where} is ${why}; webhooks can only be sent to public addresses`);
-    }
+  const refused = addresses.find((ip) => blockedReason(ip) !== null);
+  if (refused) {
+    throw badRequest(`url is not allowed: ${refusedAs(host, refused)}; webhooks can only be sent to public addresses`);
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
-import { safeFetch } from '../audits/fetch.ts';
+import { FetchError, safeFetch } from '../audits/fetch.ts';
 import { claimDue, giveUp, recordAttempt, type Claim, type Outcome } from './delivery.ts';
 import { openSecret, signedHeaders } from './signing.ts';
 import { startPoller, WakeGroup } from '../../jobs/poller.ts';
@@ -47,6 +47,7 @@ async function attempt(config: Config, claim: Claim): Promise<Outcome> {
   let statusCode: number | null = null;
   let excerpt: string | null = null;
   let error: string | null = null;
+  let detail: string | undefined;
   try {
     const headers = signedHeaders(openSecret(claim.secret, config.webhooks.secretKey), claim.id, startedAt, claim.body);
     const res = await safeFetch(claim.url, {
@@ -63,6 +64,7 @@ async function attempt(config: Config, claim: Claim): Promise<Outcome> {
     if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
   } catch (err) {
     error = (err as Error).message;
+    if (err instanceof FetchError) detail = err.detail;
   }
   const latencyMs = Math.round(performance.now() - t0);
   // attempts is 1-based: after attempt k fails, wait schedule[k - 1]; past the schedule, give up.
@@ -71,7 +73,7 @@ async function attempt(config: Config, claim: Claim): Promise<Outcome> {
     : claim.attempts <= schedule.length
       ? { status: 'pending', retryInMs: schedule[claim.attempts - 1] }
       : { status: 'failed' };
-  return { startedAt, latencyMs, statusCode, excerpt, error, next };
+  return { startedAt, latencyMs, statusCode, excerpt, error, detail, next };
 }
 
 export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: number } = {}): WebhookWorker {
@@ -90,8 +92,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
       const outcome = await attempt(config, claim);
       await recordAttempt(stores.pg, claim, outcome);
       const fields = { deliveryId: claim.id, endpointId: claim.endpoint_id, attempt: claim.attempts, status: outcome.statusCode };
-      if (outcome.error) log.warn({ ...fields, error: outcome.error, next: outcome.next.status }, 'webhook delivery attempt failed');
-      else log.debug(fields, 'webhook delivered');
+      if (outcome.error) {
+        const failure = { ...fields, error: outcome.error, detail: outcome.detail, next: outcome.next.status };
+        log.warn(failure, 'webhook delivery attempt failed');
+      } else log.debug(fields, 'webhook delivered');
     })()
       .catch((err) => log.error({ err, deliveryId: claim.id }, 'could not record a webhook delivery attempt'))
       .finally(() => {

@@ -1,6 +1,6 @@
 // The address policy of the safe fetcher: which IPv4 and IPv6 addresses may be reached.
 import test from 'ava';
-import { blockedReason, isIpLiteral } from '../../src/audits/addresses.ts';
+import { addressClass, blockedReason, isIpLiteral, refusedAs } from '../../src/audits/addresses.ts';
 
 const refused: [string, RegExp][] = [
   // IPv4
@@ -75,4 +75,34 @@ test('isIpLiteral recognises the host forms URL parsing produces', (t) => {
   t.is(new URL('http://2130706433/').hostname, '127.0.0.1');
   t.is(new URL('http://0x7f.1/').hostname, '127.0.0.1');
   t.is(blockedReason(new URL('http://0177.0.0.1/').hostname), 'a loopback address');
+});
+
+// What a tenant reads: a small set of classes, worded in one place, and never the address
+// (CONTRACT section 9). The detailed reason above stays for the server's logs.
+const CLASSES = ['a loopback address', 'a private address', 'a link-local address', 'a reserved address'];
+
+for (const [ip] of refused.filter(([ip]) => ip && ip !== 'example.com')) {
+  test(`${ip} is refused to a tenant by class only`, (t) => {
+    t.true(CLASSES.includes(addressClass(ip) ?? 'none'), addressClass(ip) ?? 'none');
+    t.is(refusedAs('internal.example', ip), `internal.example resolves to ${addressClass(ip)}`);
+    t.is(refusedAs(ip, ip), `the host is ${addressClass(ip)}`);
+    t.notRegex(refusedAs('internal.example', ip), /\d|::/);
+    t.notRegex(refusedAs(ip, ip), /\d|::/);
+  });
+}
+
+test('the classes a tenant reads', (t) => {
+  t.is(addressClass('127.0.0.1'), 'a loopback address');
+  t.is(addressClass('::ffff:127.0.0.1'), 'a loopback address');
+  t.is(addressClass('10.0.0.1'), 'a private address');
+  t.is(addressClass('100.64.0.1'), 'a private address');
+  t.is(addressClass('fd12:3456::1'), 'a private address');
+  t.is(addressClass('169.254.169.254'), 'a link-local address');
+  t.is(addressClass('fe80::1%eth0'), 'a link-local address');
+  t.is(addressClass('224.0.0.251'), 'a reserved address');
+  t.is(addressClass('8.8.8.8'), null);
+  // A name is judged by what it resolves to; an IPv6 literal in brackets is a literal too.
+  t.is(refusedAs('[::1]', '::1'), 'the host is a loopback address');
+  // A custom policy may refuse an address the default one admits: still no address in the words.
+  t.is(refusedAs('example.com', '8.8.8.8'), 'example.com resolves to an address that is not allowed');
 });

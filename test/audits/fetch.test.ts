@@ -6,9 +6,12 @@ import zlib from 'node:zlib';
 import { FetchError, MAX_REDIRECTS, safeFetch, USER_AGENT } from '../../src/audits/fetch.ts';
 import { blockedReason } from '../../src/audits/addresses.ts';
 import { redirect, startSite, type TestSite } from './fixtures/site.ts';
+import { fakeNames } from './fixtures/names.ts';
 
 let site: TestSite;
 const onlyThisHost = (ip: string) => (ip === '127.0.0.1' ? null : blockedReason(ip));
+// Names that resolve inward, as a deployment's internal names do (`vm`, `db`, ...).
+fakeNames({ 'intranet.test': '10.0.0.5', 'metadata.test': '169.254.169.254', 'ipvsix.test': '::1' });
 
 test.before(async () => {
   site = await startSite({
@@ -35,6 +38,7 @@ test.before(async () => {
     '/r1': redirect('/r2'),
     '/r2': redirect('/', 301),
     '/to-v6': redirect('http://[::ffff:10.0.0.1]/'),
+    '/to-name': redirect('http://intranet.test/admin'),
     '/to-file': redirect('file:///etc/passwd'),
     '/loop': redirect('/loop'),
     '/post': (req, res) => {
@@ -47,6 +51,7 @@ test.before(async () => {
 test.after.always(async () => { await site?.close(); });
 
 const open = { allowPrivate: true, timeoutMs: 2_000 };
+const ONLY_PUBLIC = '; only public addresses can be fetched';
 
 async function refusal(t: any, p: Promise<unknown>): Promise<FetchError> {
   const err = await t.throwsAsync(p, { instanceOf: FetchError });
@@ -105,7 +110,7 @@ test('refuses loopback by default, before connecting', async (t) => {
   const before = site.requests.length;
   const err = await refusal(t, safeFetch(site.url('/'), { allowPrivate: false, timeoutMs: 2_000 }));
   t.is(err.code, 'blocked');
-  t.is(err.message, 'Blocked address: 127.0.0.1 is a loopback address; only public addresses can be fetched');
+  t.is(err.message, 'Blocked address: the host is a loopback address; only public addresses can be fetched');
   t.is(site.requests.length, before);
 });
 
@@ -113,7 +118,36 @@ test('refuses a host name that resolves to loopback (checked after DNS resolutio
   const port = new URL(site.origin).port;
   const err = await refusal(t, safeFetch(`http://localhost:${port}/`, { allowPrivate: false, timeoutMs: 2_000 }));
   t.is(err.code, 'blocked');
-  t.regex(err.message, /^Blocked address: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+  t.is(err.message, `Blocked address: localhost resolves to a loopback address${ONLY_PUBLIC}`);
+});
+
+// CONTRACT section 9: the refusal names the class of the address, never the address a name resolved
+// to (which would let a tenant map the deployment's internal names).
+test('a refused host name is answered with the class of its address, never the address', async (t) => {
+  const cases = [
+    ['intranet.test', 'a private address'],
+    ['metadata.test', 'a link-local address'],
+    ['ipvsix.test', 'a loopback address'],
+  ];
+  for (const [name, cls] of cases) {
+    const err = await refusal(t, safeFetch(`http://${name}/x`, { allowPrivate: false, timeoutMs: 2_000 }));
+    t.is(err.code, 'blocked');
+    t.is(err.message, `Blocked address: ${name} resolves to ${cls}; only public addresses can be fetched`);
+    t.notRegex(err.message, /\d|::/, name);
+  }
+});
+
+test('the address a refused name resolved to is kept for the server logs only', async (t) => {
+  const err = await refusal(t, safeFetch('http://intranet.test/x', { allowPrivate: false, timeoutMs: 2_000 }));
+  t.regex(err.detail ?? '', /10\.0\.0\.5/);
+  t.notRegex(err.message, /10\.0\.0\.5/);
+});
+
+test('a redirect to a name that resolves inward names the class only', async (t) => {
+  const policy = { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 };
+  const err = await refusal(t, safeFetch(site.url('/to-name'), policy));
+  t.is(err.code, 'blocked');
+  t.is(err.message, `Blocked address: intranet.test resolves to a private address${ONLY_PUBLIC}`);
 });
 
 test('a host name is connected through the checked addresses', async (t) => {
@@ -132,25 +166,25 @@ test('a host name is connected through the checked addresses', async (t) => {
 
 test('refuses an IPv6 loopback literal', async (t) => {
   const err = await refusal(t, safeFetch('http://[::1]:9/', { allowPrivate: false, timeoutMs: 2_000 }));
-  t.is(err.message, 'Blocked address: ::1 is a loopback address; only public addresses can be fetched');
+  t.is(err.message, 'Blocked address: the host is a loopback address; only public addresses can be fetched');
 });
 
 test('a redirect chain ending at the metadata address is refused at that hop', async (t) => {
   const err = await refusal(t, safeFetch(site.url('/hop1'), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
   t.is(err.code, 'blocked');
-  t.is(err.message, 'Blocked address: 169.254.169.254 is a cloud metadata address; only public addresses can be fetched');
+  t.is(err.message, 'Blocked address: the host is a link-local address; only public addresses can be fetched');
   // The first three hops were fetched, the fourth never left the process.
   t.is(err.url, 'http://169.254.169.254/latest/meta-data/');
 });
 
 test('a redirect to another loopback address is refused', async (t) => {
   const err = await refusal(t, safeFetch(site.url('/to-loopback'), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
-  t.is(err.message, 'Blocked address: 127.0.0.2 is a loopback address; only public addresses can be fetched');
+  t.is(err.message, 'Blocked address: the host is a loopback address; only public addresses can be fetched');
 });
 
 test('a redirect to an IPv4-mapped private address is refused', async (t) => {
   const err = await refusal(t, safeFetch(site.url('/to-v6'), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
-  t.regex(err.message, /private network address \(10\.0\.0\.1 inside an IPv6 address\)/);
+  t.is(err.message, 'Blocked address: the host is a private address; only public addresses can be fetched');
 });
 
 test('a redirect to a non-HTTP scheme is refused', async (t) => {
