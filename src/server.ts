@@ -17,7 +17,7 @@ import { startScheduler } from '../jobs/schedule.ts';
 import { startAuditWorker } from './audits/runner.ts';
 import { startWebhookWorker } from './webhooks/worker.ts';
 import { createTraffic, type Traffic } from './traffic/index.ts';
-import { mcpMount } from './mcp/http.ts';
+import { mcpMount, mcpOriginGuard } from './mcp/http.ts';
 import { createLogger } from './logger.ts';
 import { observeStores } from './stores/observe.ts';
 import { healthMount, type HealthState } from './http/health.ts';
@@ -54,7 +54,7 @@ export async function startServer(config: Config, opts: { log?: Logger; now?: ()
     if (applied.postgres.length || applied.clickhouse.length) log.info(applied, 'migrations applied');
 
     const deps = { config, stores, log, now: opts.now, cache: config.resultCacheEntries > 0 ? new ResultCache(config.resultCacheEntries) : undefined };
-    // Surfaces beside the operations (each gets the app and the rate-limit + API-key guard).
+    // Surfaces beside the operations, mounted behind the rate limit and API-key guard of /api/.
     const extra: NonNullable<Parameters<typeof createApp>[0]['extra']> = [];
     // Probes, metrics and the API reference: no key, no rate limit.
     extra.push(healthMount({ stores, log, state: health }), metricsMount(), docsMount(operations));
@@ -62,9 +62,9 @@ export async function startServer(config: Config, opts: { log?: Logger; now?: ()
     const traffic = await createTraffic(deps);
     closers.push(() => traffic.close());
     extra.push((app) => traffic.mount(app));
-    // The MCP server at /api/mcp (its own origin check, then the guard, then the transport).
+    // The MCP server at /api/mcp (the guard with its origin check before the key, then the transport).
     extra.push(mcpMount(deps));
-    const app = await createApp({ ...deps, operations, extra });
+    const app = await createApp({ ...deps, operations, extra, beforeKey: mcpOriginGuard(deps) });
     const server = http.createServer(app.callback());
     // Parser errors (headers too large, a malformed request) get a JSON body too.
     answerClientErrors(server, log);

@@ -2,7 +2,7 @@
 // not summed, so they are read with FINAL: ClickHouse collapses each card's +1/-1 rows at query
 // time (every card has its own sort key, card_id included), whatever merges have run.
 import type { ClickHouse } from '../stores/clickhouse.ts';
-import { badRequest } from '../errors.ts';
+import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { round } from './formulas.ts';
 import { chTime } from '../tracking/rows.ts';
 
@@ -11,19 +11,6 @@ const CARD_COLUMNS = ['card_id', 'answer_id', 'brand_id', 'position', 'product_t
   'matched_brand_role', 'platform', 'region', 'created_at'];
 
 export interface CardFilters { brandId: string; role?: string; platform?: string; region?: string }
-
-/** The cursor is opaque to clients: base64url of the last card's (created_at, id). */
-export const encodeCursor = (createdAt: string, id: string) => Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-
-export function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) {
-      return { createdAt, id };
-    }
-  } catch { /* fall through */ }
-  throw badRequest('cursor is not valid: pass next_cursor from the previous page');
-}
 
 function cardWhere(f: CardFilters) {
   const parts = ['brand_id = {brand:UUID}'];
@@ -34,14 +21,13 @@ function cardWhere(f: CardFilters) {
   return { parts, params };
 }
 
-export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limit: number; cursor?: string }) {
+export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limit: number; cursor?: PageCursor }) {
   const { parts, params } = cardWhere(f);
   if (opts.cursor) {
-    const c = decodeCursor(opts.cursor);
     // Strictly after the last card of the previous page in (created_at DESC, id DESC) order, so
     // cards sharing a timestamp are neither skipped nor repeated.
     parts.push(`(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})`);
-    Object.assign(params, { cAt: chTime(new Date(c.createdAt).toISOString()), cId: c.id });
+    Object.assign(params, { cAt: chTime(opts.cursor.at), cId: opts.cursor.id });
   }
   const rows = await ch.rows<Record<string, any>>(
     `SELECT ${CARD_COLUMNS.join(', ')} FROM shopping_cards FINAL WHERE ${parts.join(' AND ')}
@@ -70,7 +56,7 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
     created_at: new Date(r.created_at).toISOString(),
   }));
   const last = page[page.length - 1];
-  return { cards: page, next_cursor: rows.length > opts.limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return { cards: page, next_cursor: rows.length > opts.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
 }
 
 export async function productVisibility(ch: ClickHouse, brandId: string, title: string) {

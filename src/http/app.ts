@@ -1,5 +1,6 @@
 // The Koa application: request id and logging, JSON errors, then the rate limit and API-key check
-// in front of every API surface, then the operations.
+// in front of every path under /api/ in any case (CONTRACT.md section 9), then the other surfaces
+// and the operations, whose router matches paths exactly as written.
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import type { Operation } from '../operations/registry.ts';
@@ -12,15 +13,31 @@ import { recordRequest } from './metrics.ts';
 
 export interface AppOptions extends AppDeps {
   operations: Operation[];
-  /** Extra routes mounted before the API (health, tracking script, MCP...). */
-  extra?: ((app: Koa, guard: Koa.Middleware) => void)[];
+  /** Extra routes mounted before the operations (health, tracking script, MCP...), behind the guard. */
+  extra?: ((app: Koa) => void)[];
+  /** A check between the rate limit and the key (the MCP origin check: a hostile page learns nothing about keys). */
+  beforeKey?: Koa.Middleware;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
-const API_PREFIXES = ['/api/mcp', '/api/v1'];
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Paths under /api/ that take no key, exactly as written: the tracking beacon and the API document. */
+const KEYLESS_API_PATHS = new Set(['/api/collect', '/api/openapi.json']);
+/** The beacon has a rate limit of its own (src/traffic/index.ts): browsers of every visitor share it. */
+const OWN_RATE_LIMIT_PATHS = new Set(['/api/collect']);
 
-const isApiPath = (path: string) => API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+/**
+ * Whether the guard applies: /api/ in any case and any percent-encoding, so no spelling of a path
+ * that some later matcher might accept can pass around the rate limit and the key check.
+ */
+export function underApi(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch { /* malformed escapes: judged as written */ }
+  const p = decoded.toLowerCase();
+  return p === '/api' || p.startsWith('/api/') || path.toLowerCase().startsWith('/api/');
+}
 
 export async function createApp(opts: AppOptions): Promise<Koa> {
   const app = new Koa();
@@ -49,12 +66,17 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
   });
   app.use(errorHandler());
 
-  // Rate limit first (it also shields the key look-up from guessing), then the key.
+  // Rate limit first (it also shields the key look-up from guessing), then the key, before any
+  // routing: an unknown path under /api/ is a 404 only for a caller who got past both.
   const limit = rateLimit(limiter);
   const key = requireKey(opts.stores.pg);
-  const guard: Koa.Middleware = (ctx, next) => limit(ctx, () => key(ctx, next));
-  for (const mount of opts.extra ?? []) mount(app, guard);
-  app.use(async (ctx, next) => (isApiPath(ctx.path) ? guard(ctx, next) : next()));
+  app.use(async (ctx, next) => {
+    if (!underApi(ctx.path) || OWN_RATE_LIMIT_PATHS.has(ctx.path)) return next();
+    if (KEYLESS_API_PATHS.has(ctx.path)) return limit(ctx, next);
+    const { beforeKey } = opts;
+    return limit(ctx, () => (beforeKey ? beforeKey(ctx, () => key(ctx, next)) : key(ctx, next)));
+  });
+  for (const mount of opts.extra ?? []) mount(app);
 
   const router = mountOperations(opts, opts.operations);
   app.use(router.routes());

@@ -1,22 +1,27 @@
 // /api/mcp in the Koa app: Streamable HTTP, stateless, JSON responses. Only POST carries messages
-// (no server-initiated stream, no session to delete), so GET and DELETE answer 405. A POST passes
-// the origin check, then the same rate limit and bearer check as REST (a bad key gets the REST 401
-// body), then a fresh server and transport handle it.
+// (no server-initiated stream, no session to delete), so GET and DELETE answer 405. A POST has
+// passed the same rate limit and bearer check as REST (src/http/app.ts; a bad key gets the REST 401
+// body); then the origin check, then a fresh server and transport handle it.
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { AppDeps } from '../operations/context.ts';
 import { ApiError } from '../errors.ts';
+import { MALFORMED } from '../http/auth.ts';
+import type { Identity } from '../operations/registry.ts';
 import { readJsonBody } from '../http/body.ts';
 import { originAllowed } from './origin.ts';
 import { authInfoFor, createMcpServer } from './server.ts';
+import { malformedToolCall } from './malformed.ts';
 
 export const MCP_PATH = '/api/mcp';
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
 async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
+  const identity = ctx.state.identity as Identity | undefined;
+  if (!identity) throw new ApiError(401, MALFORMED);
   let body: unknown;
   try {
     body = await readJsonBody(ctx);
@@ -24,6 +29,12 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
     if (!(err instanceof ApiError) || err.status !== 400) throw err;
     ctx.status = 400;
     ctx.body = jsonRpcError(-32700, 'Parse error: the body is not valid JSON');
+    return;
+  }
+
+  const malformed = Array.isArray(body) ? undefined : malformedToolCall(body);
+  if (malformed) {
+    ctx.body = malformed;
     return;
   }
 
@@ -42,7 +53,7 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
   });
   const req = ctx.req as IncomingMessage & { auth?: AuthInfo };
   const token = /^Bearer[ ]+(\S+)/i.exec(ctx.get('authorization'))?.[1] ?? '';
-  req.auth = authInfoFor(token, ctx.state.identity);
+  req.auth = authInfoFor(token, identity);
   try {
     await server.connect(transport);
     await transport.handleRequest(req, ctx.res, body);
@@ -55,24 +66,35 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
   }
 }
 
+/**
+ * `createApp`'s `beforeKey`: a browser page of a foreign origin (DNS rebinding included) is refused
+ * before the key is looked at, so it cannot use the endpoint to test keys.
+ */
+export function mcpOriginGuard(deps: AppDeps): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.path === MCP_PATH && !originAllowed(ctx.get('origin') || undefined, deps.config.mcp.allowedOrigins)) {
+      ctx.state.operation = 'mcp';
+      ctx.status = 403;
+      ctx.body = { error: 'Origin not allowed' };
+      return;
+    }
+    await next();
+  };
+}
+
 /** The mount for `createApp`'s `extra` list. */
-export function mcpMount(deps: AppDeps): (app: Koa, guard: Koa.Middleware) => void {
-  return (app, guard) => {
+export function mcpMount(deps: AppDeps): (app: Koa) => void {
+  return (app) => {
     app.use(async (ctx, next) => {
       if (ctx.path !== MCP_PATH) return next();
       ctx.state.operation = 'mcp';
-      if (!originAllowed(ctx.get('origin') || undefined, deps.config.mcp.allowedOrigins)) {
-        ctx.status = 403;
-        ctx.body = { error: 'Origin not allowed' };
-        return;
-      }
       if (ctx.method !== 'POST') {
         ctx.status = 405;
         ctx.set('Allow', 'POST');
         ctx.body = { error: `Method ${ctx.method} not allowed on ${MCP_PATH}: this stateless MCP server takes POST only` };
         return;
       }
-      await guard(ctx, () => serve(deps, ctx));
+      await serve(deps, ctx);
     });
   };
 }

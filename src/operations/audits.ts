@@ -2,7 +2,7 @@
 // The audit itself runs in the background worker (src/audits/runner.ts).
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId } from './params.ts';
+import { brandId, pathId } from './params.ts';
 import { notFound } from '../errors.ts';
 import { CATEGORIES } from '../audits/rubric.ts';
 import { auditInOrganization, createAudit, listAudits, type AuditRow } from '../audits/store.ts';
@@ -164,7 +164,7 @@ export const siteAudit = operation({
   path: '/site-audits/:id',
   tool: 'get_site_audit',
   idArg: 'audit_id',
-  params: z.object({ id: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'audit_id must be a string' }))
+  params: z.object({ id: pathId('audit_id')
     .describe('The audit (UUID), as run_site_audit or list_site_audits return it') }),
   result: Audit,
   description:

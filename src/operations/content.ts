@@ -2,7 +2,7 @@
 // "Content brief", "Content draft"). Ids of another organization's opportunities are 404s.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, limit, oneOf, optionalOneOf } from './params.ts';
+import { brandId, limit, oneOf, optionalOneOf, pathId } from './params.ts';
 import { Brief, Draft } from '../content/schemas.ts';
 import {
   getOpportunity, listOpportunities, OPPORTUNITY_STATUSES, publicOpportunity, setOpportunityStatus,
@@ -15,7 +15,7 @@ const IMPACTS = ['high', 'medium', 'low'] as const;
 
 /** The path id: any string (a malformed one names no opportunity, so it is the same 404). */
 const opportunityId = z.object({
-  id: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'opportunity_id must be a string' }))
+  id: pathId('opportunity_id')
     .describe('The opportunity (UUID), as returned by list_content_opportunities'),
 });
 

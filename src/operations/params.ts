@@ -2,8 +2,10 @@
 // parameter, because it is what the client sees in {"error": ...}.
 import { z } from 'zod';
 import { UUID_RE } from '../uuid.ts';
+import { inSupportedSpan, parseIsoInstant } from '../instant.ts';
+import { decodeCursor, INVALID_CURSOR } from '../cursor.ts';
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
 
 const isMissing = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -12,7 +14,7 @@ export function uuid(name: string) {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
     z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a UUID`) })
-      .regex(UUID_RE, `${name} must be a UUID`)
+      .max(36, `${name} must be a UUID`).regex(UUID_RE, `${name} must be a UUID`)
       .transform((s) => s.toLowerCase()),
   ).describe('A UUID');
 }
@@ -20,9 +22,21 @@ export function uuid(name: string) {
 export function optionalUuid(name: string) {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: `${name} must be a UUID` }).regex(UUID_RE, `${name} must be a UUID`)
+    z.string({ error: `${name} must be a UUID` }).max(36, `${name} must be a UUID`).regex(UUID_RE, `${name} must be a UUID`)
       .transform((s) => s.toLowerCase()).optional(),
   ).describe('A UUID');
+}
+
+/**
+ * The `:id` of a path (`argument` is its MCP name, e.g. `opportunity_id`). Any string up to 100
+ * characters: a malformed one names no resource, so it is the resource's 404, decided by the store
+ * function, which looks up only well-formed UUIDs.
+ */
+export function pathId(argument: string) {
+  return z.preprocess(
+    (v) => (v === undefined || v === null ? '' : v),
+    z.string({ error: `${argument} must be a string` }).max(100, `${argument} must be at most 100 characters`),
+  );
 }
 
 // The descriptions below reach MCP clients as JSON Schema `description`s, so they are written for
@@ -45,30 +59,36 @@ export function optionalText(name: string, max = 200) {
   );
 }
 
+/** The longest date parameter a client can mean: `2026-11-01T06:00:00.123456789+05:30` is 35. */
+const DATE_MAX_LENGTH = 40;
+
 /**
- * A date bound: `YYYY-MM-DD` (UTC) or a full ISO 8601 timestamp. A bare date as the upper bound
- * means the whole day, through 23:59:59.999 UTC.
+ * A date bound: `YYYY-MM-DD` (UTC) or a full ISO 8601 timestamp, naming a real day or instant from
+ * 2000-01-01 to 2099-12-31 (CONTRACT.md section 9). A bare date as the upper bound means the whole
+ * day, through 23:59:59.999 UTC.
  */
 export function dateBound(name: string, end: boolean) {
+  const malformed = `${name} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp`;
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: `${name} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp` })
+    z.string({ error: malformed }).max(DATE_MAX_LENGTH, malformed)
       .transform((s, ctx) => {
-        const bare = DATE_RE.test(s);
-        const iso = bare ? `${s}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : s;
-        const d = new Date(iso);
-        const looksIso = bare || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s);
-        // Date accepts 2026-02-31 by rolling over; a round trip of the date part rejects it.
-        if (!looksIso || Number.isNaN(d.getTime()) || (bare && d.toISOString().slice(0, 10) !== s)) {
-          ctx.addIssue({ code: 'custom', message: `${name} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp` });
+        const parsed = parseIsoInstant(s);
+        if (!parsed) {
+          ctx.addIssue({ code: 'custom', message: malformed });
           return z.NEVER;
         }
-        return d;
+        const ms = parsed.bare && end ? parsed.ms + DAY_MS - 1 : parsed.ms;
+        if (!inSupportedSpan(ms)) {
+          ctx.addIssue({ code: 'custom', message: `${name} must be between 2000-01-01 and 2099-12-31` });
+          return z.NEVER;
+        }
+        return new Date(ms);
       })
       .optional(),
   ).describe(end
-    ? 'End of the period, inclusive: YYYY-MM-DD (through the end of that UTC day) or an ISO 8601 timestamp'
-    : 'Start of the period, inclusive: YYYY-MM-DD (from the start of that UTC day) or an ISO 8601 timestamp');
+    ? 'End of the period, inclusive: YYYY-MM-DD (through the end of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31'
+    : 'Start of the period, inclusive: YYYY-MM-DD (from the start of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31');
 }
 
 export const dateRange = {
@@ -80,7 +100,7 @@ export const dateRange = {
 export function limit(min: number, max: number, fallback: number) {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
-    z.union([z.number(), z.string()], { error: 'limit must be an integer' })
+    z.union([z.number(), z.string().max(20)], { error: 'limit must be an integer' })
       .transform((v, ctx) => {
         const n = typeof v === 'number' ? v : Number(v.trim());
         if (!Number.isFinite(n) || !Number.isInteger(n)) {
@@ -117,14 +137,64 @@ export function optionalBool(name: string) {
   ).describe('true or false');
 }
 
-/** A comma-separated list, e.g. `model=gpt-4o,sonar`. Empty items are dropped. */
-export function commaList(name: string) {
+/** `cursor`: the `next_cursor` of the previous page, decoded; one the service did not issue is a 400. */
+export function cursor() {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
-    z.union([z.string(), z.array(z.string())], { error: `${name} must be a comma-separated list` })
-      .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean))
+    z.string({ error: INVALID_CURSOR }).max(200, INVALID_CURSOR)
+      .transform((s, ctx) => {
+        const decoded = decodeCursor(s);
+        if (!decoded) {
+          ctx.addIssue({ code: 'custom', message: INVALID_CURSOR });
+          return z.NEVER;
+        }
+        return decoded;
+      })
       .optional(),
-  ).describe('A comma-separated list (an array of strings works too)');
+  ).describe('next_cursor of the previous page; omit for the first page');
+}
+
+/** Bounds of every list parameter (CONTRACT.md section 9): a long list is one slow scan for everyone. */
+export const LIST_MAX_ITEMS = 50;
+export const LIST_ITEM_MAX_LENGTH = 128;
+/** The longest comma-separated form of a list within the bounds. */
+const LIST_MAX_LENGTH = LIST_MAX_ITEMS * (LIST_ITEM_MAX_LENGTH + 1) - 1;
+
+/**
+ * A comma-separated list, e.g. `model=gpt-4o,sonar`, or an array of strings. Empty items are dropped;
+ * at most 50 values of at most 128 characters each. The bounds are checked before anything is split,
+ * so a megabyte of commas costs no more than a short list.
+ */
+export function commaList(name: string) {
+  const tooMany = `${name} accepts at most ${LIST_MAX_ITEMS} values`;
+  const tooLong = `${name} values must be at most ${LIST_ITEM_MAX_LENGTH} characters`;
+  return z.preprocess(
+    (v, ctx) => {
+      if (isMissing(v)) return undefined;
+      const strings = typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+      if (!strings) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a comma-separated list` });
+        return z.NEVER;
+      }
+      const raw = v as string | string[];
+      if ((Array.isArray(raw) && raw.length > LIST_MAX_LENGTH) || (typeof raw === 'string' && raw.length > LIST_MAX_LENGTH)) {
+        ctx.addIssue({ code: 'custom', message: tooMany });
+        return z.NEVER;
+      }
+      const items = (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((s) => s.trim()).filter(Boolean);
+      const problem = items.length > LIST_MAX_ITEMS ? tooMany : items.some((s) => s.length > LIST_ITEM_MAX_LENGTH) ? tooLong : '';
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return items;
+    },
+    // What a client may send, for the JSON Schemas; the checks above have already passed.
+    z.union([
+      z.string().max(LIST_MAX_LENGTH),
+      z.array(z.string().max(LIST_ITEM_MAX_LENGTH)).max(LIST_MAX_ITEMS),
+    ]).transform((v) => v as string[]).optional(),
+  ).describe(`A comma-separated list (an array of strings works too): at most ${LIST_MAX_ITEMS} values of at most ${LIST_ITEM_MAX_LENGTH} characters`);
 }
 
 export const filters = {

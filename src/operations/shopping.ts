@@ -1,7 +1,7 @@
 // Shopping: product cards of shopping-mode answers, and one product's visibility.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, limit, optionalOneOf, optionalText, optionalUuid } from './params.ts';
+import { brandId, cursor, limit, optionalOneOf, optionalText, optionalUuid } from './params.ts';
 import { ShoppingCards, ProductVisibility } from './analytics-schemas.ts';
 import { productVisibility as productFigures, shoppingCards as cards } from '../analytics/shopping.ts';
 import { PLATFORMS } from '../tracking/types.ts';
@@ -18,7 +18,7 @@ export const shoppingCards = operation({
     platform: optionalOneOf('platform', PLATFORMS),
     region: optionalText('region', 64).describe('Region code, e.g. US'),
     limit: limit(1, 200, 50).describe('1-200, default 50'),
-    cursor: optionalText('cursor', 200).describe('next_cursor of the previous page'),
+    cursor: cursor(),
   }),
   result: ShoppingCards,
   description:

@@ -2,13 +2,13 @@
 // each tracked prompt is searched. Reads never generate: the jobs do (docs/content.md).
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, limit } from './params.ts';
+import { brandId, limit, pathId } from './params.ts';
 import { acceptSuggestion, dismissSuggestion, pendingSuggestions } from '../content/suggestions.ts';
 import { listPromptVolumes } from '../content/volumes.ts';
 import { INTENTS } from '../content/intent.ts';
 
 const suggestionId = z.object({
-  id: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'suggestion_id must be a string' }))
+  id: pathId('suggestion_id')
     .describe('The suggestion (UUID), as returned by list_topic_suggestions'),
 });
 

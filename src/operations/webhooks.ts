@@ -3,7 +3,7 @@
 // REST only: these are not MCP tools and not part of the Metrics API.
 import { z } from 'zod';
 import { operation, type Ctx } from './registry.ts';
-import { limit } from './params.ts';
+import { limit, pathId } from './params.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { EVENT_TYPES, enqueueTestEvent, type WebhookEventType } from '../webhooks/outbox.ts';
 import {
@@ -29,11 +29,12 @@ const events = z.preprocess(
   (v) => (v === undefined || v === null ? undefined : v),
   // Checked as a whole so the message names `events`, not `events.0`.
   z.array(z.unknown(), { error: (iss) => (iss.input === undefined ? 'events is required' : eventsMessage) })
+    .max(20, 'events accepts at most 20 values')
     .refine((list): list is WebhookEventType[] => list.length > 0 && list.every((e) => (EVENT_TYPES as readonly unknown[]).includes(e)), eventsMessage)
     .transform((list) => [...new Set(list)]),
 );
 
-const id = z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'id must be a string' }));
+const id = pathId('id');
 
 const Endpoint = z.object({
   id: z.string().uuid(),

@@ -31,7 +31,7 @@ test('bad values are 400s that name the parameter; limits are clamped', async (t
     [`/api/v1/citations?${b}&limit=lots`, 'limit must be an integer'],
     [`/api/v1/competitor-comparison?${b}&topic_id=abc`, 'topic_id must be a UUID'],
     [`/api/v1/shopping-cards?${b}&role=boss`, 'role must be one of: own, competitor, other'],
-    [`/api/v1/shopping-cards?${b}&cursor=bm9wZQ`, 'cursor is not valid: pass next_cursor from the previous page'],
+    [`/api/v1/shopping-cards?${b}&cursor=bm9wZQ`, 'cursor is invalid'],
     ['/api/v1/visibility-summary', 'brand_id is required'],
     ['/api/mcp/product-visibility?product_title=x', 'brand_id and product_title are required'],
     [`/api/mcp/product-visibility?${b}`, 'brand_id and product_title are required'],
