@@ -1,7 +1,8 @@
 // Lines of an answer file -> validated answers, or the reason each bad line is refused, with its
 // number. Lines end at \n, \r\n or a lone \r, as node:readline reads them; blank lines are skipped.
+// A UTF-8 byte-order mark at the very start of the file is skipped (editors on Windows write one).
 import { isAscii } from 'node:buffer';
-import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
+import { latestCollectedAt, validateAnswer, type ValidAnswer } from './answer-schema.ts';
 
 /** Lines to read: raw UTF-8 bytes (numbered on from the previous chunk), or numbered texts. */
 export type LineChunk = { bytes: Uint8Array } | { texts: string[]; lineNos: number[] };
@@ -46,9 +47,24 @@ function eachLine(bytes: Uint8Array, line: (text: string, index: number) => void
   return index;
 }
 
+/** The bytes without the UTF-8 byte-order mark (EF BB BF) they start with, if any. */
+function withoutBomBytes(bytes: Uint8Array): Uint8Array {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+}
+
+/** The text without the byte-order mark it starts with, if any (readline keeps it in line 1). */
+function withoutBomText(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Reads chunks in file order; byte chunks must end at a line break (or the end of the file). */
 export class LineReader {
   private nextLine = 1;
+  /** Nothing read yet: only here may a byte-order mark be skipped. */
+  private atStart = true;
+
+  /** `latest`: the latest collected_at accepted, in epoch milliseconds (see latestCollectedAt). */
+  constructor(private latest = latestCollectedAt(new Date())) {}
 
   /** Reads a chunk, handing each valid answer on with its line number as soon as it is read. */
   each(chunk: LineChunk, take: (answer: ValidAnswer, line: number) => void): ReadLines {
@@ -63,7 +79,7 @@ export class LineReader {
         out.invalid.push({ line, error: `not valid JSON: ${(err as Error).message}` });
         return;
       }
-      const v = validateAnswer(value);
+      const v = validateAnswer(value, this.latest);
       if (!v.ok) {
         out.invalid.push({ line, error: v.error });
         return;
@@ -71,10 +87,15 @@ export class LineReader {
       take(v.answer, line);
     };
     if ('bytes' in chunk) {
+      // Skipped before decoding, so a file that is ASCII after its mark keeps the latin1 path.
+      const bytes = this.atStart ? withoutBomBytes(chunk.bytes) : chunk.bytes;
+      if (chunk.bytes.byteLength) this.atStart = false;
       const first = this.nextLine;
-      this.nextLine += eachLine(chunk.bytes, (text, i) => read(text, first + i));
+      this.nextLine += eachLine(bytes, (text, i) => read(text, first + i));
     } else {
-      chunk.texts.forEach((text, i) => read(text, chunk.lineNos[i]));
+      const atStart = this.atStart && chunk.texts.length > 0;
+      if (chunk.texts.length) this.atStart = false;
+      chunk.texts.forEach((text, i) => read(i === 0 && atStart ? withoutBomText(text) : text, chunk.lineNos[i]));
     }
     return out;
   }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { Stores } from '../stores/index.ts';
 import { UserError } from '../errors.ts';
 import type { LineChunk } from './answer-lines.ts';
+import { latestCollectedAt } from './answer-schema.ts';
 import { writeBatch } from './ingest.ts';
 import { withIngestLock } from './ingest-lock.ts';
 import { PrepareThread, type PreparedChunk } from './prepare-thread.ts';
@@ -18,14 +19,26 @@ export interface IngestSummary {
   rejected: { line: number; error: string }[];
 }
 
+export interface IngestOptions {
+  /** The clock: a line's collected_at may be at most one day after now(), read when the run starts. */
+  now?: () => Date;
+}
+
 export const BATCH_SIZE = 10_000;
 /** Batches handed to the worker ahead of the one being written: enough to keep both busy. */
 const AHEAD = 2;
 
-async function ingestChunks(stores: Stores, chunks: AsyncIterable<LineChunk>): Promise<IngestSummary> {
+async function ingestChunks(
+  stores: Stores,
+  chunks: AsyncIterable<LineChunk>,
+  options: IngestOptions,
+): Promise<IngestSummary> {
   return withIngestLock(stores, async () => {
     const summary: IngestSummary = { read: 0, inserted: 0, replaced: 0, rejected: [] };
-    const thread = new PrepareThread(stores);
+    // One bound for the whole run (read once the lock is held): a line's fate does not depend on
+    // how long the lines before it took.
+    const latest = latestCollectedAt((options.now ?? (() => new Date()))());
+    const thread = new PrepareThread(stores, latest);
     let writing: Promise<void> = Promise.resolve();
     try {
       const pending: Promise<PreparedChunk>[] = [];
@@ -67,6 +80,7 @@ export function ingestLines(
   stores: Stores,
   lines: AsyncIterable<{ line: number; text: string }>,
   batchSize = BATCH_SIZE,
+  options: IngestOptions = {},
 ): Promise<IngestSummary> {
   return ingestChunks(stores, (async function* () {
     let texts: string[] = [];
@@ -81,7 +95,7 @@ export function ingestLines(
       }
     }
     if (texts.length) yield { texts, lineNos };
-  })());
+  })(), options);
 }
 
 /** The file's bytes in chunks of `batchSize` lines, each cut just after a \n. */
@@ -103,11 +117,16 @@ async function* fileChunks(file: string, batchSize: number): AsyncIterable<LineC
   if (parts.length) yield { bytes: Buffer.concat(parts) };
 }
 
-export async function ingestFile(stores: Stores, file: string, batchSize = BATCH_SIZE): Promise<IngestSummary> {
+export async function ingestFile(
+  stores: Stores,
+  file: string,
+  batchSize = BATCH_SIZE,
+  options: IngestOptions = {},
+): Promise<IngestSummary> {
   try {
     await fs.promises.access(file, fs.constants.R_OK);
   } catch (err) {
     throw new UserError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return ingestChunks(stores, fileChunks(file, batchSize));
+  return ingestChunks(stores, fileChunks(file, batchSize), options);
 }

@@ -19,6 +19,12 @@ export interface PreparedChunk {
   invalid: { line: number; error: string }[];
 }
 
+/** What the worker is started with (its workerData). */
+export interface WorkerInit {
+  /** The latest collected_at accepted, in epoch milliseconds (see latestCollectedAt). */
+  latest: number;
+}
+
 export type ToMain =
   | ({ kind: 'prepared'; seq: number } & PreparedChunk)
   | { kind: 'failed'; seq: number; error: string }
@@ -37,9 +43,11 @@ export class PrepareThread {
   private seq = 0;
   private failure: Error | null = null;
 
-  constructor(stores: Stores) {
+  /** `latest`: the latest collected_at the worker accepts, in epoch milliseconds. */
+  constructor(stores: Stores, latest: number) {
     this.cache = new IngestCache(stores);
-    this.worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(BOOT)}`), { execArgv: [] });
+    const workerData: WorkerInit = { latest };
+    this.worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(BOOT)}`), { execArgv: [], workerData });
     this.worker.on('message', (m: ToMain) => this.onMessage(m));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the ingest worker stopped (exit code ${code})`)));

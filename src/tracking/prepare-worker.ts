@@ -1,12 +1,12 @@
 // The worker thread of `ingest FILE` (started by prepare-thread.ts): reads, validates, analyses and
 // serialises each chunk of lines, so the main thread only writes. Prompts and brand entities live
 // in Postgres, which belongs to the main thread: the worker asks it for those it has not seen yet.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { compileEntities, type CompiledEntities } from './analyze.ts';
 import { LineReader, type LineChunk } from './answer-lines.ts';
 import { prepareChunk } from './prepare-chunk.ts';
 import { type Lookups, type PromptInfo } from './ingest.ts';
-import type { ToMain, ToWorker } from './prepare-thread.ts';
+import type { ToMain, ToWorker, WorkerInit } from './prepare-thread.ts';
 
 const port = parentPort!;
 const send = (m: ToMain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
@@ -49,7 +49,8 @@ class AskingLookups implements Lookups {
 }
 
 const lookups = new AskingLookups();
-const reader = new LineReader();
+// One reader for the whole run: it numbers lines across chunks and skips a byte-order mark once.
+const reader = new LineReader((workerData as WorkerInit).latest);
 let queue: Promise<void> = Promise.resolve();
 
 async function prepare(seq: number, chunk: LineChunk): Promise<void> {
