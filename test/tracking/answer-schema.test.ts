@@ -118,27 +118,33 @@ for (const [name, input] of variants) {
 }
 
 test('the fast path takes the plain answers, whatever their time zone', (t) => {
-  for (const when of ['2026-11-01T06:00:00+02:00', '2026-10-01T06:00:00+0530', '2024-02-29T06:00Z', '2000-01-01T00:00:00Z']) {
+  const plain = ['2026-11-01T06:00:00+02:00', '2026-10-01T06:00:00+0530', '2024-02-29T06:00Z', '2000-01-01T00:00Z'];
+  for (const when of plain) {
     t.truthy(plainlyValid({ ...base, collected_at: when }, LATEST), when);
   }
 });
 
+const refused = (error: string) => ({ ok: false, error });
+const NOT_A_DATE = refused('collected_at: is not a valid date');
+
 test('messages name the field and the first problem', (t) => {
-  t.deepEqual(validateAnswer({ ...base, text: undefined }, LATEST), { ok: false, error: 'text: is required' });
-  t.deepEqual(validateAnswer({ ...base, collected_at: '2026-13-45T00:00:00Z' }, LATEST), { ok: false, error: 'collected_at: is not a valid date' });
-  t.deepEqual(validateAnswer({ ...base, citations: [{ title: 'x' }] }, LATEST), { ok: false, error: 'citations.0.url: is required' });
+  t.deepEqual(validateAnswer({ ...base, text: undefined }, LATEST), refused('text: is required'));
+  t.deepEqual(validateAnswer({ ...base, collected_at: '2026-13-45T00:00:00Z' }, LATEST), NOT_A_DATE);
+  const citation = validateAnswer({ ...base, citations: [{ title: 'x' }] }, LATEST);
+  t.deepEqual(citation, refused('citations.0.url: is required'));
 });
 
 test('a date that would roll over is refused, never moved to another day', (t) => {
   for (const when of ['2026-02-30T06:00:00Z', '2026-02-29T06:00:00Z', '2026-04-31T06:00:00Z', '2026-10-01T24:00:00Z']) {
-    t.deepEqual(validateAnswer({ ...base, collected_at: when }, LATEST), { ok: false, error: 'collected_at: is not a valid date' }, when);
+    t.deepEqual(validateAnswer({ ...base, collected_at: when }, LATEST), NOT_A_DATE, when);
   }
 });
 
 test('collected_at runs from 2000-01-01T00:00:00Z to one day after now, both included', (t) => {
-  const refused = { ok: false, error: 'collected_at: must be from 2000-01-01T00:00:00Z to one day after now' };
-  for (const when of ['1800-01-01T00:00:00Z', '1999-12-31T23:59:59.999Z', '9999-12-31T00:00:00Z', new Date(LATEST + 1).toISOString()]) {
-    t.deepEqual(validateAnswer({ ...base, collected_at: when }, LATEST), refused, when);
+  const outside = refused('collected_at: must be from 2000-01-01T00:00:00Z to one day after now');
+  const past = new Date(LATEST + 1).toISOString();
+  for (const when of ['1800-01-01T00:00:00Z', '1999-12-31T23:59:59.999Z', '9999-12-31T00:00:00Z', past]) {
+    t.deepEqual(validateAnswer({ ...base, collected_at: when }, LATEST), outside, when);
   }
   const first = validateAnswer({ ...base, collected_at: '2000-01-01T05:30:00+05:30' }, LATEST);
   t.is(first.ok && first.answer.collected_at, '2000-01-01T00:00:00.000Z');
@@ -149,11 +155,11 @@ test('collected_at runs from 2000-01-01T00:00:00Z to one day after now, both inc
 test('leap years follow the Gregorian rules (a far bound lets 2096 and 2100 through the range check)', (t) => {
   const far = Date.parse('2101-01-01T00:00:00Z');
   t.true(validateAnswer({ ...base, collected_at: '2096-02-29T00:00:00Z' }, far).ok);
-  t.deepEqual(validateAnswer({ ...base, collected_at: '2100-02-29T00:00:00Z' }, far), { ok: false, error: 'collected_at: is not a valid date' });
+  t.deepEqual(validateAnswer({ ...base, collected_at: '2100-02-29T00:00:00Z' }, far), NOT_A_DATE);
 });
 
 test('a line holding JSON that is not an object is refused as such', (t) => {
   for (const value of [[1, 2], [], 42, 'x', null, true, false]) {
-    t.deepEqual(validateAnswer(value, LATEST), { ok: false, error: 'line must be a JSON object' }, JSON.stringify(value));
+    t.deepEqual(validateAnswer(value, LATEST), refused('line must be a JSON object'), JSON.stringify(value));
   }
 });
