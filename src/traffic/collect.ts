@@ -1,7 +1,8 @@
 // POST /api/collect: the beacon of /t.js (CONTRACT.md section 6). Public and CORS-open: the
 // tracking id names the brand, no API key. Order of checks: the collect rate limit, then the body
 // (size cap, JSON, zod) and the site, which answer 400 to bad input; then the visit itself, where
-// bots and non-AI visits are accepted with 202 and dropped, and AI visits are buffered for ClickHouse.
+// bots, non-AI visits and pages off the brand's domains are accepted with 202 and dropped, and AI
+// visits are buffered for ClickHouse.
 import type Koa from 'koa';
 import { z } from 'zod';
 import { isbot } from 'isbot';
@@ -11,7 +12,7 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { validationMessage } from '../http/mount.ts';
 import { classifyVisit, platforms as defaultTable, type PlatformTable } from './referrers.ts';
 import { visitCountry } from './country.ts';
-import type { SiteResolver } from './sites.ts';
+import { pageOnSite, type SiteResolver } from './sites.ts';
 import type { VisitBuffer } from './buffer.ts';
 
 export const COLLECT_PATH = '/api/collect';
@@ -98,8 +99,8 @@ export function collectRoute(deps: CollectDeps): Koa.Middleware {
     const parsed = Beacon.safeParse(raw);
     if (!parsed.success) throw badRequest(validationMessage(parsed.error.issues));
     const beacon = parsed.data;
-    const brandId = await deps.sites.brandOf(beacon.site);
-    if (!brandId) throw badRequest('Unknown site');
+    const site = await deps.sites.siteOf(beacon.site);
+    if (!site) throw badRequest('Unknown site');
 
     // From here on the answer is 202 whatever happens to the visit: the page cannot act on it.
     ctx.body = null;
@@ -107,9 +108,11 @@ export function collectRoute(deps: CollectDeps): Koa.Middleware {
     if (isCrawler(ctx.get('user-agent'))) return;
     const visit = classifyVisit(beacon.url, beacon.referrer, table);
     if (!visit) return;
+    // The tracking id is public: a page elsewhere naming it must not count as the brand's visit.
+    if (!pageOnSite(beacon.url, site)) return;
     const iso = deps.now().toISOString();
     deps.buffer.add({
-      brand_id: brandId,
+      brand_id: site.brandId,
       ts: iso.slice(0, 23).replace('T', ' '),
       day: iso.slice(0, 10),
       platform: visit.platform,

@@ -1,12 +1,23 @@
-// Tracking id (brands.tracking_id, the `data-site` of the script) -> brand id, cached in memory:
-// every beacon names its site, and a database round trip per beacon would cap collection at the
-// database's pace (embedded PGlite has one connection). Unknown ids are cached too, briefly, so a
-// flood of made-up ids cannot reach the database either.
+// Tracking id (brands.tracking_id, the `data-site` of the script) -> the brand and its domains,
+// cached in memory: every beacon names its site, and a database round trip per beacon would cap
+// collection at the database's pace (embedded PGlite has one connection). Unknown ids are cached
+// too, briefly, so a flood of made-up ids cannot reach the database either.
+//
+// The tracking id is public (it is in every page's HTML), so it does not prove where a beacon comes
+// from: a beacon counts only for a page on one of the brand's domains (CONTRACT section 9). The
+// domains are normalised once per look-up, so the check per beacon is a few string comparisons.
 import type { Postgres } from '../stores/index.ts';
+import { hostToDomain, normaliseDomain } from '../tracking/urls.ts';
+
+export interface Site {
+  brandId: string;
+  /** The brand's domains, lower-case, without `www.` or a trailing dot (as citation domains are). */
+  domains: readonly string[];
+}
 
 export interface SiteResolver {
-  /** The brand id, or undefined for an unknown tracking id. */
-  brandOf(trackingId: string): Promise<string | undefined>;
+  /** The brand behind a tracking id, or undefined for an unknown one. */
+  siteOf(trackingId: string): Promise<Site | undefined>;
 }
 
 export interface SiteCacheOptions {
@@ -16,7 +27,30 @@ export interface SiteCacheOptions {
   now?: () => number;
 }
 
-interface Entry { value: Promise<string | undefined>; expires: number }
+const DOT = 46;
+
+/**
+ * True when the page's host is one of the site's domains or a sub-domain of one, compared as
+ * CONTRACT section 2 compares a citation's domain: lower-case, without a leading `www.`, port
+ * ignored, whole labels only (`blog.acme.example` is on `acme.example`; `acme.example.evil.com`
+ * and `evilacme.example` are not). A brand without domains has no such page.
+ */
+export function pageOnSite(pageUrl: string, site: Site): boolean {
+  if (site.domains.length === 0) return false;
+  let host: string;
+  try {
+    host = hostToDomain(new URL(pageUrl).hostname);
+  } catch {
+    return false;
+  }
+  for (const d of site.domains) {
+    if (host === d) return true;
+    if (host.length > d.length && host.endsWith(d) && host.charCodeAt(host.length - d.length - 1) === DOT) return true;
+  }
+  return false;
+}
+
+interface Entry { value: Promise<Site | undefined>; expires: number }
 
 export function createSiteResolver(pg: Pick<Postgres, 'query'>, opts: SiteCacheOptions = {}): SiteResolver {
   const knownTtl = opts.knownTtlMs ?? 60_000;
@@ -25,13 +59,18 @@ export function createSiteResolver(pg: Pick<Postgres, 'query'>, opts: SiteCacheO
   const now = opts.now ?? Date.now;
   const cache = new Map<string, Entry>();
 
-  const load = async (trackingId: string) => {
-    const { rows } = await pg.query<{ id: string }>('SELECT id FROM brands WHERE tracking_id = $1', [trackingId]);
-    return rows[0]?.id;
+  const load = async (trackingId: string): Promise<Site | undefined> => {
+    const { rows } = await pg.query<{ id: string; domains: string[] | null }>(
+      'SELECT id, domains FROM brands WHERE tracking_id = $1', [trackingId]);
+    if (!rows[0]) return undefined;
+    // The workspace already stores bare domains; normalising again keeps the comparison exact
+    // whatever wrote the row.
+    const domains = (rows[0].domains ?? []).map(normaliseDomain).filter((d) => d !== '');
+    return { brandId: rows[0].id, domains };
   };
 
   return {
-    brandOf(trackingId) {
+    siteOf(trackingId) {
       const t = now();
       const hit = cache.get(trackingId);
       if (hit && hit.expires > t) return hit.value;
@@ -42,7 +81,7 @@ export function createSiteResolver(pg: Pick<Postgres, 'query'>, opts: SiteCacheO
       const entry: Entry = { value, expires: t + knownTtl };
       cache.set(trackingId, entry);
       value.then(
-        (id) => { if (id === undefined) entry.expires = now() + unknownTtl; },
+        (site) => { if (site === undefined) entry.expires = now() + unknownTtl; },
         () => { if (cache.get(trackingId) === entry) cache.delete(trackingId); },
       );
       return value;

@@ -78,11 +78,15 @@ async function waitForTotal(key: string, brandId: string, total: number) {
   }
 }
 
+// The customer's site is served on loopback, so that is the brand's domain: a beacon counts only for
+// a page on one of the brand's domains (CONTRACT section 9).
+const seedSite = () => seedTenant(server, [{ name: 'Acme', slug: 'acme', domains: ['127.0.0.1'] }]);
+
 const browserTest = HAVE_CHROMIUM ? test.serial : test.skip;
 const skipped = HAVE_CHROMIUM ? '' : ` (skipped: ${CHROMIUM} is absent; apt-get install chromium)`;
 
 browserTest(`a visit from ChatGPT is counted; one from Google is not${skipped}`, async (t) => {
-  const { brandId, key } = await seedTenant(server);
+  const { brandId, key } = await seedSite();
   const id = await trackingId(brandId);
   const context = await browser.newContext({ userAgent: CHROME });
   try {
@@ -111,7 +115,7 @@ browserTest(`a visit from ChatGPT is counted; one from Google is not${skipped}`,
 });
 
 browserTest(`utm_source names the platform when the referrer does not${skipped}`, async (t) => {
-  const { brandId, key } = await seedTenant(server);
+  const { brandId, key } = await seedSite();
   const id = await trackingId(brandId);
   const context = await browser.newContext({ userAgent: CHROME });
   try {

@@ -130,6 +130,45 @@ test('non-AI visits and crawlers are accepted with 202 and dropped; utm_source c
   t.is(r.body.total_visits, 2);
 });
 
+// CONTRACT section 9: the tracking id is public, so anyone can send a beacon with it; only a page on
+// the brand's own domains (or a sub-domain of one) counts. Another host is answered 202 and dropped.
+test('a beacon counts only when its page is on one of the brand\'s domains or a sub-domain of one', async (t) => {
+  const { brandId, key } = await seedTenant(server);
+  const site = await trackingId(brandId);
+  const referrer = 'https://chatgpt.com/';
+  const kept = [
+    'https://acme.example/a', 'https://blog.acme.example/b',
+    'https://WWW.Acme.Example:8443/c', 'http://www.acme.example./d',
+  ];
+  const dropped = [
+    'https://attacker.example/x',
+    'https://acme.example.evil.com/x',
+    'https://evilacme.example/x',
+    'https://www.evilacme.example/x',
+    'https://acme.example@attacker.example/x',
+    'https://attacker.example/acme.example',
+    'https://attacker.example/?u=https://acme.example/',
+    'https://acmeexample/x',
+    'http://127.0.0.1:8080/x',
+  ];
+  for (const url of [...kept, ...dropped]) {
+    const res = await beacon({ site, url, referrer });
+    t.is(res.status, 202, url);
+    t.is(res.text, '', url);
+  }
+  const r = await traffic(key, brandId);
+  t.is(r.body.total_visits, kept.length);
+  t.deepEqual(r.body.top_pages.map((p: any) => p.url), ['/a', '/b', '/c', '/d']);
+});
+
+test('a brand without domains counts no beacon', async (t) => {
+  const { brandId, key } = await seedTenant(server, [{ name: 'Nowhere', slug: 'nowhere', domains: [] }]);
+  const site = await trackingId(brandId);
+  const res = await beacon({ site, url: 'https://nowhere.example/', referrer: 'https://chatgpt.com/' });
+  t.is(res.status, 202);
+  t.deepEqual((await traffic(key, brandId)).body, EMPTY);
+});
+
 test('bad input gets 400 and stores nothing', async (t) => {
   const { brandId, key } = await seedTenant(server);
   const site = await trackingId(brandId);
