@@ -79,7 +79,8 @@ export function answerLineSchema(latest: number) {
         return z.NEVER;
       }),
     text: z.string().max(1_000_000),
-    citations: z.array(z.object({ url: z.string().max(8192), title: z.string().max(2000).nullish() }).passthrough()).max(1000).default([]),
+    citations: z.array(z.object({ url: z.string().max(8192), title: z.string().max(2000).nullish() }).passthrough())
+      .max(1000).default([]),
     products: z.array(z.record(z.string(), z.unknown())).max(500).default([]),
   });
 }
@@ -151,7 +152,7 @@ export function plainlyValid(v: unknown, latest: number): ValidAnswer | null {
  */
 export function validateAnswer(
   value: unknown,
-  latest = Date.now() + DAY_MS,
+  latest = latestCollectedAt(new Date()),
 ): { ok: true; answer: ValidAnswer } | { ok: false; error: string } {
   const plain = plainlyValid(value, latest);
   if (plain) return { ok: true, answer: plain };
