@@ -1,0 +1,229 @@
+// Property test over every operation of the registry, on every surface it has (REST, the Metrics
+// API, MCP): whatever a client sends as parameters (strings, numbers, lists, dates, unicode, huge
+// values, objects), the answer is never a 500; an error is a JSON {"error"} (an MCP isError text);
+// a 400 names a parameter; and no request hangs (the bound is generous: it catches a hang or a
+// runaway scan, not a slow machine). The seed is fixed so a failure reproduces; FUZZ_SEED and
+// FUZZ_RUNS explore further.
+import test from 'ava';
+import fc from 'fast-check';
+import { z } from 'zod';
+import { operations } from '../../src/operations/index.ts';
+import { operationPath, type Operation } from '../../src/operations/registry.ts';
+import { idArgument, pathParam } from '../../src/mcp/schemas.ts';
+import { call, seedTenant, startTestServer, type Reply, type Tenant, type TestServer } from '../helpers/server.ts';
+import { post } from '../mcp/client.ts';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+/** Not a performance figure: a request still unanswered after this long has hung. */
+const HANG_MS = 30_000;
+
+let server: TestServer;
+let tenant: Tenant;
+test.before(async () => {
+  server = await startTestServer({ RATE_LIMIT_MAX: '1000000' });
+  tenant = await seedTenant(server);
+});
+test.after.always(async () => { await server?.stop(); });
+
+/** Parameter names of an operation as the client sees them (the path id under its MCP name too). */
+function paramNames(op: Operation): string[] {
+  const schema = z.toJSONSchema(op.params, { io: 'input', unrepresentable: 'any' }) as { properties?: object };
+  const names = Object.keys(schema.properties ?? {});
+  const arg = idArgument(op);
+  return arg ? [...names, arg] : names;
+}
+
+const awkward = fc.constantFrom(
+  '', ' ', '\u0000', '%00', '%', '..', '/', 'null', 'undefined', 'NaN', '-1', '1e309', '0x10', '[]', '{}',
+  '2026-02-30', '2026-02-30T00:00:00Z', '9999-12-31', '1800-01-01', '+275760-09-13T00:00:00.000Z', '2026-13-01',
+  '2026-01-01T25:00:00Z', '2026-01-01T00:00:00+99:00', '00000000-0000-0000-0000-000000000000',
+  '------------------------------------', "'; DROP TABLE brands; --", '{brand:UUID}', '\u202e\u0301😀', 'a,b,,c,',
+);
+
+/** Anything a careless or hostile client might put in one parameter. */
+const anything: fc.Arbitrary<unknown> = fc.oneof(
+  awkward,
+  fc.string(),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ minLength: 1500, maxLength: 2500 }),
+  fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  fc.uuid(),
+  fc.array(fc.string({ maxLength: 20 }), { maxLength: 120 }),
+  fc.array(fc.oneof(fc.integer(), fc.constant(null), fc.object()), { maxLength: 5 }),
+  fc.object({ maxDepth: 2 }),
+);
+
+/** A value that passes for this parameter (an enum's member, the tenant's brand), so requests reach the stores. */
+function valid(name: string, schema: { enum?: unknown[] }): fc.Arbitrary<unknown> {
+  if (schema.enum?.length) return fc.constantFrom(...schema.enum);
+  if (name === 'brand_id') return fc.constant(tenant.brandId);
+  if (name === 'topic_id') return fc.constant(tenant.topicIds[0]);
+  if (name === 'prompt_id') return fc.constant(tenant.promptIds[0]);
+  if (name === 'date_from' || name === 'date_to') {
+    return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-30'), noInvalidDate: true })
+      .chain((d) => fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString(), d.toISOString().replace('Z', '+00:00')));
+  }
+  if (name === 'limit') return fc.integer({ min: -10, max: 1000 });
+  if (name === 'model') return fc.array(fc.constantFrom('gpt-4o', 'sonar', 'claude-sonnet-4'), { maxLength: 50 });
+  if (name.endsWith('_id') || name === 'id') return fc.uuid();
+  if (name === 'url') return fc.webUrl();
+  return fc.string({ maxLength: 30 });
+}
+
+/** A value that should not pass, or only just: the boundaries and everything else. */
+function hostile(name: string): fc.Arbitrary<unknown> {
+  const near: fc.Arbitrary<unknown>[] = [];
+  if (name === 'date_from' || name === 'date_to') {
+    near.push(fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+      .chain((d) => fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString())));
+    // The ends of the stores' own types: DateTime (1970-2106), DateTime64 (1900-2299), Date's year 9999.
+    near.push(fc.constantFrom('9999-12-31', '9999-12-31T23:59:59.999Z', '0000-01-01', '1899-12-31', '1969-12-31',
+      '2106-02-07T06:28:16Z', '2299-12-31', '2300-01-01', '1999-12-31T23:59:59.999Z', '2100-01-01'));
+  }
+  if (name === 'cursor') {
+    const at = fc.oneof(fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())), fc.string());
+    near.push(fc.tuple(at, fc.oneof(fc.uuid(), fc.string({ maxLength: 40 })))
+      .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')));
+  }
+  if (name === 'model') near.push(fc.array(fc.string({ maxLength: 140 }), { minLength: 40, maxLength: 200 }));
+  return fc.oneof(...near.map((arbitrary) => ({ arbitrary, weight: 4 })), { arbitrary: awkward, weight: 1 }, { arbitrary: anything, weight: 1 });
+}
+
+const forgedCursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/**
+ * Values known to have broken a store or a parser somewhere: each is tried in every parameter of
+ * every operation (as fast-check examples, which count in numRuns), before the random runs.
+ */
+const EDGES: unknown[] = [
+  '', '\u0000', 'x'.repeat(5000), -1, 1e21, true, null, [], {}, ['a', ['b']],
+  '9999-12-31', '2026-02-30T00:00:00Z', '1800-01-01T00:00:00Z',
+  forgedCursor(['2026-11-01T06:00:00.000Z', '-'.repeat(36)]),
+  forgedCursor(['+275760-09-13T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']),
+  Array.from({ length: 80 }, (_, i) => `model-${i}`),
+];
+
+const schemaOf = (op: Operation) =>
+  z.toJSONSchema(op.params, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, object>; required?: string[] };
+
+/** A valid request with one parameter made hostile, so that parameter's checks meet the stores. */
+const inputFor = (op: Operation) => {
+  const { properties = {}, required = [] } = schemaOf(op);
+  const names = paramNames(op);
+  const base: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const name of names) base[name] = valid(name, properties[name] ?? properties.id ?? {});
+  const requiredKeys = names.filter((n) => required.includes(n) || n === idArgument(op));
+  const spoiled = names.length
+    ? fc.constantFrom(...names).chain((k) => fc.record({ [k]: hostile(k) }))
+    : fc.constant({});
+  // Parameters no operation takes are ignored, whatever they hold.
+  const unknown = fc.dictionary(fc.string({ maxLength: 12 }), anything, { maxKeys: 2 });
+  return fc.tuple(unknown, fc.record(base, { requiredKeys }), spoiled).map(([u, a, b]) => ({ ...u, ...a, ...b }));
+};
+
+/** Every EDGES value in every parameter, the others valid. */
+function edgeExamples(op: Operation): [Record<string, unknown>][] {
+  const base: Record<string, unknown> = {};
+  for (const name of schemaOf(op).required ?? []) base[name] = name === 'brand_id' ? tenant.brandId : '';
+  const arg = idArgument(op);
+  if (arg) base[arg] = '00000000-0000-4000-8000-000000000000';
+  return paramNames(op).flatMap((name) => EDGES.map((edge): [Record<string, unknown>] => [{ ...base, [name]: edge }]));
+}
+
+/** Query-string form: lists as repeated keys, objects as their JSON. */
+function query(input: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  const text = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  for (const [k, v] of Object.entries(input)) {
+    if (Array.isArray(v)) for (const item of v) q.append(k, text(item));
+    else q.append(k, text(v));
+  }
+  return q.toString();
+}
+
+function restRequest(op: Operation, prefix: string, input: Record<string, unknown>): Promise<Reply> {
+  const rest = { ...input };
+  let path = `${prefix}${operationPath(op)}`;
+  const param = pathParam(op);
+  if (param) {
+    const arg = idArgument(op)!;
+    const id = rest[arg] ?? rest[param];
+    delete rest[arg];
+    delete rest[param];
+    const text = typeof id === 'string' ? id : JSON.stringify(id ?? '');
+    // Kept short enough for a request line; an empty id becomes a different route, hence 'x'.
+    path = path.replace(`:${param}`, encodeURIComponent(text.slice(0, 1000) || 'x'));
+  }
+  if (op.method === 'GET' || op.method === 'DELETE') {
+    const qs = query(rest);
+    return call(server, op.method, qs ? `${path}?${qs}` : path, { key: tenant.key });
+  }
+  return call(server, op.method, path, { key: tenant.key, body: rest });
+}
+
+async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${HANG_MS} ms`)), HANG_MS);
+  });
+  try {
+    return await Promise.race([run(), hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const namesOne = (message: string, names: string[]) => names.some((n) => message.includes(n));
+
+function checkReply(op: Operation, reply: Reply, input: unknown): string | undefined {
+  const where = `${op.method} ${operationPath(op)} ${JSON.stringify(input).slice(0, 300)}`;
+  if (reply.status >= 500) return `${where}: ${reply.status} ${JSON.stringify(reply.body)}`;
+  if (reply.status < 300) return undefined;
+  if (typeof reply.body?.error !== 'string') return `${where}: ${reply.status} without a JSON error body`;
+  if (reply.status === 400 && !namesOne(reply.body.error, paramNames(op))) {
+    return `${where}: 400 "${reply.body.error}" names no parameter`;
+  }
+  return undefined;
+}
+
+function checkToolResult(op: Operation, body: any, input: unknown): string | undefined {
+  const where = `MCP ${op.tool} ${JSON.stringify(input).slice(0, 300)}`;
+  if (body?.error) return `${where}: JSON-RPC error ${JSON.stringify(body.error)}`;
+  const result = body?.result;
+  if (!result) return `${where}: no result`;
+  if (!result.isError) return undefined;
+  const text = String(result.content?.[0]?.text ?? '');
+  if (/Internal server error|unavailable/.test(text)) return `${where}: ${text}`;
+  const status = /not found|not pending/i.test(text) || /limit reached/i.test(text) ? 'other' : 'invalid';
+  if (status === 'invalid' && !namesOne(text, paramNames(op))) return `${where}: "${text}" names no parameter`;
+  return undefined;
+}
+
+const surfaces = operations.flatMap((op) => [
+  { op, surface: 'REST', prefix: '/api/mcp' },
+  ...(op.metrics ? [{ op, surface: 'Metrics API', prefix: '/api/v1' }] : []),
+  ...(op.tool ? [{ op, surface: 'MCP', prefix: '' }] : []),
+]);
+
+for (const { op, surface, prefix } of surfaces) {
+  test.serial(`${surface} ${op.method} ${operationPath(op)}: any parameters give an answer, never a 500`, async (t) => {
+    let id = 0;
+    const examples = edgeExamples(op);
+    await fc.assert(fc.asyncProperty(inputFor(op), async (input) => {
+      if (surface === 'MCP') {
+        const args = { ...input };
+        const message = { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: op.tool, arguments: args } };
+        const reply = await timed(`MCP ${op.tool}`, () => post(server, message, { authorization: `Bearer ${tenant.key}` }));
+        const problem = reply.status !== 200 ? `MCP ${op.tool}: HTTP ${reply.status}` : checkToolResult(op, reply.body, input);
+        if (problem) throw new Error(problem);
+        return;
+      }
+      const reply = await timed(`${op.method} ${operationPath(op)}`, () => restRequest(op, prefix, input));
+      const problem = checkReply(op, reply, input);
+      if (problem) throw new Error(problem);
+    }), { seed: SEED, numRuns: examples.length + RUNS, endOnFailure: true, examples });
+    t.pass();
+  });
+}
