@@ -83,7 +83,7 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
     case 'apply':
       return applyWorkspace(env.stores.pg, parseWorkspace(readJsonFile(file(sub))));
     case 'ingest':
-      return ingestFile(env.stores, file(sub));
+      return ingestFile(env.stores, file(sub), undefined, { now: env.now });
     case 'warehouse':
       return runWarehouseCommand(env, sub, rest);
     case 'volumes':

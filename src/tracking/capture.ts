@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
 import { UserError } from '../errors.ts';
-import { validateAnswer } from './answer-schema.ts';
+import { latestCollectedAt, validateAnswer } from './answer-schema.ts';
 import { planSlots, type Slot } from './capture-plan.ts';
 import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type Claim } from './capture-runs.ts';
 import { AnswerSink } from './capture-sink.ts';
@@ -155,7 +155,9 @@ async function settle(ctx: CaptureContext, sink: AnswerSink, claim: Claim, slot:
     await failRun(ctx.stores.pg, claim, outcome.failure);
     return;
   }
-  const checked = validateAnswer(toAnswer(slot, outcome.capture, collectedAt(date, ctx.now(), outcome.capture)));
+  // Bounded by the job's clock, not the machine's: a capture dated by ctx.now() is never "from the future".
+  const now = ctx.now();
+  const checked = validateAnswer(toAnswer(slot, outcome.capture, collectedAt(date, now, outcome.capture)), latestCollectedAt(now));
   if (!checked.ok) {
     await failRun(ctx.stores.pg, claim, { kind: 'malformed', message: `the answer was refused: ${checked.error}` });
     return;
