@@ -43,7 +43,8 @@ export function parseIsoInstant(s: string): ParsedInstant | null {
     if (oh > 23 || om > 59) return null;
     offsetMin = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  const millis = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
+  // Digits, not a float: Number('0.57') * 1000 is not exactly 570 for every fraction.
+  const millis = frac === undefined ? 0 : Number(frac.padEnd(3, '0').slice(0, 3));
   return { ms: Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000, bare: false };
 }
 

@@ -3,12 +3,11 @@
 import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
 import { UUID_RE } from '../uuid.ts';
+import { EARLIEST, parseIsoInstant } from '../instant.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 const DAY_MS = 86_400_000;
-/** The earliest collected_at accepted: nothing was collected from an answer engine before. */
-const EARLIEST = Date.UTC(2000, 0, 1);
 const NOT_A_DATE = 'is not a valid date';
 const OUT_OF_RANGE = 'must be from 2000-01-01T00:00:00Z to one day after now';
 const NOT_AN_OBJECT = 'line must be a JSON object';
@@ -21,42 +20,15 @@ export function latestCollectedAt(now: Date): number {
   return now.getTime() + DAY_MS;
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const isLeapYear = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-/** The two decimal digits at `at`, as a number (ISO_TIMESTAMP has made sure they are digits). */
-const twoDigits = (s: string, at: number) => (s.charCodeAt(at) - 48) * 10 + s.charCodeAt(at + 1) - 48;
-const COLON = 58;
-const LETTER_Z = 90;
-
-/**
- * Whether each field of a timestamp that matched ISO_TIMESTAMP is in its range. Date.parse refuses
- * month 13 or minute 60, but rolls February 30th over into March and reads hour 24 as the next
- * day's midnight; every field is checked here, so nothing depends on how lenient the parser is.
- * A dozen character reads: no second regex, no Date.
- */
-function fieldsInRange(s: string): boolean {
-  const year = twoDigits(s, 0) * 100 + twoDigits(s, 2);
-  const month = twoDigits(s, 5);
-  const day = twoDigits(s, 8);
-  const second = s.charCodeAt(16) === COLON ? twoDigits(s, 17) : 0;
-  if (month < 1 || month > 12 || day < 1) return false;
-  if (day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1])) return false;
-  if (twoDigits(s, 11) > 23 || twoDigits(s, 14) > 59 || second > 59) return false;
-  const end = s.length;
-  if (s.charCodeAt(end - 1) === LETTER_Z) return true;
-  // The offset ends the text: +HH:MM or +HHMM.
-  const offsetHours = twoDigits(s, s.charCodeAt(end - 3) === COLON ? end - 5 : end - 4);
-  return offsetHours <= 23 && twoDigits(s, end - 2) <= 59;
-}
-
 /**
  * The instant of a collected_at that matched ISO_TIMESTAMP, in epoch milliseconds, or why it is
- * refused. One check for the schema and the fast path, so the two cannot drift apart.
+ * refused: every field checked against the calendar (src/instant.ts), so nothing rolls over. One
+ * check for the schema and the fast path, so the two cannot drift apart.
  */
 function collectedAtInstant(s: string, latest: number): number | string {
-  const ms = Date.parse(s);
-  if (Number.isNaN(ms) || !fieldsInRange(s)) return NOT_A_DATE;
-  return ms >= EARLIEST && ms <= latest ? ms : OUT_OF_RANGE;
+  const parsed = parseIsoInstant(s);
+  if (!parsed || parsed.bare) return NOT_A_DATE;
+  return parsed.ms >= EARLIEST && parsed.ms <= latest ? parsed.ms : OUT_OF_RANGE;
 }
 
 const uuid = z.string().regex(UUID_RE, 'must be a UUID')
