@@ -8,12 +8,13 @@ import type { Logger } from 'pino';
 
 interface Answer { status: number; reason: string; error: string }
 
-const TOO_LARGE: Answer = { status: 431, reason: 'Request Header Fields Too Large', error: 'Request header fields too large' };
 const MALFORMED: Answer = { status: 400, reason: 'Bad Request', error: 'Malformed request' };
 
 // llhttp has no separate code for a long URL: it counts toward the header limit (HPE_HEADER_OVERFLOW).
 const BY_CODE: Record<string, Answer> = {
-  HPE_HEADER_OVERFLOW: TOO_LARGE,
+  HPE_HEADER_OVERFLOW: {
+    status: 431, reason: 'Request Header Fields Too Large', error: 'Request header fields too large',
+  },
   HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: 'Payload Too Large', error: 'Chunk extensions too large' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', error: 'Request timeout' },
 };

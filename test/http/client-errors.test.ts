@@ -30,7 +30,10 @@ function rawExchange(request: string): Promise<string> {
     let received = '';
     const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(request));
     // Generous: a server that never closes is the failure, not a slow machine.
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no close; got ${JSON.stringify(received)}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close; got ${JSON.stringify(received)}`));
+    }, 30_000);
     socket.setEncoding('latin1');
     socket.on('data', (d) => (received += d));
     socket.on('error', () => {}); // a reset after the reply still leaves the reply read
@@ -53,7 +56,8 @@ test('headers over 16 KB: 431 with a JSON error', async (t) => {
 });
 
 test('a URL over 16 KB counts as headers: 431 with a JSON error', async (t) => {
-  const reply = parseReply(await rawExchange(`GET /healthz?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+  const url = `/healthz?q=${'a'.repeat(20 * 1024)}`;
+  const reply = parseReply(await rawExchange(`GET ${url} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
   assertJsonError(t, reply, 431, 'Request header fields too large');
 });
 
