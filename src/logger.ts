@@ -66,6 +66,105 @@ function scrubFields(obj: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+// The process log (stdout) must never hold the process up, whatever its reader does. pino's default
+// destination (sonic-boom) writes asynchronously, but registers an exit hook that flushes what it
+// still holds synchronously, and when the reader has stopped reading a pipe (full: EAGAIN) that
+// flush sleeps 100 ms and retries, forever, inside process.exit(): neither the shutdown deadline
+// nor a second signal can run any more. So the sink below holds at most MAX_HELD_BYTES while the
+// reader does not read (later lines are dropped whole, and counted in a line once it reads
+// again), can be waited for with a bound (drain), and its exit flush gives up after EXIT_FLUSH_MS,
+// or at once once abandon() was called.
+
+/** What the sink holds for a reader that does not read; lines past it are dropped whole. */
+const MAX_HELD_BYTES = 16 * 1024 * 1024;
+/** How long the synchronous flush at exit may wait for a full pipe to take the rest. */
+const EXIT_FLUSH_MS = 2000;
+
+export interface LogSink {
+  stream: ReturnType<typeof pino.destination>;
+  /** Resolves true once everything written so far reached the destination, false after `timeoutMs`. */
+  drain(timeoutMs: number): Promise<boolean>;
+  /** The process exits now: the flush at exit writes what the destination takes without waiting. */
+  abandon(): void;
+}
+
+/** An asynchronous, bounded log sink on a file descriptor or file (stdout for the process). */
+export function openLogSink(dest: number | string = 1, opts: { maxHeldBytes?: number } = {}): LogSink {
+  let exitFlushMs = EXIT_FLUSH_MS;
+  let giveUpAt = Infinity;
+  let idle = true;
+  let dropped = 0;
+  const stream = pino.destination({
+    dest, sync: false, maxLength: opts.maxHeldBytes ?? MAX_HELD_BYTES,
+    // Asynchronous writes retry a full pipe from a timer, which costs nothing: always. Only the
+    // synchronous flush below (which blocks the thread between attempts) has a deadline.
+    retryEAGAIN: () => Date.now() < giveUpAt,
+  });
+  const write = stream.write.bind(stream);
+  const ownWrite = (line: string) => {
+    idle = false;
+    return write(line);
+  };
+  stream.write = ownWrite;
+  const flushSync = stream.flushSync.bind(stream);
+  stream.flushSync = () => {
+    giveUpAt = Date.now() + exitFlushMs;
+    try {
+      flushSync();
+    } catch {
+      // The reader did not take the rest in time (or the stream never opened): it is dropped.
+    } finally {
+      giveUpAt = Infinity;
+    }
+  };
+  const notes = pino({}, stream);
+  stream.on('drop', () => dropped++);
+  // Emitted each time the stream has written all it held.
+  stream.on('drain', () => {
+    idle = true;
+    if (!dropped) return;
+    notes.warn({ dropped }, 'log lines dropped: the log reader was not reading');
+    dropped = 0;
+  });
+  // pino replaces write with a no-op once the reader is gone (EPIPE): nothing is left to wait for.
+  const settled = () => idle || stream.write !== ownWrite;
+  return {
+    stream,
+    drain(timeoutMs) {
+      return new Promise((resolve) => {
+        const finish = (drained: boolean) => {
+          clearTimeout(timer);
+          stream.off('drain', check);
+          resolve(drained);
+        };
+        // A 'drain' may be followed at once by another write (the dropped-lines note): wait on.
+        const check = () => {
+          if (settled()) finish(true);
+        };
+        const timer = setTimeout(() => finish(settled()), timeoutMs);
+        stream.on('drain', check);
+        check();
+      });
+    },
+    abandon() {
+      exitFlushMs = 0;
+    },
+  };
+}
+
+/** stdout, opened by the first logger that needs it and shared by all (one writer on the fd). */
+let processSink: LogSink | undefined;
+
+/** Waits, at most `timeoutMs`, for the process log to reach stdout (before an exit). */
+export function drainProcessLog(timeoutMs: number): Promise<boolean> {
+  return processSink ? processSink.drain(timeoutMs) : Promise.resolve(true);
+}
+
+/** The process exits now: whatever stdout's reader has not taken is dropped, not waited for. */
+export function abandonProcessLog(): void {
+  processSink?.abandon();
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
@@ -79,5 +178,5 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       },
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? (processSink ??= openLogSink(1)).stream);
 }

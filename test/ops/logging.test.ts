@@ -2,13 +2,14 @@
 // status and latency; no line ever holds an API key, a webhook secret, an Authorization header,
 // a password in a URL or a full answer text, whatever the code logs.
 import { Writable } from 'node:stream';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { createLogger, MAX_STRING } from '../../src/logger.ts';
+import { createLogger, MAX_STRING, openLogSink, type LogSink } from '../../src/logger.ts';
 import { ingestLines } from '../../src/tracking/ingest-file.ts';
 import { call, freshDatabase, seedTenant, type TestDatabase } from '../helpers/server.ts';
 
@@ -84,4 +85,85 @@ test('no key, secret, Authorization header, URL password or answer text reaches 
   t.regex(last.err.message, /postgres:\/\/app:\[redacted\]@db\.internal/);
   t.true(last.err.detail.length < MAX_STRING + 60);
   t.true(last.nested.deeper.value.length < MAX_STRING + 60);
+});
+
+/**
+ * A pipe nobody reads yet: a FIFO opened for reading and writing in one non-blocking descriptor,
+ * as stdout is once Node has opened it as a pipe (a full pipe answers EAGAIN instead of blocking).
+ */
+function stuckPipe() {
+  const fifo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-log-pipe-')), 'log');
+  execFileSync('mkfifo', [fifo]);
+  const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  let text = '';
+  let reader: NodeJS.Timeout | undefined;
+  const readNow = () => {
+    const buf = Buffer.alloc(64 * 1024);
+    for (;;) {
+      try {
+        const n = fs.readSync(fd, buf);
+        if (n <= 0) return;
+        text += buf.toString('utf8', 0, n);
+      } catch {
+        return; // EAGAIN: empty for now
+      }
+    }
+  };
+  return {
+    fd,
+    startReading() { reader = setInterval(readNow, 10); },
+    /** Every line written so far. */
+    lines() {
+      readNow();
+      return text.split('\n').filter(Boolean);
+    },
+    stopReading() { clearInterval(reader); },
+    remove() { fs.rmSync(path.dirname(fifo), { recursive: true, force: true }); },
+  };
+}
+
+/** Reads the pipe until the sink holds nothing, then closes the sink (and with it the descriptor). */
+async function drainAndClose(sink: LogSink, pipe: ReturnType<typeof stuckPipe>) {
+  pipe.startReading();
+  const drained = await sink.drain(60_000);
+  pipe.stopReading();
+  const lines = pipe.lines();
+  const closed = new Promise((resolve) => sink.stream.once('close', resolve));
+  sink.stream.end();
+  await closed;
+  return { drained, lines };
+}
+
+test('a log reader that stops reading: lines are held up to a bound, then dropped whole and counted', async (t) => {
+  const pipe = stuckPipe();
+  t.teardown(() => pipe.remove());
+  const sink = openLogSink(pipe.fd, { maxHeldBytes: 256 * 1024 });
+  const log = createLogger('info', sink.stream);
+  // About 1 MB in one go: the pipe takes 64 KB at most, the sink holds 256 KB, the rest is dropped.
+  const total = 2000;
+  for (let i = 0; i < total; i++) log.info({ i, pad: 'x'.repeat(400) }, 'line');
+  t.false(await sink.drain(300), 'a pipe nobody reads does not drain');
+
+  const read = await drainAndClose(sink, pipe);
+  t.true(read.drained, 'drains once read');
+  const lines = read.lines.map((l) => JSON.parse(l));
+  const kept = lines.filter((l) => l.msg === 'line').map((l) => l.i);
+  t.true(kept.length > 0 && kept.length < total);
+  t.deepEqual(kept, [...kept.keys()], 'whole lines, in order, none repeated');
+  const note = { level: 40, msg: 'log lines dropped: the log reader was not reading', dropped: total - kept.length };
+  t.like(lines.at(-1), note);
+});
+
+test('the flush at exit gives up on a pipe nobody reads instead of retrying forever', async (t) => {
+  const pipe = stuckPipe();
+  t.teardown(() => pipe.remove());
+  const sink = openLogSink(pipe.fd);
+  const log = createLogger('info', sink.stream);
+  for (let i = 0; i < 1000; i++) log.info({ i, pad: 'x'.repeat(400) }, 'line');
+  // What pino's exit hook calls: it returns (after its bounded wait), and at once once abandoned.
+  t.notThrows(() => sink.stream.flushSync());
+  sink.abandon();
+  log.info('one more');
+  t.notThrows(() => sink.stream.flushSync());
+  t.true((await drainAndClose(sink, pipe)).drained);
 });
