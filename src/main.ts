@@ -1,6 +1,10 @@
 // `npm start`: configuration -> stores -> migrations -> HTTP server -> schedule.
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
+import { abandonProcessLog, drainProcessLog } from './logger.ts';
+
+/** How long an exit waits for stdout's reader to take the last log lines. */
+const LOG_DRAIN_MS = 2000;
 
 async function main() {
   let config;
@@ -17,20 +21,32 @@ async function main() {
   process.stdout.write(`Answerscope listening on ${server.url}\n`);
 
   let stopping = false;
+  let exiting = false;
+  // The log is written asynchronously: its last lines are given a bounded wait, so a log reader
+  // that does not read can delay an exit by LOG_DRAIN_MS at most, and never stop it.
+  const exit = async (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    if (!(await drainProcessLog(LOG_DRAIN_MS))) abandonProcessLog();
+    process.exit(code);
+  };
   const stop = (signal: string) => {
-    // A second signal means "now".
-    if (stopping) process.exit(1);
+    // A second signal means "now", whatever the log reader does.
+    if (stopping) {
+      abandonProcessLog();
+      process.exit(1);
+    }
     stopping = true;
     server.log.info({ signal }, 'shutting down');
     // Whatever still runs past the deadline (a hung store, a long job) is left to its claim expiry.
     setTimeout(() => {
       server.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; exiting');
-      process.exit(1);
+      void exit(1);
     }, config.shutdownTimeoutMs).unref();
     server.close().then(() => {
       server.log.info('shut down');
-      process.exit(0);
-    }, () => process.exit(1));
+      return exit(0);
+    }, () => exit(1));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

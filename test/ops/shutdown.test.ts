@@ -1,6 +1,6 @@
 // Graceful shutdown of the real process (`node --import tsx src/main.ts`): on SIGTERM it stops
 // accepting, lets the request in flight finish, flushes the visit it buffered, closes the stores
-// and exits 0; a second signal exits at once.
+// and exits 0; a second signal exits at once. Both hold when nobody reads the log any more.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,9 +18,12 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 interface Instance { child: ChildProcess; url: string; env: Record<string, string>; dataDir: string; exited: Promise<number | null>; output: () => string }
 
 /** Starts the service as `npm start` does, on embedded stores in a fresh DATA_DIR. */
-async function startProcess(): Promise<Instance> {
+async function startProcess(overrides: Record<string, string> = {}): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-shutdown-'));
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0', LOG_LEVEL: 'info' };
+  const env = {
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '',
+    DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0', LOG_LEVEL: 'info', ...overrides,
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -111,4 +114,67 @@ test('a second signal exits at once, without waiting for the request in flight',
   app.child.kill('SIGTERM');
   t.is(await app.exited, 1);
   t.true(Date.now() - started < 5_000, 'without waiting for the shutdown to finish');
+});
+
+/**
+ * The log reader stops reading (a supervisor that went away but left the pipe open, or one that
+ * fell behind): this side stops taking stdout, and hundreds of request lines fill the pipe buffer
+ * (64 KB) and what this side would hold (16-64 KB) several times over.
+ */
+async function stopReadingAndFillTheLog(app: Instance) {
+  app.child.stdout!.removeAllListeners('data');
+  app.child.stdout!.pause();
+  // 404s on long paths: one info line of about 700 bytes each (the path is cut at 500 characters).
+  for (let i = 0; i < 400; i++) {
+    const res = await fetch(`${app.url}/${'x'.repeat(480)}-${i}`);
+    if (res.status !== 404) throw new Error(`expected 404, got ${res.status}`);
+  }
+}
+
+/** The exit code, or 'still running' after a wait no slow machine needs: what counts is that it exits. */
+const exitWithin60s = (app: Instance) =>
+  Promise.race([app.exited, sleep(60_000).then(() => 'still running' as const)]);
+
+test.serial('a log reader that stopped reading does not keep SIGTERM from exiting', async (t) => {
+  const app = await startProcess();
+  t.teardown(() => {
+    app.child.kill('SIGKILL');
+    fs.rmSync(app.dataDir, { recursive: true, force: true });
+  });
+  await stopReadingAndFillTheLog(app);
+  app.child.kill('SIGTERM');
+  t.is(await exitWithin60s(app), 0, app.output());
+});
+
+test.serial('with a stuck log reader, the shutdown deadline still exits 1', async (t) => {
+  const app = await startProcess({ SHUTDOWN_TIMEOUT_MS: '2000' });
+  t.teardown(() => {
+    app.child.kill('SIGKILL');
+    fs.rmSync(app.dataDir, { recursive: true, force: true });
+  });
+  await stopReadingAndFillTheLog(app);
+  // A request that never completes holds the shutdown until its deadline.
+  const beacon = slowPost(app.url, JSON.stringify({ site: 'as_nobody_site', url: 'https://x.example/', referrer: '' }));
+  beacon.response.catch(() => {});
+  await sleep(300);
+  app.child.kill('SIGTERM');
+  t.is(await exitWithin60s(app), 1, app.output());
+});
+
+test.serial('with a stuck log reader, a second signal exits 1', async (t) => {
+  // No deadline within the test's wait: only the second signal can end the process.
+  const app = await startProcess({ SHUTDOWN_TIMEOUT_MS: '600000' });
+  t.teardown(() => {
+    app.child.kill('SIGKILL');
+    fs.rmSync(app.dataDir, { recursive: true, force: true });
+  });
+  await stopReadingAndFillTheLog(app);
+  const beacon = slowPost(app.url, JSON.stringify({ site: 'as_nobody_site', url: 'https://x.example/', referrer: '' }));
+  beacon.response.catch(() => {});
+  await sleep(300);
+  app.child.kill('SIGTERM');
+  await sleep(500);
+  t.is(app.child.exitCode, null, 'the first signal waits for the request in flight');
+  app.child.kill('SIGTERM');
+  t.is(await exitWithin60s(app), 1, app.output());
 });
