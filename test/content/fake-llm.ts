@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 export type Reply =
   | { kind: 'json'; content: string }     // a 200 whose message content is this string
   | { kind: 'status'; status: number }    // an HTTP error
-  | { kind: 'hang'; ms: number };         // answers only after `ms`
+  | { kind: 'hang'; ms: number }          // answers only after `ms`
+  | { kind: 'never' };                     // never answers (the request stays open until close())
 
 export interface FakeLlm {
   baseUrl: string;
@@ -37,6 +38,8 @@ export async function fakeLlm(script: Reply[]): Promise<FakeLlm> {
       if (reply.kind === 'status') {
         res.writeHead(reply.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'scripted failure' } }));
+      } else if (reply.kind === 'never') {
+        // Left open: only the client's deadline can end this attempt.
       } else if (reply.kind === 'hang') {
         const timer = setTimeout(() => { timers.delete(timer); if (!res.destroyed) answer('{}'); }, reply.ms);
         timers.add(timer);
