@@ -1,7 +1,7 @@
 // Entry point of the `answerscope` command. Prints one JSON document on success; on failure a
 // one-line reason on stderr and a non-zero exit. In embedded mode, a server already running on the
 // same DATA_DIR runs the command (see admin.ts); otherwise the command opens the stores itself.
-import pino from 'pino';
+import { createLogger, openLogSink } from '../logger.ts';
 import { ConfigError, isEmbedded, loadConfig } from '../config.ts';
 import { openStores } from '../stores/index.ts';
 import { migrate } from '../stores/migrate.ts';
@@ -21,7 +21,9 @@ async function main(argv: string[]): Promise<unknown> {
   try {
     // Every command works on an up-to-date schema; `migrate` reports what it applied.
     if (argv[0] !== 'migrate') await migrate(stores.pg, stores.ch);
-    const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
+    // Stderr through the same bounded asynchronous sink as the server's stdout: a reader that stops
+    // reading cannot hold the command at exit (pino's flush at exit gives up after 2 s).
+    const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, openLogSink(2).stream);
     return await runCommand({ stores, config, log, cwd: process.cwd() }, argv);
   } finally {
     await stores.close();

@@ -14,7 +14,7 @@ let server: TestServer;
 let llm: FakeLlm;
 test.before(async () => {
   llm = await fakeLlm([{ kind: 'status', status: 500 }]);
-  server = await startTestServer({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-fake', LLM_TIMEOUT_MS: '300' });
+  server = await startTestServer({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-fake', LLM_TIMEOUT_MS: '2500' });
 });
 test.after.always(async () => {
   await server?.stop();
@@ -68,7 +68,7 @@ test.serial('a failed generation (500, malformed JSON, timeout) is a 500 and giv
   const failures: [Parameters<FakeLlm['play']>[0], string][] = [
     [[{ kind: 'status', status: 500 }], 'Content generation failed: the model endpoint answered HTTP 500'],
     [[ok('{"broken": ')], "Content generation failed: the model's answer is not valid JSON"],
-    [[{ kind: 'hang', ms: 2000 }], 'Content generation failed: the model did not answer within 300 ms'],
+    [[{ kind: 'never' }], 'Content generation failed: the model did not answer within 2500 ms'],
   ];
   for (const [script, message] of failures) {
     for (const kind of ['brief', 'draft']) {
