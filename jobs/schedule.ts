@@ -3,7 +3,7 @@
 // or one left `running` by a crashed instance for longer than STALE_AFTER, may be claimed again.
 import cron from 'node-cron';
 import type { Job, JobContext } from './registry.ts';
-import { jobRuns } from '../src/http/metrics.ts';
+import { jobRuns } from '../src/runtime/metrics.ts';
 
 const STALE_AFTER = '6 hours';
 

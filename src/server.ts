@@ -21,7 +21,8 @@ import { mcpMount, mcpOriginGuard } from './mcp/http.ts';
 import { createLogger } from './logger.ts';
 import { observeStores } from './stores/observe.ts';
 import { healthMount, type HealthState } from './http/health.ts';
-import { metricsMount, observeStore } from './http/metrics.ts';
+import { metricsMount } from './http/metrics.ts';
+import { observeStore } from './runtime/metrics.ts';
 import { docsMount } from './http/docs.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 

@@ -10,7 +10,7 @@ import { latestCollectedAt } from './answer-schema.ts';
 import { writeBatch } from './ingest.ts';
 import { withIngestLock } from './ingest-lock.ts';
 import { PrepareThread, type PreparedChunk } from './prepare-thread.ts';
-import { ingestAnswers } from '../http/metrics.ts';
+import { ingestAnswers } from '../runtime/metrics.ts';
 
 export interface IngestSummary {
   read: number;

@@ -12,7 +12,7 @@ import { LineWriter } from './row-lines.ts';
 import { reconcile, type WantedLines } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import type { Entity } from './types.ts';
-import { ingestAnswers } from '../http/metrics.ts';
+import { ingestAnswers } from '../runtime/metrics.ts';
 
 export interface BatchResult {
   inserted: number;

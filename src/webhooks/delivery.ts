@@ -4,7 +4,7 @@
 // the row conditions repeated in the outer UPDATE keep it exclusive on the embedded PGlite too.
 import type { Postgres } from '../stores/postgres.ts';
 import type { WebhookEventType } from './outbox.ts';
-import { webhookAttempts } from '../http/metrics.ts';
+import { webhookAttempts } from '../runtime/metrics.ts';
 
 export interface Claim {
   id: string;
