@@ -6,7 +6,7 @@ import Koa from 'koa';
 import type { Operation } from '../operations/registry.ts';
 import type { AppDeps } from '../operations/context.ts';
 import { errorHandler } from './errors.ts';
-import { rateLimit, createLimiter } from './rate-limit.ts';
+import { rateLimit, createLimiter } from '../runtime/rate-limit.ts';
 import { requireKey } from './auth.ts';
 import { mountOperations } from './mount.ts';
 import { recordRequest } from './metrics.ts';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isbot } from 'isbot';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { badRequest } from '../errors.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { rateLimit } from '../runtime/rate-limit.ts';
 import { validationMessage } from '../http/mount.ts';
 import { classifyVisit, platforms as defaultTable, type PlatformTable } from './referrers.ts';
 import { visitCountry } from './country.ts';

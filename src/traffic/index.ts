@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
-import { createLimiter } from '../http/rate-limit.ts';
+import { createLimiter } from '../runtime/rate-limit.ts';
 import { createVisitBuffer } from './buffer.ts';
 import { createSiteResolver } from './sites.ts';
 import { collectRoute } from './collect.ts';

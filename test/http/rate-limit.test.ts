@@ -28,7 +28,7 @@ test('each client address has its own window (X-Forwarded-For believed with TRUS
 });
 
 test('RATE_LIMIT_STORE=postgres: instances on one database share each address window', async (t) => {
-  const { createLimiter } = await import('../../src/http/rate-limit.ts');
+  const { createLimiter } = await import('../../src/runtime/rate-limit.ts');
   const opts = { max: 3, windowS: 60, store: 'postgres' as const, keyPrefix: `shared-${Date.now()}` };
   // Two limiters stand for two API processes; with embedded PGlite they share its one session.
   const [one, two] = [await createLimiter(opts, server.stores.pg), await createLimiter(opts, server.stores.pg)];

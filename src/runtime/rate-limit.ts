@@ -1,12 +1,16 @@
 // The per-address request limit of SPEC.md (250 per 15 minutes by default) on every API surface.
-// In memory by default; RATE_LIMIT_STORE=postgres shares the counters between instances.
+// In memory by default; RATE_LIMIT_STORE=postgres shares the counters between instances. The API
+// and the tracking beacon (src/traffic) both use it, so it lives below them.
 import type Koa from 'koa';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Postgres } from '../stores/postgres.ts';
+import type { Pool } from 'pg';
+import {
+  RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 
 export interface RateLimitOptions { max: number; windowS: number; store: 'memory' | 'postgres'; keyPrefix: string }
 
-export async function createLimiter(opts: RateLimitOptions, pg?: Postgres): Promise<RateLimiterAbstract> {
+/** `pg`: the Postgres store (its pool holds the shared counters); only a pool is needed of it. */
+export async function createLimiter(opts: RateLimitOptions, pg?: { pool: Pool }): Promise<RateLimiterAbstract> {
   const base = { points: opts.max, duration: opts.windowS, keyPrefix: opts.keyPrefix };
   if (opts.store === 'postgres' && pg) {
     const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
@@ -32,7 +36,8 @@ export function rateLimit(limiter: RateLimiterAbstract): Koa.Middleware {
       const seconds = Math.max(1, Math.ceil(rej.msBeforeNext / 1000));
       ctx.set('Retry-After', String(seconds));
       ctx.status = 429;
-      ctx.body = { error: `Too many requests: the limit is ${limiter.points} per ${limiter.duration} seconds; retry in ${seconds} seconds` };
+      const limit = `${limiter.points} per ${limiter.duration} seconds`;
+      ctx.body = { error: `Too many requests: the limit is ${limit}; retry in ${seconds} seconds` };
       return;
     }
     await next();
