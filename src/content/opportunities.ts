@@ -3,6 +3,7 @@
 // prompt; `earned`: the third-party sources the engines cite are the way in. docs/content.md.
 import { randomUUID } from 'node:crypto';
 import type { Stores } from '../stores/index.ts';
+import { OPPORTUNITIES_LOCK_SEED } from '../stores/locks.ts';
 import { round, visibilityScore, type EntitySums } from '../analytics/formulas.ts';
 import { promptSignals, windowFilters, WINDOW_DAYS, type PromptSignals } from './signals.ts';
 import { opportunityScore, SCORE_FORMULA, type Impact } from './score.ts';
@@ -121,7 +122,7 @@ export async function generateBrandOpportunities(
 
   return stores.pg.tx(async (client) => {
     // One writer per brand at a time (two runs of the job must not both insert).
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 10))', [brand.id]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', [brand.id, OPPORTUNITIES_LOCK_SEED]);
     const { rows: existing } = await client.query<{ id: string; prompt_id: string; type: OpportunityType; status: string; updated_at: Date }>(
       'SELECT id, prompt_id, type, status, updated_at FROM content_opportunities WHERE brand_id = $1', [brand.id]);
     const cooldownStart = now.getTime() - DONE_COOLDOWN_DAYS * 86_400_000;

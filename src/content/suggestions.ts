@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Stores } from '../stores/index.ts';
 import type { Postgres } from '../stores/postgres.ts';
+import { SUGGESTIONS_LOCK_SEED } from '../stores/locks.ts';
 import { notFound } from '../errors.ts';
 import { acronyms, capitalize, isContentWord, normalizeName, phrases, withAcronyms, words } from './keywords.ts';
 import { promptSignals, windowFilters, type PromptSignals } from './signals.ts';
@@ -141,7 +142,7 @@ export async function suggestTopicsForBrand(
   const candidates = topicCandidates({ brand, competitors, prompts, topicNames: topics.map((t) => t.name), signals });
   if (!candidates.length) return { candidates: 0, created: 0 };
   return pg.tx(async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 11))', [brand.id]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', [brand.id, SUGGESTIONS_LOCK_SEED]);
     const { rows: seen } = await client.query<{ normalized_name: string; status: string }>(
       'SELECT normalized_name, status FROM topic_suggestions WHERE brand_id = $1', [brand.id]);
     const known = new Set(seen.map((s) => s.normalized_name));

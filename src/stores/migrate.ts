@@ -8,9 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Postgres } from './postgres.ts';
 import type { ClickHouse } from './clickhouse.ts';
+import { MIGRATION_LOCK } from './locks.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MIGRATION_LOCK = 724_851_001; // any constant unique to this application
 
 export interface MigrationResult { postgres: string[]; clickhouse: string[] }
 

@@ -2,8 +2,8 @@
 // same answers must not interleave. In-process they queue on a promise chain; across processes on a
 // real Postgres server they also take an advisory lock. (Embedded stores belong to one process.)
 import type { Stores } from '../stores/index.ts';
+import { INGEST_LOCK } from '../stores/locks.ts';
 
-const INGEST_LOCK = 724_851_002;
 let chain: Promise<unknown> = Promise.resolve();
 
 export function withIngestLock<T>(stores: Stores, fn: () => Promise<T>): Promise<T> {
