@@ -2,6 +2,7 @@
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import type { Entity } from '../tracking/types.ts';
+import type { Queryable } from './quotas.ts';
 
 export interface BrandRecord {
   id: string;
@@ -40,10 +41,47 @@ export async function brandsOfOrganization(pg: Postgres, organizationId: string 
   return rows;
 }
 
+/**
+ * Every brand, oldest first, for jobs and commands acting on behalf of the system; narrowed to
+ * the brands of some organizations and/or to one brand when asked.
+ */
+export async function allBrands(
+  pg: Queryable,
+  scope: { organizationIds?: string[]; brandId?: string } = {},
+): Promise<BrandRecord[]> {
+  const { rows } = await pg.query(
+    `SELECT ${COLUMNS} FROM brands
+      WHERE ($1::uuid[] IS NULL OR organization_id = ANY($1::uuid[])) AND ($2::uuid IS NULL OR id = $2)
+      ORDER BY created_at, id`,
+    [scope.organizationIds ?? null, scope.brandId ?? null],
+  );
+  return rows as BrandRecord[];
+}
+
 /** Looks a brand up without a tenant (ingestion and jobs, which act on behalf of the system). */
 export async function brandById(pg: Postgres, brandId: string): Promise<BrandRecord | undefined> {
   const { rows } = await pg.query<BrandRecord>(`SELECT ${COLUMNS} FROM brands WHERE id = $1`, [brandId]);
   return rows[0];
+}
+
+/** The brand whose site beacons carry `trackingId`, with its domains as stored. */
+export async function brandByTrackingId(pg: Queryable, trackingId: string) {
+  const { rows } = await pg.query('SELECT id, domains FROM brands WHERE tracking_id = $1', [trackingId]);
+  return rows[0] as { id: string; domains: string[] | null } | undefined;
+}
+
+/** New facts were stored for these brands: their cached figures are stale (DESIGN.md, result cache). */
+export async function bumpDataVersion(pg: Queryable, brandIds: string[]): Promise<void> {
+  await pg.query('UPDATE brands SET data_version = data_version + 1 WHERE id = ANY($1::uuid[])', [brandIds]);
+}
+
+export interface Competitor { id: string; name: string; aliases: string[]; domains: string[] }
+
+/** The brand's competitors by name (id breaks ties), the order every list of them shows. */
+export async function competitorsOf(pg: Queryable, brandId: string): Promise<Competitor[]> {
+  const { rows } = await pg.query(
+    'SELECT id, name, aliases, domains FROM competitors WHERE brand_id = $1 ORDER BY name, id', [brandId]);
+  return rows as Competitor[];
 }
 
 /** The brand and its competitors as analysis entities, brand first. */

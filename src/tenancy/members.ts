@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
+import { organizationExists } from './organizations.ts';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -33,8 +34,7 @@ export async function upsertMember(db: Queryable, email: string, organizationId:
 }
 
 export async function addMember(pg: Postgres, email: string, organizationId: string) {
-  const org = await pg.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
-  if (!org.rowCount) throw new UserError(`No organization with id ${organizationId}`);
+  if (!(await organizationExists(pg, organizationId))) throw new UserError(`No organization with id ${organizationId}`);
   return pg.tx((c) => upsertMember(c, email, organizationId));
 }
 

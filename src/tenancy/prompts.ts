@@ -1,6 +1,10 @@
-// Topic and prompt reads for one brand (the caller has already resolved the brand in its tenant).
+// Topic and prompt reads (the caller has already resolved the brand in its tenant), and the topic
+// a content suggestion adds.
+import { randomUUID } from 'node:crypto';
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
+import type { Platform } from '../tracking/types.ts';
+import type { Plan, Queryable } from './quotas.ts';
 
 export async function listTopics(pg: Postgres, brandId: string) {
   const { rows } = await pg.query(
@@ -43,21 +47,98 @@ export async function listPrompts(
   return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
 }
 
-/** Prompt id -> brand, topic and text, for ingestion. */
-export async function promptsById(pg: Postgres, ids: string[]) {
-  const { rows } = await pg.query<{ id: string; brand_id: string; organization_id: string; topic_id: string | null; text: string }>(
+interface PromptOwner { id: string; brand_id: string; organization_id: string; topic_id: string | null; text: string }
+
+/** Prompt id -> brand, topic and text, for ingestion and for records that name a prompt. */
+export async function promptsById(db: Queryable, ids: string[]): Promise<Map<string, PromptOwner>> {
+  const { rows } = await db.query(
     `SELECT p.id, p.brand_id, b.organization_id, p.topic_id, p.text
        FROM prompts p JOIN brands b ON b.id = p.brand_id WHERE p.id = ANY($1::uuid[])`,
     [ids],
   );
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map((rows as PromptOwner[]).map((r) => [r.id, r]));
 }
 
-/** Prompt id -> text and topic name for one brand. */
-export async function promptTexts(pg: Postgres, brandId: string) {
-  const { rows } = await pg.query<{ id: string; text: string; topic_name: string | null }>(
-    `SELECT p.id, p.text, t.name AS topic_name FROM prompts p LEFT JOIN topics t ON t.id = p.topic_id WHERE p.brand_id = $1`,
+/**
+ * Prompt id -> text and topic name for one brand. The map iterates in text order (as Postgres
+ * sorts text), so a caller can order its own rows by prompt text without a join.
+ */
+export async function promptTexts(pg: Queryable, brandId: string) {
+  const { rows } = await pg.query(
+    `SELECT p.id, p.text, t.name AS topic_name FROM prompts p LEFT JOIN topics t ON t.id = p.topic_id
+      WHERE p.brand_id = $1 ORDER BY p.text, p.id`,
     [brandId],
   );
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map((rows as { id: string; text: string; topic_name: string | null }[]).map((r) => [r.id, r]));
+}
+
+export interface PromptRow {
+  id: string;
+  text: string;
+  topic_id: string | null;
+  platforms: Platform[];
+  regions: string[];
+}
+
+/** The brand's prompts, oldest first; only the active ones unless `all`. */
+async function brandPromptRows(pg: Queryable, brandId: string, all: boolean): Promise<PromptRow[]> {
+  const { rows } = await pg.query(
+    `SELECT id, text, topic_id, platforms, regions FROM prompts
+      WHERE brand_id = $1 AND ($2::boolean OR is_active) ORDER BY created_at, id`,
+    [brandId, all],
+  );
+  return rows as PromptRow[];
+}
+
+/** The brand's active prompts (whatever their topic's state), oldest first. */
+export const activePrompts = (pg: Queryable, brandId: string) => brandPromptRows(pg, brandId, false);
+
+/** Every prompt of the brand, active or not, oldest first. */
+export const brandPrompts = (pg: Queryable, brandId: string) => brandPromptRows(pg, brandId, true);
+
+/** A prompt to capture, with what the capture plan needs of its brand and organization. */
+export interface TrackedPrompt {
+  id: string;
+  text: string;
+  platforms: string[];
+  regions: string[];
+  brand_id: string;
+  brand_region: string;
+  organization_id: string;
+  plan: Plan;
+}
+
+/** Active prompts outside inactive topics, of one brand or all, by brand then oldest first. */
+export async function trackedPrompts(pg: Queryable, brandId?: string): Promise<TrackedPrompt[]> {
+  const { rows } = await pg.query(
+    `SELECT p.id, p.text, p.platforms, p.regions, b.id AS brand_id, b.region AS brand_region, b.organization_id, o.plan
+       FROM prompts p
+       JOIN brands b ON b.id = p.brand_id
+       JOIN organizations o ON o.id = b.organization_id
+       LEFT JOIN topics t ON t.id = p.topic_id
+      WHERE p.is_active AND (t.id IS NULL OR t.is_active)
+        AND ($1::uuid IS NULL OR b.id = $1)
+      ORDER BY b.id, p.created_at, p.id`,
+    [brandId ?? null],
+  );
+  return rows as TrackedPrompt[];
+}
+
+/** The names of the brand's topics, oldest first. */
+export async function topicNames(pg: Queryable, brandId: string): Promise<string[]> {
+  const { rows } = await pg.query('SELECT name FROM topics WHERE brand_id = $1 ORDER BY created_at, id', [brandId]);
+  return rows.map((r: { name: string }) => r.name);
+}
+
+/**
+ * The brand's topic of this name, created when there is none. `db` may be the caller's
+ * transaction client; a topic of the same name made meanwhile (e.g. by `apply`) is reused.
+ */
+export async function ensureTopic(db: Queryable, brandId: string, name: string): Promise<{ id: string; name: string }> {
+  const created = await db.query(
+    `INSERT INTO topics (id, brand_id, name) VALUES ($1, $2, $3)
+     ON CONFLICT (brand_id, name) DO NOTHING RETURNING id, name`,
+    [randomUUID(), brandId, name]);
+  return created.rows[0]
+    ?? (await db.query('SELECT id, name FROM topics WHERE brand_id = $1 AND name = $2', [brandId, name])).rows[0];
 }

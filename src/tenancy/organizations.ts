@@ -1,0 +1,15 @@
+// Organization rows as other modules need them: whether one exists, and its row lock.
+import type { Queryable } from './quotas.ts';
+
+export async function organizationExists(db: Queryable, organizationId: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Locks the organization's row until the caller's transaction ends, so per-organization caps
+ * (e.g. webhook endpoints) hold under concurrent requests. `client` must be that transaction's.
+ */
+export async function lockOrganization(client: Queryable, organizationId: string): Promise<void> {
+  await client.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
+}
