@@ -2,6 +2,7 @@
 // platforms the prompt names that its organization's plan allows (CONTRACT.md section 1).
 import type { Postgres } from '../stores/postgres.ts';
 import type { Plan } from '../tenancy/quotas.ts';
+import { trackedPrompts } from '../tenancy/prompts.ts';
 import { uuidV5 } from './ids.ts';
 import { PLATFORMS, type Platform } from './types.ts';
 
@@ -48,30 +49,9 @@ export function regionsFor(promptRegions: readonly string[], brandRegion: string
   return [...new Set(list.length ? list : [brandRegion.trim() || 'US'])];
 }
 
-interface PromptRow {
-  id: string;
-  text: string;
-  platforms: string[];
-  regions: string[];
-  brand_id: string;
-  brand_region: string;
-  organization_id: string;
-  plan: Plan;
-}
-
 /** Every slot of `day` for one brand or all; prompts of an inactive topic are not asked. */
 export async function planSlots(pg: Postgres, opts: { brandId?: string; day: string; samples: number }): Promise<Slot[]> {
-  const { rows } = await pg.query<PromptRow>(
-    `SELECT p.id, p.text, p.platforms, p.regions, b.id AS brand_id, b.region AS brand_region, b.organization_id, o.plan
-       FROM prompts p
-       JOIN brands b ON b.id = p.brand_id
-       JOIN organizations o ON o.id = b.organization_id
-       LEFT JOIN topics t ON t.id = p.topic_id
-      WHERE p.is_active AND (t.id IS NULL OR t.is_active)
-        AND ($1::uuid IS NULL OR b.id = $1)
-      ORDER BY b.id, p.created_at, p.id`,
-    [opts.brandId ?? null],
-  );
+  const rows = await trackedPrompts(pg, opts.brandId);
   const slots: Slot[] = [];
   for (const p of rows) {
     for (const platform of platformsFor(p.platforms, p.plan)) {

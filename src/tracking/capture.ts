@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
 import { UserError } from '../errors.ts';
+import { brandById } from '../tenancy/brands.ts';
 import { latestCollectedAt, validateAnswer } from './answer-schema.ts';
 import { planSlots, type Slot } from './capture-plan.ts';
 import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type Claim } from './capture-runs.ts';
@@ -59,8 +60,7 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
   const { stores, config, log } = ctx;
   const { tracking } = config;
   if (args.brandId) {
-    const { rowCount } = await stores.pg.query('SELECT 1 FROM brands WHERE id = $1', [args.brandId]);
-    if (!rowCount) throw new UserError(`Unknown brand ${args.brandId}`);
+    if (!(await brandById(stores.pg, args.brandId))) throw new UserError(`Unknown brand ${args.brandId}`);
   }
   const slots = await planSlots(stores.pg, { brandId: args.brandId, day: args.date, samples: tracking.samples });
   const engines = args.engines ?? await enginesFor(ctx, slots);

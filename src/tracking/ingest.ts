@@ -2,7 +2,7 @@
 // Re-importing an id replaces the answer (reconcile.ts makes each table hold exactly the new rows),
 // so no figure ever counts an answer twice, before or after ClickHouse merges.
 import type { Stores } from '../stores/index.ts';
-import { brandById, brandEntities } from '../tenancy/brands.ts';
+import { brandById, brandEntities, bumpDataVersion } from '../tenancy/brands.ts';
 import { promptsById } from '../tenancy/prompts.ts';
 import { analyzeAnswer, compileEntities, type CompiledEntities } from './analyze.ts';
 import { parseCards } from './products.ts';
@@ -237,7 +237,7 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
     if (seen.has(id)) result.replaced++;
     else { result.inserted++; seen.add(id); }
   }
-  await stores.pg.query('UPDATE brands SET data_version = data_version + 1 WHERE id = ANY($1::uuid[])', [[...brands]]);
+  await bumpDataVersion(stores.pg, [...brands]);
   ingestAnswers.inc({ outcome: 'inserted' }, result.inserted);
   ingestAnswers.inc({ outcome: 'replaced' }, result.replaced);
   return result;
