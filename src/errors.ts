@@ -14,6 +14,17 @@ export class ApiError extends Error {
 export const badRequest = (message: string) => new ApiError(400, message);
 export const notFound = (message: string) => new ApiError(404, message);
 
+/**
+ * The first validation problem of a zod parse, as a message that names the parameter: every
+ * surface and the tracking beacon answer bad input the same way (a 400 naming what was wrong).
+ */
+export function validationMessage(issues: { path: PropertyKey[]; message: string }[]): string {
+  const issue = issues[0];
+  const name = issue.path.map(String).join('.');
+  // Our schemas phrase their messages with the parameter's name; zod's defaults do not.
+  return !name || issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
+}
+
 /** A command-line or admin failure: a one-line reason, no stack. */
 export class UserError extends Error {
   constructor(message: string) {

@@ -4,11 +4,7 @@
 import type Koa from 'koa';
 import type { Postgres } from '../stores/postgres.ts';
 import { ApiError } from '../errors.ts';
-import { KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
-import type { Identity } from '../operations/registry.ts';
-
-export const MALFORMED = 'Missing or malformed API key';
-export const INVALID = 'Invalid API key';
+import { INVALID, KEY_PREFIX, MALFORMED, resolveKey, type Identity } from '../tenancy/keys.ts';
 
 export async function authenticate(pg: Postgres, header: string | undefined): Promise<Identity> {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');

@@ -8,9 +8,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { AppDeps } from '../operations/context.ts';
 import { ApiError } from '../errors.ts';
-import { MALFORMED } from '../http/auth.ts';
-import type { Identity } from '../operations/registry.ts';
-import { readJsonBody } from '../http/body.ts';
+import { MALFORMED, type Identity } from '../tenancy/keys.ts';
+import { readJsonBody } from '../runtime/json-body.ts';
 import { originAllowed } from './origin.ts';
 import { authInfoFor, createMcpServer } from './server.ts';
 import { malformedToolCall } from './malformed.ts';

@@ -14,9 +14,9 @@ import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../operations/context.ts';
-import type { Identity } from '../operations/registry.ts';
-import { runOperation } from '../http/mount.ts';
-import { storeOutage } from '../http/errors.ts';
+import type { Identity } from '../tenancy/keys.ts';
+import { runOperation } from '../operations/run.ts';
+import { storeOutage } from '../stores/outage.ts';
 import { ApiError } from '../errors.ts';
 import { operationInput, structuredResult } from './schemas.ts';
 import { tools, type McpTool } from './tools.ts';

@@ -4,7 +4,8 @@ import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
 import { brandInOrganization, type BrandRecord } from '../tenancy/brands.ts';
 import { cacheKey, ResultCache } from '../analytics/cache.ts';
-import type { Ctx, Identity } from './registry.ts';
+import type { Identity } from '../tenancy/keys.ts';
+import type { Ctx } from './registry.ts';
 
 export interface AppDeps {
   config: Config;

@@ -5,14 +5,7 @@ import type { Logger } from 'pino';
 import type { Stores } from '../stores/index.ts';
 import type { Config } from '../config.ts';
 import type { BrandRecord } from '../tenancy/brands.ts';
-
-export interface Identity {
-  keyId: string;
-  userId: string;
-  email: string;
-  /** null once the key's owner belongs to no organization: the key then sees no brand. */
-  organizationId: string | null;
-}
+import type { Identity } from '../tenancy/keys.ts';
 
 export interface Ctx {
   identity: Identity;

@@ -4,9 +4,21 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
-import type { Identity } from '../operations/registry.ts';
 
 export const KEY_PREFIX = 'ans_';
+
+/** Who a key speaks for: what every operation, on every surface, runs on behalf of. */
+export interface Identity {
+  keyId: string;
+  userId: string;
+  email: string;
+  /** null once the key's owner belongs to no organization: the key then sees no brand. */
+  organizationId: string | null;
+}
+
+/** The 401 messages of SPEC.md's Authentication section, the same on REST and MCP. */
+export const MALFORMED = 'Missing or malformed API key';
+export const INVALID = 'Invalid API key';
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { z } from 'zod';
 import { brandId, dateRange, limit, oneOf, commaList, optionalBool } from '../../src/operations/params.ts';
-import { validationMessage } from '../../src/http/mount.ts';
+import { validationMessage } from '../../src/errors.ts';
 
 const schema = z.object({
   brand_id: brandId, ...dateRange, limit: limit(1, 200, 50),

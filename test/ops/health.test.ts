@@ -10,7 +10,7 @@ import { runClaimed } from '../../jobs/schedule.ts';
 import { defineJob } from '../../jobs/registry.ts';
 import { readiness } from '../../src/http/health.ts';
 import { observeStores } from '../../src/stores/observe.ts';
-import { storeOutage } from '../../src/http/errors.ts';
+import { storeOutage } from '../../src/stores/outage.ts';
 import type { Stores } from '../../src/stores/index.ts';
 
 let server: TestServer;

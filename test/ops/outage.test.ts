@@ -14,7 +14,7 @@ import test from 'ava';
 import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { openPostgres } from '../../src/stores/postgres.ts';
 import { observeStores } from '../../src/stores/observe.ts';
-import { storeOutage } from '../../src/http/errors.ts';
+import { storeOutage } from '../../src/stores/outage.ts';
 import type { Stores } from '../../src/stores/index.ts';
 
 const run = promisify(execFile);

@@ -1,4 +1,5 @@
 // Reads a JSON request body with a size cap. Empty bodies read as {} so `POST` without a body works.
+// REST and MCP both read their bodies with it, so it lives below the surfaces.
 import type Koa from 'koa';
 import { ApiError } from '../errors.ts';
 
