@@ -1,5 +1,7 @@
 // What briefs and drafts share: the generator's input for an opportunity, and running a generation
 // on one unit of the monthly quota, given back when the generation fails.
+import type { Config } from '../config.ts';
+import type { Stores } from '../stores/index.ts';
 import type { Postgres } from '../stores/postgres.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { brandById } from '../tenancy/brands.ts';
@@ -8,6 +10,16 @@ import { OPPORTUNITY_NOT_FOUND, type OpportunityRecord } from './opportunity-sto
 import { volumesOf } from './volumes.ts';
 import type { GenerationInput } from './llm/generator.ts';
 import { GenerationError } from './llm/openai.ts';
+
+/**
+ * What generating a brief or a draft needs: the stores, the config (it picks the generator) and
+ * the clock (the quota's month). An operation's context has all three.
+ */
+export interface GenerationDeps {
+  stores: Stores;
+  config: Config;
+  now(): Date;
+}
 
 export async function generationInput(pgdb: Postgres, opp: OpportunityRecord): Promise<GenerationInput> {
   const [brand, volumes] = await Promise.all([brandById(pgdb, opp.brand_id), volumesOf(pgdb, [opp.prompt_id])]);

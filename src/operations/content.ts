@@ -79,7 +79,7 @@ export const contentBrief = operation({
   result: z.object({ id: z.string().uuid(), brief: Brief, generated_at: z.string(), regenerated: z.boolean() }),
   description:
     'Generates a fresh content brief for an opportunity and saves it in place of any earlier one (regenerated tells whether one was replaced). Uses one brief of the monthly allowance; 402 when it is used up. Run only at the user\'s explicit request.',
-  run: (ctx, p) => generateBrief(ctx, p.id),
+  run: (ctx, p) => generateBrief(ctx, ctx.identity.organizationId, p.id),
 });
 
 export const contentDraft = operation({
@@ -93,7 +93,7 @@ export const contentDraft = operation({
   result: z.object({ id: z.string().uuid(), content: Draft, generated_at: z.string(), regenerated: z.boolean() }),
   description:
     'Writes the full draft (HTML, meta tags, FAQs, key takeaways, JSON-LD) from the opportunity\'s saved brief; generate the brief first. Uses one draft of the monthly allowance; 402 when it is used up. Run only at the user\'s explicit request.',
-  run: (ctx, p) => generateDraft(ctx, p.id),
+  run: (ctx, p) => generateDraft(ctx, ctx.identity.organizationId, p.id),
 });
 
 export const opportunityStatus = operation({
