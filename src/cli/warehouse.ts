@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
 import { UserError } from '../errors.ts';
+import { allBrands } from '../tenancy/brands.ts';
+import { organizationExists } from '../tenancy/organizations.ts';
 
 /** The views of clickhouse/010_warehouse_views.sql: the only objects the user may read. */
 export const WAREHOUSE_VIEWS = ['v_answers', 'v_answer_entities', 'v_citations', 'v_brand_daily', 'v_competitor_daily', 'v_ai_visits'];
@@ -76,17 +78,17 @@ export async function warehouseGrant(
   if (opts.apply && env.stores.ch.embedded) {
     throw new UserError('warehouse grant --apply needs a ClickHouse server (CLICKHOUSE_URL): the embedded chDB has no users or row policies. Run it without --apply to print the SQL.');
   }
-  const org = await env.stores.pg.query('SELECT id FROM organizations WHERE id = $1', [opts.organizationId]);
-  if (!org.rows.length) throw new UserError(`Organization ${opts.organizationId} not found`);
-  const { rows } = await env.stores.pg.query<{ id: string }>(
-    'SELECT id FROM brands WHERE organization_id = $1 ORDER BY created_at, id', [opts.organizationId]);
+  if (!(await organizationExists(env.stores.pg, opts.organizationId))) {
+    throw new UserError(`Organization ${opts.organizationId} not found`);
+  }
+  const brands = await allBrands(env.stores.pg, { organizationIds: [opts.organizationId] });
   if (opts.password !== undefined && opts.password.length < 12) throw new UserError('--password must be at least 12 characters');
   const password = opts.password ?? randomBytes(18).toString('base64url');
   const sql = grantStatements({
     user: opts.user,
     database: env.config.clickhouse.database,
     cluster: env.config.clickhouse.cluster,
-    brandIds: rows.map((r) => r.id),
+    brandIds: brands.map((b) => b.id),
     passwordSha256: createHash('sha256').update(password).digest('hex'),
   });
   if (opts.apply) {

@@ -2,7 +2,7 @@
 // tenant, a topic resolved to its prompts (404 `Topic not found` when not the brand's).
 import type { Ctx } from './registry.ts';
 import type { Filters } from '../analytics/filters.ts';
-import type { BrandRecord } from '../tenancy/brands.ts';
+import { competitorsOf as brandCompetitors, type BrandRecord } from '../tenancy/brands.ts';
 import { topicPromptIds } from '../tenancy/prompts.ts';
 
 export interface FilterParams {
@@ -30,8 +30,7 @@ export function describeBound(d: Date | undefined, end: boolean): string | null 
   return iso.endsWith(end ? 'T23:59:59.999Z' : 'T00:00:00.000Z') ? iso.slice(0, 10) : iso;
 }
 
+/** The brand's competitors by name, as tenancy lists them. */
 export async function competitorsOf(ctx: Ctx, brandId: string): Promise<{ id: string; name: string }[]> {
-  const { rows } = await ctx.stores.pg.query<{ id: string; name: string }>(
-    'SELECT id, name FROM competitors WHERE brand_id = $1 ORDER BY name, id', [brandId]);
-  return rows;
+  return brandCompetitors(ctx.stores.pg, brandId);
 }

@@ -8,6 +8,7 @@
 // domains are normalised once per look-up, so the check per beacon is a few string comparisons.
 import type { Postgres } from '../stores/index.ts';
 import { hostToDomain, normaliseDomain } from '../tracking/urls.ts';
+import { brandByTrackingId } from '../tenancy/brands.ts';
 
 export interface Site {
   brandId: string;
@@ -60,13 +61,12 @@ export function createSiteResolver(pg: Pick<Postgres, 'query'>, opts: SiteCacheO
   const cache = new Map<string, Entry>();
 
   const load = async (trackingId: string): Promise<Site | undefined> => {
-    const { rows } = await pg.query<{ id: string; domains: string[] | null }>(
-      'SELECT id, domains FROM brands WHERE tracking_id = $1', [trackingId]);
-    if (!rows[0]) return undefined;
+    const brand = await brandByTrackingId(pg, trackingId);
+    if (!brand) return undefined;
     // The workspace already stores bare domains; normalising again keeps the comparison exact
     // whatever wrote the row.
-    const domains = (rows[0].domains ?? []).map(normaliseDomain).filter((d) => d !== '');
-    return { brandId: rows[0].id, domains };
+    const domains = (brand.domains ?? []).map(normaliseDomain).filter((d) => d !== '');
+    return { brandId: brand.id, domains };
   };
 
   return {

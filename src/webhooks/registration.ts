@@ -7,6 +7,7 @@ import dns from 'node:dns/promises';
 import type { Postgres } from '../stores/postgres.ts';
 import { badRequest } from '../errors.ts';
 import { blockedReason, isIpLiteral, refusedAs } from '../audits/addresses.ts';
+import { lockOrganization } from '../tenancy/organizations.ts';
 import { generateSecret, sealSecret } from './signing.ts';
 import type { WebhookEventType } from './outbox.ts';
 import { UUID_RE } from '../uuid.ts';
@@ -68,7 +69,7 @@ export async function createEndpoint(
   const secret = generateSecret();
   const row = await pg.tx(async (client) => {
     // Serialises registrations of one organization so the cap holds under concurrent requests.
-    await client.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [input.organizationId]);
+    await lockOrganization(client, input.organizationId);
     const { rows: [{ n }] } = await client.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM webhook_endpoints WHERE organization_id = $1', [input.organizationId]);
     if (n >= MAX_ENDPOINTS) throw badRequest(`At most ${MAX_ENDPOINTS} webhook endpoints per organization`);
