@@ -10,7 +10,7 @@ import type { Stores } from '../stores/index.ts';
 import { FetchError, safeFetch } from '../audits/fetch.ts';
 import { claimDue, giveUp, recordAttempt, type Claim, type Outcome } from './delivery.ts';
 import { openSecret, signedHeaders } from './signing.ts';
-import { startPoller, WakeGroup } from '../../jobs/poller.ts';
+import { startClaimWorker, WakeGroup, type ClaimWorker } from '../runtime/claim-worker.ts';
 
 export const POLL_MS = 1_000;
 const CONCURRENCY = 8;
@@ -26,11 +26,8 @@ export interface WebhookWorkerDeps {
   log: Logger;
 }
 
-export interface WebhookWorker {
-  /** Claims and sends what is due now (also run every poll). */
-  tick(): Promise<void>;
-  stop(): Promise<void>;
-}
+/** tick() claims and sends what is due now (also run every poll). */
+export type WebhookWorker = ClaimWorker;
 
 const workers = new WakeGroup();
 
@@ -81,52 +78,33 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
   const maxAttempts = config.webhooks.retryScheduleMs.length + 1;
   // Long enough for the request and its recording; a claim older than this belongs to a dead worker.
   const leaseMs = config.webhooks.timeoutMs + 30_000;
-  const inflight = new Set<Promise<void>>();
 
-  function send(claim: Claim): void {
-    const done = (async () => {
-      if (claim.attempts > maxAttempts) {
-        log.warn({ deliveryId: claim.id, attempts: claim.attempts }, 'webhook delivery abandoned after lost claims');
-        return giveUp(stores.pg, claim);
-      }
-      const outcome = await attempt(config, claim);
-      await recordAttempt(stores.pg, claim, outcome);
-      const fields = { deliveryId: claim.id, endpointId: claim.endpoint_id, attempt: claim.attempts, status: outcome.statusCode };
-      if (outcome.error) {
-        const failure = { ...fields, error: outcome.error, detail: outcome.detail, next: outcome.next.status };
-        log.warn(failure, 'webhook delivery attempt failed');
-      } else log.debug(fields, 'webhook delivered');
-    })()
-      .catch((err) => log.error({ err, deliveryId: claim.id }, 'could not record a webhook delivery attempt'))
-      .finally(() => {
-        inflight.delete(done);
-        wake();
-      });
-    inflight.add(done);
+  async function send(claim: Claim): Promise<void> {
+    if (claim.attempts > maxAttempts) {
+      log.warn({ deliveryId: claim.id, attempts: claim.attempts }, 'webhook delivery abandoned after lost claims');
+      return giveUp(stores.pg, claim);
+    }
+    const outcome = await attempt(config, claim);
+    await recordAttempt(stores.pg, claim, outcome);
+    const fields = {
+      deliveryId: claim.id, endpointId: claim.endpoint_id, attempt: claim.attempts, status: outcome.statusCode,
+    };
+    if (outcome.error) {
+      const failure = { ...fields, error: outcome.error, detail: outcome.detail, next: outcome.next.status };
+      log.warn(failure, 'webhook delivery attempt failed');
+    } else log.debug(fields, 'webhook delivered');
   }
 
-  const poller = startPoller({
+  // No grace: stop() waits for every request (they end within WEBHOOK_TIMEOUT_MS), so nothing is
+  // sent twice.
+  return startClaimWorker<Claim>({
     name: 'webhook worker',
     pollMs: opts.pollMs ?? POLL_MS,
     log,
+    concurrency: CONCURRENCY,
     group: workers,
-    async tickOnce() {
-      while (!poller.stopped && inflight.size < CONCURRENCY) {
-        const claims = await claimDue(stores.pg, CONCURRENCY - inflight.size, leaseMs);
-        // Claimed rows are sent even if stop() came meanwhile: they are ours until the lease ends.
-        for (const claim of claims) send(claim);
-        if (claims.length === 0) break;
-      }
-    },
+    claim: (room) => claimDue(stores.pg, room, leaseMs),
+    work: send,
+    onError: (err, claim) => log.error({ err, deliveryId: claim.id }, 'could not record a webhook delivery attempt'),
   });
-  const wake = poller.wake;
-
-  return {
-    tick: poller.tick,
-    async stop() {
-      await poller.stop();
-      // Requests end within WEBHOOK_TIMEOUT_MS; waiting for them means nothing is sent twice.
-      while (inflight.size) await Promise.allSettled([...inflight]);
-    },
-  };
 }
