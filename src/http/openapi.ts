@@ -6,10 +6,14 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import type { Operation } from '../operations/registry.ts';
 import { operationPath } from '../operations/registry.ts';
+import { limitMessage, PLAN_QUOTAS, type QuotaKind } from '../tenancy/quotas.ts';
 
 type Schema = Record<string, any>;
 
-const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; description: string };
+const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  description: string;
+};
 
 /** The wire side of a schema: what a client sends, what the server writes (`run` returns z.input<R>). */
 function jsonSchema(schema: z.ZodType): Schema {
@@ -51,35 +55,70 @@ function exampleFor(name: string, schema: Schema): unknown {
   return undefined;
 }
 
-const ERRORS: Record<number, { description: string; example: string }> = {
+/** What each error status means, and the message it is shown with when the operation declares none. */
+const ERRORS: Record<number, { description: string; example?: string }> = {
   400: { description: 'Invalid input; the message names the parameter', example: 'brand_id must be a UUID' },
   401: { description: 'Missing, malformed, unknown or revoked API key', example: 'Invalid API key' },
-  402: { description: 'A plan limit is reached; the message names the limit', example: 'Monthly site audit limit reached (10 on the growth plan)' },
-  404: { description: 'Not found in the caller\'s organization', example: 'Brand not found' },
-  429: { description: 'Too many requests from this address; `Retry-After` says when to retry', example: 'Too many requests: the limit is 250 per 900 seconds; retry in 42 seconds' },
-  500: { description: 'Internal error, or a store is unavailable (the message says which)', example: 'Analytics store unavailable' },
+  402: { description: 'A plan limit is reached; the message names the limit' },
+  404: { description: 'Not found in the caller\'s organization' },
+  429: {
+    description: 'Too many requests from this address; `Retry-After` says when to retry',
+    example: 'Too many requests: the limit is 250 per 900 seconds; retry in 42 seconds',
+  },
+  500: {
+    description: 'Internal error, or a store is unavailable (the message says which)',
+    example: 'Analytics store unavailable',
+  },
 };
 
-const errorResponse = (status: number) => ({
-  description: ERRORS[status].description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: ERRORS[status].example } } },
-});
+/** What `ctx.brand` answers for a brand outside the caller's organization (src/tenancy/brands.ts). */
+const BRAND_NOT_FOUND = 'Brand not found';
+
+/** `Brand not found` -> `brand-not-found`: the key of an example among several. */
+const slug = (message: string) => message.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+function errorResponse(status: number, messages: string[]): Schema {
+  const body = (error: string) => ({ error });
+  const examples = messages.length === 1
+    ? { example: body(messages[0]) }
+    : { examples: Object.fromEntries(messages.map((m) => [slug(m), { summary: m, value: body(m) }])) };
+  return {
+    description: ERRORS[status].description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...examples } },
+  };
+}
+
+/** The 402 message of a quota, as a growth-plan organization reads it. */
+const quotaMessage = (kind: QuotaKind) =>
+  limitMessage(kind, { limit: PLAN_QUOTAS.growth[kind], plan: 'growth', overridden: false });
 
 /** `whoami` -> `whoami`, `visibility-summary` -> `visibilitySummary`. */
 const camel = (name: string) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 /** The component name of an operation's result: `visibility-summary` -> `VisibilitySummaryResult`. */
 const resultName = (op: Operation) => `${camel(`-${op.name}`)}Result`;
 
-/** The operation's statuses besides 200. 402 is documented by the operations that can answer it. */
-function errorStatuses(op: Operation, params: Schema, pathParam?: string): number[] {
-  const statuses = [401, 429, 500];
-  if (Object.keys(params.properties ?? {}).length) statuses.push(400);
-  if (pathParam || params.properties?.brand_id) statuses.push(404);
-  if (/\b402\b/.test(op.description)) statuses.push(402);
-  return statuses.sort();
+/**
+ * The operation's error statuses, each with the messages it is documented with, from what the
+ * operation declares: any params can be invalid (400), a `brand_id` is resolved in the caller's
+ * organization (404 `Brand not found`), a `quota` can run out (402), and its own `errors`.
+ */
+function errorMessages(op: Operation, params: Schema): Map<number, string[]> {
+  const statuses = new Map<number, string[]>();
+  const add = (status: number, message: string) => statuses.set(status, [...(statuses.get(status) ?? []), message]);
+  for (const status of [401, 429, 500]) add(status, ERRORS[status].example!);
+  if (Object.keys(params.properties ?? {}).length) add(400, ERRORS[400].example!);
+  if (params.properties?.brand_id) add(404, BRAND_NOT_FOUND);
+  if (op.quota) add(402, quotaMessage(op.quota));
+  for (const e of op.errors ?? []) add(e.status, e.message);
+  if (/:\w+/.test(operationPath(op)) && !statuses.has(404)) {
+    throw new Error(`OpenAPI: operation ${op.name} takes a path id but declares no 404`);
+  }
+  return new Map([...statuses].sort(([a], [b]) => a - b));
 }
 
-function operationObject(op: Operation, surface: 'REST API' | 'Metrics API'): { path: string; method: string; object: Schema } {
+function operationObject(
+  op: Operation, surface: 'REST API' | 'Metrics API',
+): { path: string; method: string; object: Schema } {
   const path = operationPath(op);
   const pathParam = /:(\w+)/.exec(path)?.[1];
   const params = jsonSchema(op.params);
@@ -92,7 +131,11 @@ function operationObject(op: Operation, surface: 'REST API' | 'Metrics API'): { 
   for (const [name, schema] of Object.entries(properties)) {
     const { description, ...rest } = schema;
     const example = exampleFor(name, schema);
-    const extra = { ...(description === undefined ? {} : { description }), schema: rest, ...(example === undefined ? {} : { example }) };
+    const extra = {
+      ...(description === undefined ? {} : { description }),
+      schema: rest,
+      ...(example === undefined ? {} : { example }),
+    };
     if (name === pathParam) {
       parameters.push({ name, in: 'path', required: true, ...extra });
     } else if (inBody) {
@@ -116,8 +159,11 @@ function operationObject(op: Operation, surface: 'REST API' | 'Metrics API'): { 
       : {}),
     responses: {
       // A component, shared by the REST and Metrics twins, and named in the reference page.
-      200: { description: 'Success', content: { 'application/json': { schema: { $ref: `#/components/schemas/${resultName(op)}` } } } },
-      ...Object.fromEntries(errorStatuses(op, params, pathParam).map((s) => [s, errorResponse(s)])),
+      200: {
+        description: 'Success',
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${resultName(op)}` } } },
+      },
+      ...Object.fromEntries([...errorMessages(op, params)].map(([s, messages]) => [s, errorResponse(s, messages)])),
     },
     ...(op.tool ? { 'x-mcp-tool': op.tool } : {}),
   };
@@ -144,24 +190,34 @@ export function buildOpenApi(operations: readonly Operation[]): Schema {
       version: pkg.version,
       description: `${pkg.description}\n\nEvery request carries \`Authorization: Bearer ans_...\`. `
         + 'Errors are `{"error": "<message>"}`. Each client address may make a limited number of requests per window '
-        + '(250 per 15 minutes by default); `RateLimit-Remaining` tells how many are left. The MCP server at `/api/mcp` '
-        + 'exposes the operations marked `x-mcp-tool` as tools with the same parameters.',
+        + '(250 per 15 minutes by default); `RateLimit-Remaining` tells how many are left. '
+        + 'The MCP server at `/api/mcp` exposes the operations marked `x-mcp-tool` as tools with the same parameters.',
     },
     tags: [
       { name: 'REST API', description: 'Every operation, under `/api/mcp/*`.' },
-      { name: 'Metrics API', description: 'The read-only subset for reporting tools, under `/api/v1/*`; each returns exactly what its REST twin returns.' },
+      {
+        name: 'Metrics API',
+        description: 'The read-only subset for reporting tools, under `/api/v1/*`; '
+          + 'each returns exactly what its REST twin returns.',
+      },
     ],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (`ans_...`), created with `answerscope keys create`.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`ans_...`), created with `answerscope keys create`.',
+        },
       },
       schemas: {
         ...results,
         Error: {
           type: 'object',
-          properties: { error: { type: 'string', description: 'What went wrong; validation errors name the parameter' } },
+          properties: {
+            error: { type: 'string', description: 'What went wrong; validation errors name the parameter' },
+          },
           required: ['error'],
         },
       },
@@ -170,4 +226,5 @@ export function buildOpenApi(operations: readonly Operation[]): Schema {
 }
 
 /** The document as written to docs/openapi.json: stable key order, two-space indent, final newline. */
-export const openApiText = (operations: readonly Operation[]) => `${JSON.stringify(buildOpenApi(operations), null, 2)}\n`;
+export const openApiText = (operations: readonly Operation[]) =>
+  `${JSON.stringify(buildOpenApi(operations), null, 2)}\n`;

@@ -20,13 +20,15 @@ const title = (tool: string) => tool.charAt(0).toUpperCase() + tool.slice(1).rep
 
 /**
  * The operation's description plus what a model must know to use the tool well: where brand_id
- * comes from, and for writes that they run only at the user's request. A sentence the operation
- * already says is not repeated (its description is also the REST documentation).
+ * comes from, and for writes that they run only at the user's request. Guidance the operation
+ * declares its description already gives (`says`) is not repeated: that description is also the
+ * REST documentation.
  */
 export function toolDescription(op: Operation, input: Tool['inputSchema']): string {
+  const says = new Set(op.says ?? []);
   const parts = [op.description.trim()];
-  if (input.properties && 'brand_id' in input.properties && !op.description.includes('list_brands')) parts.push(BRAND_NOTE);
-  if (op.write && !/explicit request/i.test(op.description)) parts.push(WRITE_NOTE);
+  if (input.properties && 'brand_id' in input.properties && !says.has('list-brands')) parts.push(BRAND_NOTE);
+  if (op.write && !says.has('explicit-request')) parts.push(WRITE_NOTE);
   return parts.join(' ');
 }
 

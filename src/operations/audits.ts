@@ -116,6 +116,8 @@ export const runSiteAudit = operation({
   tool: 'run_site_audit',
   write: true,
   openWorld: true, // fetches the page from the web
+  quota: 'audits',
+  says: ['explicit-request'],
   params: z.object({ brand_id: brandId, url: pageUrl }),
   result: z.object({ id: z.string().uuid(), brandId: z.string().uuid(), url: z.string(), status: z.literal('running') }),
   description:
@@ -164,6 +166,7 @@ export const siteAudit = operation({
   path: '/site-audits/:id',
   tool: 'get_site_audit',
   idArg: 'audit_id',
+  errors: [{ status: 404, message: AUDIT_NOT_FOUND }],
   params: z.object({ id: pathId('audit_id')
     .describe('The audit (UUID), as run_site_audit or list_site_audits return it') }),
   result: Audit,

@@ -5,10 +5,10 @@ import { operation } from './registry.ts';
 import { brandId, limit, oneOf, optionalOneOf, pathId } from './params.ts';
 import { Brief, Draft } from '../content/schemas.ts';
 import {
-  getOpportunity, listOpportunities, OPPORTUNITY_STATUSES, publicOpportunity, setOpportunityStatus,
+  getOpportunity, listOpportunities, OPPORTUNITY_NOT_FOUND, OPPORTUNITY_STATUSES, publicOpportunity, setOpportunityStatus,
 } from '../content/opportunity-store.ts';
 import { generateBrief } from '../content/briefs.ts';
-import { generateDraft } from '../content/drafts.ts';
+import { BRIEF_REQUIRED, generateDraft } from '../content/drafts.ts';
 
 const TYPES = ['owned', 'earned'] as const;
 const IMPACTS = ['high', 'medium', 'low'] as const;
@@ -18,6 +18,7 @@ const opportunityId = z.object({
   id: pathId('opportunity_id')
     .describe('The opportunity (UUID), as returned by list_content_opportunities'),
 });
+const notFound = { status: 404, message: OPPORTUNITY_NOT_FOUND } as const;
 
 const OpportunityItem = z.object({
   id: z.string().uuid(),
@@ -62,6 +63,7 @@ export const contentOpportunity = operation({
   path: '/content-opportunities/:id',
   tool: 'get_content_opportunity',
   idArg: 'opportunity_id',
+  errors: [notFound],
   params: opportunityId,
   result: Opportunity,
   description: 'One content opportunity with the tracking signals behind it (source_data) and its saved brief (or null).',
@@ -75,6 +77,9 @@ export const contentBrief = operation({
   tool: 'generate_content_brief',
   idArg: 'opportunity_id',
   write: true,
+  quota: 'briefs',
+  errors: [notFound],
+  says: ['explicit-request'],
   params: opportunityId,
   result: z.object({ id: z.string().uuid(), brief: Brief, generated_at: z.string(), regenerated: z.boolean() }),
   description:
@@ -89,6 +94,9 @@ export const contentDraft = operation({
   tool: 'generate_content_draft',
   idArg: 'opportunity_id',
   write: true,
+  quota: 'drafts',
+  errors: [{ status: 400, message: BRIEF_REQUIRED }, notFound],
+  says: ['explicit-request'],
   params: opportunityId,
   result: z.object({ id: z.string().uuid(), content: Draft, generated_at: z.string(), regenerated: z.boolean() }),
   description:
@@ -103,6 +111,8 @@ export const opportunityStatus = operation({
   tool: 'update_opportunity_status',
   idArg: 'opportunity_id',
   write: true,
+  errors: [notFound],
+  says: ['explicit-request'],
   params: opportunityId.extend({ status: oneOf('status', OPPORTUNITY_STATUSES) }),
   result: z.object({ id: z.string().uuid(), status: z.enum(OPPORTUNITY_STATUSES), updated_at: z.string() }),
   description:

@@ -43,6 +43,9 @@ export function pathId(argument: string) {
 // a model choosing argument values; an operation may override one with its own `.describe()`.
 export const brandId = uuid('brand_id').describe('The brand (UUID), as returned by list_brands');
 
+/** The 404 of a `topic_id` filter naming a topic that is not the brand's (src/tenancy/prompts.ts). */
+export const topicNotFound = { status: 404, message: 'Topic not found' } as const;
+
 /** A required non-empty string. */
 export function text(name: string, max = 2000) {
   return z.preprocess(

@@ -1,7 +1,9 @@
 // Topics and prompts: what is tracked for a brand.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, commaList, dateRange, limit, oneOf, optionalBool, optionalText, optionalUuid } from './params.ts';
+import {
+  brandId, commaList, dateRange, limit, oneOf, optionalBool, optionalText, optionalUuid, topicNotFound,
+} from './params.ts';
 import { listPrompts, listTopics, promptTexts } from '../tenancy/prompts.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
 import { PromptPerformance } from './analytics-schemas.ts';
@@ -42,6 +44,7 @@ export const prompts = operation({
   name: 'prompts',
   method: 'GET',
   tool: 'list_prompts',
+  errors: [topicNotFound],
   params: z.object({
     brand_id: brandId,
     topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
@@ -59,6 +62,7 @@ export const promptPerformance = operation({
   method: 'GET',
   tool: 'get_prompt_performance',
   metrics: true,
+  errors: [topicNotFound],
   params: z.object({
     brand_id: brandId,
     ...dateRange,

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Stores } from '../stores/index.ts';
 import type { Config } from '../config.ts';
 import type { BrandRecord } from '../tenancy/brands.ts';
+import type { QuotaKind } from '../tenancy/quotas.ts';
 import type { Identity } from '../tenancy/keys.ts';
 
 export interface Ctx {
@@ -21,6 +22,14 @@ export interface Ctx {
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/** An error an operation can answer, with the message it answers it with (the OpenAPI example). */
+export interface DeclaredError {
+  status: 400 | 404;
+  message: string;
+}
+
+export type ToolGuidance = 'explicit-request' | 'list-brands';
+
 export interface Operation<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   /** Also the REST path below /api/mcp (and /api/v1) unless `path` says otherwise. */
   name: string;
@@ -33,7 +42,10 @@ export interface Operation<P extends z.ZodType = z.ZodType, R extends z.ZodType 
   idArg?: string;
   /** Also served under /api/v1. */
   metrics?: boolean;
-  /** Whether the operation changes state (drives MCP annotations and docs). */
+  /**
+   * Whether the operation changes state: MCP `readOnlyHint` is its opposite, and a write tool's
+   * description tells a model to run it only at the user's explicit request.
+   */
   write?: boolean;
   /** A write that deletes or overwrites what the user made (MCP `destructiveHint`); default false. */
   destructive?: boolean;
@@ -41,6 +53,19 @@ export interface Operation<P extends z.ZodType = z.ZodType, R extends z.ZodType 
   idempotent?: boolean;
   /** Reaches outside Answerscope, e.g. fetches a web page (MCP `openWorldHint`); default false. */
   openWorld?: boolean;
+  /** Takes one unit of this monthly quota, so it answers 402 once the quota is used up. */
+  quota?: QuotaKind;
+  /**
+   * The 400s and 404s it answers beyond what its params bring: a parameter's own validation message
+   * (any params), and `Brand not found` (a `brand_id` parameter, resolved by `ctx.brand`).
+   */
+  errors?: readonly DeclaredError[];
+  /**
+   * Guidance for a model that `description` itself gives, so the MCP tool description does not add
+   * its own sentence for it: `explicit-request` (a write runs only when the user asks for it) and
+   * `list-brands` (brand_id comes from list_brands).
+   */
+  says?: readonly ToolGuidance[];
   params: P;
   result: R;
   description: string;

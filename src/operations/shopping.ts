@@ -7,6 +7,9 @@ import { productVisibility as productFigures, shoppingCards as cards } from '../
 import { PLATFORMS } from '../tracking/types.ts';
 import { badRequest, notFound } from '../errors.ts';
 
+const PARAMS_REQUIRED = 'brand_id and product_title are required';
+const PRODUCT_NOT_FOUND = 'Product not found';
+
 export const shoppingCards = operation({
   name: 'shopping-cards',
   method: 'GET',
@@ -35,6 +38,7 @@ export const productVisibility = operation({
   name: 'product-visibility',
   method: 'GET',
   tool: 'get_product_visibility',
+  errors: [{ status: 400, message: PARAMS_REQUIRED }, { status: 404, message: PRODUCT_NOT_FOUND }],
   params: z.object({
     brand_id: optionalUuid('brand_id'),
     product_title: optionalText('product_title', 1000).describe('Exact title as list_shopping_cards returns it'),
@@ -44,11 +48,11 @@ export const productVisibility = operation({
     'Where and how often one product appears in shopping answers: by platform, region and day, latest appearance, average rating, reviews and merchants. product_title must be exactly as list_shopping_cards returns it.',
   run: async (ctx, p) => {
     // SPEC.md names both parameters in one message.
-    if (!p.brand_id || !p.product_title) throw badRequest('brand_id and product_title are required');
+    if (!p.brand_id || !p.product_title) throw badRequest(PARAMS_REQUIRED);
     const brand = await ctx.brand(p.brand_id);
     const title = p.product_title;
     const figures = await ctx.cached(brand, ['product-visibility', title], () => productFigures(ctx.stores.ch, brand.id, title));
-    if (!figures) throw notFound('Product not found');
+    if (!figures) throw notFound(PRODUCT_NOT_FOUND);
     return figures;
   },
 });

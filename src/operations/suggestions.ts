@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { brandId, limit, pathId } from './params.ts';
-import { acceptSuggestion, dismissSuggestion, pendingSuggestions } from '../content/suggestions.ts';
+import { acceptSuggestion, dismissSuggestion, pendingSuggestions, SUGGESTION_NOT_FOUND } from '../content/suggestions.ts';
 import { listPromptVolumes } from '../content/volumes.ts';
 import { INTENTS } from '../content/intent.ts';
 
@@ -11,6 +11,7 @@ const suggestionId = z.object({
   id: pathId('suggestion_id')
     .describe('The suggestion (UUID), as returned by list_topic_suggestions'),
 });
+const notFound = { status: 404, message: SUGGESTION_NOT_FOUND } as const;
 
 export const topicSuggestions = operation({
   name: 'topic-suggestions',
@@ -31,6 +32,8 @@ export const acceptTopicSuggestion = operation({
   tool: 'accept_topic_suggestion',
   idArg: 'suggestion_id',
   write: true,
+  errors: [notFound],
+  says: ['explicit-request'],
   params: suggestionId,
   result: z.object({ suggestion_id: z.string().uuid(), topic_id: z.string().uuid(), topic_name: z.string() }),
   description: 'Accepts a pending topic suggestion: creates the topic and returns its id. Run only at the user\'s explicit request.',
@@ -44,6 +47,8 @@ export const dismissTopicSuggestion = operation({
   tool: 'dismiss_topic_suggestion',
   idArg: 'suggestion_id',
   write: true,
+  errors: [notFound],
+  says: ['explicit-request'],
   params: suggestionId,
   result: z.object({ id: z.string().uuid(), status: z.literal('dismissed') }),
   description: 'Dismisses a pending topic suggestion; it is not proposed again. Run only at the user\'s explicit request.',

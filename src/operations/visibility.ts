@@ -1,7 +1,7 @@
 // Visibility, trend, competitors and citations: the figures reporting tools read all day.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, dateRange, commaList, optionalText, optionalUuid, oneOf, limit } from './params.ts';
+import { brandId, dateRange, commaList, optionalText, optionalUuid, oneOf, limit, topicNotFound } from './params.ts';
 import { competitorsOf, resolveFilters } from './analytics-filters.ts';
 import { VisibilitySummary, VisibilityTrend, CompetitorComparison, Citations } from './analytics-schemas.ts';
 import { visibilitySummary as summary } from '../analytics/visibility-summary.ts';
@@ -40,6 +40,7 @@ export const visibilityTrend = operation({
   method: 'GET',
   tool: 'get_visibility_trend',
   metrics: true,
+  errors: [topicNotFound],
   params: z.object({ ...withTopic, granularity: oneOf('granularity', ['day', 'week']).default('day').describe('day (default) or week (ISO weeks, dated by Monday)') }),
   result: VisibilityTrend,
   description:
@@ -55,6 +56,7 @@ export const competitorComparison = operation({
   method: 'GET',
   tool: 'get_competitor_comparison',
   metrics: true,
+  errors: [topicNotFound],
   params: z.object(withTopic),
   result: CompetitorComparison,
   description:
@@ -71,6 +73,7 @@ export const citations = operation({
   method: 'GET',
   tool: 'list_citations',
   metrics: true,
+  errors: [topicNotFound],
   params: z.object({
     ...withTopic,
     limit: limit(1, 200, 50).describe('Rows of top_domains and top_urls, 1-200 (default 50)'),

@@ -13,6 +13,8 @@ import { listDeliveries } from '../webhooks/delivery.ts';
 import { deliveriesQueued } from '../webhooks/worker.ts';
 
 const NOT_FOUND = 'Webhook not found';
+const NO_ORGANIZATION = 'The API key belongs to no organization';
+const notFoundError = { status: 404, message: NOT_FOUND } as const;
 
 const webhookUrl = z.preprocess(
   (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? undefined : typeof v === 'string' ? v.trim() : v),
@@ -56,13 +58,14 @@ export const createWebhook = operation({
   method: 'POST',
   path: '/webhooks',
   write: true,
+  errors: [{ status: 400, message: NO_ORGANIZATION }],
   params: z.object({ url: webhookUrl, events }),
   result: Endpoint.extend({ secret: z.string().describe('whsec_... signing secret; shown only in this response') }),
   description:
     'Registers a webhook endpoint for the organization. The response carries the signing secret, shown only this once. Private and loopback addresses are refused (unless ALLOW_PRIVATE_URLS=1).',
   run: async (ctx, p) => {
     const org = ctx.identity.organizationId;
-    if (!org) throw badRequest('The API key belongs to no organization');
+    if (!org) throw badRequest(NO_ORGANIZATION);
     await checkUrlAddresses(p.url, ctx.config.allowPrivateUrls);
     const row = await createEndpoint(ctx.stores.pg, { organizationId: org, url: p.url, events: p.events, secretKey: ctx.config.webhooks.secretKey });
     return { ...view(row), secret: row.secret };
@@ -84,6 +87,7 @@ export const deleteWebhook = operation({
   path: '/webhooks/:id',
   write: true,
   destructive: true,
+  errors: [notFoundError],
   params: z.object({ id }),
   result: z.object({ id: z.string().uuid(), deleted: z.literal(true) }),
   description: 'Deletes a webhook endpoint; its pending deliveries are dropped.',
@@ -98,6 +102,7 @@ export const testWebhook = operation({
   method: 'POST',
   path: '/webhooks/:id/test',
   write: true,
+  errors: [notFoundError],
   params: z.object({ id }),
   result: z.object({ delivery_id: z.string().uuid(), type: z.literal('webhook.test'), status: z.literal('pending') }),
   description: 'Queues a webhook.test event for this endpoint (whatever it subscribed to); follow it in the deliveries list.',
@@ -122,6 +127,7 @@ export const webhookDeliveries = operation({
   name: 'webhook-deliveries',
   method: 'GET',
   path: '/webhooks/:id/deliveries',
+  errors: [notFoundError],
   params: z.object({ id, limit: limit(1, 100, 20).describe('1-100, default 20') }),
   result: z.array(z.object({
     id: z.string().uuid().describe('The webhook-id header of every attempt'),

@@ -49,6 +49,7 @@ const ops: Operation<any, any>[] = [
     name: 'touch', method: 'PATCH', path: '/things/:id/touch', tool: 'touch_thing', idArg: 'thing_id', write: true, idempotent: true,
     params: z.object({ id: uuid('thing_id') }), result: z.object({ touched: z.boolean() }),
     description: 'Marks a thing as touched. Run only at the user\'s explicit request.',
+    says: ['explicit-request'],
     run: async () => ({ touched: true }),
   }),
   operation({
