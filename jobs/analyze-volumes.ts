@@ -2,22 +2,13 @@
 // --brand), from the imported keyword volumes (`answerscope volumes import`). Writes only what
 // changed, so a re-run on the same data changes nothing. Prints {date, brands, prompts, changed}.
 import { defineJob } from './registry.ts';
-import { brandsInScope } from '../src/content/scope.ts';
+import { perBrand } from './per-brand.ts';
 import { analyzeBrandVolumes } from '../src/content/volumes.ts';
 
 export const analyzeVolumes = defineJob({
   name: 'analyze-volumes',
   schedule: '0 6 * * *',
   description: 'Derives intent, keywords, Google volumes and the estimated AI volume of every tracked prompt',
-  run: async (ctx, args) => {
-    const brands = await brandsInScope(ctx.stores.pg, args.brandId);
-    let prompts = 0;
-    let changed = 0;
-    for (const brand of brands) {
-      const r = await analyzeBrandVolumes(ctx.stores.pg, brand, ctx.config.content.aiVolumeMultiplier);
-      prompts += r.prompts;
-      changed += r.changed;
-    }
-    return { date: args.date, brands: brands.length, prompts, changed };
-  },
+  run: (ctx, args) => perBrand(ctx, args, ['prompts', 'changed'],
+    (brand) => analyzeBrandVolumes(ctx.stores.pg, brand, ctx.config.content.aiVolumeMultiplier)),
 });

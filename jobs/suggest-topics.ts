@@ -3,22 +3,13 @@
 // to 10 pending suggestions. A name once suggested (pending, accepted or dismissed) never returns.
 // Prints {date, brands, candidates, created}.
 import { defineJob } from './registry.ts';
-import { brandsInScope } from '../src/content/scope.ts';
+import { perBrand } from './per-brand.ts';
 import { suggestTopicsForBrand } from '../src/content/suggestions.ts';
 
 export const suggestTopics = defineJob({
   name: 'suggest-topics',
   schedule: '45 6 * * *',
   description: 'Proposes topics worth tracking from prompts, cited sources and competitor strengths',
-  run: async (ctx, args) => {
-    const brands = await brandsInScope(ctx.stores.pg, args.brandId);
-    let candidates = 0;
-    let created = 0;
-    for (const brand of brands) {
-      const r = await suggestTopicsForBrand(ctx.stores, brand, args.date);
-      candidates += r.candidates;
-      created += r.created;
-    }
-    return { date: args.date, brands: brands.length, candidates, created };
-  },
+  run: (ctx, args) => perBrand(ctx, args, ['candidates', 'created'],
+    (brand) => suggestTopicsForBrand(ctx.stores, brand, args.date)),
 });
