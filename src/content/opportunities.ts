@@ -9,6 +9,8 @@ import { promptSignals, windowFilters, WINDOW_DAYS, type PromptSignals } from '.
 import { opportunityScore, SCORE_FORMULA, type Impact } from './score.ts';
 import { volumesOf, type VolumeAnalysis } from './volumes.ts';
 import { andList } from './keywords.ts';
+import { competitorsOf } from '../tenancy/brands.ts';
+import { activePrompts } from '../tenancy/prompts.ts';
 
 export type OpportunityType = 'owned' | 'earned';
 
@@ -109,9 +111,9 @@ export async function generateBrandOpportunities(
   date: string,
   now: Date,
 ): Promise<{ candidates: number; created: number; updated: number }> {
-  const [{ rows: prompts }, { rows: competitors }, signals] = await Promise.all([
-    stores.pg.query<{ id: string; text: string }>('SELECT id, text FROM prompts WHERE brand_id = $1 AND is_active', [brand.id]),
-    stores.pg.query<Named>('SELECT id, name FROM competitors WHERE brand_id = $1 ORDER BY name, id', [brand.id]),
+  const [prompts, competitors, signals] = await Promise.all([
+    activePrompts(stores.pg, brand.id),
+    competitorsOf(stores.pg, brand.id),
     promptSignals(stores.ch, windowFilters(brand.id, date)),
   ]);
   const volumes = await volumesOf(stores.pg, prompts.map((p) => p.id));

@@ -7,6 +7,7 @@ import { notFound } from '../errors.ts';
 import { enqueueEvent } from '../webhooks/outbox.ts';
 import type { Brief } from './schemas.ts';
 import { UUID_RE } from '../uuid.ts';
+import { promptsById } from '../tenancy/prompts.ts';
 
 export const OPPORTUNITY_STATUSES = ['new', 'sent', 'in_progress', 'done', 'dismissed'] as const;
 export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
@@ -42,10 +43,20 @@ export interface OpportunityRecord extends OpportunityFull {
   draft: unknown;
 }
 
-const COLUMNS = `o.id, o.organization_id, o.brand_id, o.title, o.description, o.type, o.impact, o.opportunity_score,
-  o.status, o.prompt_id, p.text AS prompt_text, o.brief IS NOT NULL AS has_brief, o.created_at, o.updated_at`;
+const COLUMNS = `id, organization_id, brand_id, title, description, type, impact, opportunity_score,
+  status, prompt_id, brief IS NOT NULL AS has_brief, created_at, updated_at`;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** The rows with their prompt's text (`prompt_text`), asked of tenancy in one query. */
+async function withPromptTexts<T extends { prompt_id: string }>(
+  db: Db,
+  rows: T[],
+): Promise<(T & { prompt_text: string })[]> {
+  if (!rows.length) return [];
+  const prompts = await promptsById(db, [...new Set(rows.map((r) => r.prompt_id))]);
+  return rows.map((r) => ({ ...r, prompt_text: prompts.get(r.prompt_id)!.text }));
+}
 
 function item(r: any): OpportunityItem {
   return {
@@ -59,12 +70,10 @@ function item(r: any): OpportunityItem {
 export async function findOpportunity(db: Db, organizationId: string | null, id: string): Promise<OpportunityRecord | undefined> {
   if (!organizationId || !UUID_RE.test(id)) return undefined;
   const { rows } = await db.query(
-    `SELECT ${COLUMNS}, o.source_data, o.brief, o.draft
-       FROM content_opportunities o JOIN prompts p ON p.id = o.prompt_id
-      WHERE o.id = $1 AND o.organization_id = $2`,
+    `SELECT ${COLUMNS}, source_data, brief, draft FROM content_opportunities WHERE id = $1 AND organization_id = $2`,
     [id.toLowerCase(), organizationId],
   );
-  const r = rows[0];
+  const [r] = await withPromptTexts(db, rows);
   if (!r) return undefined;
   return { ...item(r), organization_id: r.organization_id, brand_id: r.brand_id, source_data: r.source_data, brief: r.brief, draft: r.draft };
 }
@@ -87,16 +96,31 @@ export async function listOpportunities(
   f: { status?: string; impact?: string; type?: string; limit: number },
 ): Promise<OpportunityItem[]> {
   const { rows } = await pgdb.query(
-    `SELECT ${COLUMNS} FROM content_opportunities o JOIN prompts p ON p.id = o.prompt_id
-      WHERE o.brand_id = $1
-        AND ($2::text IS NULL OR o.status = $2)
-        AND ($3::text IS NULL OR o.impact = $3)
-        AND ($4::text IS NULL OR o.type = $4)
-      ORDER BY o.opportunity_score DESC, o.created_at DESC, o.id
+    `SELECT ${COLUMNS} FROM content_opportunities
+      WHERE brand_id = $1
+        AND ($2::text IS NULL OR status = $2)
+        AND ($3::text IS NULL OR impact = $3)
+        AND ($4::text IS NULL OR type = $4)
+      ORDER BY opportunity_score DESC, created_at DESC, id
       LIMIT $5`,
     [brandId, f.status ?? null, f.impact ?? null, f.type ?? null, f.limit],
   );
-  return rows.map(item);
+  return (await withPromptTexts(pgdb, rows)).map(item);
+}
+
+/** Opportunities the content jobs created for the brand during `day` (UTC), best first: the daily digest's list. */
+export async function opportunitiesCreatedOn(db: Db, brandId: string, day: string) {
+  const { rows } = await db.query(
+    `SELECT id, title, type, impact, opportunity_score, status, prompt_id, created_at
+       FROM content_opportunities
+      WHERE brand_id = $1 AND created_at >= $2::date AND created_at < $2::date + 1
+      ORDER BY opportunity_score DESC, created_at, id`,
+    [brandId, day],
+  );
+  return (await withPromptTexts(db, rows)).map((r) => ({
+    id: r.id, title: r.title, type: r.type, impact: r.impact, opportunity_score: Number(r.opportunity_score),
+    status: r.status, prompt_id: r.prompt_id, prompt_text: r.prompt_text, created_at: iso(r.created_at),
+  }));
 }
 
 /**

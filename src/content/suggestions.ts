@@ -10,6 +10,8 @@ import { notFound } from '../errors.ts';
 import { acronyms, capitalize, isContentWord, normalizeName, phrases, withAcronyms, words } from './keywords.ts';
 import { promptSignals, windowFilters, type PromptSignals } from './signals.ts';
 import { UUID_RE } from '../uuid.ts';
+import { competitorsOf } from '../tenancy/brands.ts';
+import { activePrompts, ensureTopic, topicNames } from '../tenancy/prompts.ts';
 
 export const SUGGESTION_NOT_FOUND = 'Suggestion not found, not pending, or already processed';
 /** The job tops the brand's pending suggestions up to this many. */
@@ -133,13 +135,13 @@ export async function suggestTopicsForBrand(
   date: string,
 ): Promise<{ candidates: number; created: number }> {
   const pg = stores.pg;
-  const [{ rows: prompts }, { rows: competitors }, { rows: topics }, signals] = await Promise.all([
-    pg.query<{ id: string; text: string; topic_id: string | null }>('SELECT id, text, topic_id FROM prompts WHERE brand_id = $1 AND is_active', [brand.id]),
-    pg.query<{ id: string; name: string; aliases: string[] }>('SELECT id, name, aliases FROM competitors WHERE brand_id = $1', [brand.id]),
-    pg.query<{ name: string }>('SELECT name FROM topics WHERE brand_id = $1', [brand.id]),
+  const [prompts, competitors, names, signals] = await Promise.all([
+    activePrompts(pg, brand.id),
+    competitorsOf(pg, brand.id),
+    topicNames(pg, brand.id),
     promptSignals(stores.ch, windowFilters(brand.id, date)),
   ]);
-  const candidates = topicCandidates({ brand, competitors, prompts, topicNames: topics.map((t) => t.name), signals });
+  const candidates = topicCandidates({ brand, competitors, prompts, topicNames: names, signals });
   if (!candidates.length) return { candidates: 0, created: 0 };
   return pg.tx(async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', [brand.id, SUGGESTIONS_LOCK_SEED]);
@@ -184,12 +186,7 @@ export async function acceptSuggestion(pg: Postgres, organizationId: string | nu
       [id.toLowerCase(), organizationId]);
     if (!rows[0]) throw notFound(SUGGESTION_NOT_FOUND);
     const { brand_id, name } = rows[0];
-    const created = await client.query<{ id: string; name: string }>(
-      `INSERT INTO topics (id, brand_id, name) VALUES ($1, $2, $3)
-       ON CONFLICT (brand_id, name) DO NOTHING RETURNING id, name`,
-      [randomUUID(), brand_id, name]);
-    const topic = created.rows[0]
-      ?? (await client.query<{ id: string; name: string }>('SELECT id, name FROM topics WHERE brand_id = $1 AND name = $2', [brand_id, name])).rows[0];
+    const topic = await ensureTopic(client, brand_id, name);
     await client.query('UPDATE topic_suggestions SET topic_id = $2 WHERE id = $1', [id.toLowerCase(), topic.id]);
     return { suggestion_id: id.toLowerCase(), topic_id: topic.id, topic_name: topic.name };
   });

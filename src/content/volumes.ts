@@ -10,6 +10,8 @@ import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
 import { normalizeText, promptKeywords, volumeCandidates } from './keywords.ts';
 import { classifyIntent, type Intent } from './intent.ts';
+import { competitorsOf } from '../tenancy/brands.ts';
+import { brandPrompts, promptTexts } from '../tenancy/prompts.ts';
 
 // ---- the volumes file -------------------------------------------------------------------------
 
@@ -168,10 +170,7 @@ export async function analyzeBrandVolumes(
   brand: { id: string; name: string; region: string; aliases: string[] },
   multiplier: number,
 ): Promise<{ prompts: number; changed: number }> {
-  const [{ rows: prompts }, { rows: competitors }] = await Promise.all([
-    pgdb.query<{ id: string; text: string; regions: string[] }>('SELECT id, text, regions FROM prompts WHERE brand_id = $1', [brand.id]),
-    pgdb.query<{ name: string; aliases: string[] }>('SELECT name, aliases FROM competitors WHERE brand_id = $1', [brand.id]),
-  ]);
+  const [prompts, competitors] = await Promise.all([brandPrompts(pgdb, brand.id), competitorsOf(pgdb, brand.id)]);
   const entityNames = [brand.name, ...brand.aliases, ...competitors.flatMap((c) => [c.name, ...c.aliases])];
   const candidates = [...new Set(prompts.flatMap((p) => volumeCandidates(p.text)))];
   const { rows: found } = await pgdb.query<KeywordVolume>(
@@ -207,16 +206,21 @@ export async function analyzeBrandVolumes(
 export interface PromptVolumeRow extends VolumeAnalysis { prompt_id: string; prompt_text: string; fetched_at: string }
 
 export async function listPromptVolumes(pgdb: Postgres, brandId: string, limit: number): Promise<PromptVolumeRow[]> {
+  // Ties are broken by prompt text as Postgres sorts it: tenancy gives the brand's prompts in that
+  // order, and their rank orders these rows without a join to its table.
+  const texts = await promptTexts(pgdb, brandId);
   const { rows } = await pgdb.query(
-    `SELECT v.prompt_id, p.text AS prompt_text, v.intent, v.keywords, v.google_volumes, v.total_google_volume,
+    `SELECT v.prompt_id, v.intent, v.keywords, v.google_volumes, v.total_google_volume,
             v.est_ai_volume, v.ai_volume_multiplier, v.competition_index, v.competition, v.fetched_at
-       FROM prompt_volumes v JOIN prompts p ON p.id = v.prompt_id
+       FROM prompt_volumes v JOIN unnest($2::uuid[]) WITH ORDINALITY AS by_text (prompt_id, rank) USING (prompt_id)
       WHERE v.brand_id = $1
-      ORDER BY v.est_ai_volume DESC, v.total_google_volume DESC, p.text, v.prompt_id
-      LIMIT $2`,
-    [brandId, limit],
+      ORDER BY v.est_ai_volume DESC, v.total_google_volume DESC, by_text.rank, v.prompt_id
+      LIMIT $3`,
+    [brandId, [...texts.keys()], limit],
   );
-  return rows.map((r) => ({ ...r, fetched_at: new Date(r.fetched_at).toISOString() }));
+  return rows.map(({ prompt_id, ...r }) => ({
+    prompt_id, prompt_text: texts.get(prompt_id)!.text, ...r, fetched_at: new Date(r.fetched_at).toISOString(),
+  }));
 }
 
 /** The analysis of some prompts (for opportunity scores and briefs), by prompt id. */
