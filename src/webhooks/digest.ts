@@ -11,6 +11,8 @@ import { visibilitySummary } from '../analytics/visibility-summary.ts';
 import { promptFigures } from '../analytics/prompt-performance.ts';
 import { competitorComparison } from '../analytics/competitor-comparison.ts';
 import { promptTexts } from '../tenancy/prompts.ts';
+import { allBrands, competitorsOf } from '../tenancy/brands.ts';
+import { opportunitiesCreatedOn } from '../content/opportunity-store.ts';
 import { enqueueEvent } from './outbox.ts';
 import { deliveriesQueued } from './worker.ts';
 
@@ -86,30 +88,17 @@ async function competitorMovers(stores: Stores, brand: DigestBrand, competitors:
     .slice(0, TOP_MOVERS);
 }
 
-/** Opportunities the content jobs created for the brand during `day` (UTC), best first. */
-async function newOpportunities(stores: Stores, brandId: string, day: string) {
-  const { rows } = await stores.pg.query(
-    `SELECT o.id, o.title, o.type, o.impact, o.opportunity_score, o.status, o.prompt_id, p.text AS prompt_text, o.created_at
-       FROM content_opportunities o JOIN prompts p ON p.id = o.prompt_id
-      WHERE o.brand_id = $1 AND o.created_at >= $2::date AND o.created_at < $2::date + 1
-      ORDER BY o.opportunity_score DESC, o.created_at, o.id`,
-    [brandId, day],
-  );
-  return rows.map((r) => ({ ...r, opportunity_score: Number(r.opportunity_score), created_at: new Date(r.created_at).toISOString() }));
-}
-
 /** The `data` of a brand's digest for `day`. */
 export async function buildDigest(stores: Stores, brand: DigestBrand, day: string) {
   const before = previousDay(day);
-  const { rows: competitors } = await stores.pg.query<{ id: string; name: string }>(
-    'SELECT id, name FROM competitors WHERE brand_id = $1 ORDER BY name, id', [brand.id]);
+  const competitors = await competitorsOf(stores.pg, brand.id);
   const names = new Map(competitors.map((c) => [c.id, c.name]));
   const [summary, previous, prompts, competitorRows, opportunities] = await Promise.all([
     visibilitySummary(stores.ch, dayFilters(brand.id, day), brand, names),
     visibilitySummary(stores.ch, dayFilters(brand.id, before), brand, names),
     promptMovers(stores, brand.id, day, before),
     competitorMovers(stores, brand, competitors, day, before),
-    newOpportunities(stores, brand.id, day),
+    opportunitiesCreatedOn(stores.pg, brand.id, day),
   ]);
   const t = summary.totals;
   const p = previous.totals;
@@ -131,20 +120,27 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
 }
 
 /**
+ * The brands, oldest first, whose organization has an endpoint subscribed to digest.daily and that
+ * have no digest for `day` yet: the endpoints and digests are ours, the brands tenancy's.
+ */
+async function brandsDue(stores: Stores, day: string, brandId?: string): Promise<DigestBrand[]> {
+  const { rows: listening } = await stores.pg.query<{ organization_id: string }>(
+    `SELECT DISTINCT organization_id FROM webhook_endpoints WHERE 'digest.daily' = ANY (events)`);
+  const brands = await allBrands(stores.pg, { organizationIds: listening.map((r) => r.organization_id), brandId });
+  if (!brands.length) return [];
+  const { rows: done } = await stores.pg.query<{ brand_id: string }>(
+    'SELECT brand_id FROM webhook_digests WHERE brand_id = ANY($1::uuid[]) AND day = $2', [brands.map((b) => b.id), day]);
+  const digested = new Set(done.map((r) => r.brand_id));
+  return brands.filter((b) => !digested.has(b.id)).map((b) => ({ id: b.id, name: b.name, organization_id: b.organization_id }));
+}
+
+/**
  * Queues the digest of the day before `date` for every brand (or the one given) whose
  * organization has an endpoint subscribed to digest.daily and that has no digest for that day yet.
  */
 export async function runDailyDigest(stores: Stores, log: Logger, args: { date: string; brandId?: string }) {
   const day = previousDay(args.date);
-  const { rows: brands } = await stores.pg.query<DigestBrand>(
-    `SELECT b.id, b.name, b.organization_id FROM brands b
-      WHERE ($2::uuid IS NULL OR b.id = $2)
-        AND EXISTS (SELECT 1 FROM webhook_endpoints e
-                     WHERE e.organization_id = b.organization_id AND 'digest.daily' = ANY (e.events))
-        AND NOT EXISTS (SELECT 1 FROM webhook_digests d WHERE d.brand_id = b.id AND d.day = $1)
-      ORDER BY b.created_at, b.id`,
-    [day, args.brandId ?? null],
-  );
+  const brands = await brandsDue(stores, day, args.brandId);
   let digests = 0;
   let deliveries = 0;
   for (const brand of brands) {
