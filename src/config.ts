@@ -103,6 +103,10 @@ const schema = z.object({
   logLevel: env('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   // How long SIGTERM waits for in-flight requests, jobs and flushes before exiting anyway (exit 1).
   shutdownTimeoutMs: env('SHUTDOWN_TIMEOUT_MS', ms(100, 600_000).default(30_000)),
+  // `1` checks every operation's result against its declared schema before it is sent, so a shape
+  // that drifted from the documentation fails loudly (src/operations/result-check.ts). The test
+  // servers turn it on; production leaves it off, as the check costs a parse of every response.
+  validateResults: env('VALIDATE_RESULTS', flag.default(false)),
   mcp: z.object({
     // Origins a browser may call /api/mcp from, beyond localhost; requests with another Origin
     // header get 403 (DNS-rebinding protection).

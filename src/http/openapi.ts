@@ -19,13 +19,13 @@ const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta
 function jsonSchema(schema: z.ZodType): Schema {
   const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Schema;
   delete json.$schema;
-  return tidy(json);
+  return tidy(json) as Schema;
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** Drops zod's ±2^53 integer bounds: they say nothing a reader needs. */
-function tidy(node: any): any {
+function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tidy);
   if (!node || typeof node !== 'object') return node;
   const out: Schema = {};

@@ -78,6 +78,12 @@ const Audit = z.object({
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
+/** The stored scores, one per rubric category as the runner writes them (src/audits/score.ts). */
+function categoryScores(s: AuditRow['category_scores']): z.input<typeof CategoryScores> | null {
+  if (!s) return null;
+  return { technical: s.technical, structure: s.structure, content: s.content, authority: s.authority, eeat: s.eeat };
+}
+
 function listItem(r: AuditRow): z.input<typeof AuditListItem> {
   return {
     id: r.id,
@@ -98,7 +104,7 @@ function fullItem(r: AuditRow): z.input<typeof Audit> {
     finalUrl: r.final_url,
     status: r.status,
     totalScore: r.total_score,
-    categoryScores: r.category_scores as any,
+    categoryScores: categoryScores(r.category_scores),
     signalsEvaluated: r.signals_evaluated,
     signalsTotal: r.signals_total,
     recommendations: r.recommendations ?? [],

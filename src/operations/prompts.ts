@@ -53,8 +53,10 @@ export const prompts = operation({
   }),
   result: z.array(Prompt),
   description: 'Lists the tracked prompts of a brand, newest first; filter by topic_id or is_active.',
-  run: async (ctx, p) =>
-    listPrompts(ctx.stores.pg, (await ctx.brand(p.brand_id)).id, { topicId: p.topic_id, isActive: p.is_active, limit: p.limit }) as any,
+  run: async (ctx, p) => {
+    const brand = await ctx.brand(p.brand_id);
+    return listPrompts(ctx.stores.pg, brand.id, { topicId: p.topic_id, isActive: p.is_active, limit: p.limit });
+  },
 });
 
 export const promptPerformance = operation({

@@ -6,6 +6,7 @@ import { badRequest, validationMessage } from '../errors.ts';
 import type { Identity } from '../tenancy/keys.ts';
 import type { Operation } from './registry.ts';
 import { createCtx, type AppDeps } from './context.ts';
+import { checkResult } from './result-check.ts';
 
 /** Rules between parameters that every operation shares (CONTRACT.md section 9). */
 function crossCheck(params: Record<string, unknown>): void {
@@ -23,5 +24,7 @@ export async function runOperation(
   const parsed = op.params.safeParse(input);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error.issues));
   if (parsed.data && typeof parsed.data === 'object') crossCheck(parsed.data as Record<string, unknown>);
-  return op.run(createCtx(deps, identity, log ?? deps.log), parsed.data);
+  const result = await op.run(createCtx(deps, identity, log ?? deps.log), parsed.data);
+  if (deps.config.validateResults) checkResult(op, result);
+  return result;
 }

@@ -50,6 +50,8 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
     PORT: '0',
     SCHEDULER: '0',
     LOG_LEVEL: 'silent',
+    // Every result is checked against its operation's documented schema (src/operations/result-check.ts).
+    VALIDATE_RESULTS: '1',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...overrides,
   };
