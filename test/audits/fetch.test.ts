@@ -177,15 +177,17 @@ test('a redirect chain ending at the metadata address is refused at that hop', a
   t.is(err.url, 'http://169.254.169.254/latest/meta-data/');
 });
 
-test('a redirect to another loopback address is refused', async (t) => {
-  const err = await refusal(t, safeFetch(site.url('/to-loopback'), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
-  t.is(err.message, 'Blocked address: the host is a loopback address; only public addresses can be fetched');
-});
-
-test('a redirect to an IPv4-mapped private address is refused', async (t) => {
-  const err = await refusal(t, safeFetch(site.url('/to-v6'), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
-  t.is(err.message, 'Blocked address: the host is a private address; only public addresses can be fetched');
-});
+/** [where the redirect points, the site path that sends it, the class of the address it is refused as]. */
+const REFUSED_REDIRECTS: [target: string, path: string, cls: string][] = [
+  ['another loopback address', '/to-loopback', 'a loopback address'],
+  ['an IPv4-mapped private address', '/to-v6', 'a private address'],
+];
+for (const [target, path, cls] of REFUSED_REDIRECTS) {
+  test(`a redirect to ${target} is refused`, async (t) => {
+    const err = await refusal(t, safeFetch(site.url(path), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
+    t.is(err.message, `Blocked address: the host is ${cls}${ONLY_PUBLIC}`);
+  });
+}
 
 test('a redirect to a non-HTTP scheme is refused', async (t) => {
   const err = await refusal(t, safeFetch(site.url('/to-file'), open));

@@ -3,67 +3,89 @@ import { compileEntities } from '../../src/tracking/analyze.ts';
 import { parseCards, parseLocaleNumber, parsePrice } from '../../src/tracking/products.ts';
 import type { Entity, ProductInput } from '../../src/tracking/types.ts';
 
-test('parsePrice: symbols, codes and both decimal conventions', (t) => {
-  t.deepEqual(parsePrice('$1,299.99'), { amount: 1299.99, currency: 'USD' });
-  t.deepEqual(parsePrice('€29,99'), { amount: 29.99, currency: 'EUR' });
-  t.deepEqual(parsePrice('29,99 €'), { amount: 29.99, currency: 'EUR' });
-  t.deepEqual(parsePrice('₺2.699,99'), { amount: 2699.99, currency: 'TRY' });
-  t.deepEqual(parsePrice('£1.299'), { amount: 1299, currency: 'GBP' });
-  t.deepEqual(parsePrice('1 299,00 zł'), { amount: 1299, currency: 'PLN' });
-  t.deepEqual(parsePrice('USD 12.50'), { amount: 12.5, currency: 'USD' });
-  t.deepEqual(parsePrice('12,50 eur'), { amount: 12.5, currency: 'EUR' });
-  t.deepEqual(parsePrice('¥12,800'), { amount: 12800, currency: 'JPY' });
-  t.deepEqual(parsePrice('₹1,49,999'), { amount: 149999, currency: 'INR' });
-  t.deepEqual(parsePrice('CHF 1\'299.50'), { amount: 1299.5, currency: 'CHF' });
-  t.deepEqual(parsePrice('US$ 5'), { amount: 5, currency: 'USD' });
-  t.deepEqual(parsePrice('R$ 49,90'), { amount: 49.9, currency: 'BRL' });
-  t.deepEqual(parsePrice('1.299.000 ₫'), { amount: 1299000, currency: 'VND' });
-  t.deepEqual(parsePrice('$10 - $20'), { amount: 10, currency: 'USD' });
-  t.deepEqual(parsePrice('12 TRY'), { amount: 12, currency: 'TRY' });
-  t.deepEqual(parsePrice('$12 pen set, try it'), { amount: 12, currency: 'USD' });
-  t.deepEqual(parsePrice('199 kr'), { amount: 199, currency: 'SEK' });
-  t.deepEqual(parsePrice('Kr 199'), { amount: 199, currency: null });
-});
+type Price = { amount: number | null; currency: string | null };
 
-test('parsePrice: plain numbers and strings take the hint', (t) => {
-  t.deepEqual(parsePrice('12.50'), { amount: 12.5, currency: null });
-  t.deepEqual(parsePrice('12.50', 'usd'), { amount: 12.5, currency: 'USD' });
-  t.deepEqual(parsePrice(19.99, 'EUR'), { amount: 19.99, currency: 'EUR' });
-  t.deepEqual(parsePrice(0), { amount: 0, currency: null });
-  t.deepEqual(parsePrice(5, '€'), { amount: 5, currency: 'EUR' });
-  // An ambiguous symbol follows the hint when the hint is one of its currencies...
-  t.deepEqual(parsePrice('$19.99', 'CAD'), { amount: 19.99, currency: 'CAD' });
-  t.deepEqual(parsePrice('¥99', 'CNY'), { amount: 99, currency: 'CNY' });
-  t.deepEqual(parsePrice('199 kr', 'NOK'), { amount: 199, currency: 'NOK' });
-  // ...but what the string says wins over a hint that contradicts it.
-  t.deepEqual(parsePrice('€5', 'USD'), { amount: 5, currency: 'EUR' });
-  t.deepEqual(parsePrice('GBP 5', 'USD'), { amount: 5, currency: 'GBP' });
-});
+/** [price as scraped, currency hint, what parsePrice reads], grouped by the rule each group shows. */
+const PRICES: Record<string, [input: unknown, hint: string | undefined, expected: Price][]> = {
+  'symbols, codes and both decimal conventions': [
+    ['$1,299.99', undefined, { amount: 1299.99, currency: 'USD' }],
+    ['€29,99', undefined, { amount: 29.99, currency: 'EUR' }],
+    ['29,99 €', undefined, { amount: 29.99, currency: 'EUR' }],
+    ['₺2.699,99', undefined, { amount: 2699.99, currency: 'TRY' }],
+    ['£1.299', undefined, { amount: 1299, currency: 'GBP' }],
+    ['1 299,00 zł', undefined, { amount: 1299, currency: 'PLN' }],
+    ['USD 12.50', undefined, { amount: 12.5, currency: 'USD' }],
+    ['12,50 eur', undefined, { amount: 12.5, currency: 'EUR' }],
+    ['¥12,800', undefined, { amount: 12800, currency: 'JPY' }],
+    ['₹1,49,999', undefined, { amount: 149999, currency: 'INR' }],
+    ['CHF 1\'299.50', undefined, { amount: 1299.5, currency: 'CHF' }],
+    ['US$ 5', undefined, { amount: 5, currency: 'USD' }],
+    ['R$ 49,90', undefined, { amount: 49.9, currency: 'BRL' }],
+    ['1.299.000 ₫', undefined, { amount: 1299000, currency: 'VND' }],
+    ['$10 - $20', undefined, { amount: 10, currency: 'USD' }],
+    ['12 TRY', undefined, { amount: 12, currency: 'TRY' }],
+    ['$12 pen set, try it', undefined, { amount: 12, currency: 'USD' }],
+    ['199 kr', undefined, { amount: 199, currency: 'SEK' }],
+    ['Kr 199', undefined, { amount: 199, currency: null }],
+  ],
+  'plain numbers and strings take the hint': [
+    ['12.50', undefined, { amount: 12.5, currency: null }],
+    ['12.50', 'usd', { amount: 12.5, currency: 'USD' }],
+    [19.99, 'EUR', { amount: 19.99, currency: 'EUR' }],
+    [0, undefined, { amount: 0, currency: null }],
+    [5, '€', { amount: 5, currency: 'EUR' }],
+    // An ambiguous symbol follows the hint when the hint is one of its currencies...
+    ['$19.99', 'CAD', { amount: 19.99, currency: 'CAD' }],
+    ['¥99', 'CNY', { amount: 99, currency: 'CNY' }],
+    ['199 kr', 'NOK', { amount: 199, currency: 'NOK' }],
+    // ...but what the string says wins over a hint that contradicts it.
+    ['€5', 'USD', { amount: 5, currency: 'EUR' }],
+    ['GBP 5', 'USD', { amount: 5, currency: 'GBP' }],
+  ],
+  'nothing readable gives nulls': [
+    [null, undefined, { amount: null, currency: null }],
+    [undefined, 'USD', { amount: null, currency: null }],
+    ['', undefined, { amount: null, currency: null }],
+    ['Free', undefined, { amount: null, currency: null }],
+    ['$', undefined, { amount: null, currency: null }],
+    [Number.NaN, 'USD', { amount: null, currency: null }],
+    [{ amount: 5 }, undefined, { amount: null, currency: null }],
+  ],
+};
 
-test('parsePrice: nothing readable gives nulls', (t) => {
-  t.deepEqual(parsePrice(null), { amount: null, currency: null });
-  t.deepEqual(parsePrice(undefined, 'USD'), { amount: null, currency: null });
-  t.deepEqual(parsePrice(''), { amount: null, currency: null });
-  t.deepEqual(parsePrice('Free'), { amount: null, currency: null });
-  t.deepEqual(parsePrice('$'), { amount: null, currency: null });
-  t.deepEqual(parsePrice(Number.NaN, 'USD'), { amount: null, currency: null });
-  t.deepEqual(parsePrice({ amount: 5 }), { amount: null, currency: null });
-});
+/** A test title's view of an input: strings and objects as JSON, the rest (NaN, undefined) as they print. */
+const shown = (v: unknown) => (typeof v === 'string' || (v && typeof v === 'object') ? JSON.stringify(v) : String(v));
 
-test('decimal separator rules', (t) => {
-  t.is(parseLocaleNumber('1.299'), 1299); // one separator + exactly 3 digits: grouping
-  t.is(parseLocaleNumber('1,299'), 1299);
-  t.is(parseLocaleNumber('0.125'), 0.125); // ...unless the integer part is 0
-  t.is(parseLocaleNumber('1.5'), 1.5); // 1-2 digits: decimal
-  t.is(parseLocaleNumber('29,9'), 29.9);
-  t.is(parseLocaleNumber('12.5000'), 12.5); // 4+ digits: decimal
-  t.is(parseLocaleNumber('1.299.000'), 1299000); // repeated: grouping
-  t.is(parseLocaleNumber('1,299,000'), 1299000);
-  t.is(parseLocaleNumber('1.299,999'), 1299.999); // both: the last one is decimal
-  t.is(parseLocaleNumber('1,299.999'), 1299.999);
-  t.is(parseLocaleNumber('1\u00a0299,5'), 1299.5);
-  t.is(parseLocaleNumber('abc'), null);
-});
+for (const [rule, cases] of Object.entries(PRICES)) {
+  for (const [input, hint, expected] of cases) {
+    const withHint = hint === undefined ? '' : ` with hint ${hint}`;
+    test(`parsePrice: ${rule}: ${shown(input)}${withHint}`, (t) => {
+      t.deepEqual(parsePrice(input, hint), expected);
+    });
+  }
+}
+
+/** [number as written, its value, the rule that decides it]. */
+const NUMBERS: [text: string, expected: number | null, rule: string][] = [
+  ['1.299', 1299, 'one separator + exactly 3 digits: grouping'],
+  ['1,299', 1299, 'one separator + exactly 3 digits: grouping'],
+  ['0.125', 0.125, '...unless the integer part is 0'],
+  ['1.5', 1.5, '1-2 digits: decimal'],
+  ['29,9', 29.9, '1-2 digits: decimal'],
+  ['12.5000', 12.5, '4+ digits: decimal'],
+  ['1.299.000', 1299000, 'repeated: grouping'],
+  ['1,299,000', 1299000, 'repeated: grouping'],
+  ['1.299,999', 1299.999, 'both: the last one is decimal'],
+  ['1,299.999', 1299.999, 'both: the last one is decimal'],
+  ['1\u00a0299,5', 1299.5, 'a no-break space groups'],
+  ['abc', null, 'no number'],
+];
+
+for (const [text, expected, rule] of NUMBERS) {
+  test(`decimal separator rules: ${JSON.stringify(text)} is ${expected} (${rule})`, (t) => {
+    t.is(parseLocaleNumber(text), expected);
+  });
+}
 
 const acme: Entity = { id: 'acme', kind: 'brand', name: 'Acme', aliases: ['Acme Labs'], domains: ['acme.com'] };
 const globex: Entity = { id: 'globex', kind: 'competitor', name: 'Globex', aliases: [], domains: ['globex.com'] };
