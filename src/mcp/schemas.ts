@@ -7,7 +7,12 @@ import { z } from 'zod';
 import type { Operation } from '../operations/registry.ts';
 import { operationPath } from '../operations/registry.ts';
 
-export type JsonSchema = { type: 'object'; properties?: Record<string, object>; required?: string[]; [k: string]: unknown };
+export type JsonSchema = {
+  type: 'object';
+  properties?: Record<string, object>;
+  required?: string[];
+  [k: string]: unknown;
+};
 
 function toJson(schema: z.ZodType): JsonSchema {
   // Preprocessing and transforms do not change what a client may send, so they are left out.
@@ -28,7 +33,9 @@ export function idArgument(op: Operation): string | undefined {
 /** The operation's params as a tool input schema, the path parameter renamed to its argument name. */
 export function inputSchema(op: Operation): JsonSchema {
   const schema = toJson(op.params);
-  if (schema.type !== 'object') throw new Error(`Operation ${op.name}: params must be a z.object to become an MCP tool`);
+  if (schema.type !== 'object') {
+    throw new Error(`Operation ${op.name}: params must be a z.object to become an MCP tool`);
+  }
   const param = pathParam(op);
   const arg = idArgument(op);
   if (param && arg && arg !== param && schema.properties?.[param]) {
@@ -44,7 +51,9 @@ export const wrapsArray = (op: Operation) => op.result instanceof z.ZodArray;
 
 export function outputSchema(op: Operation): JsonSchema {
   const schema = toJson(wrapsArray(op) ? z.object({ items: op.result }) : op.result);
-  if (schema.type !== 'object') throw new Error(`Operation ${op.name}: result must be an object or an array to become an MCP tool`);
+  if (schema.type !== 'object') {
+    throw new Error(`Operation ${op.name}: result must be an object or an array to become an MCP tool`);
+  }
   return schema;
 }
 
