@@ -1,0 +1,254 @@
+// The one way to read tenant facts from ClickHouse. `ch.rows` takes only a ScopedQuery, and only
+// this file can make one: every SELECT it builds reads a whitelisted fact or rollup table inside
+// the brand's scope (`brand_id = {brand:UUID}` first, then the filters), or a subquery that is a
+// ScopedQuery itself. Callers write the SELECT list, GROUP BY, HAVING, ORDER BY and LIMIT text
+// around the scoped FROM/WHERE; every value is a bound parameter, never spliced into the SQL.
+// It lives with the store, below the modules: tracking (ingestion) reads facts by brand too and
+// analytics imports tracking, so neither module can hold it for the other; and the store's rows()
+// names ScopedQuery, whose private brand only the code in this file can set.
+
+/** The text form of a DateTime64(3, 'UTC') parameter: `2026-01-02 03:04:05.678`. */
+export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
+
+/** A fact table's date key, the column holding the instant (if any), and the columns `eq` may name. */
+interface TableShape {
+  period: 'day' | 'month';
+  time?: string;
+  /** Whether it keeps model and region (model and region filters), and prompt_id (a topic filter). */
+  models: boolean;
+  prompts: boolean;
+  /** String columns a caller may match with `eq`. */
+  dimensions: readonly string[];
+}
+
+const TABLES = {
+  answers: { period: 'day', time: 'collected_at', models: true, prompts: true, dimensions: ['platform', 'mode'] },
+  answer_entities: { period: 'day', time: 'collected_at', models: true, prompts: true, dimensions: ['platform'] },
+  answer_citations: {
+    period: 'day', time: 'collected_at', models: true, prompts: true,
+    dimensions: ['platform', 'domain', 'category', 'article_type'],
+  },
+  shopping_cards: {
+    period: 'day', time: 'created_at', models: true, prompts: true,
+    dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
+  },
+  ai_visits: { period: 'day', time: 'ts', models: false, prompts: false, dimensions: ['platform', 'path', 'country'] },
+  entity_daily: { period: 'day', models: true, prompts: false, dimensions: ['platform'] },
+  prompt_daily: { period: 'day', models: false, prompts: true, dimensions: [] },
+  citation_domains_monthly: { period: 'month', models: false, prompts: false, dimensions: ['domain', 'category'] },
+  citation_domain_models_monthly: { period: 'month', models: true, prompts: false, dimensions: ['domain', 'category'] },
+  citation_urls_monthly: {
+    period: 'month', models: false, prompts: false, dimensions: ['domain', 'category', 'article_type'],
+  },
+} as const satisfies Record<string, TableShape>;
+
+/** The fact tables (clickhouse/001_facts.sql) and their rollups (002-004): all a query may read. */
+export type FactTable = keyof typeof TABLES;
+
+/** What a request asks of one brand's facts. */
+export interface Filters {
+  brandId: string;
+  /** Inclusive bounds on the instant (a bare date_to already reaches 23:59:59.999). */
+  from?: Date;
+  to?: Date;
+  /** model_used values. */
+  models?: string[];
+  region?: string;
+  /** A topic filter, resolved in Postgres to its prompts (possibly none). */
+  promptIds?: string[];
+}
+
+/** The brands of a read: one brand with a request's filters, or (ingestion) the brands of a batch. */
+export type Scope = Filters | { brandIds: readonly string[] };
+
+/** A table read inside a scope: what follows FROM. */
+export interface Source {
+  /** Several tables are read together through merge() (they must share the filtered columns). */
+  table: FactTable | readonly FactTable[];
+  scope: Scope;
+  /** Collapse +1/-1 rows at read time (listed rows, not sums). */
+  final?: boolean;
+  /** Equality on whitelisted dimensions; an undefined value adds no condition. */
+  eq?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The caller's text around the scoped FROM/WHERE. Values appear only as {name:Type} placeholders. */
+export interface Clauses {
+  select: string;
+  /** More conditions, ANDed after the scope's (in parentheses, so an OR cannot widen it). */
+  where?: string;
+  groupBy?: string;
+  having?: string;
+  orderBy?: string;
+  limit?: string;
+  /** Values of the placeholders in this text; a name the scope binds must keep its value. */
+  params?: Readonly<Record<string, unknown>>;
+}
+
+// Known to this file only: nothing else can make a value that carries it.
+const SCOPED = Symbol('ScopedQuery');
+
+/** A SELECT over tenant facts, every table in it scoped to a brand. Made by select() and unionAll(). */
+export interface ScopedQuery {
+  readonly sql: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly [SCOPED]: true;
+}
+
+export const isScoped = (q: unknown): q is ScopedQuery =>
+  typeof q === 'object' && q !== null && (q as Partial<ScopedQuery>)[SCOPED] === true;
+
+const scoped = (sql: string, params: Record<string, unknown>): ScopedQuery =>
+  Object.freeze({ sql, params: Object.freeze(params), [SCOPED]: true as const });
+
+const sameValue = (a: unknown, b: unknown) =>
+  a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]));
+
+/** Adds `more` to `into`; a name bound twice must have one value, so no caller can rebind the brand. */
+function bind(into: Record<string, unknown>, more: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+  for (const [name, value] of Object.entries(more)) {
+    if (Object.hasOwn(into, name) && !sameValue(into[name], value)) {
+      throw new Error(`query parameter ${name} is bound twice`);
+    }
+    into[name] = value;
+  }
+  return into;
+}
+
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+const startsDay = (d: Date) => d.toISOString().endsWith('T00:00:00.000Z');
+const endsDay = (d: Date) => d.toISOString().endsWith('T23:59:59.999Z');
+
+function shapeOf(table: string): TableShape {
+  if (!Object.hasOwn(TABLES, table)) throw new Error(`${table} is not a fact table`);
+  return TABLES[table as FactTable];
+}
+
+/** The bounds of a monthly rollup: whole months only, or it would answer for days outside the range. */
+function monthBounds(f: Filters, parts: string[], params: Record<string, unknown>) {
+  if (f.from) {
+    if (!startsDay(f.from) || f.from.getUTCDate() !== 1) throw new Error('a monthly rollup starts on a whole month');
+    parts.push('month >= {monthFrom:Date}');
+    params.monthFrom = dayOf(f.from);
+  }
+  if (f.to) {
+    const next = new Date(f.to.getTime() + 1);
+    if (!endsDay(f.to) || next.getUTCDate() !== 1) throw new Error('a monthly rollup ends on a whole month');
+    parts.push('month <= {monthTo:Date}');
+    params.monthTo = `${dayOf(f.to).slice(0, 8)}01`;
+  }
+}
+
+/** `day` bounds let the primary key prune; bounds on the instant make a range inside a day exact. */
+function dayBounds(f: Filters, shape: TableShape, parts: string[], params: Record<string, unknown>) {
+  const time = () => {
+    if (!shape.time) throw new Error('this table answers whole days only');
+    return shape.time;
+  };
+  if (f.from) {
+    parts.push('day >= {dayFrom:Date}');
+    params.dayFrom = dayOf(f.from);
+    if (!startsDay(f.from)) {
+      parts.push(`${time()} >= {from:DateTime64(3, 'UTC')}`);
+      params.from = chTime(f.from.toISOString());
+    }
+  }
+  if (f.to) {
+    parts.push('day <= {dayTo:Date}');
+    params.dayTo = dayOf(f.to);
+    if (!endsDay(f.to)) {
+      parts.push(`${time()} <= {to:DateTime64(3, 'UTC')}`);
+      params.to = chTime(f.to.toISOString());
+    }
+  }
+}
+
+/** FROM and WHERE of a table read: the brand first, then the filters, then `eq`. */
+function scopedFrom(src: Source, params: Record<string, unknown>): { from: string; where: string[] } {
+  const tables = typeof src.table === 'string' ? [src.table] : Array.isArray(src.table) ? [...src.table] : [];
+  if (!tables.length) throw new Error('a fact query reads at least one table');
+  const shapes = tables.map(shapeOf);
+  const parts: string[] = [];
+  const scope = src.scope;
+  if ('brandIds' in scope) {
+    if (!Array.isArray(scope.brandIds)) throw new Error('a fact query needs its brands');
+    parts.push('brand_id IN {brands:Array(UUID)}');
+    params.brands = [...scope.brandIds];
+  } else {
+    if (typeof scope.brandId !== 'string' || !scope.brandId) throw new Error('a fact query needs its brand');
+    if (shapes.length > 1) throw new Error('filters apply to one table');
+    const [shape] = shapes;
+    parts.push('brand_id = {brand:UUID}');
+    params.brand = scope.brandId;
+    if (shape.period === 'month') monthBounds(scope, parts, params);
+    else dayBounds(scope, shape, parts, params);
+    const [table] = tables;
+    if ((scope.models?.length || scope.region) && !shape.models) throw new Error(`${table} keeps no model or region`);
+    if (scope.models?.length) {
+      parts.push('model IN {models:Array(String)}');
+      params.models = scope.models;
+    }
+    if (scope.region) {
+      parts.push('region = {region:String}');
+      params.region = scope.region;
+    }
+    if (scope.promptIds) {
+      if (!shape.prompts) throw new Error(`${table} keeps no prompt`);
+      // A topic without prompts matches nothing.
+      if (!scope.promptIds.length) parts.push('0');
+      else {
+        parts.push('prompt_id IN {prompts:Array(UUID)}');
+        params.prompts = scope.promptIds;
+      }
+    }
+  }
+  for (const [column, value] of Object.entries(src.eq ?? {})) {
+    if (!shapes.every((s) => s.dimensions.includes(column))) {
+      throw new Error(`${column} is not a dimension of ${tables.join(', ')}`);
+    }
+    if (value === undefined) continue;
+    parts.push(`${column} = {eq_${column}:String}`);
+    bind(params, { [`eq_${column}`]: value });
+  }
+  const from = tables.length === 1
+    ? tables[0]
+    : `merge(currentDatabase(), '^(${tables.join('|')})$')`;
+  return { from: `${from}${src.final ? ' FINAL' : ''}`, where: parts };
+}
+
+/** A SELECT from a table inside its scope, or from a scoped subquery. */
+export function select(from: Source | ScopedQuery, c: Clauses): ScopedQuery {
+  const params: Record<string, unknown> = {};
+  let sql: string;
+  if (isScoped(from)) {
+    bind(params, from.params);
+    sql = `SELECT ${c.select} FROM (${from.sql})${c.where ? ` WHERE ${c.where}` : ''}`;
+  } else {
+    const { from: table, where } = scopedFrom(from, params);
+    sql = `SELECT ${c.select} FROM ${table} WHERE ${where.join(' AND ')}${c.where ? ` AND (${c.where})` : ''}`;
+  }
+  bind(params, c.params);
+  if (c.groupBy) sql += ` GROUP BY ${c.groupBy}`;
+  if (c.having) sql += ` HAVING ${c.having}`;
+  if (c.orderBy) sql += ` ORDER BY ${c.orderBy}`;
+  if (c.limit) sql += ` LIMIT ${c.limit}`;
+  return scoped(sql, params);
+}
+
+/** The rows of every part, one after another; the parts share their parameters. */
+export function unionAll(parts: readonly ScopedQuery[]): ScopedQuery {
+  if (!parts.length || !parts.every(isScoped)) throw new Error('a union takes scoped queries');
+  const params: Record<string, unknown> = {};
+  for (const p of parts) bind(params, p.params);
+  return scoped(parts.map((p) => p.sql).join(' UNION ALL '), params);
+}
+
+/**
+ * The one read not scoped by brand, fixed here so it cannot grow: the (brand, day) places where
+ * answers of these ids are stored. Ingestion replaces an answer given an explicit id wherever it
+ * was stored before (under another brand or day), so it must find it first; it returns no facts.
+ */
+export function storedAnswerPlaces(answerIds: readonly string[]): ScopedQuery {
+  const sql = 'SELECT DISTINCT brand_id, day FROM answers WHERE answer_id IN {ids:Array(UUID)}';
+  return scoped(sql, { ids: [...answerIds] });
+}
