@@ -62,13 +62,13 @@ const generateS = (performance.now() - t) / 1000;
 // ClickHouse's background merges have been idle for 3 s in a row (at most 10 minutes).
 t = performance.now();
 for (let idle = 0; idle < 3 && performance.now() - t < 600_000;) {
-  const [{ merges }] = await server.stores.ch.rows<{ merges: number }>('SELECT count() AS merges FROM system.merges');
+  const [{ merges }] = await server.stores.ch.system<{ merges: number }>('SELECT count() AS merges FROM system.merges');
   idle = Number(merges) === 0 ? idle + 1 : 0;
   await new Promise((r) => setTimeout(r, 1000));
 }
 const settleS = (performance.now() - t) / 1000;
 log(`background merges idle after ${settleS.toFixed(0)} s`);
-const [rowsInfo] = await server.stores.ch.rows<Record<string, number>>(
+const [rowsInfo] = await server.stores.ch.system<Record<string, number>>(
   `SELECT (SELECT count() FROM answers) AS answers, (SELECT count() FROM answer_entities) AS entity_rows,
           (SELECT count() FROM answer_citations) AS citation_rows, (SELECT count() FROM shopping_cards) AS cards`);
 log(`warehouse ready in ${generateS.toFixed(0)} s: ${JSON.stringify(rowsInfo)}`);

@@ -60,7 +60,7 @@ async function main() {
     const result = await autocannon({ url: server.url, connections, duration: durationS, requests, workers: 1 });
     const elu = performance.eventLoopUtilization(elu0);
     await server.traffic.flush();
-    const [{ n: stored }] = await server.stores.ch.rows<{ n: number }>(
+    const [{ n: stored }] = await server.stores.ch.system<{ n: number }>(
       'SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}', { b: brandId });
 
     const accepted = result['2xx'];

@@ -53,7 +53,7 @@ for (const { at, rss } of samples) {
   byTenth[tenth] = Math.max(byTenth[tenth], rss);
 }
 
-const [{ answers }] = await stores.ch.rows<{ answers: number }>('SELECT sum(sign) AS answers FROM answers');
+const [{ answers }] = await stores.ch.system<{ answers: number }>('SELECT sum(sign) AS answers FROM answers');
 console.log(JSON.stringify({
   answers: N,
   file_mb: Math.round(bytes / 1e6),

@@ -2,6 +2,7 @@
 // by platform, page path (top 10) and country. Lists are ordered by visits, most first, then by key
 // ascending, so equal counts always come back in the same order.
 import type { ClickHouse } from '../stores/index.ts';
+import { select } from '../stores/scoped-query.ts';
 
 export interface AiTrafficQuery {
   brandId: string;
@@ -18,31 +19,17 @@ export interface AiTraffic {
 
 export const TOP_PAGES = 10;
 
-/** The brand and, when given, the time range; `day` bounds too, so whole partitions are skipped. */
-function filter(q: AiTrafficQuery): { where: string; params: Record<string, unknown> } {
-  const clauses = ['brand_id = {brand:UUID}'];
-  const params: Record<string, unknown> = { brand: q.brandId };
-  if (q.from) {
-    clauses.push("ts >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')", 'day >= {fromDay:Date}');
-    Object.assign(params, { fromMs: q.from.getTime(), fromDay: q.from.toISOString().slice(0, 10) });
-  }
-  if (q.to) {
-    clauses.push("ts <= fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')", 'day <= {toDay:Date}');
-    Object.assign(params, { toMs: q.to.getTime(), toDay: q.to.toISOString().slice(0, 10) });
-  }
-  return { where: clauses.join(' AND '), params };
-}
-
 // Column names come from this fixed list only, never from the request.
 type Dimension = 'platform' | 'path' | 'country';
 
+/** Visits per value of one column, most first. `day` bounds as every figure, so whole partitions are skipped. */
 async function breakdown(ch: ClickHouse, q: AiTrafficQuery, column: Dimension, limit?: number) {
-  const { where, params } = filter(q);
-  return ch.rows<{ key: string; visits: number }>(
-    `SELECT ${column} AS key, count() AS visits FROM ai_visits WHERE ${where}
-     GROUP BY key ORDER BY visits DESC, key ASC${limit ? ` LIMIT ${limit}` : ''}`,
-    params,
-  );
+  return ch.rows<{ key: string; visits: number }>(select({ table: 'ai_visits', scope: q }, {
+    select: `${column} AS key, count() AS visits`,
+    groupBy: 'key',
+    orderBy: 'visits DESC, key ASC',
+    limit: limit ? String(limit) : undefined,
+  }));
 }
 
 export async function aiTraffic(ch: ClickHouse, q: AiTrafficQuery): Promise<AiTraffic> {

@@ -4,7 +4,8 @@
 // whichever part answers. A rollup answers only if it keeps the columns the filters name: a topic
 // filter reads answer_citations alone (no rollup has the prompt), a model or region filter the
 // rollup that keeps model and region, or answer_citations for URL figures.
-import { where, type Filters } from './filters.ts';
+import type { Filters } from './filters.ts';
+import { select, unionAll, type ScopedQuery } from '../stores/scoped-query.ts';
 
 export interface MonthSpan {
   /** First day of the first whole month in range, or undefined when the range has no lower bound. */
@@ -17,6 +18,7 @@ export interface MonthSpan {
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * The whole months inside the range: those whose every day is wholly in range. Undefined when
@@ -64,47 +66,44 @@ const KEEPS: Record<CitationRollup, ('model' | 'region')[]> = {
   citation_urls_monthly: [],
 };
 
-export interface CitationSource {
-  /** A subquery (UNION ALL of the parts that have rows) with the requested columns. */
-  sql: string;
-  params: Record<string, unknown>;
-}
-
 /**
  * `rollups`: the monthly tables that may answer, smallest first; the first that keeps the filters'
- * columns does. `raw` forces answer_citations, for tests comparing both paths.
+ * columns does. `raw` forces answer_citations, for tests comparing both paths. The result is a
+ * subquery (UNION ALL of the parts that have rows) with the requested columns.
  */
-export function citationSource(f: Filters, rollups: CitationRollup[], part: CitationPart, opts: { raw?: boolean } = {}): CitationSource {
-  const w = where(f);
-  const params: Record<string, unknown> = { ...w.params };
+export function citationSource(
+  f: Filters, rollups: CitationRollup[], part: CitationPart, opts: { raw?: boolean } = {},
+): ScopedQuery {
   const needed = [...(f.models?.length ? ['model'] : []), ...(f.region ? ['region'] : [])] as ('model' | 'region')[];
   const rollup = rollups.find((r) => needed.every((c) => KEEPS[r].includes(c)));
   const months = opts.raw || f.promptIds || !rollup ? undefined : wholeMonths(f);
-  const extra = part.condition ? ` AND ${part.condition}` : '';
-  const select = (i: 0 | 1) => Object.entries(part.columns).map(([name, exprs]) => `${exprs[i]} AS ${name}`).join(', ');
-  const rawSql = (outside: string) =>
-    `SELECT ${select(1)} FROM answer_citations WHERE ${w.sql}${outside}${extra}`;
-  if (!months) return { sql: rawSql(''), params };
+  const columns = (i: 0 | 1) =>
+    Object.entries(part.columns).map(([name, exprs]) => `${exprs[i]} AS ${name}`).join(', ');
+  const raw = (outside?: string, params?: Record<string, unknown>) => select({ table: 'answer_citations', scope: f }, {
+    select: columns(1), where: [outside, part.condition].filter(Boolean).join(' AND ') || undefined, params,
+  });
+  if (!months || !rollup) return raw();
 
-  const monthConds = ['brand_id = {brand:UUID}'];
-  const outside: string[] = [];
-  if (months.from) {
-    monthConds.push('month >= {monthFrom:Date}');
-    params.monthFrom = months.from;
-    outside.push('day < {monthFrom:Date}');
-  }
-  if (months.to) {
-    monthConds.push('month <= {monthTo:Date}');
-    params.monthTo = months.to;
-    params.monthEnd = months.end;
-    outside.push('day > {monthEnd:Date}');
-  }
-  if (f.models?.length) monthConds.push('model IN {models:Array(String)}');
-  if (f.region) monthConds.push('region = {region:String}');
-  const parts = [`SELECT ${select(0)} FROM ${rollup} WHERE ${monthConds.join(' AND ')}${extra}`];
+  const parts = [select({
+    table: rollup,
+    scope: {
+      brandId: f.brandId, models: f.models, region: f.region,
+      from: months.from ? new Date(`${months.from}T00:00:00.000Z`) : undefined,
+      to: months.end ? new Date(`${months.end}T23:59:59.999Z`) : undefined,
+    },
+  }, { select: columns(0), where: part.condition })];
   // The edges: days in range outside the whole months (a bound inside a day always leaves one).
   // None when the range is exactly those months.
-  const edges = (!!f.from && w.params.dayFrom !== months.from) || (!!f.to && w.params.dayTo !== months.end);
-  if (edges) parts.push(rawSql(` AND (${outside.join(' OR ')})`));
-  return { sql: parts.join(' UNION ALL '), params };
+  const outside: string[] = [];
+  if (months.from) outside.push('day < {monthFrom:Date}');
+  if (months.to) outside.push('day > {monthEnd:Date}');
+  const edges = (!!f.from && dayOf(f.from) !== months.from) || (!!f.to && dayOf(f.to) !== months.end);
+  if (edges) {
+    const bounds = {
+      ...(months.from ? { monthFrom: months.from } : {}),
+      ...(months.to ? { monthEnd: months.end } : {}),
+    };
+    parts.push(raw(`(${outside.join(' OR ')})`, bounds));
+  }
+  return unionAll(parts);
 }

@@ -3,7 +3,8 @@
 // replaced) citation of each URL and the newest holding a titled one, so only those days' raw rows
 // are read.
 import type { ClickHouse } from '../stores/clickhouse.ts';
-import { where, type Filters } from './filters.ts';
+import type { Filters } from './filters.ts';
+import { select } from '../stores/scoped-query.ts';
 import type { Category } from '../tracking/types.ts';
 
 const NO_DAY = '1970-01-01';
@@ -23,7 +24,9 @@ export interface UrlDetails {
 export interface TopUrl { hash: string; total: number; url_count: number; latest_day: string; titled_day: string }
 
 /** Details of the listed URLs, keyed by hash. */
-export async function latestUrlDetails(ch: ClickHouse, f: Filters, scope: string, urls: TopUrl[]): Promise<Map<string, UrlDetails>> {
+export async function latestUrlDetails(
+  ch: ClickHouse, f: Filters, scope: string, urls: TopUrl[],
+): Promise<Map<string, UrlDetails>> {
   const days = [...new Set(urls.flatMap((u) => [u.latest_day, u.titled_day]))].filter((d) => d > NO_DAY);
   const found = new Map((await details(ch, f, scope, urls.map((u) => u.hash), days)).map((u) => [u.hash, u]));
   // A URL's newest day may hold only replaced rows (its citation was dropped on re-import): then
@@ -40,22 +43,24 @@ export async function latestUrlDetails(ch: ClickHouse, f: Filters, scope: string
  * Live rows first (net count above 0: a replaced row and its cancel copy drop out), then the
  * newest of them; ties at one instant go to the greatest value. `days` limits the rows read.
  */
-async function details(ch: ClickHouse, f: Filters, scope: string, hashes: string[], days?: string[]): Promise<UrlDetails[]> {
+async function details(
+  ch: ClickHouse, f: Filters, scope: string, hashes: string[], days?: string[],
+): Promise<UrlDetails[]> {
   if (!hashes.length) return [];
-  const w = where(f);
-  return ch.rows<UrlDetails>(
-    `SELECT toString(url_hash) AS hash, url, any(domain) AS url_domain,
+  const live = select({ table: 'answer_citations', scope: f }, {
+    select: 'url_hash, url, domain, category, title, article_type, collected_at, sum(sign) AS live',
+    where: `${scope}${days ? ' AND day IN {days:Array(Date)}' : ''} AND url_hash IN {hashes:Array(UInt64)}`,
+    groupBy: 'url_hash, url, domain, category, title, article_type, collected_at',
+    having: 'live > 0',
+    // As BigInt: the client writes them as bare integers, and they exceed 2^53.
+    params: { ...(days ? { days } : {}), hashes: hashes.map((h) => BigInt(h)) },
+  });
+  return ch.rows<UrlDetails>(select(live, {
+    select: `toString(url_hash) AS hash, url, any(domain) AS url_domain,
        argMax(category, (collected_at, category)) AS latest_category,
        argMaxIf(title, (collected_at, title), title != '') AS latest_title,
        argMax(article_type, (collected_at, article_type)) AS latest_type,
-       toDate(max(collected_at)) AS newest_day, toDate(maxIf(collected_at, title != '')) AS titled_day
-     FROM (
-       SELECT url_hash, url, domain, category, title, article_type, collected_at, sum(sign) AS live
-       FROM answer_citations
-       WHERE ${w.sql} AND ${scope}${days ? ' AND day IN {days:Array(Date)}' : ''} AND url_hash IN {hashes:Array(UInt64)}
-       GROUP BY url_hash, url, domain, category, title, article_type, collected_at HAVING live > 0)
-     GROUP BY url_hash, url`,
-    // As BigInt: the client writes them as bare integers, and they exceed 2^53.
-    { ...w.params, ...(days ? { days } : {}), hashes: hashes.map((h) => BigInt(h)) },
-  );
+       toDate(max(collected_at)) AS newest_day, toDate(maxIf(collected_at, title != '')) AS titled_day`,
+    groupBy: 'url_hash, url',
+  }));
 }

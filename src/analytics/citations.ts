@@ -9,6 +9,7 @@ import { entitySource } from './entity-source.ts';
 import { citationSource } from './citation-source.ts';
 import { latestUrlDetails, type TopUrl } from './citation-urls.ts';
 import { round, roundOrNull } from './formulas.ts';
+import { select } from '../stores/scoped-query.ts';
 import type { Category } from '../tracking/types.ts';
 
 export type SourceFilter = 'all' | 'owned' | 'competitor' | 'external';
@@ -27,7 +28,9 @@ const usage = (part: number, n: number) => (n > 0 ? round((100 * part) / n, 1) :
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** `raw` reads answer_citations alone, never the monthly rollups (tests compare both). */
-export async function citations(ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter; raw?: boolean }) {
+export async function citations(
+  ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter; raw?: boolean },
+) {
   const scope = SOURCE_SQL[opts.source];
   // The answer's first citation overall, or its first of the filtered source group.
   const answersFirst = opts.source === 'all' ? 'answer_firsts' : 'group_firsts';
@@ -55,28 +58,37 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
     },
     condition: scope,
   }, paths);
+  // Per (domain, category) first: a domain's category is the one of its newest row among those
+  // still live (a category whose rows were all replaced drops out).
+  const domainCategories = select(domainSource, {
+    select: 'domain, category, sum(c) AS net, sum(df) AS dnet, sum(ff) AS fnet, max(at) AS newest',
+    groupBy: 'domain, category',
+  });
+  // The window counts the URLs left after HAVING; ties at the cut-off are settled by URL below.
+  // Each URL also brings the newest day with a live (or replaced) and a titled citation, where
+  // its details are read. Hashes become text after the cut (past 2^53 a JSON number loses digits).
+  const topUrls = select(urlSource, {
+    select: 'url_hash AS h, sum(c) AS total, max(d) AS latest_day, max(td) AS titled_day, count() OVER () AS url_count',
+    groupBy: 'url_hash',
+    having: 'total > 0',
+    orderBy: 'total DESC',
+    limit: '{limit:UInt32} WITH TIES',
+    params: { limit: opts.limit },
+  });
   const [[n], allDomains, urls] = await Promise.all([
-    ch.rows<{ n: number }>(`SELECT ${answers.m('rows', 'is_brand = 1')} AS n FROM ${answers.table} WHERE ${answers.sql}`, answers.params),
-    // Per (domain, category) first: a domain's category is the one of its newest row among those
-    // still live (a category whose rows were all replaced drops out).
+    ch.rows<{ n: number }>(select(answers, { select: `${answers.m('rows', 'is_brand = 1')} AS n` })),
     ch.rows<{ domain: string; latest_category: Category; total: number; answer_count: number; first_count: number }>(
-      `SELECT domain, argMaxIf(category, newest, net > 0) AS latest_category, sum(net) AS total, sum(dnet) AS answer_count,
-         sum(fnet) AS first_count
-       FROM (SELECT domain, category, sum(c) AS net, sum(df) AS dnet, sum(ff) AS fnet, max(at) AS newest
-             FROM (${domainSource.sql}) GROUP BY domain, category)
-       GROUP BY domain`, domainSource.params),
-    // The window counts the URLs left after HAVING; ties at the cut-off are settled by URL below.
-    // Each URL also brings the newest day with a live (or replaced) and a titled citation, where
-    // its details are read. Hashes become text after the cut (past 2^53 a JSON number loses digits).
-    ch.rows<TopUrl>(
-      `SELECT toString(h) AS hash, total, latest_day, titled_day, url_count FROM (
-         SELECT url_hash AS h, sum(c) AS total, max(d) AS latest_day, max(td) AS titled_day, count() OVER () AS url_count
-         FROM (${urlSource.sql})
-         GROUP BY url_hash HAVING total > 0 ORDER BY total DESC
-         LIMIT {limit:UInt32} WITH TIES)`, { ...urlSource.params, limit: opts.limit }),
+      select(domainCategories, {
+        select: `domain, argMaxIf(category, newest, net > 0) AS latest_category, sum(net) AS total,
+         sum(dnet) AS answer_count, sum(fnet) AS first_count`,
+        groupBy: 'domain',
+      })),
+    ch.rows<TopUrl>(select(topUrls, { select: 'toString(h) AS hash, total, latest_day, titled_day, url_count' })),
   ]);
   const domainRows = allDomains
-    .map((d) => ({ ...d, total: Number(d.total), answer_count: Number(d.answer_count), first_count: Number(d.first_count) }))
+    .map((d) => ({
+      ...d, total: Number(d.total), answer_count: Number(d.answer_count), first_count: Number(d.first_count),
+    }))
     .filter((d) => d.total > 0);
   const domains = [...domainRows].sort((a, b) => b.total - a.total || byText(a.domain, b.domain)).slice(0, opts.limit);
 
@@ -88,20 +100,24 @@ export async function citations(ch: ClickHouse, f: Filters, opts: { limit: numbe
     condition: `${scope} AND domain IN {domains:Array(String)}`,
   }, paths);
   const typeSource = citationSource(f, ['citation_urls_monthly'], {
-    columns: { domain: ['domain', 'domain'], article_type: ['article_type', 'article_type'], c: ['citation_sum', 'sign'] },
+    columns: {
+      domain: ['domain', 'domain'], article_type: ['article_type', 'article_type'], c: ['citation_sum', 'sign'],
+    },
     condition: `${scope} AND domain IN {domains:Array(String)}`,
   }, paths);
   const [modelLists, typeCounts, urlInfo] = await Promise.all([
     domains.length
-      ? ch.rows<{ domain: string; models: string[] }>(
-        `SELECT domain, groupArrayIf(model, net > 0) AS models
-         FROM (SELECT domain, model, sum(c) AS net FROM (${modelSource.sql}) GROUP BY domain, model) GROUP BY domain`,
-        { ...modelSource.params, ...listed })
+      ? ch.rows<{ domain: string; models: string[] }>(select(
+        select(modelSource, { select: 'domain, model, sum(c) AS net', groupBy: 'domain, model', params: listed }),
+        { select: 'domain, groupArrayIf(model, net > 0) AS models', groupBy: 'domain' }))
       : [],
     domains.length
-      ? ch.rows<{ domain: string; article_type: string; count: number }>(
-        `SELECT domain, article_type, sum(c) AS count FROM (${typeSource.sql}) GROUP BY domain, article_type HAVING count > 0`,
-        { ...typeSource.params, ...listed })
+      ? ch.rows<{ domain: string; article_type: string; count: number }>(select(typeSource, {
+        select: 'domain, article_type, sum(c) AS count',
+        groupBy: 'domain, article_type',
+        having: 'count > 0',
+        params: listed,
+      }))
       : [],
     latestUrlDetails(ch, f, scope, urls),
   ]);

@@ -5,6 +5,7 @@ import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';
 import { entitySource } from './entity-source.ts';
 import { emptySums, meanScore, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
+import { select } from '../stores/scoped-query.ts';
 
 const figures = (s: EntitySums, n: number) => ({
   avg_visibility_score: roundOrNull(meanScore(s, n), 1),
@@ -23,15 +24,14 @@ export async function competitorComparison(
   const src = entitySource(f, ['model', 'platform', 'is_brand']);
   const [sums, voice] = await Promise.all([
     entitySums(ch, f),
-    ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(
-      `SELECT model, platform,
+    ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(select(src, {
+      select: `model, platform,
          ${src.m('mentions', 'is_brand = 1')} AS brand_mentions,
-         ${src.m('mentions', 'is_brand = 0')} AS competitor_mentions
-       FROM ${src.table} WHERE ${src.sql}
-       GROUP BY model, platform HAVING ${src.m('rows', 'is_brand = 1')} > 0
-       ORDER BY platform, model`,
-      src.params,
-    ),
+         ${src.m('mentions', 'is_brand = 0')} AS competitor_mentions`,
+      groupBy: 'model, platform',
+      having: `${src.m('rows', 'is_brand = 1')} > 0`,
+      orderBy: 'platform, model',
+    })),
   ]);
   const { n } = sums;
   const rows = competitors

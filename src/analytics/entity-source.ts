@@ -2,7 +2,8 @@
 // or filters by. The daily rollups (entity_daily, prompt_daily) hold exactly the sign-weighted
 // sums of answer_entities, so all three give the same figures; a timestamp bound (not a whole day)
 // always reads answer_entities, which alone has collected_at.
-import { where, type Filters, type Where } from './filters.ts';
+import type { Filters } from './filters.ts';
+import type { FactTable, Source } from '../stores/scoped-query.ts';
 
 export type Measure = 'rows' | 'named' | 'cited' | 'mentions' | 'citations' | 'inv_position';
 export type Dimension = 'entity_id' | 'is_brand' | 'prompt_id' | 'platform' | 'model' | 'region';
@@ -26,19 +27,21 @@ const ROLLUP: Record<Measure, string> = {
 };
 
 /** Rollups, smallest first, with the dimensions each keeps (besides brand and day). */
-const ROLLUPS: { table: string; dims: Dimension[] }[] = [
+const ROLLUPS: { table: FactTable; dims: Dimension[] }[] = [
   { table: 'entity_daily', dims: ['entity_id', 'is_brand', 'platform', 'model', 'region'] },
   { table: 'prompt_daily', dims: ['prompt_id', 'is_brand'] },
 ];
 
-export interface EntitySource extends Where {
-  table: string;
+/** The table to read, scoped to the filters: select() takes it as its FROM. */
+export interface EntitySource extends Source {
+  table: FactTable;
   /** `sum` (or `sumIf` with a condition) of a measure, e.g. m('named', 'is_brand = 1'). */
   m(measure: Measure, condition?: string): string;
 }
 
 const wholeDays = (f: Filters) =>
-  (!f.from || f.from.toISOString().endsWith('T00:00:00.000Z')) && (!f.to || f.to.toISOString().endsWith('T23:59:59.999Z'));
+  (!f.from || f.from.toISOString().endsWith('T00:00:00.000Z'))
+  && (!f.to || f.to.toISOString().endsWith('T23:59:59.999Z'));
 
 /**
  * `dims`: the columns the query itself groups or filters by. `raw` forces answer_entities, for
@@ -49,11 +52,13 @@ export function entitySource(f: Filters, dims: Dimension[], opts: { raw?: boolea
   if (f.models?.length) needed.add('model');
   if (f.region) needed.add('region');
   if (f.promptIds) needed.add('prompt_id');
-  const rollup = wholeDays(f) && !opts.raw ? ROLLUPS.find((r) => [...needed].every((d) => r.dims.includes(d))) : undefined;
+  const rollup = wholeDays(f) && !opts.raw
+    ? ROLLUPS.find((r) => [...needed].every((d) => r.dims.includes(d)))
+    : undefined;
   const expr = (m: Measure) => (rollup ? ROLLUP[m] : RAW[m]);
   return {
-    ...where(f),
     table: rollup?.table ?? 'answer_entities',
+    scope: f,
     m: (measure, condition) => (condition ? `sumIf(${expr(measure)}, ${condition})` : `sum(${expr(measure)})`),
   };
 }

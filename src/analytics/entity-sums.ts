@@ -4,6 +4,7 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import type { EntitySums } from './formulas.ts';
 import { entitySource, type EntitySource } from './entity-source.ts';
+import { select } from '../stores/scoped-query.ts';
 
 /**
  * Select list of the EntitySums columns plus `rows` (answers for the brand, pairs for a
@@ -24,15 +25,19 @@ export function sumsSql(src: EntitySource, prefix = '', condition?: string): str
 /** Reads the columns sumsSql wrote (with the same prefix) into EntitySums. */
 export function toSums(r: object | undefined, prefix = ''): EntitySums & { rows: number } {
   const n = (k: string) => Number((r as Record<string, unknown> | undefined)?.[`${prefix}${k}`] ?? 0);
-  return { rows: n('rows'), named: n('named'), cited: n('cited'), mentions: n('mention_sum'), citations: n('citation_sum'), invPosition: n('inv_position') };
+  return {
+    rows: n('rows'), named: n('named'), cited: n('cited'), mentions: n('mention_sum'), citations: n('citation_sum'),
+    invPosition: n('inv_position'),
+  };
 }
 
 /** Sums per entity over the filtered answers; the brand's row count is the answer count n. */
-export async function entitySums(ch: ClickHouse, f: Filters): Promise<{ n: number; brand: EntitySums; competitors: Map<string, EntitySums & { rows: number }> }> {
+export async function entitySums(
+  ch: ClickHouse, f: Filters,
+): Promise<{ n: number; brand: EntitySums; competitors: Map<string, EntitySums & { rows: number }> }> {
   const src = entitySource(f, ['entity_id', 'is_brand']);
   const rows = await ch.rows<Record<string, unknown> & { entity_id: string; is_brand: number }>(
-    `SELECT entity_id, is_brand, ${sumsSql(src)} FROM ${src.table} WHERE ${src.sql} GROUP BY entity_id, is_brand`,
-    src.params,
+    select(src, { select: `entity_id, is_brand, ${sumsSql(src)}`, groupBy: 'entity_id, is_brand' }),
   );
   const brand = toSums(rows.find((r) => Number(r.is_brand) === 1));
   const competitors = new Map<string, EntitySums & { rows: number }>();
@@ -42,8 +47,3 @@ export async function entitySums(ch: ClickHouse, f: Filters): Promise<{ n: numbe
   }
   return { n: brand.rows, brand, competitors };
 }
-
-/** The select list over answer_entities itself, for queries grouping by a column the rollup lacks. */
-export const SUMS_SQL = sumsSql(entitySource({ brandId: '' }, [], { raw: true }));
-
-export interface SumsRow { rows: number; named: number; cited: number; mention_sum: number; citation_sum: number; inv_position: number }

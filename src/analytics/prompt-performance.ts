@@ -5,6 +5,7 @@ import type { Filters } from './filters.ts';
 import { entitySource } from './entity-source.ts';
 import { sumsSql, toSums } from './entity-sums.ts';
 import { meanScore, roundOrNull } from './formulas.ts';
+import { select } from '../stores/scoped-query.ts';
 
 export type PromptSort = 'visibility' | 'mentions' | 'citations' | 'appearances';
 
@@ -19,12 +20,11 @@ export interface PromptFigures {
 
 export async function promptFigures(ch: ClickHouse, f: Filters): Promise<PromptFigures[]> {
   const src = entitySource(f, ['prompt_id', 'is_brand']);
-  const rows = await ch.rows<Record<string, unknown> & { prompt_id: string }>(
-    `SELECT prompt_id, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}
-     FROM ${src.table} WHERE ${src.sql}
-     GROUP BY prompt_id HAVING b_rows > 0`,
-    src.params,
-  );
+  const rows = await ch.rows<Record<string, unknown> & { prompt_id: string }>(select(src, {
+    select: `prompt_id, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}`,
+    groupBy: 'prompt_id',
+    having: 'b_rows > 0',
+  }));
   return rows.map((r) => {
     const brand = toSums(r, 'b_');
     const comp = toSums(r, 'c_');
@@ -47,8 +47,11 @@ const SORT_KEY: Record<PromptSort, (p: PromptFigures) => number> = {
 };
 
 /** Sorts by the chosen figure; ties by prompt text, then id, so pages are stable. */
-export function sortPrompts<T extends PromptFigures & { prompt_text: string }>(rows: T[], by: PromptSort, order: 'asc' | 'desc'): T[] {
+export function sortPrompts<T extends PromptFigures & { prompt_text: string }>(
+  rows: T[], by: PromptSort, order: 'asc' | 'desc',
+): T[] {
   const key = SORT_KEY[by];
   const dir = order === 'asc' ? 1 : -1;
-  return [...rows].sort((a, b) => dir * (key(a) - key(b)) || a.prompt_text.localeCompare(b.prompt_text) || a.prompt_id.localeCompare(b.prompt_id));
+  return [...rows].sort((a, b) =>
+    dir * (key(a) - key(b)) || a.prompt_text.localeCompare(b.prompt_text) || a.prompt_id.localeCompare(b.prompt_id));
 }

@@ -4,7 +4,7 @@
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { round } from './formulas.ts';
-import { chTime } from '../tracking/rows.ts';
+import { chTime, select, type Clauses, type Source } from '../stores/scoped-query.ts';
 
 const CARD_COLUMNS = ['card_id', 'answer_id', 'brand_id', 'position', 'product_title', 'product_brand', 'price_amount',
   'price_currency', 'image_url', 'merchant_url', 'merchant_domain', 'rating', 'review_count', 'raw', 'matched_brand_id',
@@ -12,28 +12,25 @@ const CARD_COLUMNS = ['card_id', 'answer_id', 'brand_id', 'position', 'product_t
 
 export interface CardFilters { brandId: string; role?: string; platform?: string; region?: string }
 
-function cardWhere(f: CardFilters) {
-  const parts = ['brand_id = {brand:UUID}'];
-  const params: Record<string, unknown> = { brand: f.brandId };
-  if (f.role) { parts.push('matched_brand_role = {role:String}'); params.role = f.role; }
-  if (f.platform) { parts.push('platform = {platform:String}'); params.platform = f.platform; }
-  if (f.region) { parts.push('region = {region:String}'); params.region = f.region; }
-  return { parts, params };
-}
+/** The brand's live cards, with equality on whitelisted columns (role, platform, region). */
+const liveCards = (f: CardFilters): Source => ({
+  table: 'shopping_cards',
+  scope: { brandId: f.brandId, region: f.region },
+  final: true,
+  eq: { matched_brand_role: f.role, platform: f.platform },
+});
 
 export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limit: number; cursor?: PageCursor }) {
-  const { parts, params } = cardWhere(f);
-  if (opts.cursor) {
-    // Strictly after the last card of the previous page in (created_at DESC, id DESC) order, so
-    // cards sharing a timestamp are neither skipped nor repeated.
-    parts.push(`(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})`);
-    Object.assign(params, { cAt: chTime(opts.cursor.at), cId: opts.cursor.id });
-  }
-  const rows = await ch.rows<Record<string, any>>(
-    `SELECT ${CARD_COLUMNS.join(', ')} FROM shopping_cards FINAL WHERE ${parts.join(' AND ')}
-     ORDER BY created_at DESC, card_id DESC LIMIT {limit:UInt32}`,
-    { ...params, limit: opts.limit + 1 },
-  );
+  // Strictly after the last card of the previous page in (created_at DESC, id DESC) order, so
+  // cards sharing a timestamp are neither skipped nor repeated.
+  const after = opts.cursor ? { cAt: chTime(opts.cursor.at), cId: opts.cursor.id } : undefined;
+  const rows = await ch.rows<Record<string, any>>(select(liveCards(f), {
+    select: CARD_COLUMNS.join(', '),
+    where: after ? `(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})` : undefined,
+    orderBy: 'created_at DESC, card_id DESC',
+    limit: '{limit:UInt32}',
+    params: { ...after, limit: opts.limit + 1 },
+  }));
   const page = rows.slice(0, opts.limit).map((r) => ({
     id: r.card_id,
     prompt_result_id: r.answer_id,
@@ -56,21 +53,23 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
     created_at: new Date(r.created_at).toISOString(),
   }));
   const last = page[page.length - 1];
-  return { cards: page, next_cursor: rows.length > opts.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+  const more = rows.length > opts.limit && last;
+  return { cards: page, next_cursor: more ? encodeCursor({ at: last.created_at, id: last.id }) : null };
 }
 
 export async function productVisibility(ch: ClickHouse, brandId: string, title: string) {
-  const live = `SELECT ${CARD_COLUMNS.join(', ')} FROM shopping_cards FINAL
-    WHERE brand_id = {brand:UUID} AND product_title = {title:String}`;
-  const params = { brand: brandId, title };
+  const live = select({ ...liveCards({ brandId }), eq: { product_title: title } }, { select: CARD_COLUMNS.join(', ') });
+  const counts = (key: string, c: Pick<Clauses, 'where' | 'orderBy'>) => ch.rows<{ k: string; count: number }>(
+    select(live, { select: `${key} AS k, count() AS count`, groupBy: 'k', ...c }));
   const [[totals], platforms, regions, dates, merchants] = await Promise.all([
-    ch.rows<{ n: number; latest: string; rating: number | null; reviews: number }>(
-      `SELECT count() AS n, max(created_at) AS latest, avgOrNull(rating) AS rating, sum(coalesce(review_count, 0)) AS reviews FROM (${live})`, params),
-    ch.rows<{ k: string; count: number }>(`SELECT platform AS k, count() AS count FROM (${live}) GROUP BY k ORDER BY count DESC, k`, params),
-    ch.rows<{ k: string; count: number }>(`SELECT region AS k, count() AS count FROM (${live}) GROUP BY k ORDER BY count DESC, k`, params),
-    ch.rows<{ k: string; count: number }>(`SELECT toString(toDate(created_at)) AS k, count() AS count FROM (${live}) GROUP BY k ORDER BY k DESC`, params),
-    ch.rows<{ k: string; count: number }>(
-      `SELECT merchant_domain AS k, count() AS count FROM (${live}) WHERE merchant_domain IS NOT NULL GROUP BY k ORDER BY count DESC, k`, params),
+    ch.rows<{ n: number; latest: string; rating: number | null; reviews: number }>(select(live, {
+      select: `count() AS n, max(created_at) AS latest, avgOrNull(rating) AS rating,
+        sum(coalesce(review_count, 0)) AS reviews`,
+    })),
+    counts('platform', { orderBy: 'count DESC, k' }),
+    counts('region', { orderBy: 'count DESC, k' }),
+    counts('toString(toDate(created_at))', { orderBy: 'k DESC' }),
+    counts('merchant_domain', { where: 'merchant_domain IS NOT NULL', orderBy: 'count DESC, k' }),
   ]);
   if (!totals || Number(totals.n) === 0) return null;
   return {

@@ -5,16 +5,17 @@ import type { Filters } from './filters.ts';
 import { entitySource } from './entity-source.ts';
 import { sumsSql, toSums } from './entity-sums.ts';
 import { meanScore, round, roundOrNull, visibilityScore } from './formulas.ts';
+import { select } from '../stores/scoped-query.ts';
 
 export async function visibilityTrend(ch: ClickHouse, f: Filters, granularity: 'day' | 'week') {
   const src = entitySource(f, ['is_brand']);
   const bucket = granularity === 'week' ? 'toMonday(day)' : 'day';
-  const rows = await ch.rows<Record<string, unknown> & { bucket: string }>(
-    `SELECT ${bucket} AS bucket, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}
-     FROM ${src.table} WHERE ${src.sql}
-     GROUP BY bucket HAVING b_rows > 0 ORDER BY bucket`,
-    src.params,
-  );
+  const rows = await ch.rows<Record<string, unknown> & { bucket: string }>(select(src, {
+    select: `${bucket} AS bucket, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}`,
+    groupBy: 'bucket',
+    having: 'b_rows > 0',
+    orderBy: 'bucket',
+  }));
   return {
     granularity,
     buckets: rows.map((r) => {
@@ -24,7 +25,9 @@ export async function visibilityTrend(ch: ClickHouse, f: Filters, granularity: '
         date: r.bucket,
         result_count: brand.rows,
         avg_visibility_score: round(meanScore(brand, brand.rows)!, 0),
-        ai_visibility_score: granularity === 'day' ? roundOrNull(visibilityScore(brand, brand.rows, { damped: true }), 1) : null,
+        ai_visibility_score: granularity === 'day'
+          ? roundOrNull(visibilityScore(brand, brand.rows, { damped: true }), 1)
+          : null,
         total_mentions: brand.mentions,
         total_citations: brand.citations,
         // Mean over (answer, competitor) pairs where the competitor is named or cited.

@@ -1,11 +1,15 @@
-// The tracking figures behind opportunities and topic suggestions, per prompt, read from ClickHouse
-// over a window of days. Every query starts from analytics' where() (brand-scoped, bound
-// parameters) and sums with `sign`, so a re-imported answer counts once.
+// The tracking figures behind opportunities and topic suggestions, per prompt, over a window of
+// days. Analytics reads them (one function per figure, brand-scoped, summed with `sign` so a
+// re-imported answer counts once); this file gathers them per prompt.
 import type { ClickHouse } from '../stores/clickhouse.ts';
-import { where, type Filters } from '../analytics/filters.ts';
-import { SUMS_SQL, toSums, type SumsRow } from '../analytics/entity-sums.ts';
+import type { Filters } from '../analytics/filters.ts';
+import { toSums } from '../analytics/entity-sums.ts';
 import type { EntitySums } from '../analytics/formulas.ts';
-import type { Category } from '../tracking/types.ts';
+import { promptPresence } from '../analytics/prompt-presence.ts';
+import { promptEntitySums } from '../analytics/prompt-entity-sums.ts';
+import {
+  promptCitedPages, promptTopDomains, promptTopUrls, type CitedDomain, type CitedUrl,
+} from '../analytics/prompt-citations.ts';
 
 /** Days of tracking data the content jobs look at, ending on the job's date. */
 export const WINDOW_DAYS = 30;
@@ -15,9 +19,6 @@ export function windowFilters(brandId: string, date: string, days = WINDOW_DAYS)
   const from = new Date(Date.parse(`${date}T00:00:00.000Z`) - (days - 1) * 86_400_000);
   return { brandId, from, to };
 }
-
-export interface CitedUrl { url: string; domain: string; category: Category; title: string; article_type: string; answers: number }
-export interface CitedDomain { domain: string; category: Category; answers: number }
 
 export interface PromptSignals {
   prompt_id: string;
@@ -47,67 +48,37 @@ const emptySignals = (prompt_id: string): PromptSignals => ({
 });
 
 /** Per prompt with answers in the window: presence, entity sums and what the engines cite. */
-export async function promptSignals(ch: ClickHouse, f: Filters, opts: { topDomains?: number; topUrls?: number } = {}): Promise<Map<string, PromptSignals>> {
-  const w = where(f);
-  const params = { ...w.params, topDomains: opts.topDomains ?? 8, topUrls: opts.topUrls ?? 6 };
-  // One row per cited URL of a live answer (net sign > 0), as the citations figure reads them.
-  const live = `SELECT answer_id, prompt_id, url, domain, category, article_type, title
-    FROM answer_citations WHERE ${w.sql}
-    GROUP BY answer_id, prompt_id, url, domain, category, article_type, title HAVING sum(sign) > 0`;
+export async function promptSignals(
+  ch: ClickHouse, f: Filters, opts: { topDomains?: number; topUrls?: number } = {},
+): Promise<Map<string, PromptSignals>> {
   const [presence, sums, cited, domains, urls] = await Promise.all([
-    ch.rows<{ prompt_id: string; answers: number; competitor_answers: number; gap_answers: number }>(
-      `SELECT prompt_id, count() AS answers, countIf(rivals > 0) AS competitor_answers,
-         countIf(rivals > 0 AND seen = 0) AS gap_answers
-       FROM (
-         SELECT prompt_id, answer_id,
-           sumIf(sign, is_brand = 1) AS brand_rows,
-           sumIf(sign, is_brand = 1 AND (mentions > 0 OR citations > 0)) AS seen,
-           sumIf(sign, is_brand = 0 AND (mentions > 0 OR citations > 0)) AS rivals
-         FROM answer_entities WHERE ${w.sql}
-         GROUP BY prompt_id, answer_id HAVING brand_rows > 0)
-       GROUP BY prompt_id`, w.params),
-    ch.rows<SumsRow & { prompt_id: string; entity_id: string; is_brand: number }>(
-      `SELECT prompt_id, entity_id, is_brand, ${SUMS_SQL} FROM answer_entities WHERE ${w.sql}
-       GROUP BY prompt_id, entity_id, is_brand`, w.params),
-    ch.rows<{ prompt_id: string; third: number; rival_pages: number; own_pages: number }>(
-      `SELECT prompt_id,
-         uniqExactIf(answer_id, category NOT IN ('you', 'competitor')) AS third,
-         uniqExactIf(answer_id, category = 'competitor') AS rival_pages,
-         uniqExactIf(answer_id, category = 'you') AS own_pages
-       FROM (${live}) GROUP BY prompt_id`, params),
-    ch.rows<{ prompt_id: string } & CitedDomain>(
-      `SELECT prompt_id, domain, any(category) AS category, uniqExact(answer_id) AS answers
-       FROM (${live}) GROUP BY prompt_id, domain
-       ORDER BY prompt_id, answers DESC, domain LIMIT {topDomains:UInt32} BY prompt_id`, params),
-    ch.rows<{ prompt_id: string } & CitedUrl>(
-      `SELECT prompt_id, url, any(domain) AS domain, any(category) AS category,
-         argMax(title, title != '') AS title, any(article_type) AS article_type, uniqExact(answer_id) AS answers
-       FROM (${live}) GROUP BY prompt_id, url
-       ORDER BY prompt_id, answers DESC, url LIMIT {topUrls:UInt32} BY prompt_id`, params),
+    promptPresence(ch, f),
+    promptEntitySums(ch, f),
+    promptCitedPages(ch, f),
+    promptTopDomains(ch, f, opts.topDomains ?? 8),
+    promptTopUrls(ch, f, opts.topUrls ?? 6),
   ]);
 
   const out = new Map<string, PromptSignals>();
   for (const p of presence) {
-    if (Number(p.answers) <= 0) continue;
-    out.set(p.prompt_id, { ...emptySignals(p.prompt_id), answers: Number(p.answers),
-      competitor_answers: Number(p.competitor_answers), gap_answers: Number(p.gap_answers) });
+    if (p.answers <= 0) continue;
+    out.set(p.prompt_id, { ...emptySignals(p.prompt_id), answers: p.answers,
+      competitor_answers: p.competitor_answers, gap_answers: p.gap_answers });
   }
   for (const s of sums) {
     const sig = out.get(s.prompt_id);
-    if (!sig || Number(s.rows) <= 0) continue;
-    if (s.is_brand === 1) sig.brand = toSums(s);
-    else sig.competitors.set(s.entity_id, toSums(s));
+    if (!sig) continue;
+    if (s.is_brand) sig.brand = s.sums;
+    else sig.competitors.set(s.entity_id, s.sums);
   }
   for (const c of cited) {
     const sig = out.get(c.prompt_id);
     if (!sig) continue;
-    sig.third_party_answers = Number(c.third);
-    sig.competitor_page_answers = Number(c.rival_pages);
-    sig.own_page_answers = Number(c.own_pages);
+    sig.third_party_answers = c.third_party;
+    sig.competitor_page_answers = c.competitor_pages;
+    sig.own_page_answers = c.own_pages;
   }
-  for (const d of domains) out.get(d.prompt_id)?.domains.push({ domain: d.domain, category: d.category, answers: Number(d.answers) });
-  for (const u of urls) {
-    out.get(u.prompt_id)?.urls.push({ url: u.url, domain: u.domain, category: u.category, title: u.title, article_type: u.article_type, answers: Number(u.answers) });
-  }
+  for (const { prompt_id, ...d } of domains) out.get(prompt_id)?.domains.push(d);
+  for (const { prompt_id, ...u } of urls) out.get(prompt_id)?.urls.push(u);
   return out;
 }

@@ -40,7 +40,7 @@ export async function readiness(stores: Stores, opts: { timeoutMs?: number; log?
   const timeoutMs = opts.timeoutMs ?? READY_TIMEOUT_MS;
   const [postgres, clickhouse] = await Promise.all([
     probe('postgres', () => stores.pg.query('SELECT 1'), timeoutMs, opts.log),
-    probe('clickhouse', () => stores.ch.rows('SELECT 1'), timeoutMs, opts.log),
+    probe('clickhouse', () => stores.ch.system('SELECT 1'), timeoutMs, opts.log),
   ]);
   let migrations: Check = { ok: false, error: 'unknown while Postgres is unavailable' };
   if (postgres.ok) {

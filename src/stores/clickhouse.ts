@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { isScoped, type ScopedQuery } from './scoped-query.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -16,8 +17,14 @@ export interface ClickHouse {
   embedded: boolean;
   /** `ON CLUSTER x` when migrations target a cluster, else empty. */
   cluster?: string;
-  /** Runs a SELECT with bound parameters and returns its rows. */
-  rows<T = Record<string, unknown>>(query: string, params?: Record<string, unknown>): Promise<T[]>;
+  /** Runs a read of tenant facts, made by scoped-query.ts (brand-scoped, values bound), and returns its rows. */
+  rows<T = Record<string, unknown>>(query: ScopedQuery): Promise<T[]>;
+  /**
+   * Runs any SELECT with bound parameters: NOT for tenant data. For the store's own bookkeeping
+   * (migrations, the readiness probe), operator tools, benches and tests inspecting the store; a
+   * figure served to a tenant goes through `rows`. Grep for `.system(` to review every use.
+   */
+  system<T = Record<string, unknown>>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
   /** Inserts rows (objects with the same keys) in one block. */
   insert(table: string, values: readonly object[]): Promise<void>;
   /** Inserts JSONCompactEachRow lines (UTF-8 or text) filling these columns, in one block. */
@@ -93,14 +100,21 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     });
     for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
   };
+  const select = async <T>(query: string, params?: Readonly<Record<string, unknown>>) => {
+    const query_params = params as Record<string, unknown> | undefined;
+    const result = await client.query({ query, query_params, format: 'JSONEachRow' });
+    return (await result.json()) as T[];
+  };
   return {
     client,
     embedded: !opts.url,
     cluster: opts.cluster,
-    async rows<T>(query: string, params?: Record<string, unknown>) {
-      const result = await client.query({ query, query_params: params, format: 'JSONEachRow' });
-      return (await result.json()) as T[];
+    async rows<T>(query: ScopedQuery) {
+      // The type already refuses anything else; this stops callers the type system does not see.
+      if (!isScoped(query)) throw new TypeError('ch.rows takes a ScopedQuery (src/stores/scoped-query.ts)');
+      return select<T>(query.sql, query.params);
     },
+    system: select,
     async insert(table, values) {
       if (values.length === 0) return;
       const { columns, body } = compactRows(values);

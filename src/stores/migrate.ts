@@ -62,7 +62,7 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
         query: `CREATE TABLE IF NOT EXISTS schema_migrations ${ch.cluster ? `ON CLUSTER \`${ch.cluster}\`` : ''}
           (name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ${ch.cluster ? 'Replicated' : ''}ReplacingMergeTree ORDER BY name`,
       });
-      const chDone = new Set((await ch.rows<{ name: string }>('SELECT DISTINCT name FROM schema_migrations')).map((r) => r.name));
+      const chDone = new Set((await ch.system<{ name: string }>('SELECT DISTINCT name FROM schema_migrations')).map((r) => r.name));
       for (const name of migrationFiles('clickhouse')) {
         if (chDone.has(name)) continue;
         const sql = fs.readFileSync(path.join(ROOT, 'clickhouse', name), 'utf8');

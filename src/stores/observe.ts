@@ -1,4 +1,4 @@
-// A hook around the store calls the application makes (pg.query, pg.tx, ch.rows, ch.insert): it
+// A hook around the store calls the application makes (pg.query, pg.tx, ch.rows, ch.system, ch.insert): it
 // times each one for the metrics and marks a failure with the store it came from, so the HTTP error
 // handler can say which store is unavailable (`Database unavailable`, `Analytics store unavailable`).
 import type { Stores } from './index.ts';
@@ -36,6 +36,11 @@ export function observeStores(stores: Stores, observe: StoreObserver): Stores {
   pg.query = wrap('postgres', 'query', pg.query.bind(pg), observe) as typeof pg.query;
   pg.tx = wrap('postgres', 'tx', pg.tx.bind(pg), observe) as typeof pg.tx;
   ch.rows = wrap('clickhouse', 'rows', ch.rows.bind(ch), observe) as typeof ch.rows;
+  // Reads outside the tenant scope are counted as reads too. Called, not bound, here: a partial
+  // store (a test's fake with only the calls it makes) can still be wrapped.
+  const system = ch.system;
+  const observed = (sql: string, params?: Record<string, unknown>) => system.call(ch, sql, params);
+  ch.system = wrap('clickhouse', 'rows', observed, observe) as typeof ch.system;
   ch.insert = wrap('clickhouse', 'insert', ch.insert.bind(ch), observe);
   return stores;
 }

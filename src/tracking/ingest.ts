@@ -2,6 +2,7 @@
 // Re-importing an id replaces the answer (reconcile.ts makes each table hold exactly the new rows),
 // so no figure ever counts an answer twice, before or after ClickHouse merges.
 import type { Stores } from '../stores/index.ts';
+import { storedAnswerPlaces } from '../stores/scoped-query.ts';
 import { brandById, brandEntities, bumpDataVersion } from '../tenancy/brands.ts';
 import { promptsById } from '../tenancy/prompts.ts';
 import { analyzeAnswer, compileEntities, type CompiledEntities } from './analyze.ts';
@@ -222,10 +223,7 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
   // An answer given an explicit id may have been stored under another brand or day before:
   // find where, so its old rows are in scope and get replaced.
   if (batch.explicitIds.length) {
-    const moved = await stores.ch.rows<{ brand_id: string; day: string }>(
-      `SELECT DISTINCT brand_id, day FROM answers WHERE answer_id IN {ids:Array(UUID)}`,
-      { ids: batch.explicitIds },
-    );
+    const moved = await stores.ch.rows<{ brand_id: string; day: string }>(storedAnswerPlaces(batch.explicitIds));
     for (const m of moved) { brands.add(m.brand_id); days.add(m.day); }
   }
   const answerIds = [...new Set(batch.order)];

@@ -5,6 +5,7 @@
 // and new rows (sign +1) for wanted rows that are not live. Unchanged answers write nothing.
 // Rows are compared by their keys (row-lines.ts): the stored values, serialised as they are written.
 import type { ClickHouse } from '../stores/clickhouse.ts';
+import { select, type Clauses } from '../stores/scoped-query.ts';
 import { chTime } from './rows.ts';
 import { COLUMNS, FACT_TABLES, LINE_COLUMNS, WIDE_COLUMNS, keysOf, keysOfWide, rowKey, rowLine, type FactTable } from './row-lines.ts';
 
@@ -16,11 +17,16 @@ const insertForm = (column: string, v: unknown) =>
 
 export interface Scope { brands: string[]; days: string[]; answerIds: string[] }
 
-const SCOPE = 'brand_id IN {brands:Array(UUID)} AND day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}';
-const scopeParams = (scope: Scope) => ({ brands: scope.brands, days: scope.days, ids: scope.answerIds });
-
-// The fact tables as one (merge() reads them all; they share brand_id, day and answer_id).
-const ALL_FACTS = `merge(currentDatabase(), '^(${FACT_TABLES.join('|')})$')`;
+/**
+ * A read of the scope's answers (their brands, days and ids). Several tables are read as one
+ * through merge(): the fact tables share brand_id, day and answer_id.
+ */
+const scoped = (table: FactTable | readonly FactTable[], scope: Scope, c: Omit<Clauses, 'where' | 'params'>) =>
+  select({ table, scope: { brandIds: scope.brands } }, {
+    ...c,
+    where: 'day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}',
+    params: { days: scope.days, ids: scope.answerIds },
+  });
 
 /**
  * Whether any fact table holds a row (live or cancelled) of the scope's answers: one query, with
@@ -29,7 +35,7 @@ const ALL_FACTS = `merge(currentDatabase(), '^(${FACT_TABLES.join('|')})$')`;
  * still takes the comparing path.
  */
 async function anyStored(ch: ClickHouse, scope: Scope): Promise<boolean> {
-  const found = await ch.rows(`SELECT 1 FROM ${ALL_FACTS} WHERE ${SCOPE} LIMIT 1`, scopeParams(scope));
+  const found = await ch.rows(scoped(FACT_TABLES, scope, { select: '1', limit: '1' }));
   return found.length > 0;
 }
 
@@ -38,9 +44,7 @@ async function liveRows(ch: ClickHouse, table: FactTable, scope: Scope) {
   const columns = COLUMNS[table];
   const cols = columns.join(', ');
   const rows = await ch.rows<Record<string, unknown> & { live: number }>(
-    `SELECT ${cols}, sum(sign) AS live FROM ${table}
-      WHERE ${SCOPE} GROUP BY ${cols} HAVING live > 0`,
-    scopeParams(scope),
+    scoped(table, scope, { select: `${cols}, sum(sign) AS live`, groupBy: cols, having: 'live > 0' }),
   );
   return rows.map((row) => ({
     key: rowKey(table, columns.map((c) => insertForm(c, row[c]))),

@@ -12,6 +12,7 @@ import { readiness } from '../../src/http/health.ts';
 import { observeStores } from '../../src/stores/observe.ts';
 import { storeOutage } from '../../src/stores/outage.ts';
 import type { Stores } from '../../src/stores/index.ts';
+import { storedAnswerPlaces } from '../../src/stores/scoped-query.ts';
 
 let server: TestServer;
 let receiver: Receiver;
@@ -80,7 +81,7 @@ test('/healthz and /readyz answer without a key and outside the rate limit', asy
 });
 
 test('readiness gives up on a store that does not answer, and names it', async (t) => {
-  const hung = { ...server.stores, ch: { ...server.stores.ch, rows: () => new Promise<never>(() => {}) } } as unknown as Stores;
+  const hung = { ...server.stores, ch: { ...server.stores.ch, system: () => new Promise<never>(() => {}) } } as unknown as Stores;
   const started = Date.now();
   const result = await readiness(hung, { timeoutMs: 300, log: pino({ level: 'silent' }) });
   t.true(Date.now() - started < 1_500);
@@ -99,7 +100,7 @@ test('store failures are named by the store they came from', async (t) => {
   const outage = (p: Promise<unknown>) => p.then(() => undefined, storeOutage);
   t.is(await outage(stores.pg.query('SELECT 1')), 'Database unavailable');
   t.is(await outage(stores.pg.tx(async () => 1)), 'Database unavailable');
-  t.is(await outage(stores.ch.rows('SELECT 1')), 'Analytics store unavailable');
+  t.is(await outage(stores.ch.rows(storedAnswerPlaces([]))), 'Analytics store unavailable');
   t.is(await outage(stores.ch.insert('answers', [{}])), 'Analytics store unavailable');
   t.deepEqual(seen, ['postgres.query:true', 'postgres.tx:true', 'clickhouse.rows:true', 'clickhouse.insert:true']);
   t.is(storeOutage(new Error('column "x" does not exist')), undefined);

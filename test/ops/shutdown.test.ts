@@ -91,7 +91,7 @@ test('SIGTERM: no new connections, the request in flight completes, its visit is
   // The visit was buffered in memory when the signal came: the shutdown flushed it.
   const stores = await openStores(loadConfig({ DATA_DIR: app.dataDir }));
   try {
-    const [row] = await stores.ch.rows<{ n: number }>('SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}', { b: brandId });
+    const [row] = await stores.ch.system<{ n: number }>('SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}', { b: brandId });
     t.is(row.n, 1);
   } finally {
     await stores.close();

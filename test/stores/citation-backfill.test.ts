@@ -35,9 +35,9 @@ test('the monthly citation rollups are backfilled once, exactly', async (t) => {
   for (const q of migration) await ch.client.command({ query: q });
   for (const q of migration) await ch.client.command({ query: q });
 
-  const sums = (table: string, columns: string, extra = '') => ch.rows(
+  const sums = (table: string, columns: string, extra = '') => ch.system(
     `SELECT brand_id, toString(month) AS m, domain, ${columns} FROM ${table} GROUP BY brand_id, m, domain${extra} ORDER BY ALL`);
-  const raw = (columns: string, extra = '') => ch.rows(
+  const raw = (columns: string, extra = '') => ch.system(
     `SELECT brand_id, toString(toStartOfMonth(day)) AS m, domain, ${columns} FROM answer_citations GROUP BY brand_id, m, domain${extra} ORDER BY ALL`);
   const flags = 'sum(sign * domain_first) AS df, sum(sign * group_first) AS gf, sum(sign * answer_first) AS af';
   const rolled = 'sum(domain_firsts) AS df, sum(group_firsts) AS gf, sum(answer_firsts) AS af';
@@ -47,6 +47,6 @@ test('the monthly citation rollups are backfilled once, exactly', async (t) => {
     await raw(`model, region, sum(sign) AS n, ${flags}`, ', model, region'));
   t.deepEqual(await sums('citation_urls_monthly', 'url_hash, sum(citation_sum) AS n, max(titled_day) AS td', ', url_hash'),
     await raw("url_hash, sum(sign) AS n, maxIf(day, sign > 0 AND title != '') AS td", ', url_hash'));
-  const [{ n }] = await ch.rows<{ n: number }>('SELECT sum(citation_sum) AS n FROM citation_domains_monthly');
+  const [{ n }] = await ch.system<{ n: number }>('SELECT sum(citation_sum) AS n FROM citation_domains_monthly');
   t.is(Number(n), 300);
 });

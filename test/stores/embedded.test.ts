@@ -15,7 +15,7 @@ test('the service runs on PGlite and chDB alone', async (t) => {
   const topics = await get(server, `/api/mcp/topics?brand_id=${tenants[0].brandId}`, tenants[0].key);
   t.is(topics.status, 200);
   t.is(topics.body[0].prompt_count, 1);
-  const tables = await server.stores.ch.rows<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
+  const tables = await server.stores.ch.system<{ name: string }>('SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name');
   t.deepEqual(tables.map((r) => r.name).filter((n) => ['answers', 'answer_entities', 'answer_citations', 'shopping_cards', 'ai_visits', 'schema_migrations'].includes(n)),
     ['ai_visits', 'answer_citations', 'answer_entities', 'answers', 'schema_migrations', 'shopping_cards']);
   t.is((await call(server, 'GET', '/api/v1/whoami')).status, 401);

@@ -33,7 +33,7 @@ const lines = (list: (object | string)[]) =>
 
 /** Live answers of the brand: id, mode, instant and text. */
 async function live(brandId: string) {
-  return server.stores.ch.rows<{ answer_id: string; mode: string; at: string; text: string }>(
+  return server.stores.ch.system<{ answer_id: string; mode: string; at: string; text: string }>(
     `SELECT answer_id, mode, toString(collected_at) AS at, text FROM answers WHERE brand_id = {b:UUID}
      GROUP BY answer_id, mode, collected_at, text HAVING sum(sign) > 0 ORDER BY collected_at, mode`, { b: brandId });
 }

@@ -28,7 +28,7 @@ function write(text: string): string {
 }
 
 async function stored(brandId: string) {
-  const q = (sql: string) => server.stores.ch.rows<any>(sql, { b: brandId }).then((r) => r[0]);
+  const q = (sql: string) => server.stores.ch.system<any>(sql, { b: brandId }).then((r) => r[0]);
   return {
     answers: (await q('SELECT sum(sign) AS n, count() AS raw FROM answers WHERE brand_id = {b:UUID}')),
     entities: (await q('SELECT sum(sign) AS n, count() AS raw, sum(mentions * sign) AS m, sum(citations * sign) AS c FROM answer_entities WHERE brand_id = {b:UUID}')),
@@ -73,7 +73,7 @@ test('answer texts are stored exactly as the file holds them, ASCII or not, what
   // answer with the same rows, so what it reads must be the same text.
   t.like(await ingestFile(server.stores, file, 1), { inserted: 3, rejected: [] });
   t.like(await ingestFile(server.stores, file, 10_000), { replaced: 3, rejected: [] });
-  const rows = await server.stores.ch.rows<{ text: string }>(
+  const rows = await server.stores.ch.system<{ text: string }>(
     'SELECT text FROM answers WHERE brand_id = {b:UUID} GROUP BY text HAVING sum(sign) > 0 ORDER BY text', { b: tenant.brandId });
   t.deepEqual(rows.map((r) => r.text), [...texts].sort());
 });
@@ -92,7 +92,7 @@ test('past the worker\'s 500-line groups: rejections keep their line numbers, th
   t.deepEqual(r.rejected.map((x) => x.line), [500, 501, 1000, 1001]);
   t.is(r.rejected[1].error.slice(0, 14), 'not valid JSON');
   t.deepEqual({ read: r.read, inserted: r.inserted, replaced: r.replaced }, { read: 1300, inserted: 1295, replaced: 1 });
-  const [{ text }] = await server.stores.ch.rows<{ text: string }>(
+  const [{ text }] = await server.stores.ch.system<{ text: string }>(
     'SELECT text FROM answers WHERE brand_id = {b:UUID} AND collected_at = {at:DateTime64(3)} GROUP BY text HAVING sum(sign) > 0',
     { b: tenant.brandId, at: '2026-11-01 00:02:00.000' });
   t.is(text, 'Acme repeated');
@@ -134,7 +134,7 @@ test('an answer repeated later in the file: the last one wins, in one batch or a
     t.deepEqual(await ingestFile(server.stores, file, batchSize), { read: 11, inserted: 0, replaced: 11, rejected: [] });
     t.deepEqual(await figures(), once, `batch size ${batchSize}`);
   }
-  const [{ text }] = await server.stores.ch.rows<{ text: string }>(
+  const [{ text }] = await server.stores.ch.system<{ text: string }>(
     'SELECT text FROM answers WHERE brand_id = {b:UUID} AND collected_at = {at:DateTime64(3)} GROUP BY text HAVING sum(sign) > 0',
     { b: tenant.brandId, at: '2026-11-01 06:00:03.000' });
   t.is(text, 'Acme Acme Acme');

@@ -18,7 +18,7 @@ function writeLines(lines: (object | string)[]): string {
 
 /** Net stored rows of the brand, per table, and the brand's summed figures. */
 async function stored(brandId: string) {
-  const q = (sql: string) => server.stores.ch.rows<any>(sql, { b: brandId }).then((r) => r[0]);
+  const q = (sql: string) => server.stores.ch.system<any>(sql, { b: brandId }).then((r) => r[0]);
   return {
     answers: (await q('SELECT sum(sign) AS n FROM answers WHERE brand_id = {b:UUID}')).n,
     entities: (await q('SELECT sum(sign) AS n, sum(mentions * sign) AS mentions, sum(citations * sign) AS citations FROM answer_entities WHERE brand_id = {b:UUID}')),
@@ -76,7 +76,7 @@ test('re-importing an id with new content replaces the old rows exactly, even ac
   t.deepEqual(r.json, { read: 1, inserted: 0, replaced: 1, rejected: [] });
   const after = await stored(tenant.brandId);
   t.deepEqual(after, { answers: 1, entities: { n: 2, mentions: 1, citations: 0 }, citations: 0, cards: 0 });
-  const days = await server.stores.ch.rows<{ day: string }>(
+  const days = await server.stores.ch.system<{ day: string }>(
     'SELECT day FROM answers WHERE brand_id = {b:UUID} GROUP BY day HAVING sum(sign) > 0', { b: tenant.brandId });
   t.deepEqual(days, [{ day: '2026-11-05' }]);
 });

@@ -72,7 +72,7 @@ function brand(prompts: { text: string; platforms: string[]; regions?: string[] 
 }
 
 async function storedAnswers(brandId: string): Promise<number> {
-  const [r] = await server.stores.ch.rows<{ n: number }>('SELECT sum(sign) AS n FROM answers WHERE brand_id = {b:UUID}', { b: brandId });
+  const [r] = await server.stores.ch.system<{ n: number }>('SELECT sum(sign) AS n FROM answers WHERE brand_id = {b:UUID}', { b: brandId });
   return Number(r?.n ?? 0);
 }
 
@@ -187,7 +187,7 @@ test('live: failed captures are reported with their reason and never stored, so 
   const figures = (await get(server, `/api/v1/visibility-summary?brand_id=${x.brandId}`, x.key)).body;
   t.is(figures.totals.resultCount, 4);
   t.is(figures.totals.mentionAnswers, 4, 'every stored answer is a real one that names the brand');
-  const [model] = await server.stores.ch.rows<{ model: string }>(
+  const [model] = await server.stores.ch.system<{ model: string }>(
     `SELECT model FROM answers WHERE brand_id = {b:UUID} AND platform = 'chatgpt' GROUP BY model HAVING sum(sign) > 0`, { b: x.brandId });
   t.is(model.model, 'gpt-4o-2024-08-06');
   // A re-run tries the failed slot again (and only it); it still fails and is still not stored.

@@ -103,7 +103,7 @@ test('an AI visit is accepted with 202 and an empty body, and counted once flush
     // CF-IPCountry (upper-cased) for one; the address look-up (8.8.8.8) for the other.
     country_breakdown: [{ country: 'DE', visits: 1 }, { country: 'US', visits: 1 }],
   });
-  const rows = await server.stores.ch.rows<Record<string, unknown>>(
+  const rows = await server.stores.ch.system<Record<string, unknown>>(
     'SELECT * FROM ai_visits WHERE brand_id = {b:UUID} ORDER BY platform', { b: brandId });
   t.deepEqual(rows.map((row) => Object.keys(row).sort()), Array(2).fill(['brand_id', 'country', 'day', 'path', 'platform', 'referrer_host', 'ts']));
   t.deepEqual(rows.map((row) => [row.path, row.referrer_host]), [['/pricing', 'chatgpt.com'], ['/', 'www.perplexity.ai']]);

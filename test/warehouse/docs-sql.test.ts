@@ -52,7 +52,7 @@ async function api(t: Tenant, endpoint: string, query: string) {
 async function block(name: string, t: Tenant, [from, to]: string[]): Promise<any[]> {
   const sql = BLOCKS.get(name);
   if (!sql) throw new Error(`docs/warehouse.md has no block named ${name}`);
-  return server.stores.ch.rows(sql, { brand_id: t.brandId, date_from: from, date_to: to });
+  return server.stores.ch.system(sql, { brand_id: t.brandId, date_from: from, date_to: to });
 }
 
 const pick = (o: any, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
@@ -75,22 +75,22 @@ test('every view column is documented with its type, and nothing else is', async
   for (const view of VIEWS) {
     const section = DOC.split(`### \`${view}\``)[1]?.split('\n### ')[0] ?? '';
     const documented = [...section.matchAll(/^\| `(\w+)` \| `([^`]+)` \| .+ \|$/gm)].map((m) => `${m[1]} ${m[2]}`);
-    const actual = (await server.stores.ch.rows<{ name: string; type: string }>(`DESCRIBE TABLE ${view}`)).map((c) => `${c.name} ${c.type}`);
+    const actual = (await server.stores.ch.system<{ name: string; type: string }>(`DESCRIBE TABLE ${view}`)).map((c) => `${c.name} ${c.type}`);
     t.deepEqual(documented, actual, view);
   }
 });
 
 test('the views hold live rows only: one row per answer after re-imports', async (t) => {
-  const [answers] = await server.stores.ch.rows<{ n: number; ids: number; shopping: number }>(
+  const [answers] = await server.stores.ch.system<{ n: number; ids: number; shopping: number }>(
     'SELECT count() AS n, uniqExact(answer_id) AS ids, countIf(is_shopping = 1) AS shopping FROM v_answers WHERE brand_id = {b:UUID}',
     { b: acme.brandId });
   t.deepEqual(answers, { n: 26, ids: 26, shopping: 2 });
   // The edited re-import: answer 1 (now text D, no citations) names nobody and cites nothing.
-  const [first] = await server.stores.ch.rows<any>(
+  const [first] = await server.stores.ch.system<any>(
     `SELECT brand_mentions, brand_named, brand_position, brand_citations, brand_score, answer_text FROM v_answers
      WHERE brand_id = {b:UUID} AND collected_at = '2026-11-02 06:00:00'`, { b: edited.brandId });
   t.deepEqual(first, { brand_mentions: 0, brand_named: 0, brand_position: null, brand_citations: 0, brand_score: 0, answer_text: 'Nothing relevant here.' });
-  const [entities] = await server.stores.ch.rows<{ n: number }>(
+  const [entities] = await server.stores.ch.system<{ n: number }>(
     `SELECT count() AS n FROM v_answer_entities WHERE brand_id = {b:UUID} AND collected_at = '2026-11-02 06:00:00'`, { b: edited.brandId });
   t.is(entities.n, 1, 'only the brand row of an answer that names and cites nobody');
 });

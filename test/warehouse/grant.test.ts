@@ -22,7 +22,7 @@ test.before(async () => {
 test.after.always(async () => { await server?.stop(); });
 
 const grant = (args: string[]) => cli(['warehouse', 'grant', ...args], server.env);
-const parses = async (statement: string) => server.stores.ch.rows(`EXPLAIN AST ${statement}`);
+const parses = async (statement: string) => server.stores.ch.system(`EXPLAIN AST ${statement}`);
 
 test('prints the user, row policies and grants for one organization, in that order', async (t) => {
   const r = await grant(['--org', acme.organizationId, '--user', 'acme_analyst']);
@@ -48,9 +48,9 @@ test('the policy condition keeps exactly the organization\'s rows of every view'
   const { json } = await grant(['--org', acme.organizationId, '--user', 'acme_analyst']);
   for (const [i, view] of WAREHOUSE_VIEWS.entries()) {
     const condition = / USING (.+) TO /.exec(json.sql[1 + i])![1];
-    const [kept] = await server.stores.ch.rows<{ n: number; outside: number }>(
+    const [kept] = await server.stores.ch.system<{ n: number; outside: number }>(
       `SELECT count() AS n, countIf(brand_id != {b:UUID}) AS outside FROM ${view} WHERE ${condition}`, { b: acme.brandId });
-    const [all] = await server.stores.ch.rows<{ n: number }>(`SELECT count() AS n FROM ${view} WHERE brand_id = {b:UUID}`, { b: acme.brandId });
+    const [all] = await server.stores.ch.system<{ n: number }>(`SELECT count() AS n FROM ${view} WHERE brand_id = {b:UUID}`, { b: acme.brandId });
     t.true(kept.n > 0, view);
     t.is(kept.n, all.n, view);
     t.is(kept.outside, 0, view);
