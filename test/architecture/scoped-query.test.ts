@@ -1,0 +1,160 @@
+// No unscoped fact query can be written: ch.rows takes only a ScopedQuery, which only
+// src/stores/scoped-query.ts makes, always binding the brand first, reading whitelisted tables only
+// and binding every value. Reads outside the tenant scope go through ch.system, which only the
+// files listed below may call.
+import test from 'ava';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openClickHouse, type ClickHouse } from '../../src/stores/clickhouse.ts';
+import { observeStores } from '../../src/stores/observe.ts';
+import type { Stores } from '../../src/stores/index.ts';
+import {
+  isScoped, select, storedAnswerPlaces, unionAll, type FactTable, type ScopedQuery,
+} from '../../src/stores/scoped-query.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BRAND = '0b5e2a3c-1d4f-4a6b-8c7d-9e0f1a2b3c4d';
+
+// Never called: `tsc --noEmit` checks it, and fails if any of these lines stops being an error.
+export function refusedByTheCompiler(ch: ClickHouse): void {
+  // @ts-expect-error a string is not a ScopedQuery
+  void ch.rows('SELECT count() FROM answers');
+  // @ts-expect-error nor is an object shaped like one: the brand symbol is private to scoped-query.ts
+  void ch.rows({ sql: 'SELECT count() FROM answers', params: {} });
+  // @ts-expect-error the brand is required
+  void select({ table: 'answers', scope: {} }, { select: 'count()' });
+  // @ts-expect-error only fact and rollup tables
+  void select({ table: 'users', scope: { brandId: BRAND } }, { select: 'count()' });
+}
+
+const answers = (scope: object, c: object = {}) =>
+  select({ table: 'answers', scope: scope as { brandId: string } }, { select: 'count()', ...c });
+
+test('the brand comes first and is bound, never spliced', (t) => {
+  const q = answers({ brandId: BRAND, models: ['gpt-4o'], region: 'GB' });
+  t.true(isScoped(q));
+  t.is(q.sql, 'SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND model IN {models:Array(String)} '
+    + 'AND region = {region:String}');
+  t.deepEqual(q.params, { brand: BRAND, models: ['gpt-4o'], region: 'GB' });
+  t.false(q.sql.includes(BRAND));
+});
+
+test('a read without a brand cannot be made', (t) => {
+  t.throws(() => answers({}), { message: 'a fact query needs its brand' });
+  t.throws(() => answers({ brandId: '' }), { message: 'a fact query needs its brand' });
+  t.throws(() => answers({ brandIds: 'x' }), { message: 'a fact query needs its brands' });
+});
+
+test('only whitelisted tables and dimensions, and filters the table can answer', (t) => {
+  const read = (table: string, scope: object, eq?: object) =>
+    select({ table: table as FactTable, scope: { brandId: BRAND, ...scope }, eq: eq as Record<string, string> }, {
+      select: '1',
+    });
+  t.throws(() => read('users', {}), { message: 'users is not a fact table' });
+  t.throws(() => read('system.tables', {}), { message: 'system.tables is not a fact table' });
+  t.throws(() => read('answers', {}, { text: 'x' }), { message: 'text is not a dimension of answers' });
+  t.throws(() => read('ai_visits', { models: ['gpt-4o'] }), { message: 'ai_visits keeps no model or region' });
+  t.throws(() => read('entity_daily', { promptIds: [BRAND] }), { message: 'entity_daily keeps no prompt' });
+  t.throws(() => read('entity_daily', { from: new Date('2026-01-01T12:00:00.000Z') }),
+    { message: 'this table answers whole days only' });
+  t.throws(() => read('citation_urls_monthly', { from: new Date('2026-01-02T00:00:00.000Z') }),
+    { message: 'a monthly rollup starts on a whole month' });
+  const q = read('shopping_cards', {}, { platform: 'chatgpt', matched_brand_role: undefined });
+  t.is(q.sql, 'SELECT 1 FROM shopping_cards WHERE brand_id = {brand:UUID} AND platform = {eq_platform:String}');
+  t.deepEqual(q.params, { brand: BRAND, eq_platform: 'chatgpt' });
+});
+
+test('day bounds always, the instant only inside a day; whole months on a monthly rollup', (t) => {
+  const days = answers({ brandId: BRAND, from: new Date('2026-01-01'), to: new Date('2026-01-31T12:00:00.000Z') });
+  t.is(days.sql, 'SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND day >= {dayFrom:Date} '
+    + "AND day <= {dayTo:Date} AND collected_at <= {to:DateTime64(3, 'UTC')}");
+  t.deepEqual(days.params, { brand: BRAND, dayFrom: '2026-01-01', dayTo: '2026-01-31', to: '2026-01-31 12:00:00.000' });
+  const months = select({
+    table: 'citation_domains_monthly',
+    scope: { brandId: BRAND, from: new Date('2026-02-01T00:00:00.000Z'), to: new Date('2026-03-31T23:59:59.999Z') },
+  }, { select: '1' });
+  t.regex(months.sql, /WHERE brand_id = \{brand:UUID\} AND month >= \{monthFrom:Date\} AND month <= \{monthTo:Date\}$/);
+  t.deepEqual(months.params, { brand: BRAND, monthFrom: '2026-02-01', monthTo: '2026-03-01' });
+});
+
+test("the caller's conditions cannot widen the scope or rebind its values", (t) => {
+  const q = answers({ brandId: BRAND }, { where: "mode = 'shopping' OR 1", groupBy: 'mode' });
+  t.is(q.sql, "SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND (mode = 'shopping' OR 1) GROUP BY mode");
+  t.throws(() => answers({ brandId: BRAND }, { params: { brand: '00000000-0000-4000-8000-000000000000' } }),
+    { message: 'query parameter brand is bound twice' });
+  // The same value twice is one binding (parts of a union share the filters).
+  t.notThrows(() => unionAll([answers({ brandId: BRAND }), answers({ brandId: BRAND }, { params: { brand: BRAND } })]));
+  t.throws(() => unionAll([answers({ brandId: BRAND }), answers({ brandId: '00000000-0000-4000-8000-000000000000' })]),
+    { message: 'query parameter brand is bound twice' });
+});
+
+test('subqueries and unions are built only from scoped queries', (t) => {
+  const inner = answers({ brandId: BRAND }, { groupBy: 'prompt_id' });
+  const outer = select(inner, { select: 'count()', where: 'x > 0' });
+  t.is(outer.sql, `SELECT count() FROM (${inner.sql}) WHERE x > 0`);
+  t.deepEqual(outer.params, inner.params);
+  const forged = { sql: 'SELECT 1 FROM answers', params: {} } as unknown as ScopedQuery;
+  t.false(isScoped(forged));
+  t.throws(() => unionAll([inner, forged]), { message: 'a union takes scoped queries' });
+  // A forged subquery is taken for a table read, and names no table.
+  t.throws(() => select(forged, { select: '1' }), { message: 'a fact query reads at least one table' });
+  t.true(Object.isFrozen(inner) && Object.isFrozen(inner.params));
+});
+
+test('a batch of brands (ingestion) reads several tables through merge()', (t) => {
+  const q = select({ table: ['answers', 'shopping_cards'], scope: { brandIds: [BRAND] } }, { select: '1', limit: '1' });
+  t.is(q.sql, "SELECT 1 FROM merge(currentDatabase(), '^(answers|shopping_cards)$') "
+    + 'WHERE brand_id IN {brands:Array(UUID)} LIMIT 1');
+  t.deepEqual(q.params, { brands: [BRAND] });
+  t.throws(() => select({ table: ['answers', 'shopping_cards'], scope: { brandId: BRAND } }, { select: '1' }),
+    { message: 'filters apply to one table' });
+  t.true(isScoped(storedAnswerPlaces([BRAND])));
+});
+
+test('ch.rows refuses anything but a ScopedQuery at run time too; ch.system reads', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'answerscope-scoped-'));
+  const ch = await openClickHouse({ database: 'default', dataDir });
+  t.teardown(async () => {
+    await ch.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const rows = ch.rows as unknown as (q: unknown) => Promise<unknown[]>;
+  await t.throwsAsync(rows('SELECT 1'), { instanceOf: TypeError });
+  await t.throwsAsync(rows({ sql: 'SELECT 1', params: {} }), { instanceOf: TypeError });
+  t.deepEqual(await ch.system<{ one: number }>('SELECT {n:UInt8} AS one', { n: 1 }), [{ one: 1 }]);
+});
+
+test('observed stores count ch.system as a read and name its failures', async (t) => {
+  const seen: string[] = [];
+  const fake = {
+    pg: { query: async () => ({}), tx: async () => ({}) },
+    ch: { rows: async () => [], insert: async () => {}, system: () => Promise.reject(new Error('down')) },
+  } as unknown as Stores;
+  const stores = observeStores(fake, (store, call, _s, failed) => seen.push(`${store}.${call}:${failed}`));
+  const err = await t.throwsAsync(stores.ch.system('SELECT 1'));
+  t.is((err as { store?: string }).store, 'clickhouse');
+  await stores.ch.rows(storedAnswerPlaces([]));
+  t.deepEqual(seen, ['clickhouse.rows:true', 'clickhouse.rows:false']);
+});
+
+// Reads outside the tenant scope, by file: keep this list short and each use obvious.
+const SYSTEM_READERS = ['src/stores/migrate.ts', 'src/http/health.ts'];
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory()) return tsFiles(p);
+    return e.name.endsWith('.ts') ? [p] : [];
+  });
+}
+
+test('in src/ and jobs/, only the listed files read outside the tenant scope', (t) => {
+  const readers = [...tsFiles('src'), ...tsFiles('jobs')].filter((file) => {
+    const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+    const code = lines.filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l)).join('\n');
+    return /\.system\s*(<[^>]*>)?\(|\bch\.client\.query\(/.test(code);
+  });
+  t.deepEqual(readers.sort(), [...SYSTEM_READERS].sort());
+});
