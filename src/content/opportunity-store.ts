@@ -1,7 +1,7 @@
 // Reads and status changes of content opportunities, always scoped to the caller's organization
 // (another tenant's opportunity does not exist). A change to `sent` queues the opportunity.sent
 // webhook in the same transaction as the status, so the event exists exactly when the change does.
-import type { Queryable } from '../tenancy/quotas.ts';
+import type { Queryable } from '../stores/postgres.ts';
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import { enqueueEvent } from '../webhooks/outbox.ts';

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import readline from 'node:readline';
-import type { Queryable } from '../tenancy/quotas.ts';
+import type { Queryable } from '../stores/postgres.ts';
 import { z } from 'zod';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Operation } from '../operations/registry.ts';
 import { operationPath } from '../operations/registry.ts';
 import { limitMessage, PLAN_QUOTAS, type QuotaKind } from '../tenancy/quotas.ts';
+import { BRAND_NOT_FOUND } from '../tenancy/brands.ts';
 
 type Schema = Record<string, any>;
 
@@ -72,7 +73,6 @@ const ERRORS: Record<number, { description: string; example?: string }> = {
 };
 
 /** What `ctx.brand` answers for a brand outside the caller's organization (src/tenancy/brands.ts). */
-const BRAND_NOT_FOUND = 'Brand not found';
 
 /** `Brand not found` -> `brand-not-found`: the key of an example among several. */
 const slug = (message: string) => message.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');

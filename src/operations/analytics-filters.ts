@@ -2,7 +2,7 @@
 // tenant, a topic resolved to its prompts (404 `Topic not found` when not the brand's).
 import type { Ctx } from './registry.ts';
 import type { Filters } from '../analytics/filters.ts';
-import { competitorsOf as brandCompetitors, type BrandRecord } from '../tenancy/brands.ts';
+import type { BrandRecord } from '../tenancy/brands.ts';
 import { topicPromptIds } from '../tenancy/prompts.ts';
 
 export interface FilterParams {
@@ -28,9 +28,4 @@ export function describeBound(d: Date | undefined, end: boolean): string | null 
   if (!d) return null;
   const iso = d.toISOString();
   return iso.endsWith(end ? 'T23:59:59.999Z' : 'T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-}
-
-/** The brand's competitors by name, as tenancy lists them. */
-export async function competitorsOf(ctx: Ctx, brandId: string): Promise<{ id: string; name: string }[]> {
-  return brandCompetitors(ctx.stores.pg, brandId);
 }

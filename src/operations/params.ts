@@ -2,6 +2,7 @@
 // parameter, because it is what the client sees in {"error": ...}.
 import { z } from 'zod';
 import { UUID_RE } from '../uuid.ts';
+import { TOPIC_NOT_FOUND } from '../tenancy/prompts.ts';
 import { inSupportedSpan, parseIsoInstant } from '../instant.ts';
 import { decodeCursor, INVALID_CURSOR } from '../cursor.ts';
 
@@ -44,7 +45,7 @@ export function pathId(argument: string) {
 export const brandId = uuid('brand_id').describe('The brand (UUID), as returned by list_brands');
 
 /** The 404 of a `topic_id` filter naming a topic that is not the brand's (src/tenancy/prompts.ts). */
-export const topicNotFound = { status: 404, message: 'Topic not found' } as const;
+export const topicNotFound = { status: 404, message: TOPIC_NOT_FOUND } as const;
 
 /** A required non-empty string. */
 export function text(name: string, max = 2000) {

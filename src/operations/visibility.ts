@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { brandId, dateRange, commaList, optionalText, optionalUuid, oneOf, limit, topicNotFound } from './params.ts';
-import { competitorsOf, resolveFilters } from './analytics-filters.ts';
+import { resolveFilters } from './analytics-filters.ts';
+import { competitorsOf } from '../tenancy/brands.ts';
 import { VisibilitySummary, VisibilityTrend, CompetitorComparison, Citations } from './analytics-schemas.ts';
 import { visibilitySummary as summary } from '../analytics/visibility-summary.ts';
 import { visibilityTrend as trend } from '../analytics/visibility-trend.ts';
@@ -29,7 +30,7 @@ export const visibilitySummary = operation({
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     return ctx.cached(brand, ['visibility-summary', filters], async () => {
-      const names = new Map((await competitorsOf(ctx, brand.id)).map((c) => [c.id, c.name]));
+      const names = new Map((await competitorsOf(ctx.stores.pg, brand.id)).map((c) => [c.id, c.name]));
       return summary(ctx.stores.ch, filters, brand, names);
     });
   },
@@ -64,7 +65,7 @@ export const competitorComparison = operation({
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     return ctx.cached(brand, ['competitor-comparison', filters], async () =>
-      comparison(ctx.stores.ch, filters, brand, await competitorsOf(ctx, brand.id)));
+      comparison(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)));
   },
 });
 

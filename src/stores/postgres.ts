@@ -8,6 +8,11 @@ import pg from 'pg';
 // (they are quota counters and row counts, far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** The pool wrapper (`stores.pg`) or a transaction's client: whatever runs one statement. */
+export interface Queryable {
+  query<T extends pg.QueryResultRow = any>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
+}
+
 export interface Postgres {
   pool: pg.Pool;
   embedded: boolean;

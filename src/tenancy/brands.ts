@@ -2,7 +2,10 @@
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import type { Entity } from '../tracking/types.ts';
-import type { Queryable } from './quotas.ts';
+import type { Queryable } from '../stores/postgres.ts';
+
+/** The 404 of a brand outside the caller's organization (or none at all): one message, also documented. */
+export const BRAND_NOT_FOUND = 'Brand not found';
 
 export interface BrandRecord {
   id: string;
@@ -29,7 +32,7 @@ export async function brandInOrganization(pg: Postgres, organizationId: string |
     );
     if (rows[0]) return rows[0];
   }
-  throw notFound('Brand not found');
+  throw notFound(BRAND_NOT_FOUND);
 }
 
 export async function brandsOfOrganization(pg: Postgres, organizationId: string | null): Promise<BrandRecord[]> {

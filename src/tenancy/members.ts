@@ -4,8 +4,8 @@ import type pg from 'pg';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
 import { organizationExists } from './organizations.ts';
+import type { Queryable } from '../stores/postgres.ts';
 
-type Queryable = Pick<pg.PoolClient, 'query'>;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

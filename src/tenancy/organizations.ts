@@ -1,5 +1,5 @@
 // Organization rows as other modules need them: whether one exists, and its row lock.
-import type { Queryable } from './quotas.ts';
+import type { Queryable } from '../stores/postgres.ts';
 
 export async function organizationExists(db: Queryable, organizationId: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);

@@ -4,7 +4,24 @@ import { randomUUID } from 'node:crypto';
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import type { Platform } from '../tracking/types.ts';
-import type { Plan, Queryable } from './quotas.ts';
+import type { Plan } from './quotas.ts';
+import type { Queryable } from '../stores/postgres.ts';
+
+/** The 404 of a topic_id filter naming no topic of the brand. */
+export const TOPIC_NOT_FOUND = 'Topic not found';
+
+/** A prompt as the prompts list shows it. */
+export interface ListedPrompt {
+  id: string;
+  text: string;
+  topic_id: string | null;
+  topic_name: string | null;
+  platforms: Platform[];
+  models: string[];
+  regions: string[];
+  is_active: boolean;
+  created_at: Date;
+}
 
 export async function listTopics(pg: Postgres, brandId: string) {
   const { rows } = await pg.query(
@@ -24,7 +41,7 @@ export async function topicPromptIds(pg: Postgres, brandId: string, topicId: str
             (SELECT array_agg(id) FROM prompts WHERE topic_id = $2 AND brand_id = $1) AS ids`,
     [brandId, topicId],
   );
-  if (!rows[0].found) throw notFound('Topic not found');
+  if (!rows[0].found) throw notFound(TOPIC_NOT_FOUND);
   return rows[0].ids ?? [];
 }
 
@@ -34,7 +51,7 @@ export async function listPrompts(
   opts: { topicId?: string; isActive?: boolean; limit: number },
 ) {
   if (opts.topicId) await topicPromptIds(pg, brandId, opts.topicId);
-  const { rows } = await pg.query(
+  const { rows } = await pg.query<ListedPrompt>(
     `SELECT p.id, p.text, p.topic_id, t.name AS topic_name, p.platforms, p.models, p.regions, p.is_active, p.created_at
        FROM prompts p LEFT JOIN topics t ON t.id = p.topic_id
       WHERE p.brand_id = $1

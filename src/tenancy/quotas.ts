@@ -3,6 +3,7 @@
 // -1 means unlimited. Periods are calendar months in UTC. Taking a unit is one conditional upsert,
 // so with one unit left exactly one of N concurrent callers gets it, on real Postgres and PGlite.
 import { ApiError } from '../errors.ts';
+import type { Queryable } from '../stores/postgres.ts';
 
 export type QuotaKind = 'briefs' | 'drafts' | 'audits';
 export type Plan = 'starter' | 'growth' | 'business';
@@ -21,10 +22,6 @@ const LIMIT_NAMES: Record<QuotaKind, string> = {
   audits: 'site audit',
 };
 
-/** The pool wrapper (`stores.pg`) or a transaction's client: both have this `query`. */
-export interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
-}
 
 export interface QuotaLimit {
   limit: number;

@@ -8,6 +8,7 @@ import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
 import { PLATFORMS } from '../tracking/types.ts';
 import { upsertMember } from './members.ts';
+import type { Queryable } from '../stores/postgres.ts';
 
 const TRIAL_DAYS = 14;
 
@@ -72,7 +73,7 @@ export function parseWorkspace(input: unknown): Workspace {
   return parsed.data;
 }
 
-type Db = Pick<pg.PoolClient, 'query'>;
+type Db = Queryable;
 
 async function upsertReturningId(db: Db, sql: string, params: unknown[]): Promise<string> {
   const { rows } = await db.query<{ id: string }>(sql, params);

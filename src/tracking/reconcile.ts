@@ -6,7 +6,7 @@
 // Rows are compared by their keys (row-lines.ts): the stored values, serialised as they are written.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { select, type Clauses } from '../stores/scoped-query.ts';
-import { chTime } from './rows.ts';
+import { chTime } from '../stores/scoped-query.ts';
 import { COLUMNS, FACT_TABLES, LINE_COLUMNS, WIDE_COLUMNS, keysOf, keysOfWide, rowKey, rowLine, type FactTable } from './row-lines.ts';
 
 const TIME_COLUMNS = new Set(['collected_at', 'created_at']);

@@ -6,6 +6,7 @@ import type { CardFigures } from './types.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { cardId } from './ids.ts';
 import { answerKey, citationTuple, entityTuple, rowKey, wideLine } from './row-lines.ts';
+import { chTime } from '../stores/scoped-query.ts';
 
 export interface AnswerContext {
   answerId: string;
@@ -19,8 +20,6 @@ export interface AnswerContext {
  */
 export interface AnswerRows { wide: string; shopping_cards: string[] }
 
-/** ClickHouse DateTime64(3) text: `2026-11-01 06:00:00.000` (UTC). */
-export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
 
 // Values go in COLUMNS order (row-lines.ts).
 export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerAnalysis | null, cards: CardFigures[]): AnswerRows {

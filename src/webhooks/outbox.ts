@@ -2,13 +2,13 @@
 // the caller's client so it commits or rolls back with the change that caused it. Nothing is sent
 // here; the worker (worker.ts) picks the rows up once they are committed.
 import type pg from 'pg';
+import type { Queryable } from '../stores/postgres.ts';
 
 export const EVENT_TYPES = ['opportunity.sent', 'digest.daily', 'webhook.test'] as const;
 export type WebhookEventType = (typeof EVENT_TYPES)[number];
 
-type Db = Pick<pg.PoolClient, 'query'>;
+type Db = Queryable;
 /** A transaction's client or the pool wrapper (src/stores/postgres.ts). */
-type Queryable = { query(sql: string, params?: unknown[]): Promise<pg.QueryResult<any>> };
 
 /** The body every endpoint receives (Standard Webhooks: `{type, timestamp, data}`). */
 function body(type: WebhookEventType, data: unknown): string {
