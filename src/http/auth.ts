@@ -8,7 +8,7 @@ import { INVALID, KEY_PREFIX, MALFORMED, resolveKey, type Identity } from '../te
 
 export async function authenticate(pg: Postgres, header: string | undefined): Promise<Identity> {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
-  if (!match || !match[1].startsWith(KEY_PREFIX)) throw new ApiError(401, MALFORMED);
+  if (!match?.[1].startsWith(KEY_PREFIX)) throw new ApiError(401, MALFORMED);
   const identity = await resolveKey(pg, match[1]);
   if (!identity) throw new ApiError(401, INVALID);
   return identity;

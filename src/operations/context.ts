@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
 import { brandInOrganization, type BrandRecord } from '../tenancy/brands.ts';
-import { cacheKey, ResultCache } from '../analytics/cache.ts';
+import { cacheKey, type ResultCache } from '../analytics/cache.ts';
 import type { Identity } from '../tenancy/keys.ts';
 import type { Ctx } from './registry.ts';
 

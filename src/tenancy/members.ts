@@ -1,6 +1,5 @@
 // Membership: a user belongs to at most one organization; adding them elsewhere moves them.
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
 import { organizationExists } from './organizations.ts';

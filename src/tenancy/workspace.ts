@@ -2,7 +2,6 @@
 // by their natural keys (CONTRACT.md section 5), all in one transaction. Applying the same file
 // again changes nothing and prints the same ids. Things absent from the file are left as they are.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import { z } from 'zod';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';

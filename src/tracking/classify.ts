@@ -136,7 +136,7 @@ export function articleTypeOf(domain: string, path: string, query: string, title
       slug = decodeURIComponent(lowerPath);
     } catch { /* keep the encoded path */ }
   }
-  const words = t + ' ' + slug;
+  const words = `${t} ${slug}`;
   let found = 0; // bit i set when rule group i matched
   WORD_RULES.lastIndex = 0;
   for (let m = WORD_RULES.exec(words); m; m = WORD_RULES.exec(words)) {

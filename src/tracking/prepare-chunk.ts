@@ -1,6 +1,6 @@
 // What the ingest worker does with each chunk of lines (prepare-worker.ts), kept free of thread
 // plumbing so bench/ingest-stages.ts times exactly this.
-import { LineReader, type LineChunk } from './answer-lines.ts';
+import type { LineReader, LineChunk } from './answer-lines.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { BatchBuilder, type Lookups } from './ingest.ts';
 import type { PreparedChunk } from './prepare-thread.ts';

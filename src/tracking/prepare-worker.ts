@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { compileEntities, type CompiledEntities } from './analyze.ts';
 import { LineReader, type LineChunk } from './answer-lines.ts';
 import { prepareChunk } from './prepare-chunk.ts';
-import { type Lookups, type PromptInfo } from './ingest.ts';
+import type { Lookups, PromptInfo } from './ingest.ts';
 import type { ToMain, ToWorker, WorkerInit } from './prepare-thread.ts';
 
 const port = parentPort!;

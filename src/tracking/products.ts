@@ -104,7 +104,7 @@ export function parseLocaleNumber(s: string): number | null {
   let digits: string;
   if (decimal) {
     const at = t.lastIndexOf(decimal);
-    digits = t.slice(0, at).replace(/[.,]/g, '') + '.' + t.slice(at + 1).replace(/[.,]/g, '');
+    digits = `${t.slice(0, at).replace(/[.,]/g, '')}.${t.slice(at + 1).replace(/[.,]/g, '')}`;
   } else {
     digits = t.replace(/[.,]/g, '');
   }

@@ -34,10 +34,10 @@ function parseHttp(raw: string): URL | null {
   if (typeof raw !== 'string') return null;
   let s = raw.trim();
   if (s === '') return null;
-  if (s.startsWith('//')) s = 'https:' + s;
+  if (s.startsWith('//')) s = `https:${s}`;
   else if (!HAS_SCHEME.test(s)) {
     if (!LOOKS_LIKE_HOST.test(s)) return null;
-    s = 'https://' + s;
+    s = `https://${s}`;
   }
   let u: URL;
   try {
@@ -94,7 +94,7 @@ function cleanQuery(search: string): string {
   if (kept.length === 0) return '';
   // Array.prototype.sort is stable: repeated keys keep their relative order (a=2&a=1 != a=1&a=2).
   kept.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return '?' + kept.map((k) => k.part).join('&');
+  return `?${kept.map((k) => k.part).join('&')}`;
 }
 
 export interface ParsedCitationUrl {
@@ -132,7 +132,7 @@ function parseUncached(raw: string): ParsedCitationUrl | null {
   if (!u) return null;
   const domain = hostToDomain(u.hostname);
   if (domain === '') return null;
-  const port = u.port && u.port !== DEFAULT_PORTS[u.protocol] ? ':' + u.port : '';
+  const port = u.port && u.port !== DEFAULT_PORTS[u.protocol] ? `:${u.port}` : '';
   let path = u.pathname || '/';
   // A trailing slash on a non-root path is dropped: /blog/ and /blog are nearly always the same
   // page, and engines cite both spellings. The root keeps its slash (https://acme.com/).

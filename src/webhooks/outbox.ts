@@ -1,7 +1,6 @@
 // The transactional outbox: an event becomes one delivery row per subscribed endpoint, written with
 // the caller's client so it commits or rolls back with the change that caused it. Nothing is sent
 // here; the worker (worker.ts) picks the rows up once they are committed.
-import type pg from 'pg';
 import type { Queryable } from '../stores/postgres.ts';
 
 export const EVENT_TYPES = ['opportunity.sent', 'digest.daily', 'webhook.test'] as const;

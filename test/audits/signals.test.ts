@@ -12,7 +12,7 @@ import type { SiteFile, SiteFiles } from '../../src/audits/site.ts';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const file = (url: string, status: number | null, body = '', contentType = 'text/plain'): SiteFile =>
-  ({ url, status, body, contentType, ...(status === null ? { error: 'Timed out after 7.5 s fetching ' + url } : {}) });
+  ({ url, status, body, contentType, ...(status === null ? { error: `Timed out after 7.5 s fetching ${url}` } : {}) });
 
 function audit(html: string, o: { url?: string; robots?: SiteFile; llms?: SiteFile; sitemap?: SiteFiles['sitemap']; headers?: Record<string, string>; redirects?: string[]; firstByteMs?: number } = {}) {
   const url = o.url ?? 'https://example.com/guide';

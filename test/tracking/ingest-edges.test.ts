@@ -29,7 +29,7 @@ function answer(t: Tenant, collectedAt: string, extra: object = {}) {
 }
 
 const lines = (list: (object | string)[]) =>
-  list.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+  `${list.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 
 /** Live answers of the brand: id, mode, instant and text. */
 async function live(brandId: string) {

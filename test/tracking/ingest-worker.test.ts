@@ -107,7 +107,7 @@ async function optimize() {
 
 test('a file ingested twice, in batches of any size, writes nothing the second time', async (t) => {
   const tenant = await seedTenant(server);
-  const file = write(answers(tenant, 25).map((a) => JSON.stringify(a)).join('\n') + '\n');
+  const file = write(`${answers(tenant, 25).map((a) => JSON.stringify(a)).join('\n')}\n`);
   t.deepEqual(await ingestFile(server.stores, file, 4), { read: 25, inserted: 25, replaced: 0, rejected: [] });
   // Merged down to the live rows, so any row written later shows in the raw counts.
   await optimize();

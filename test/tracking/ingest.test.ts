@@ -12,7 +12,7 @@ test.after.always(async () => { await server?.stop(); });
 
 function writeLines(lines: (object | string)[]): string {
   const file = path.join(server.dataDir, `${uniq('answers')}.jsonl`);
-  fs.writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
   return file;
 }
 

@@ -51,7 +51,7 @@ const CATEGORY: [string, RegExp][] = [
   ['institutional', /(\.gov|\.edu|\.int|\.ac\.[a-z]{2}|^gov\.[a-z]{2})$/],
 ];
 function category(h: string, b: SimBrand): string {
-  const belongs = (e: Entity) => e.domains.some((d) => h === d || h.endsWith('.' + d));
+  const belongs = (e: Entity) => e.domains.some((d) => h === d || h.endsWith(`.${d}`));
   if (belongs(b.brand)) return 'you';
   if (b.competitors.some(belongs)) return 'competitor';
   return CATEGORY.find(([, re]) => re.test(h))?.[0] ?? 'other';

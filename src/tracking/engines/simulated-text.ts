@@ -102,7 +102,7 @@ function thirdParty(c: Ctx, cat: string, e: Entity): CitationInput {
       if (k < 0.4) return { url: `https://www.g2.com/categories/${ts}`, title: `Best ${t}: User Reviews from ${y} | G2` };
       if (k < 0.6) return { url: `https://www.g2.com/products/${es}/reviews`, title: `${e.name} Reviews ${y}: Details, Pricing, & Features | G2` };
       if (k < 0.8) return { url: `https://www.capterra.com/p/${digits(r, 6)}/${es}/`, title: `${e.name} Reviews, Pricing & Features - Capterra` };
-      return { url: `https://www.trustpilot.com/review/${e.domains[0] ?? es + '.com'}`, title: `${e.name} Reviews | Read Customer Service Reviews` };
+      return { url: `https://www.trustpilot.com/review/${e.domains[0] ?? `${es}.com`}`, title: `${e.name} Reviews | Read Customer Service Reviews` };
     }
     case 'institutional': {
       const host = pick(r, INSTITUTIONAL);
@@ -223,7 +223,7 @@ export function buildText(c: Ctx, named: Entity[], nCites: number): string {
   const style = c.platform === 'claude' || c.platform === 'google_ai_overviews' ? (r() < 0.6 ? 2 : 1) : int(r, 0, 2);
   if (!items.length) {
     let advice = 'A few things to weigh before you pick a product:\n';
-    for (const a of ADVICE) if (r() < 0.75) advice += '\n' + a;
+    for (const a of ADVICE) if (r() < 0.75) advice += `\n${a}`;
     parts.push(advice);
   } else if (style === 2) { // prose: two names per paragraph
     for (let i = 0; i < items.length; i += 2) {
@@ -253,7 +253,7 @@ export function buildText(c: Ctx, named: Entity[], nCites: number): string {
 }
 /** Short answers get a few generic sentences so texts stay in the 400-1200 character range. */
 function pad(text: string): string {
-  for (let i = 0; text.length < 400 && i < FILLERS.length; i++) text += ' ' + FILLERS[i];
+  for (let i = 0; text.length < 400 && i < FILLERS.length; i++) text += ` ${FILLERS[i]}`;
   return text;
 }
 const CONTRASTS = ['By contrast,', 'Meanwhile,', 'Alternatively,'];

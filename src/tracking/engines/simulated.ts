@@ -7,7 +7,7 @@
 // The answers use real platform and model names on purpose (the analysis treats them like any
 // capture); callers label the data set as simulated with SIMULATED_LABEL wherever it shows.
 import type { AnswerInput, CitationInput, Entity, Platform } from '../types.ts';
-import { buildCitations, buildShopping, buildText, int, pick, topicOf, type Ctx, type Rng } from './simulated-text.ts';
+import { buildCitations, buildShopping, buildText, int, topicOf, type Ctx, type Rng } from './simulated-text.ts';
 
 /** The label callers attach to anything produced by this engine (engine name, UI, logs). */
 export const SIMULATED_LABEL = 'simulated';
