@@ -5,10 +5,34 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { round } from './formulas.ts';
 import { chTime, select, type Clauses, type Source } from '../stores/scoped-query.ts';
+import type { MatchedRole } from '../tracking/types.ts';
 
 const CARD_COLUMNS = ['card_id', 'answer_id', 'brand_id', 'position', 'product_title', 'product_brand', 'price_amount',
   'price_currency', 'image_url', 'merchant_url', 'merchant_domain', 'rating', 'review_count', 'raw', 'matched_brand_id',
   'matched_brand_role', 'platform', 'region', 'created_at'];
+
+/** A card as CARD_COLUMNS reads it (timestamps come as ISO strings: CLICKHOUSE_SETTINGS). */
+interface CardRow {
+  card_id: string;
+  answer_id: string;
+  brand_id: string;
+  position: number;
+  product_title: string;
+  product_brand: string;
+  price_amount: number | null;
+  price_currency: string | null;
+  image_url: string | null;
+  merchant_url: string | null;
+  merchant_domain: string | null;
+  rating: number | null;
+  review_count: number | null;
+  raw: string;
+  matched_brand_id: string | null;
+  matched_brand_role: MatchedRole;
+  platform: string;
+  region: string;
+  created_at: string;
+}
 
 export interface CardFilters { brandId: string; role?: string; platform?: string; region?: string }
 
@@ -24,7 +48,7 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
   // Strictly after the last card of the previous page in (created_at DESC, id DESC) order, so
   // cards sharing a timestamp are neither skipped nor repeated.
   const after = opts.cursor ? { cAt: chTime(opts.cursor.at), cId: opts.cursor.id } : undefined;
-  const rows = await ch.rows<Record<string, any>>(select(liveCards(f), {
+  const rows = await ch.rows<CardRow>(select(liveCards(f), {
     select: CARD_COLUMNS.join(', '),
     where: after ? `(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})` : undefined,
     orderBy: 'created_at DESC, card_id DESC',

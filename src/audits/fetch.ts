@@ -5,6 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import dns from 'node:dns';
+import type net from 'node:net';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { blockedReason, isIpLiteral, refusedAs } from './addresses.ts';
@@ -74,9 +75,15 @@ function blocked(host: string, ip: string, why: string, url: string): FetchError
   return new FetchError('blocked', message, url, detail);
 }
 
-/** A `lookup` for the socket that resolves, checks every address, and hands over only checked ones. */
-function guardedLookup(check: (ip: string) => string | null, url: string) {
-  return (hostname: string, options: dns.LookupOptions, callback: (...args: any[]) => void) => {
+/** How a `lookup` answers: with the error alone, or with the address (and family) or all addresses. */
+type LookupCallback = (err: Error | null, address?: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for the socket that resolves, checks every address, and hands over only checked ones.
+ * (net.LookupFunction types its callback as always taking an address, even after an error.)
+ */
+function guardedLookup(check: (ip: string) => string | null, url: string): net.LookupFunction {
+  return ((hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
     dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
       if (err) return callback(err);
       // One refused address refuses the host: a name that also points inward is not trusted.
@@ -87,18 +94,22 @@ function guardedLookup(check: (ip: string) => string | null, url: string) {
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0].address, addresses[0].family);
     });
-  };
+  }) as net.LookupFunction;
 }
 
-function transportError(err: any, url: string): FetchError {
+function transportError(err: unknown, url: string): FetchError {
   if (err instanceof FetchError) return err;
   const host = (() => { try { return new URL(url).host; } catch { return url; } })();
-  const code = err?.code ?? err?.cause?.code;
-  if (DNS_CODES.has(code)) return new FetchError('dns', `DNS lookup failed for ${hostOf(new URL(url))} (${code})`, url);
+  // Node's error code, on the error itself or on its cause.
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | null | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  if (typeof code === 'string' && DNS_CODES.has(code)) {
+    return new FetchError('dns', `DNS lookup failed for ${hostOf(new URL(url))} (${code})`, url);
+  }
   if (typeof code === 'string' && (/CERT|SSL|TLS/.test(code) || code === 'EPROTO')) {
     return new FetchError('connection', `TLS handshake with ${host} failed (${code})`, url);
   }
-  return new FetchError('connection', `Could not connect to ${host} (${code ?? err?.message ?? 'unknown error'})`, url);
+  return new FetchError('connection', `Could not connect to ${host} (${code ?? e?.message ?? 'unknown error'})`, url);
 }
 
 interface Hop { res: http.IncomingMessage; address: string }
@@ -117,7 +128,7 @@ function requestOnce(url: URL, opts: SafeFetchOptions, method: string, body: str
       method,
       signal,
       agent: false,
-      lookup: guardedLookup(check, url.href) as any,
+      lookup: guardedLookup(check, url.href),
       headers: {
         'user-agent': USER_AGENT,
         accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',

@@ -23,7 +23,7 @@ export interface Image { src: string; alt: string | null; decorative: boolean }
 export interface JsonLdBlock { ok: boolean; error?: string; value?: unknown }
 
 /** A schema.org node with its types (prefix-free, e.g. `Article`) and its properties. */
-export interface JsonLdNode { types: string[]; data: Record<string, any>; context: boolean }
+export interface JsonLdNode { types: string[]; data: Record<string, unknown>; context: boolean }
 
 export interface Page {
   url: URL;
@@ -56,7 +56,7 @@ export const words = (text: string): string[] => text.split(/\s+/).filter((w) =>
 export const clean = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** Text of a fragment with line breaks between block elements, so words of adjacent blocks do not merge. */
-function blockText($: CheerioAPI, root: cheerio.Cheerio<any>): string {
+function blockText($: CheerioAPI, root: ReturnType<CheerioAPI>): string {
   root.find('br').replaceWith('\n');
   root.find(BLOCK).each((_, el) => { $(el).append('\n'); });
   return root.text().replace(/[ \t\f\r]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
@@ -71,7 +71,7 @@ function collectNodes(value: unknown, out: JsonLdNode[], inheritedContext: boole
     for (const v of value) collectNodes(v, out, inheritedContext, depth + 1);
     return;
   }
-  const obj = value as Record<string, any>;
+  const obj = value as Record<string, unknown>;
   const ctx = obj['@context'];
   const context = inheritedContext || (typeof ctx === 'string' ? /schema\.org/i.test(ctx)
     : JSON.stringify(ctx ?? '').toLowerCase().includes('schema.org'));

@@ -15,8 +15,9 @@ export interface AuditRow {
   status: 'running' | 'completed' | 'failed';
   total_score: number | null;
   category_scores: Record<string, number | null> | null;
-  signals: any[] | null;
-  recommendations: any[] | null;
+  /** As stored when it completed (JSON of the audit's result). */
+  signals: AuditResult['signals'] | null;
+  recommendations: AuditResult['recommendations'] | null;
   signals_evaluated: number | null;
   signals_total: number | null;
   error: string | null;

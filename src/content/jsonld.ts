@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: parsed JSON-LD, read field by field and checked where used
 // The draft's structured data: one JSON-LD document (schema.org) holding an Article and a FAQPage
 // for its FAQs. Built from the draft's own fields, so it always says what the page says.
 

@@ -33,7 +33,7 @@ export interface OpportunityItem {
 }
 
 export interface OpportunityFull extends OpportunityItem {
-  source_data: Record<string, any>;
+  source_data: Record<string, unknown>;
   brief: Brief | null;
 }
 
@@ -45,6 +45,23 @@ export interface OpportunityRecord extends OpportunityFull {
 
 const COLUMNS = `id, organization_id, brand_id, title, description, type, impact, opportunity_score,
   status, prompt_id, brief IS NOT NULL AS has_brief, created_at, updated_at`;
+
+/** A row of COLUMNS as pg returns it. */
+interface OpportunityRow {
+  id: string;
+  organization_id: string;
+  brand_id: string;
+  title: string;
+  description: string;
+  type: OpportunityItem['type'];
+  impact: OpportunityItem['impact'];
+  opportunity_score: number;
+  status: OpportunityStatus;
+  prompt_id: string;
+  has_brief: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -58,7 +75,7 @@ async function withPromptTexts<T extends { prompt_id: string }>(
   return rows.map((r) => ({ ...r, prompt_text: prompts.get(r.prompt_id)!.text }));
 }
 
-function item(r: any): OpportunityItem {
+function item(r: OpportunityRow & { prompt_text: string }): OpportunityItem {
   return {
     id: r.id, title: r.title, description: r.description, type: r.type, impact: r.impact,
     opportunity_score: Number(r.opportunity_score), status: r.status, prompt_id: r.prompt_id, prompt_text: r.prompt_text,
@@ -69,7 +86,7 @@ function item(r: any): OpportunityItem {
 /** The single-item read (also the opportunity.sent payload); undefined when not the organization's. */
 export async function findOpportunity(db: Db, organizationId: string | null, id: string): Promise<OpportunityRecord | undefined> {
   if (!organizationId || !UUID_RE.test(id)) return undefined;
-  const { rows } = await db.query(
+  const { rows } = await db.query<OpportunityRow & Pick<OpportunityRecord, 'source_data' | 'brief' | 'draft'>>(
     `SELECT ${COLUMNS}, source_data, brief, draft FROM content_opportunities WHERE id = $1 AND organization_id = $2`,
     [id.toLowerCase(), organizationId],
   );
@@ -95,7 +112,7 @@ export async function listOpportunities(
   brandId: string,
   f: { status?: string; impact?: string; type?: string; limit: number },
 ): Promise<OpportunityItem[]> {
-  const { rows } = await pgdb.query(
+  const { rows } = await pgdb.query<OpportunityRow>(
     `SELECT ${COLUMNS} FROM content_opportunities
       WHERE brand_id = $1
         AND ($2::text IS NULL OR status = $2)
@@ -110,7 +127,8 @@ export async function listOpportunities(
 
 /** Opportunities the content jobs created for the brand during `day` (UTC), best first: the daily digest's list. */
 export async function opportunitiesCreatedOn(db: Db, brandId: string, day: string) {
-  const { rows } = await db.query(
+  const { rows } = await db.query<Pick<OpportunityRow,
+    'id' | 'title' | 'type' | 'impact' | 'opportunity_score' | 'status' | 'prompt_id' | 'created_at'>>(
     `SELECT id, title, type, impact, opportunity_score, status, prompt_id, created_at
        FROM content_opportunities
       WHERE brand_id = $1 AND created_at >= $2::date AND created_at < $2::date + 1

@@ -209,7 +209,7 @@ export async function listPromptVolumes(pgdb: Postgres, brandId: string, limit: 
   // Ties are broken by prompt text as Postgres sorts it: tenancy gives the brand's prompts in that
   // order, and their rank orders these rows without a join to its table.
   const texts = await promptTexts(pgdb, brandId);
-  const { rows } = await pgdb.query(
+  const { rows } = await pgdb.query<VolumeAnalysis & { prompt_id: string; fetched_at: Date }>(
     `SELECT v.prompt_id, v.intent, v.keywords, v.google_volumes, v.total_google_volume,
             v.est_ai_volume, v.ai_volume_multiplier, v.competition_index, v.competition, v.fetched_at
        FROM prompt_volumes v JOIN unnest($2::uuid[]) WITH ORDINALITY AS by_text (prompt_id, rank) USING (prompt_id)
@@ -226,11 +226,11 @@ export async function listPromptVolumes(pgdb: Postgres, brandId: string, limit: 
 /** The analysis of some prompts (for opportunity scores and briefs), by prompt id. */
 export async function volumesOf(pgdb: Db, promptIds: string[]): Promise<Map<string, VolumeAnalysis>> {
   if (!promptIds.length) return new Map();
-  const { rows } = await pgdb.query(
+  const { rows } = await pgdb.query<VolumeAnalysis & { prompt_id: string }>(
     `SELECT prompt_id, intent, keywords, google_volumes, total_google_volume, est_ai_volume, ai_volume_multiplier,
             competition_index, competition
        FROM prompt_volumes WHERE prompt_id = ANY($1::uuid[])`,
     [promptIds],
   );
-  return new Map(rows.map((r: any) => [r.prompt_id, r as VolumeAnalysis]));
+  return new Map(rows.map((r) => [r.prompt_id, r]));
 }

@@ -9,6 +9,7 @@ import { operationPath } from '../operations/registry.ts';
 import { limitMessage, PLAN_QUOTAS, type QuotaKind } from '../tenancy/quotas.ts';
 import { BRAND_NOT_FOUND } from '../tenancy/brands.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema and OpenAPI objects, plain JSON navigated by keyword
 type Schema = Record<string, any>;
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {

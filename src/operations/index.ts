@@ -10,7 +10,7 @@ import { webhookOperations } from './webhooks.ts';
 import { contentOperations } from './content.ts';
 import { suggestionOperations } from './suggestions.ts';
 
-export const operations: Operation<any, any>[] = [
+export const operations: Operation[] = [
   whoami, brands,
   visibilitySummary, visibilityTrend, competitorComparison, citations,
   topics, prompts, promptPerformance,

@@ -83,9 +83,10 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     // chDB has one engine per process and ignores the client's database option: our tables live in
     // its `default` database, which belongs to this DATA_DIR alone.
     const connection = createChdbConnection({ path: dir });
+    // biome-ignore lint/suspicious/noExplicitAny: chdb types it with @clickhouse/client-common, not the client's copy
     client = createClient({ connection: connection as any, clickhouse_settings: CLICKHOUSE_SETTINGS });
     rawInsert = (table, columns, body) =>
-      (connection as any).chdb.rawInsert({ table, columns, values: body, format: 'JSONCompactEachRow' });
+      connection.chdb.rawInsert({ table, columns, values: body, format: 'JSONCompactEachRow' });
   }
   const insertLines = async (table: string, columns: readonly string[], body: string | Uint8Array) => {
     if (body.length === 0) return;

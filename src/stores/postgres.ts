@@ -10,13 +10,13 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 /** The pool wrapper (`stores.pg`) or a transaction's client: whatever runs one statement. */
 export interface Queryable {
-  query<T extends pg.QueryResultRow = any>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
+  query<T extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
 }
 
 export interface Postgres {
   pool: pg.Pool;
   embedded: boolean;
-  query<T extends pg.QueryResultRow = any>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
+  query<T extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
   /** Runs fn in one transaction on one connection; rolls back when it throws. */
   tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -57,7 +57,8 @@ export async function openPostgres(opts: { url?: string; dataDir: string; queryT
     embedded: Boolean(stopEmbedded),
     // A query past its deadline fails and its connection is dropped (pg's query_timeout), so a hung
     // server cannot hold requests. Only here: transactions and session locks wait as long as they must.
-    query: (sql, params) => pool.query({ text: sql, values: params as any[], query_timeout: opts.queryTimeoutMs } as pg.QueryConfig),
+    query: (sql, params) =>
+      pool.query({ text: sql, values: params, query_timeout: opts.queryTimeoutMs } as pg.QueryConfig),
     async tx(fn) {
       const client = await pool.connect();
       try {

@@ -24,7 +24,9 @@ export interface ListedPrompt {
 }
 
 export async function listTopics(pg: Postgres, brandId: string) {
-  const { rows } = await pg.query(
+  const { rows } = await pg.query<{
+    id: string; name: string; is_active: boolean; prompt_count: number; created_at: Date;
+  }>(
     `SELECT t.id, t.name, t.is_active, count(p.id)::int AS prompt_count, t.created_at
        FROM topics t LEFT JOIN prompts p ON p.topic_id = t.id
       WHERE t.brand_id = $1
@@ -143,8 +145,9 @@ export async function trackedPrompts(pg: Queryable, brandId?: string): Promise<T
 
 /** The names of the brand's topics, oldest first. */
 export async function topicNames(pg: Queryable, brandId: string): Promise<string[]> {
-  const { rows } = await pg.query('SELECT name FROM topics WHERE brand_id = $1 ORDER BY created_at, id', [brandId]);
-  return rows.map((r: { name: string }) => r.name);
+  const { rows } = await pg.query<{ name: string }>(
+    'SELECT name FROM topics WHERE brand_id = $1 ORDER BY created_at, id', [brandId]);
+  return rows.map((r) => r.name);
 }
 
 /**
@@ -152,10 +155,11 @@ export async function topicNames(pg: Queryable, brandId: string): Promise<string
  * transaction client; a topic of the same name made meanwhile (e.g. by `apply`) is reused.
  */
 export async function ensureTopic(db: Queryable, brandId: string, name: string): Promise<{ id: string; name: string }> {
-  const created = await db.query(
+  const created = await db.query<{ id: string; name: string }>(
     `INSERT INTO topics (id, brand_id, name) VALUES ($1, $2, $3)
      ON CONFLICT (brand_id, name) DO NOTHING RETURNING id, name`,
     [randomUUID(), brandId, name]);
   return created.rows[0]
-    ?? (await db.query('SELECT id, name FROM topics WHERE brand_id = $1 AND name = $2', [brandId, name])).rows[0];
+    ?? (await db.query<{ id: string; name: string }>(
+      'SELECT id, name FROM topics WHERE brand_id = $1 AND name = $2', [brandId, name])).rows[0];
 }

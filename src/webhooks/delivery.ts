@@ -110,7 +110,16 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** The endpoint's most recent deliveries, newest first, each with its attempts in order. */
 export async function listDeliveries(pg: Postgres, endpointId: string, limit: number): Promise<DeliveryView[]> {
-  const { rows } = await pg.query(
+  const { rows } = await pg.query<{
+    id: string;
+    event_type: WebhookEventType;
+    status: DeliveryView['status'];
+    created_at: Date;
+    completed_at: Date | null;
+    next_attempt_at: Date | null;
+    attempts: number;
+    history: DeliveryView['attempts'];
+  }>(
     `SELECT d.id, d.event_type, d.status, d.created_at, d.completed_at, d.next_attempt_at, d.attempts,
             coalesce((SELECT json_agg(json_build_object(
                         'attempt', a.attempt, 'started_at', a.started_at, 'status_code', a.status_code,
@@ -130,6 +139,6 @@ export async function listDeliveries(pg: Postgres, endpointId: string, limit: nu
     // Pending: the next try; delivering: when the claim lapses (a retry after a dead worker).
     next_attempt_at: r.status === 'pending' || r.status === 'delivering' ? iso(r.next_attempt_at) : null,
     attempt_count: r.attempts,
-    attempts: (r.history as any[]).map((a) => ({ ...a, started_at: new Date(a.started_at).toISOString() })),
+    attempts: r.history.map((a) => ({ ...a, started_at: new Date(a.started_at).toISOString() })),
   }));
 }

@@ -7,10 +7,12 @@ import { fail, graded, na, pass, plural, quote, warn, type AuditInput, type Sign
 const BYLINE = '[rel~="author"], [itemprop="author"], .author, .byline, [class*="author" i], [class*="byline" i]';
 const needsAuthor = (page: Page) => page.kind === 'article' || page.kind === 'page';
 
-/** `author` values of the structured data: strings or {name, url, sameAs} objects. */
-function schemaAuthors(page: Page): any[] {
+/** `author` values of the structured data: strings or {name, url, sameAs} objects (or whatever else a page put). */
+function schemaAuthors(page: Page): unknown[] {
   return page.jsonLd.nodes.flatMap((n) => (n.data.author === undefined ? [] : [n.data.author].flat())).filter(Boolean);
 }
+
+const isObject = (a: unknown): a is Record<string, unknown> => typeof a === 'object' && a !== null;
 
 function authorByline(input: AuditInput): Signal {
   const { page } = input;
@@ -19,8 +21,9 @@ function authorByline(input: AuditInput): Signal {
   const els = $(BYLINE).filter((_, el) => { const t = $(el).text().trim(); return t.length > 1 && t.length <= 80; }).toArray();
   const visible = els.length ? $(els[0]).text().replace(/\s+/g, ' ').trim() : page.mainText.slice(0, 600).match(/\bBy\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})/)?.[0];
   const linked = $('a[rel~="author"]').length > 0 || els.some((el) => $(el).is('a[href]') || $(el).find('a[href]').length > 0)
-    || schemaAuthors(page).some((a) => typeof a === 'object' && (a.url || a.sameAs));
-  const machine = schemaAuthors(page).map((a) => (typeof a === 'string' ? a : a.name)).find(Boolean) ?? page.meta('author');
+    || schemaAuthors(page).some((a) => isObject(a) && (a.url || a.sameAs));
+  const machine = schemaAuthors(page).map((a) => (typeof a === 'string' ? a : isObject(a) ? a.name : undefined))
+    .find(Boolean) ?? page.meta('author');
   if (visible && linked) return pass('author_byline', `Byline ${quote(visible, 60)} with a link to the author.`);
   if (visible) return warn('author_byline', 0.6, `Byline ${quote(visible, 60)} without a link to an author page.`);
   if (machine) return warn('author_byline', 0.4, `Author ${quote(String(machine), 60)} only in metadata, not shown on the page.`);
@@ -31,9 +34,10 @@ function authorSchema(input: AuditInput): Signal {
   const { page } = input;
   if (!needsAuthor(page)) return na('author_schema', `Not expected on a ${page.kind} page.`);
   const authors = schemaAuthors(page);
-  const full = authors.find((a) => typeof a === 'object' && a.name && (a.url || a.sameAs));
+  const objects = authors.filter(isObject);
+  const full = objects.find((a) => a.name && (a.url || a.sameAs));
   if (full) return pass('author_schema', `JSON-LD author ${full['@type'] ?? 'object'} ${quote(String(full.name), 40)} with ${full.url ? 'url' : 'sameAs'}.`);
-  const named = authors.find((a) => typeof a === 'object' && a.name);
+  const named = objects.find((a) => a.name);
   if (named) return warn('author_schema', 0.6, `JSON-LD author ${quote(String(named.name), 40)} without url or sameAs.`);
   if (authors.some((a) => typeof a === 'string')) return warn('author_schema', 0.4, `JSON-LD author is a bare string (${quote(String(authors[0]), 40)}), not a Person.`);
   return fail('author_schema', 'No author in the structured data.');

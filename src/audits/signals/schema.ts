@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: JSON-LD as found on pages, read field by field and checked where used
 // Structure, part 2: schema.org structured data in JSON-LD (presence, validity, a type that fits
 // the page), FAQ markup and breadcrumbs.
 import { ARTICLE_TYPES, nodesOf, type JsonLdNode, type Page } from '../page.ts';

@@ -55,7 +55,8 @@ function openGraph(input: AuditInput): Signal {
 
 function listsTables(input: AuditInput): Signal {
   const $ = input.page.$;
-  const outsideChrome = (el: any) => $(el).closest('nav,header,footer,[role="navigation"]').length === 0;
+  const outsideChrome = (el: Parameters<typeof $>[0]) =>
+    $(el).closest('nav,header,footer,[role="navigation"]').length === 0;
   const lists = $('ul,ol').filter((_, el) => outsideChrome(el) && $(el).children('li').length >= 2).toArray();
   const items = lists.reduce((n, el) => n + $(el).children('li').length, 0);
   const tables = $('table').filter((_, el) => outsideChrome(el)).toArray();

@@ -17,7 +17,8 @@ function serverRendered(input: AuditInput): Signal {
   return fail('server_rendered_text', `Only ${plural(n, 'word')} of text in the HTML as served (${scripts}): the content is built in the browser by JavaScript, which most AI crawlers do not run.`);
 }
 
-function describe(el: any): string {
+/** `<div id="root">` for a selection of one element; the type is what it reads of a cheerio selection. */
+function describe(el: { get(i: 0): { tagName?: string } | undefined; attr(name: 'id'): string | undefined }): string {
   const node = el.get(0);
   const id = el.attr('id');
   return `<${node?.tagName ?? 'div'}${id ? ` id="${id}"` : ''}>`;

@@ -17,6 +17,8 @@ export interface OpenAiOptions {
 }
 
 interface Message { role: 'system' | 'user'; content: string }
+/** What is read of a chat-completions answer (the endpoint's JSON, checked below). */
+interface Completion { choices?: { message?: { content?: unknown } }[] }
 
 /** The model gave no valid output after its attempts (the caller gives the quota unit back). */
 export class GenerationError extends Error {
@@ -119,7 +121,7 @@ export class OpenAiCompatibleGenerator implements ContentGenerator {
   private async attempt<S extends z.ZodType>(name: string, schema: S, messages: Message[]): Promise<z.output<S>> {
     const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     let res: Response;
-    let body: any;
+    let body: unknown;
     try {
       res = await fetch(url, {
         method: 'POST',
@@ -146,7 +148,7 @@ export class OpenAiCompatibleGenerator implements ContentGenerator {
       const message = `the model endpoint answered HTTP ${res.status}`;
       throw res.status === 408 || res.status === 429 || res.status >= 500 ? new Retryable(message) : new Error(message);
     }
-    const content = body?.choices?.[0]?.message?.content;
+    const content = (body as Completion | null | undefined)?.choices?.[0]?.message?.content;
     if (typeof content !== 'string' || !content.trim()) throw new Retryable('the model\'s answer has no message content');
     const parsed = schema.safeParse(jsonOf(content));
     if (!parsed.success) {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: provider JSON, read field by field and checked where used
 // Claude through the Anthropic Messages API with the server-side web search tool.
 // Request: POST {base}/messages (x-api-key, anthropic-version: 2023-06-01)
 //   {model, max_tokens, messages, tools: [{type: "web_search_20250305", name: "web_search", max_uses, user_location}]}.

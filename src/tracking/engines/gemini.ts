@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: provider JSON, read field by field and checked where used
 // Gemini through the Gemini API's generateContent with Grounding with Google Search.
 // Request: POST {base}/models/{model}:generateContent {contents, tools: [{google_search: {}}]}.
 // Answer: candidates[0].content.parts[].text, and candidates[0].groundingMetadata with

@@ -17,6 +17,7 @@ export interface JsonRequest {
   signal?: AbortSignal;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: provider JSON as parsed; each adapter checks the fields it reads
 export type JsonResult = { ok: true; json: any } | { ok: false; failure: EngineFailure };
 
 const MAX_BACKOFF_MS = 60_000;

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: provider JSON, read field by field and checked where used
 // ChatGPT (search) through the OpenAI Responses API with the hosted web_search tool.
 // Request: POST {base}/responses {model, input, tools: [{type: "web_search", user_location}]}.
 // Answer: output[] holds web_search_call items and a `message` whose output_text parts carry the

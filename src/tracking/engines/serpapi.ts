@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: provider JSON, read field by field and checked where used
 // Google AI Overviews, Google AI Mode and Microsoft Copilot through SerpApi. These surfaces have
 // no official API; a SERP provider renders them from the public pages. SerpApi rather than
 // DataForSEO because one key and one synchronous GET (/search.json?engine=...) serve all three with
