@@ -65,7 +65,8 @@ for (let r = 0; r < ROUNDS; r++) {
   for (const [name, run] of Object.entries(stages)) {
     const t = performance.now();
     await run();
-    (times[name] ??= []).push(((performance.now() - t) * 1000) / N);
+    times[name] ??= [];
+    times[name].push(((performance.now() - t) * 1000) / N);
   }
 }
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];

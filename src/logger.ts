@@ -155,6 +155,11 @@ export function openLogSink(dest: number | string = 1, opts: { maxHeldBytes?: nu
 /** stdout, opened by the first logger that needs it and shared by all (one writer on the fd). */
 let processSink: LogSink | undefined;
 
+function processStream(): LogSink['stream'] {
+  processSink ??= openLogSink(1);
+  return processSink.stream;
+}
+
 /** Waits, at most `timeoutMs`, for the process log to reach stdout (before an exit). */
 export function drainProcessLog(timeoutMs: number): Promise<boolean> {
   return processSink ? processSink.drain(timeoutMs) : Promise.resolve(true);
@@ -178,5 +183,5 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       },
     },
   };
-  return pino(options, destination ?? (processSink ??= openLogSink(1)).stream);
+  return pino(options, destination ?? processStream());
 }

@@ -1,5 +1,5 @@
 // `npm start`: configuration -> stores -> migrations -> HTTP server -> schedule.
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startServer } from './server.ts';
 import { abandonProcessLog, drainProcessLog } from './logger.ts';
 
@@ -7,7 +7,7 @@ import { abandonProcessLog, drainProcessLog } from './logger.ts';
 const LOG_DRAIN_MS = 2000;
 
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {

@@ -2,7 +2,7 @@
 // llms.txt, sitemap) in what time is left, evaluate every signal and score them. A page that
 // cannot be audited (DNS, timeout, blocked address, HTTP error, not HTML, too large) throws an
 // AuditFailure whose message is what the customer reads in `error`.
-import { FetchError, MAX_BYTES, safeFetch } from './fetch.ts';
+import { FetchError, MAX_BYTES, safeFetch, type SafeResponse } from './fetch.ts';
 import { parsePage } from './page.ts';
 import { fetchSiteFiles } from './site.ts';
 import { evaluateSignals, type Signal } from './signals/index.ts';
@@ -48,7 +48,7 @@ function decode(body: Buffer, contentType: string): string {
 export async function auditUrl(url: string, opts: AuditOptions): Promise<AuditResult> {
   const started = Date.now();
   const policy = { allowPrivate: opts.allowPrivate, addressCheck: opts.addressCheck, signal: opts.signal };
-  let res;
+  let res: SafeResponse;
   try {
     res = await safeFetch(url, { ...policy, timeoutMs: Math.round(opts.timeoutMs / 2), maxBytes: MAX_BYTES });
   } catch (err) {

@@ -226,7 +226,13 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
         url = next;
         continue;
       }
-      const buf = method === 'HEAD' ? (res.resume(), Buffer.alloc(0)) : await readBody(res, opts.maxBytes ?? MAX_BYTES, url.href);
+      let buf: Buffer;
+      if (method === 'HEAD') {
+        res.resume();
+        buf = Buffer.alloc(0);
+      } else {
+        buf = await readBody(res, opts.maxBytes ?? MAX_BYTES, url.href);
+      }
       return {
         url: url.href,
         status: res.statusCode ?? 0,

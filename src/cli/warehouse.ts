@@ -53,7 +53,7 @@ export const WAREHOUSE_USAGE = 'warehouse grant --org ORG_ID --user NAME [--pass
 export async function runWarehouseCommand(env: { stores: Stores; config: Config }, sub: string | undefined, argv: string[]) {
   const usage = `usage: answerscope ${WAREHOUSE_USAGE}`;
   if (sub !== 'grant') throw new UserError(`Unknown command: warehouse ${sub ?? ''}\n${usage}`);
-  let values;
+  let values: { org?: string; user?: string; password?: string; apply?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,

@@ -56,7 +56,10 @@ export function topicCandidates(input: SuggestionInput): TopicCandidate[] {
   const at = (phrase: string) => {
     const key = normalizeName(phrase);
     let e = evidence.get(key);
-    if (!e) evidence.set(key, (e = { phrase, prompts: new Set(), gap: 0, rivals: new Map(), cited: 0, domains: new Set() }));
+    if (!e) {
+      e = { phrase, prompts: new Set(), gap: 0, rivals: new Map(), cited: 0, domains: new Set() };
+      evidence.set(key, e);
+    }
     return e;
   };
   const rivalName = new Map(input.competitors.map((c) => [c.id, c.name]));

@@ -66,6 +66,7 @@ function formSource(form: string): string {
     .join('\\s+');
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII starts at NUL; this finds any character past it
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Key under which a surface form and a piece of matched text meet. */
@@ -166,8 +167,7 @@ export function scanMentions(compiled: CompiledEntities, text: string): MentionS
   const re = compiled.matcher;
   if (re && text.length) {
     re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const owner = ownerOf(compiled, m[0]);
       if (owner < 0) continue;
       counts[owner]++;

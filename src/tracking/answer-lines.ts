@@ -95,7 +95,9 @@ export class LineReader {
     } else {
       const atStart = this.atStart && chunk.texts.length > 0;
       if (chunk.texts.length) this.atStart = false;
-      chunk.texts.forEach((text, i) => read(i === 0 && atStart ? withoutBomText(text) : text, chunk.lineNos[i]));
+      chunk.texts.forEach((text, i) => {
+        read(i === 0 && atStart ? withoutBomText(text) : text, chunk.lineNos[i]);
+      });
     }
     return out;
   }

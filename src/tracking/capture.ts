@@ -84,7 +84,10 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
   const limits = new Map<string, LimitFunction>();
   const limitOf = (name: string) => {
     let l = limits.get(name);
-    if (!l) limits.set(name, (l = pLimit(tracking.concurrency)));
+    if (!l) {
+      l = pLimit(tracking.concurrency);
+      limits.set(name, l);
+    }
     return l;
   };
   const staleMs = args.staleMs ?? STALE_CLAIM_MS;

@@ -113,7 +113,9 @@ export interface PreparedBatch {
  */
 export function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<PreparedBatch> {
   const builder = new BatchBuilder(lookups);
-  answers.forEach((a, index) => builder.add(a, index));
+  answers.forEach((a, index) => {
+    builder.add(a, index);
+  });
   return builder.finish();
 }
 

@@ -23,7 +23,9 @@ export async function prepareChunk(reader: LineReader, lookups: Lookups, chunk: 
   let group: ValidAnswer[] = [];
   const flush = () => {
     const first = lineNos.length - group.length; // the batch index of the group's first answer
-    group.forEach((answer, i) => builder.add(answer, first + i));
+    group.forEach((answer, i) => {
+      builder.add(answer, first + i);
+    });
     group = [];
   };
   const { read, invalid } = reader.each(chunk, (answer, line) => {

@@ -57,7 +57,7 @@ async function attempt(config: Config, claim: Claim): Promise<Outcome> {
     });
     statusCode = res.status;
     // Postgres text cannot hold NUL: a receiver answering one must not make the outcome unrecordable.
-    excerpt = res.body.toString('utf8').replace(/\u0000/g, '').slice(0, EXCERPT_CHARS);
+    excerpt = res.body.toString('utf8').replaceAll('\u0000', '').slice(0, EXCERPT_CHARS);
     if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
   } catch (err) {
     error = (err as Error).message;

@@ -18,7 +18,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BRAND = '0b5e2a3c-1d4f-4a6b-8c7d-9e0f1a2b3c4d';
 
 // Never called: `tsc --noEmit` checks it, and fails if any of these lines stops being an error.
-export function refusedByTheCompiler(ch: ClickHouse): void {
+// biome-ignore lint/correctness/noUnusedVariables: never called on purpose; only the compiler reads it
+function refusedByTheCompiler(ch: ClickHouse): void {
   // @ts-expect-error a string is not a ScopedQuery
   void ch.rows('SELECT count() FROM answers');
   // @ts-expect-error nor is an object shaped like one: the brand symbol is private to scoped-query.ts

@@ -36,7 +36,7 @@ function tsFiles(dir: string): string[] {
 
 // SQL here is written with upper-case keywords; a table follows FROM (also a comma list of
 // tables), JOIN, UPDATE, INTO, USING or TABLE. Comment lines are skipped: prose may name tables.
-const NAME = String.raw`[a-z_][a-z0-9_]*`;
+const NAME = '[a-z_][a-z0-9_]*';
 const ALIAS = String.raw`(?:\s+(?:AS\s+)?[a-z][a-z0-9_]*)?`;
 const TABLE_REF = new RegExp(
   String.raw`\b(?:FROM|JOIN|UPDATE|INTO|USING|TABLE(?:\s+IF\s+NOT\s+EXISTS)?)\s+(?:ONLY\s+)?` +

@@ -20,7 +20,7 @@ export function cli(args: string[], env: Record<string, string>, cwd?: string): 
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      let json;
+      let json: unknown;
       try { json = JSON.parse(stdout); } catch { /* not JSON */ }
       resolve({ code: code ?? -1, stdout, stderr, json });
     });

@@ -14,7 +14,9 @@ realPostgres('two processes migrating one database together apply each migration
   const db = await freshDatabase();
   t.teardown(() => db.drop());
   const dirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-mig-')));
-  t.teardown(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  t.teardown(() => dirs.forEach((d) => {
+    fs.rmSync(d, { recursive: true, force: true });
+  }));
   const runs = await Promise.all(dirs.map((d) => cli(['migrate'], { DATA_DIR: d, DATABASE_URL: db.url! })));
   for (const r of runs) t.is(r.code, 0, r.stderr);
 

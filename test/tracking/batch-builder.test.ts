@@ -51,7 +51,9 @@ test('answers analysed out of order: the last answer of each id wins, and indexe
   ];
   const lookups = new FakeLookups();
   const builder = new BatchBuilder(lookups);
-  batch.forEach((a, i) => builder.add(a, i));
+  batch.forEach((a, i) => {
+    builder.add(a, i);
+  });
   const got = await builder.finish();
   t.deepEqual(lookups.lookedUp, [[LATER, BOGUS]], 'only the prompts not known yet are looked up, once');
 

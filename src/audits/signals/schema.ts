@@ -27,7 +27,10 @@ function valid(page: Page): Signal {
   const problems: string[] = [];
   let good = 0;
   blocks.forEach((b, i) => {
-    if (!b.ok) return problems.push(`block ${i + 1} is not valid JSON (${b.error})`);
+    if (!b.ok) {
+      problems.push(`block ${i + 1} is not valid JSON (${b.error})`);
+      return;
+    }
     const top = Array.isArray(b.value) ? b.value : [b.value];
     const items = top.flatMap((v: any) => (v && typeof v === 'object' && Array.isArray(v['@graph']) ? v['@graph'].map((g: any) => ({ ...g, '@context': g['@context'] ?? v['@context'] })) : [v]));
     let ok = true;

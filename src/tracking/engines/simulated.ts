@@ -87,7 +87,10 @@ const reachCache = new WeakMap<Entity, Map<string, Reach>>();
 
 function reachOf(seed: string, seedPlatform: string, e: Entity, platform: Platform): Reach {
   let byKey = reachCache.get(e);
-  if (!byKey) reachCache.set(e, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    reachCache.set(e, byKey);
+  }
   let p = byKey.get(seedPlatform);
   if (!p || p.id !== e.id || p.kind !== e.kind) {
     const r = mulberry32(hash32(`${seed}|${e.kind}|${e.id}|${platform}`));
@@ -119,7 +122,8 @@ function topicFor(text: string) {
   let t = topicCache.get(text);
   if (!t) {
     if (topicCache.size > 10_000) topicCache.clear();
-    topicCache.set(text, (t = topicOf(text)));
+    t = topicOf(text);
+    topicCache.set(text, t);
   }
   return t;
 }
@@ -131,7 +135,8 @@ function dayIndex(day: string): number {
   const ms = DAY.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
   if (Number.isNaN(ms)) throw new Error(`simulated engine: bad day "${day}" (expected YYYY-MM-DD)`);
   lastDay = day;
-  return (lastIdx = ms / 86_400_000);
+  lastIdx = ms / 86_400_000;
+  return lastIdx;
 }
 
 function modelFor(r: Rng, platform: Platform): string {

@@ -34,7 +34,7 @@ export async function loadConnector(dir = CONNECTOR_DIR): Promise<Connector> {
   const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { dir, fetchPort: port1, signal }, transferList: [port1] });
 
   port2.on('message', async (req: { url: string; method: string; headers: Record<string, string>; payload?: string; followRedirects: boolean }) => {
-    let reply;
+    let reply: { status: number; headers: Record<string, string>; body: string } | { error: string };
     try {
       const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.payload, redirect: req.followRedirects ? 'follow' : 'manual' });
       reply = { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
