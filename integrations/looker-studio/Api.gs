@@ -2,6 +2,12 @@
 // travels only in the Authorization header, never in a URL (URLs end up in logs and caches).
 // Responses are cached per user for a few minutes: Looker Studio asks again for every chart of a
 // page, and the API allows 250 requests per 15 minutes from one address.
+// Apps Script loads every .gs file of the project into one global scope and Looker Studio calls
+// the connector's functions by name, so a function unused in its own file is still used. The
+// files keep to ES5 syntax and built-ins, which every Apps Script runtime runs.
+// biome-ignore-all lint/correctness/noUnusedVariables: used from the other .gs files (see above)
+// biome-ignore-all lint/complexity/useArrowFunction: ES5 on purpose (see above)
+// biome-ignore-all lint/style/useTemplate: ES5 on purpose (see above)
 
 var KEY_PROPERTY = 'answerscope.apiKey';
 var CACHE_SECONDS = 300;
@@ -74,8 +80,9 @@ function apiGet(baseUrl, path, params) {
   } catch (e) {
     body = null;
   }
+  var message;
   if (status !== 200) {
-    var message = body && typeof body.error === 'string' ? body.error : 'HTTP ' + status;
+    message = body && typeof body.error === 'string' ? body.error : 'HTTP ' + status;
     if (status >= 300 && status < 400) message = 'the address redirects elsewhere (HTTP ' + status + '); enter the final address of the service';
     throw new ConnectorError('Answerscope: ' + message, 'GET /api/v1/' + path + ' answered ' + status + ': ' + text.slice(0, 500));
   }

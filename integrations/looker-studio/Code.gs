@@ -2,6 +2,13 @@
 // KEY (an ans_ API key), a stepped configuration (service address, then brand and report from the
 // user's own brands), a schema per report (Reports.gs) and rows fetched from the Metrics API for
 // the date range of the report (Api.gs). Deployment: README.md beside this file.
+// Apps Script loads every .gs file of the project into one global scope and Looker Studio calls
+// the connector's functions by name, so a function unused in its own file is still used. The
+// files keep to ES5 syntax and built-ins, which every Apps Script runtime runs.
+// biome-ignore-all lint/correctness/noUnusedVariables: called by Looker Studio or from the other .gs files (see above)
+// biome-ignore-all lint/complexity/useArrowFunction: ES5 on purpose (see above)
+// biome-ignore-all lint/complexity/useOptionalChain: ES5 on purpose (see above)
+// biome-ignore-all lint/style/useTemplate: ES5 on purpose (see above)
 
 var cc = DataStudioApp.createCommunityConnector();
 
@@ -9,10 +16,11 @@ var UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 /** Runs fn; a ConnectorError reaches the user as a Looker Studio user error with its message. */
 function withUserErrors(fn) {
+  var known;
   try {
     return fn();
   } catch (e) {
-    var known = e instanceof ConnectorError;
+    known = e instanceof ConnectorError;
     cc.newUserError()
       .setText(known ? e.message : 'The Answerscope connector failed: ' + e)
       .setDebugText(known ? e.debugText : String(e && e.stack ? e.stack : e))
@@ -91,6 +99,7 @@ function readConfig(configParams) {
   var baseUrl = normaliseBaseUrl(params.base_url);
   if (!baseUrl) throw new ConnectorError('Set the Answerscope address in the data source configuration.');
   if (!UUID_PATTERN.test(String(params.brand_id || ''))) throw new ConnectorError('Pick a brand in the data source configuration.');
+  // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is ES2022 (see the top of the file)
   if (!Object.prototype.hasOwnProperty.call(REPORTS, params.report)) throw new ConnectorError('Pick a report in the data source configuration.');
   return { baseUrl: baseUrl, brandId: params.brand_id, report: params.report };
 }

@@ -2,6 +2,12 @@
 // aggregation Looker Studio applies when it groups rows) and turns Metrics API responses into rows,
 // one object per row keyed by field id. Values are the API's own figures, unchanged, except dates
 // (YYYYMMDD for YEAR_MONTH_DAY) and lists (joined with ", ").
+// Apps Script loads every .gs file of the project into one global scope and Looker Studio calls
+// the connector's functions by name, so a function unused in its own file is still used. The
+// files keep to ES5 syntax and built-ins, which every Apps Script runtime runs.
+// biome-ignore-all lint/correctness/noUnusedVariables: used from the other .gs files (see above)
+// biome-ignore-all lint/complexity/useArrowFunction: ES5 on purpose (see above)
+// biome-ignore-all lint/style/useTemplate: ES5 on purpose (see above)
 
 // Shopping cards come newest first, this many per request, followed by next_cursor.
 var SHOPPING_PAGE_SIZE = 200;
@@ -186,9 +192,11 @@ var REPORTS = {
     rows: function (ctx) {
       var rows = [];
       var cursor = null;
-      for (var page = 0; page < SHOPPING_MAX_PAGES; page++) {
-        var body = apiGet(ctx.baseUrl, 'shopping-cards', { brand_id: ctx.brandId, limit: SHOPPING_PAGE_SIZE, cursor: cursor });
-        var older = false;
+      var page, body, older;
+      for (page = 0; page < SHOPPING_MAX_PAGES; page++) {
+        body = apiGet(ctx.baseUrl, 'shopping-cards',
+          { brand_id: ctx.brandId, limit: SHOPPING_PAGE_SIZE, cursor: cursor });
+        older = false;
         body.cards.forEach(function (c) {
           var day = String(c.created_at).slice(0, 10);
           if (ctx.dateFrom && day < ctx.dateFrom) { older = true; return; }

@@ -3,6 +3,12 @@
 // __HOSTS__ and __UTM__ become the host and utm_source lists of data/ai-platforms.json.
 // No cookies, no storage, no identifiers: one beacon {site, url, referrer} per page view, and
 // only when the referrer or utm_source could be an AI platform (the server decides for real).
+// It runs on customers' pages in whatever browser visits them, so its syntax stays ES5: no arrow
+// functions, optional chaining, template literals or catch without a binding, whatever the linter
+// suggests.
+// biome-ignore-all lint/complexity/useArrowFunction: ES5 on purpose (see above)
+// biome-ignore-all lint/complexity/useOptionalChain: ES5 on purpose (see above)
+// biome-ignore-all lint/style/useTemplate: ES5 on purpose (see above)
 (function (w, d, l, n) {
   var s = d.currentScript || d.querySelector('script[data-site]'),
     i = s && s.getAttribute('data-site'),
@@ -24,9 +30,11 @@
   }
   try {
     h = new URL(r).hostname;
+// biome-ignore lint/correctness/noUnusedVariables: ES5 requires the catch binding
   } catch (e) {}
   try {
     u = (new URLSearchParams(l.search).get('utm_source') || '').toLowerCase();
+// biome-ignore lint/correctness/noUnusedVariables: ES5 requires the catch binding
   } catch (e) {}
   if (!m(h) && U.indexOf(u) < 0 && !m(u)) return;
   p = new URL(s.src).origin + '/api/collect';
