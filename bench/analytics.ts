@@ -25,7 +25,16 @@ const PROMPTS = 500;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-bench-analytics-'));
 // A database of its own on the Postgres server, when one is given; dropped at the end.
 const db = await freshDatabase(process.env.DATABASE_URL);
-const config = loadConfig({ ...process.env, ...(db.url ? { DATABASE_URL: db.url } : {}), DATA_DIR: dir, PORT: '0', SCHEDULER: '0', LOG_LEVEL: 'silent', RESULT_CACHE_ENTRIES: '0', RATE_LIMIT_MAX: '1000000' });
+const config = loadConfig({
+  ...process.env,
+  ...(db.url ? { DATABASE_URL: db.url } : {}),
+  DATA_DIR: dir,
+  PORT: '0',
+  SCHEDULER: '0',
+  LOG_LEVEL: 'silent',
+  RESULT_CACHE_ENTRIES: '0',
+  RATE_LIMIT_MAX: '1000000',
+});
 const server = await startServer(config);
 const log = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
@@ -34,19 +43,39 @@ const log = (msg: string) => process.stderr.write(`${new Date().toISOString().sl
 const perBrand = PROMPTS * 7 * DAYS;
 const others = Math.max(0, Math.round((TOTAL - perBrand) / perBrand));
 const brandSpec = (i: number, competitors: number) => ({
-  name: `Brand ${i}`, slug: `brand-${i}`, domains: [`brand${i}.example`],
-  competitors: Array.from({ length: competitors }, (_, c) => ({ name: `Rival ${i}-${c}`, domains: [`rival${i}-${c}.example`] })),
-  topics: Array.from({ length: 10 }, (_, t) => ({ name: `Topic ${t}`, prompts: Array.from({ length: PROMPTS / 10 }, (_, p) => ({ text: `prompt ${i}-${t}-${p}` })) })),
+  name: `Brand ${i}`,
+  slug: `brand-${i}`,
+  domains: [`brand${i}.example`],
+  competitors: Array.from({ length: competitors }, (_, c) => ({
+    name: `Rival ${i}-${c}`,
+    domains: [`rival${i}-${c}.example`],
+  })),
+  topics: Array.from({ length: 10 }, (_, t) => ({
+    name: `Topic ${t}`,
+    prompts: Array.from({ length: PROMPTS / 10 }, (_, p) => ({ text: `prompt ${i}-${t}-${p}` })),
+  })),
 });
 const email = 'bench@answerscope.example';
-const applied = await applyWorkspace(server.stores.pg, parseWorkspace({ organizations: [{
-  name: `Bench ${Date.now()}`, plan: 'business', members: [{ email }],
-  brands: [brandSpec(0, 10), ...Array.from({ length: others }, (_, i) => brandSpec(i + 1, 3))],
-}] }));
+const applied = await applyWorkspace(
+  server.stores.pg,
+  parseWorkspace({
+    organizations: [
+      {
+        name: `Bench ${Date.now()}`,
+        plan: 'business',
+        members: [{ email }],
+        brands: [brandSpec(0, 10), ...Array.from({ length: others }, (_, i) => brandSpec(i + 1, 3))],
+      },
+    ],
+  }),
+);
 const org = applied.organizations[0];
 const brands: WarehouseBrand[] = org.brands.map((b: any, i: number) => ({
-  organizationId: org.id, brandId: b.id, brandDomain: `brand${i}.example`,
-  competitorIds: b.competitors.map((c: any) => c.id), competitorDomains: b.competitors.map((_: any, c: number) => `rival${i}-${c}.example`),
+  organizationId: org.id,
+  brandId: b.id,
+  brandDomain: `brand${i}.example`,
+  competitorIds: b.competitors.map((c: any) => c.id),
+  competitorDomains: b.competitors.map((_: any, c: number) => `rival${i}-${c}.example`),
   promptIds: b.topics.flatMap((t: any) => t.prompts.map((p: any) => p.id)),
 }));
 
@@ -61,7 +90,7 @@ const generateS = (performance.now() - t) / 1000;
 // Time the steady state of a warehouse, not one still merging what it was just handed: wait until
 // ClickHouse's background merges have been idle for 3 s in a row (at most 10 minutes).
 t = performance.now();
-for (let idle = 0; idle < 3 && performance.now() - t < 600_000;) {
+for (let idle = 0; idle < 3 && performance.now() - t < 600_000; ) {
   const [{ merges }] = await server.stores.ch.system<{ merges: number }>('SELECT count() AS merges FROM system.merges');
   idle = Number(merges) === 0 ? idle + 1 : 0;
   await new Promise((r) => setTimeout(r, 1000));
@@ -70,7 +99,8 @@ const settleS = (performance.now() - t) / 1000;
 log(`background merges idle after ${settleS.toFixed(0)} s`);
 const [rowsInfo] = await server.stores.ch.system<Record<string, number>>(
   `SELECT (SELECT count() FROM answers) AS answers, (SELECT count() FROM answer_entities) AS entity_rows,
-          (SELECT count() FROM answer_citations) AS citation_rows, (SELECT count() FROM shopping_cards) AS cards`);
+          (SELECT count() FROM answer_citations) AS citation_rows, (SELECT count() FROM shopping_cards) AS cards`,
+);
 log(`warehouse ready in ${generateS.toFixed(0)} s: ${JSON.stringify(rowsInfo)}`);
 
 const measured = brands[0];
@@ -87,7 +117,10 @@ const endpoints: [string, string][] = [
   ['shopping-cards', ''],
 ];
 
-const quantile = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
 const results: Record<string, { median_ms: number; p95_ms: number; postgres_median_ms?: number; ratio?: number }> = {};
 // BENCH_ONLY=citations,ai-traffic times those endpoints alone (for a quick re-measure).
 const only = process.env.BENCH_ONLY?.split(',');
@@ -102,13 +135,23 @@ for (const [name, query] of endpoints.filter(([n]) => !only || only.includes(n))
     await res.arrayBuffer();
     if (i >= 3) times.push(performance.now() - started);
   }
-  results[name] = { median_ms: Math.round(quantile(times, 0.5) * 10) / 10, p95_ms: Math.round(quantile(times, 0.95) * 10) / 10 };
+  results[name] = {
+    median_ms: Math.round(quantile(times, 0.5) * 10) / 10,
+    p95_ms: Math.round(quantile(times, 0.95) * 10) / 10,
+  };
   log(`${name}: median ${results[name].median_ms} ms, p95 ${results[name].p95_ms} ms`);
 }
 
 if (process.env.DATABASE_URL && !only) {
   log('loading the measured brand into Postgres tables for the comparison');
-  const pgTimes = await postgresFigures(server.stores.ch, new pg.Pool({ connectionString: config.databaseUrl }), measured.brandId, dir, RUNS, log);
+  const pgTimes = await postgresFigures(
+    server.stores.ch,
+    new pg.Pool({ connectionString: config.databaseUrl }),
+    measured.brandId,
+    dir,
+    RUNS,
+    log,
+  );
   for (const [name, ms] of Object.entries(pgTimes)) {
     if (!results[name]) continue;
     results[name].postgres_median_ms = Math.round(ms * 10) / 10;
@@ -116,14 +159,23 @@ if (process.env.DATABASE_URL && !only) {
   }
 }
 
-console.log(JSON.stringify({
-  machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-  clickhouse: 'embedded chDB', result_cache: 'off',
-  warehouse: rowsInfo, generate_seconds: Math.round(generateS), merges_settled_seconds: Math.round(settleS),
-  measured_brand: { answers: perBrand, prompts: PROMPTS, platforms: 7, competitors: 10, days: DAYS },
-  requests_per_endpoint: RUNS,
-  endpoints: results,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+      clickhouse: 'embedded chDB',
+      result_cache: 'off',
+      warehouse: rowsInfo,
+      generate_seconds: Math.round(generateS),
+      merges_settled_seconds: Math.round(settleS),
+      measured_brand: { answers: perBrand, prompts: PROMPTS, platforms: 7, competitors: 10, days: DAYS },
+      requests_per_endpoint: RUNS,
+      endpoints: results,
+    },
+    null,
+    2,
+  ),
+);
 await server.close();
 await db.drop();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -35,25 +35,45 @@ async function main() {
   });
   const server = await startServer(config, { log: pino({ level: 'warn' }) });
   try {
-    const applied = await applyWorkspace(server.stores.pg, parseWorkspace({
-      organizations: [{
-        name: 'Bench Org', plan: 'growth', members: [{ email: 'bench@example.test' }],
-        brands: [{ name: 'Acme', slug: 'acme', domains: ['acme.example'], tracking_id: TRACKING_ID }],
-      }],
-    }));
+    const applied = await applyWorkspace(
+      server.stores.pg,
+      parseWorkspace({
+        organizations: [
+          {
+            name: 'Bench Org',
+            plan: 'growth',
+            members: [{ email: 'bench@example.test' }],
+            brands: [{ name: 'Acme', slug: 'acme', domains: ['acme.example'], tracking_id: TRACKING_ID }],
+          },
+        ],
+      }),
+    );
     const brandId: string = applied.organizations[0].brands[0].id;
 
     // A mix of platforms, pages and countries, as sendBeacon sends them (text/plain).
-    const referrers = ['https://chatgpt.com/', 'https://www.perplexity.ai/search/x', 'https://gemini.google.com/app', 'https://claude.ai/chat/1'];
+    const referrers = [
+      'https://chatgpt.com/',
+      'https://www.perplexity.ai/search/x',
+      'https://gemini.google.com/app',
+      'https://claude.ai/chat/1',
+    ];
     const countries = ['US', 'DE', 'GB', 'FR'];
-    const requests = referrers.flatMap((referrer, i) => countries.map((country, j) => ({
-      method: 'POST' as const,
-      path: '/api/collect',
-      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': CHROME, 'cf-ipcountry': country },
-      body: JSON.stringify({ site: TRACKING_ID, url: `https://acme.example/page-${i}-${j}?utm_campaign=bench`, referrer }),
-    })));
+    const requests = referrers.flatMap((referrer, i) =>
+      countries.map((country, j) => ({
+        method: 'POST' as const,
+        path: '/api/collect',
+        headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': CHROME, 'cf-ipcountry': country },
+        body: JSON.stringify({
+          site: TRACKING_ID,
+          url: `https://acme.example/page-${i}-${j}?utm_campaign=bench`,
+          referrer,
+        }),
+      })),
+    );
 
-    process.stdout.write(`bench:collect: ${connections} connections for ${durationS} s against ${server.url}/api/collect\n`);
+    process.stdout.write(
+      `bench:collect: ${connections} connections for ${durationS} s against ${server.url}/api/collect\n`,
+    );
     // The server's event loop is this thread's; how busy it was tells whether the server or the
     // machine (other processes, the load generator) set the pace.
     const elu0 = performance.eventLoopUtilization();
@@ -61,7 +81,9 @@ async function main() {
     const elu = performance.eventLoopUtilization(elu0);
     await server.traffic.flush();
     const [{ n: stored }] = await server.stores.ch.system<{ n: number }>(
-      'SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}', { b: brandId });
+      'SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}',
+      { b: brandId },
+    );
 
     const accepted = result['2xx'];
     // The client stops counting at the deadline, while up to one request per connection is still
@@ -72,7 +94,7 @@ async function main() {
       `accepted beacons: ${accepted} in ${result.duration.toFixed(1)} s = ${perSecond}/s (target ${TARGET}/s: ${perSecond >= TARGET ? 'met' : 'NOT met'})`,
       `refused (non-2xx): ${result.non2xx}, errors: ${result.errors}, timeouts: ${result.timeouts}`,
       `latency ms: p50 ${result.latency.p50}, p99 ${result.latency.p99}, max ${result.latency.max}`,
-      `server event loop busy ${(elu.utilization * 100).toFixed(0)}%: ${Math.round(elu.active * 1000 / Math.max(1, accepted))} µs per beacon, ` +
+      `server event loop busy ${(elu.utilization * 100).toFixed(0)}%: ${Math.round((elu.active * 1000) / Math.max(1, accepted))} µs per beacon, ` +
         `${load()} load average on ${os.cpus().length} cores`,
       `stored in ai_visits: ${stored}${complete ? '' : ' (MISMATCH: beacons were lost)'}`,
     ];

@@ -27,7 +27,8 @@ const ws = await benchWorkspace(dir);
 const lines = [...ws.lines(N)];
 // The file's chunks as ingestFile cuts them.
 const chunks: Buffer[] = [];
-for (let i = 0; i < lines.length; i += BATCH_SIZE) chunks.push(Buffer.from(`${lines.slice(i, i + BATCH_SIZE).join('\n')}\n`));
+for (let i = 0; i < lines.length; i += BATCH_SIZE)
+  chunks.push(Buffer.from(`${lines.slice(i, i + BATCH_SIZE).join('\n')}\n`));
 
 const lookups = new IngestCache(ws.stores);
 await lookups.resolvePrompts(lines.map((l) => JSON.parse(l).prompt_id));
@@ -46,14 +47,31 @@ const wide = answers.map((a, i) => flat(answerRows(a, ctx(i), analyses[i], cards
 
 let sink = 0; // keeps results alive long enough that no stage is optimised away
 const stages: Record<string, () => unknown> = {
-  'parse (JSON.parse)': () => { for (const l of lines) sink += JSON.parse(l).text.length; },
+  'parse (JSON.parse)': () => {
+    for (const l of lines) sink += JSON.parse(l).text.length;
+  },
   // The worker reads its bound once per run; so does this stage.
-  'validate (after parse)': () => { for (const l of lines) sink += validateAnswer(JSON.parse(l), latest).ok ? 1 : 0; },
-  analyse: () => { for (let i = 0; i < answers.length; i++) if (analyses[i]) sink += analyzeAnswer(answers[i], compiled).citations.length; },
-  'shopping cards': () => { for (const a of answers) if (a.mode === 'shopping') sink += parseCards(a.products, compiled).length; },
-  'answer id': () => { for (const a of answers) sink += answerId(a).length; },
-  rows: () => { for (let i = 0; i < answers.length; i++) sink += answerRows(answers[i], ctx(i), analyses[i], cards[i]).wide.length; },
-  'copy to buffer': () => { const w = new LineWriter(); for (const line of wide) w.addLines(line); sink += w.size; },
+  'validate (after parse)': () => {
+    for (const l of lines) sink += validateAnswer(JSON.parse(l), latest).ok ? 1 : 0;
+  },
+  analyse: () => {
+    for (let i = 0; i < answers.length; i++)
+      if (analyses[i]) sink += analyzeAnswer(answers[i], compiled).citations.length;
+  },
+  'shopping cards': () => {
+    for (const a of answers) if (a.mode === 'shopping') sink += parseCards(a.products, compiled).length;
+  },
+  'answer id': () => {
+    for (const a of answers) sink += answerId(a).length;
+  },
+  rows: () => {
+    for (let i = 0; i < answers.length; i++) sink += answerRows(answers[i], ctx(i), analyses[i], cards[i]).wide.length;
+  },
+  'copy to buffer': () => {
+    const w = new LineWriter();
+    for (const line of wide) w.addLines(line);
+    sink += w.size;
+  },
   'worker step (all of the above, and reading the chunks)': async () => {
     const reader = new LineReader();
     for (const bytes of chunks) sink += (await prepareChunk(reader, lookups, { bytes })).batch.order.length;
@@ -70,11 +88,17 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
-console.log(JSON.stringify({
-  answers: N,
-  rounds: ROUNDS,
-  us_per_answer: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(median(v) * 100) / 100])),
-  checksum: sink > 0,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      answers: N,
+      rounds: ROUNDS,
+      us_per_answer: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(median(v) * 100) / 100])),
+      checksum: sink > 0,
+    },
+    null,
+    2,
+  ),
+);
 await ws.stores.close();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -23,12 +23,34 @@ export async function benchWorkspace(dataDir: string): Promise<BenchWorkspace> {
   const stores = await openStores(config);
   await migrate(stores.pg, stores.ch);
   const platforms = PLATFORMS.filter((p) => p !== 'grok');
-  const workspace = parseWorkspace({ organizations: [{ name: `Bench ${Date.now()}`, plan: 'business', brands: [{
-    name: 'Trailpeak', slug: 'trailpeak', domains: ['trailpeak.example'], aliases: ['Trail Peak'],
-    competitors: Array.from({ length: 10 }, (_, i) => ({ name: `Rival ${String.fromCharCode(65 + i)}${i}`, domains: [`rival${i}.example`] })),
-    topics: Array.from({ length: 10 }, (_, t) => ({ name: `Topic ${t}`, prompts: Array.from({ length: 20 }, (_, p) => ({
-      text: `best outdoor gear question ${t}-${p}`, platforms, regions: ['US', 'GB'] })) })),
-  }] }] });
+  const workspace = parseWorkspace({
+    organizations: [
+      {
+        name: `Bench ${Date.now()}`,
+        plan: 'business',
+        brands: [
+          {
+            name: 'Trailpeak',
+            slug: 'trailpeak',
+            domains: ['trailpeak.example'],
+            aliases: ['Trail Peak'],
+            competitors: Array.from({ length: 10 }, (_, i) => ({
+              name: `Rival ${String.fromCharCode(65 + i)}${i}`,
+              domains: [`rival${i}.example`],
+            })),
+            topics: Array.from({ length: 10 }, (_, t) => ({
+              name: `Topic ${t}`,
+              prompts: Array.from({ length: 20 }, (_, p) => ({
+                text: `best outdoor gear question ${t}-${p}`,
+                platforms,
+                regions: ['US', 'GB'],
+              })),
+            })),
+          },
+        ],
+      },
+    ],
+  });
   const applied = await applyWorkspace(stores.pg, workspace);
   const brandId = applied.organizations[0].brands[0].id;
   const brands = await loadSimBrands(stores.pg, [brandId]);

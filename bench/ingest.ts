@@ -54,22 +54,28 @@ for (const { at, rss } of samples) {
 }
 
 const [{ answers }] = await stores.ch.system<{ answers: number }>('SELECT sum(sign) AS answers FROM answers');
-console.log(JSON.stringify({
-  answers: N,
-  file_mb: Math.round(bytes / 1e6),
-  seconds: Math.round(seconds * 10) / 10,
-  answers_per_second: Math.round(N / seconds),
-  cpu_seconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
-  // The same by kind of thread (Linux only): where to look for the next saving.
-  cpu_seconds_by_thread: cpuByThread,
-  rss_before_mb: Math.round(baseline / 1e6),
-  peak_rss_mb: Math.round(peak / 1e6),
-  peak_rss_mb_by_tenth: byTenth.map((b) => Math.round(b / 1e6)),
-  inserted: result.inserted,
-  rejected: result.rejected.length,
-  stored_answers: answers,
-  postgres: stores.pg.embedded ? 'embedded PGlite' : 'server',
-  clickhouse: stores.ch.embedded ? 'embedded chDB' : 'server',
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      answers: N,
+      file_mb: Math.round(bytes / 1e6),
+      seconds: Math.round(seconds * 10) / 10,
+      answers_per_second: Math.round(N / seconds),
+      cpu_seconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
+      // The same by kind of thread (Linux only): where to look for the next saving.
+      cpu_seconds_by_thread: cpuByThread,
+      rss_before_mb: Math.round(baseline / 1e6),
+      peak_rss_mb: Math.round(peak / 1e6),
+      peak_rss_mb_by_tenth: byTenth.map((b) => Math.round(b / 1e6)),
+      inserted: result.inserted,
+      rejected: result.rejected.length,
+      stored_answers: answers,
+      postgres: stores.pg.embedded ? 'embedded PGlite' : 'server',
+      clickhouse: stores.ch.embedded ? 'embedded chDB' : 'server',
+    },
+    null,
+    2,
+  ),
+);
 await stores.close();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -40,27 +40,56 @@ async function main() {
   const db = await freshDatabase(process.env.DATABASE_URL);
   // Only what the bench sets: no CLICKHOUSE_URL from the caller, so ClickHouse is the embedded chDB.
   const config = loadConfig({
-    DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0', TRUST_PROXY: '1', WEBHOOK_WORKER: '0',
-    RESULT_CACHE_ENTRIES: process.env.RESULT_CACHE_ENTRIES, ...(db.url ? { DATABASE_URL: db.url } : {}),
+    DATA_DIR: dataDir,
+    PORT: '0',
+    SCHEDULER: '0',
+    TRUST_PROXY: '1',
+    WEBHOOK_WORKER: '0',
+    RESULT_CACHE_ENTRIES: process.env.RESULT_CACHE_ENTRIES,
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
   });
-  const server = await startServer(config, { log: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) });
+  const server = await startServer(config, {
+    log: createLogger('info', pino.destination({ dest: '/dev/null', sync: false })),
+  });
   try {
     // The warehouse: one organization, member and key per brand.
     const tenants: { brand: WarehouseBrand; key: string }[] = [];
     for (let i = 0; i < BRANDS; i++) {
       const email = `load-${i}@example.test`;
-      const applied = await applyWorkspace(server.stores.pg, parseWorkspace({ organizations: [{
-        name: `Load Org ${i}`, plan: 'business', members: [{ email }],
-        brands: [{
-          name: `Brand ${i}`, slug: `brand-${i}`, domains: [`brand${i}.example`],
-          competitors: Array.from({ length: 5 }, (_, c) => ({ name: `Rival ${i}-${c}`, domains: [`rival${i}-${c}.example`] })),
-          topics: Array.from({ length: 4 }, (_, t) => ({ name: `Topic ${t}`, prompts: Array.from({ length: PROMPTS / 4 }, (_, p) => ({ text: `prompt ${i}-${t}-${p}` })) })),
-        }],
-      }] }));
+      const applied = await applyWorkspace(
+        server.stores.pg,
+        parseWorkspace({
+          organizations: [
+            {
+              name: `Load Org ${i}`,
+              plan: 'business',
+              members: [{ email }],
+              brands: [
+                {
+                  name: `Brand ${i}`,
+                  slug: `brand-${i}`,
+                  domains: [`brand${i}.example`],
+                  competitors: Array.from({ length: 5 }, (_, c) => ({
+                    name: `Rival ${i}-${c}`,
+                    domains: [`rival${i}-${c}.example`],
+                  })),
+                  topics: Array.from({ length: 4 }, (_, t) => ({
+                    name: `Topic ${t}`,
+                    prompts: Array.from({ length: PROMPTS / 4 }, (_, p) => ({ text: `prompt ${i}-${t}-${p}` })),
+                  })),
+                },
+              ],
+            },
+          ],
+        }),
+      );
       const b = applied.organizations[0].brands[0];
       const brand: WarehouseBrand = {
-        organizationId: applied.organizations[0].id, brandId: b.id, brandDomain: `brand${i}.example`,
-        competitorIds: b.competitors.map((c: any) => c.id), competitorDomains: b.competitors.map((_: any, c: number) => `rival${i}-${c}.example`),
+        organizationId: applied.organizations[0].id,
+        brandId: b.id,
+        brandDomain: `brand${i}.example`,
+        competitorIds: b.competitors.map((c: any) => c.id),
+        competitorDomains: b.competitors.map((_: any, c: number) => `rival${i}-${c}.example`),
         promptIds: b.topics.flatMap((t: any) => t.prompts.map((p: any) => p.id)),
       };
       const answers = await generateBrand(server.stores.ch, brand, { start: START, days: DAYS, seed: i + 1 });
@@ -70,12 +99,24 @@ async function main() {
     }
 
     // The mix: every Metrics API endpoint, per brand, over four periods, some with a model filter.
-    const periods = ['', `&date_from=${START}&date_to=2026-06-29`, '&date_from=2026-06-01&date_to=2026-06-29', '&date_from=2026-06-23&date_to=2026-06-29'];
+    const periods = [
+      '',
+      `&date_from=${START}&date_to=2026-06-29`,
+      '&date_from=2026-06-01&date_to=2026-06-29',
+      '&date_from=2026-06-23&date_to=2026-06-29',
+    ];
     const paths: { path: string; key: string }[] = [];
     for (const { brand, key } of tenants) {
       paths.push({ path: '/api/v1/whoami', key }, { path: '/api/v1/brands', key });
       for (const period of periods) {
-        for (const endpoint of ['visibility-summary', 'visibility-trend', 'competitor-comparison', 'citations', 'prompt-performance', 'ai-traffic']) {
+        for (const endpoint of [
+          'visibility-summary',
+          'visibility-trend',
+          'competitor-comparison',
+          'citations',
+          'prompt-performance',
+          'ai-traffic',
+        ]) {
           paths.push({ path: `/api/v1/${endpoint}?brand_id=${brand.brandId}${period}`, key });
         }
         paths.push({ path: `/api/v1/visibility-summary?brand_id=${brand.brandId}${period}&model=gpt-4o,sonar`, key });
@@ -88,19 +129,33 @@ async function main() {
     const requests = Array.from({ length: ADDRESSES }, (_, n) => {
       const { path: p, key } = paths[n % paths.length];
       return {
-        method: 'GET' as const, path: p,
-        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
+        method: 'GET' as const,
+        path: p,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+        },
       };
     });
     for (const { path: p, key } of paths) {
-      const res = await fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.1' } });
+      const res = await fetch(`${server.url}${p}`, {
+        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.1' },
+      });
       if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     }
 
-    note(`load: ${paths.length} distinct requests from ${ADDRESSES} addresses, ${CONNECTIONS} connections, ${DURATION_S} s against ${server.url}/api/v1`);
+    note(
+      `load: ${paths.length} distinct requests from ${ADDRESSES} addresses, ${CONNECTIONS} connections, ${DURATION_S} s against ${server.url}/api/v1`,
+    );
     const load = os.loadavg()[0];
-    const result = await autocannon({ url: server.url, connections: CONNECTIONS, duration: DURATION_S, requests, workers: 1 });
+    const result = await autocannon({
+      url: server.url,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      requests,
+      workers: 1,
+    });
     const rps = Math.round(result.requests.average);
     const errors = result.errors + result.timeouts + result.non2xx;
     const met = rps >= TARGET.rps && result.latency.p99 < TARGET.p99 && errors === 0;

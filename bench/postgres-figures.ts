@@ -9,44 +9,67 @@ import type { ClickHouse } from '../src/stores/clickhouse.ts';
 const range = ['2025-01-01', '2025-12-31'];
 
 const QUERIES: Record<string, string[]> = {
-  'visibility-summary': [`SELECT entity_id, is_brand, count(*), count(*) FILTER (WHERE mentions > 0), count(*) FILTER (WHERE citations > 0),
+  'visibility-summary': [
+    `SELECT entity_id, is_brand, count(*), count(*) FILTER (WHERE mentions > 0), count(*) FILTER (WHERE citations > 0),
       sum(mentions), sum(citations), sum(1.0 / position) FILTER (WHERE position > 0)
-    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY entity_id, is_brand`],
-  'visibility-trend': [`SELECT day, count(*) FILTER (WHERE is_brand), count(*) FILTER (WHERE is_brand AND mentions > 0),
+    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY entity_id, is_brand`,
+  ],
+  'visibility-trend': [
+    `SELECT day, count(*) FILTER (WHERE is_brand), count(*) FILTER (WHERE is_brand AND mentions > 0),
       count(*) FILTER (WHERE is_brand AND citations > 0), sum(mentions) FILTER (WHERE is_brand), sum(citations) FILTER (WHERE is_brand),
       sum(1.0 / position) FILTER (WHERE is_brand AND position > 0), count(*) FILTER (WHERE NOT is_brand),
       count(*) FILTER (WHERE NOT is_brand AND mentions > 0), count(*) FILTER (WHERE NOT is_brand AND citations > 0),
       sum(1.0 / position) FILTER (WHERE NOT is_brand AND position > 0)
-    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY day ORDER BY day`],
-  'visibility-trend (week)': [`SELECT date_trunc('week', day), count(*) FILTER (WHERE is_brand), count(*) FILTER (WHERE is_brand AND mentions > 0),
+    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY day ORDER BY day`,
+  ],
+  'visibility-trend (week)': [
+    `SELECT date_trunc('week', day), count(*) FILTER (WHERE is_brand), count(*) FILTER (WHERE is_brand AND mentions > 0),
       sum(mentions) FILTER (WHERE is_brand), count(*) FILTER (WHERE NOT is_brand)
-    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1`],
+    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY 1 ORDER BY 1`,
+  ],
   'competitor-comparison': [
     `SELECT entity_id, is_brand, count(*), count(*) FILTER (WHERE mentions > 0), count(*) FILTER (WHERE citations > 0),
       sum(mentions), sum(citations), sum(1.0 / position) FILTER (WHERE position > 0)
     FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY entity_id, is_brand`,
     `SELECT model, platform, sum(mentions) FILTER (WHERE is_brand), sum(mentions) FILTER (WHERE NOT is_brand)
-    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY model, platform`],
+    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY model, platform`,
+  ],
   citations: [
     `SELECT count(*), count(DISTINCT domain), count(DISTINCT url), count(DISTINCT answer_id)
     FROM bench_answer_citations WHERE brand_id = $1 AND day BETWEEN $2 AND $3`,
     `SELECT domain, count(*), count(DISTINCT answer_id), array_agg(DISTINCT model)
     FROM bench_answer_citations WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY domain ORDER BY 2 DESC, 1 LIMIT 50`,
     `SELECT url, count(*), count(DISTINCT answer_id)
-    FROM bench_answer_citations WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY url ORDER BY 2 DESC, 1 LIMIT 50`],
-  'prompt-performance': [`SELECT prompt_id, count(*) FILTER (WHERE is_brand), count(*) FILTER (WHERE is_brand AND mentions > 0),
+    FROM bench_answer_citations WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY url ORDER BY 2 DESC, 1 LIMIT 50`,
+  ],
+  'prompt-performance': [
+    `SELECT prompt_id, count(*) FILTER (WHERE is_brand), count(*) FILTER (WHERE is_brand AND mentions > 0),
       sum(mentions) FILTER (WHERE is_brand), sum(citations) FILTER (WHERE is_brand), count(*) FILTER (WHERE NOT is_brand)
-    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY prompt_id`],
+    FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY prompt_id`,
+  ],
 };
 
-export async function postgresFigures(ch: ClickHouse, pool: pg.Pool, brandId: string, dir: string, runs: number, log: (m: string) => void) {
+export async function postgresFigures(
+  ch: ClickHouse,
+  pool: pg.Pool,
+  brandId: string,
+  dir: string,
+  runs: number,
+  log: (m: string) => void,
+) {
   fs.chmodSync(dir, 0o755); // the Postgres server reads the CSV files as its own OS user
   const entities = path.join(dir, 'entities.csv');
   const citations = path.join(dir, 'citations.csv');
-  await ch.client.command({ query: `SELECT brand_id, entity_id, is_brand, prompt_id, platform, model, region, day, mentions, position, citations, score
-    FROM answer_entities WHERE brand_id = {b:UUID} INTO OUTFILE '${entities}' FORMAT CSV`, query_params: { b: brandId } });
-  await ch.client.command({ query: `SELECT answer_id, brand_id, prompt_id, model, day, url, domain, category, article_type
-    FROM answer_citations WHERE brand_id = {b:UUID} INTO OUTFILE '${citations}' FORMAT CSV`, query_params: { b: brandId } });
+  await ch.client.command({
+    query: `SELECT brand_id, entity_id, is_brand, prompt_id, platform, model, region, day, mentions, position, citations, score
+    FROM answer_entities WHERE brand_id = {b:UUID} INTO OUTFILE '${entities}' FORMAT CSV`,
+    query_params: { b: brandId },
+  });
+  await ch.client.command({
+    query: `SELECT answer_id, brand_id, prompt_id, model, day, url, domain, category, article_type
+    FROM answer_citations WHERE brand_id = {b:UUID} INTO OUTFILE '${citations}' FORMAT CSV`,
+    query_params: { b: brandId },
+  });
   for (const f of [entities, citations]) fs.chmodSync(f, 0o644);
   await pool.query(`DROP TABLE IF EXISTS bench_answer_entities, bench_answer_citations`);
   await pool.query(`CREATE TABLE bench_answer_entities (brand_id uuid, entity_id uuid, is_brand boolean, prompt_id uuid, platform text,

@@ -38,7 +38,9 @@ export function threadCpu(): { stop(): Record<string, number> | null } {
   if (!fs.existsSync(TASKS)) return { stop: () => null };
   const before = read();
   const last = new Map(before);
-  const sample = () => { for (const [tid, t] of read()) last.set(tid, t); };
+  const sample = () => {
+    for (const [tid, t] of read()) last.set(tid, t);
+  };
   const timer = setInterval(sample, 100);
   return {
     stop() {
@@ -46,14 +48,22 @@ export function threadCpu(): { stop(): Record<string, number> | null } {
       sample();
       const byKind: Record<string, number> = {};
       for (const [tid, t] of last) {
-        const kind = tid === String(process.pid) ? 'main'
-          : t.name === 'node' ? (before.has(tid) ? 'node helpers' : 'ingest worker') : t.name;
+        const kind =
+          tid === String(process.pid)
+            ? 'main'
+            : t.name === 'node'
+              ? before.has(tid)
+                ? 'node helpers'
+                : 'ingest worker'
+              : t.name;
         byKind[kind] = (byKind[kind] ?? 0) + t.cpu - (before.get(tid)?.cpu ?? 0);
       }
       // Rounded to tenths; kinds that used less than that are left out.
-      return Object.fromEntries(Object.entries(byKind)
-        .map(([kind, cpu]) => [kind, Math.round(cpu * 10) / 10] as const)
-        .filter(([, cpu]) => cpu > 0));
+      return Object.fromEntries(
+        Object.entries(byKind)
+          .map(([kind, cpu]) => [kind, Math.round(cpu * 10) / 10] as const)
+          .filter(([, cpu]) => cpu > 0),
+      );
     },
   };
 }

@@ -14,8 +14,13 @@ export interface WarehouseBrand {
 }
 
 export const PLATFORM_MODELS: [string, string][] = [
-  ['chatgpt', 'gpt-4o'], ['perplexity', 'sonar'], ['gemini', 'gemini-2.5-flash'], ['google_ai_overviews', 'google-aio'],
-  ['google_ai_mode', 'google-ai-mode'], ['claude', 'claude-sonnet-4'], ['copilot', 'copilot'],
+  ['chatgpt', 'gpt-4o'],
+  ['perplexity', 'sonar'],
+  ['gemini', 'gemini-2.5-flash'],
+  ['google_ai_overviews', 'google-aio'],
+  ['google_ai_mode', 'google-ai-mode'],
+  ['claude', 'claude-sonnet-4'],
+  ['copilot', 'copilot'],
 ];
 
 // Answer n of a brand: day n / (prompts x 7), prompt (n / 7) % prompts, platform n % 7.
@@ -30,20 +35,34 @@ const ANSWER = `
   lower(leftPad(hex(cityHash64(number, 1, {seed:UInt64})), 16, '0') || leftPad(hex(cityHash64(number, 2, {seed:UInt64})), 16, '0')) AS h_,
   toUUID(substring(h_, 1, 8) || '-' || substring(h_, 9, 4) || '-4' || substring(h_, 14, 3) || '-8' || substring(h_, 18, 3) || '-' || substring(h_, 21, 12)) AS answer_`;
 
-export async function generateBrand(ch: ClickHouse, b: WarehouseBrand, opts: { start: string; days: number; seed: number }) {
+export async function generateBrand(
+  ch: ClickHouse,
+  b: WarehouseBrand,
+  opts: { start: string; days: number; seed: number },
+) {
   const perDay = b.promptIds.length * 7;
   const total = perDay * opts.days;
   const params = {
-    perDay, start: opts.start, seed: opts.seed, prompts: b.promptIds, brand: b.brandId, org: b.organizationId,
-    platforms: PLATFORM_MODELS.map((p) => p[0]), models: PLATFORM_MODELS.map((p) => p[1]),
-    comps: b.competitorIds, compDomains: b.competitorDomains, brandDomain: b.brandDomain, total,
+    perDay,
+    start: opts.start,
+    seed: opts.seed,
+    prompts: b.promptIds,
+    brand: b.brandId,
+    org: b.organizationId,
+    platforms: PLATFORM_MODELS.map((p) => p[0]),
+    models: PLATFORM_MODELS.map((p) => p[1]),
+    comps: b.competitorIds,
+    compDomains: b.competitorDomains,
+    brandDomain: b.brandDomain,
+    total,
   };
   const settings = { max_insert_threads: '2', max_threads: '2' } as Record<string, string>;
   await ch.client.command({
     query: `INSERT INTO answers (answer_id, organization_id, brand_id, prompt_id, platform, model, region, mode, collected_at, day, text, citation_count, product_count, sign)
       SELECT answer_, {org:UUID}, {brand:UUID}, prompt_, platform_, model_, region_, 'standard', at_, day_, '', 3, 0, 1
       FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))`,
-    query_params: params, clickhouse_settings: settings,
+    query_params: params,
+    clickhouse_settings: settings,
   });
   // Entity 0 is the brand; entity i > 0 competitor i, present in 30% of answers. A competitor row is
   // named or cited by construction, like the rows ingestion writes.
@@ -59,7 +78,8 @@ export async function generateBrand(ch: ClickHouse, b: WarehouseBrand, opts: { s
           if(named_, 1 + cityHash64(number, e, 13, {seed:UInt64}) % 4, 0) AS position_
         FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))
         ARRAY JOIN arrayFilter(i -> i = 0 OR cityHash64(number, i, 7, {seed:UInt64}) % 100 < 30, range(0, length({comps:Array(UUID)}) + 1)) AS e)`,
-    query_params: params, clickhouse_settings: settings,
+    query_params: params,
+    clickhouse_settings: settings,
   });
   await ch.client.command({
     // First-of-kind flags as ingestion sets them (k = 0 is the answer's first citation; the rare
@@ -76,7 +96,8 @@ export async function generateBrand(ch: ClickHouse, b: WarehouseBrand, opts: { s
           ['listicle', 'comparison', 'review', 'how_to', 'news', 'product', 'homepage', 'discussion', 'documentation', 'other'][cityHash64(url_) % 10 + 1] AS type_
         FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))
         ARRAY JOIN range(0, 3) AS k)`,
-    query_params: params, clickhouse_settings: settings,
+    query_params: params,
+    clickhouse_settings: settings,
   });
   // Product cards for 5% of answers, 4 each.
   await ch.client.command({
@@ -89,13 +110,18 @@ export async function generateBrand(ch: ClickHouse, b: WarehouseBrand, opts: { s
         NULL, ['own', 'competitor', 'other'][p % 3 + 1], 1
       FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}) WHERE cityHash64(number, 47, {seed:UInt64}) % 20 = 0)
       ARRAY JOIN range(0, 4) AS p`,
-    query_params: params, clickhouse_settings: settings,
+    query_params: params,
+    clickhouse_settings: settings,
   });
   return total;
 }
 
 /** AI visits for a brand: `count` visits spread over the period. */
-export async function generateVisits(ch: ClickHouse, brandId: string, opts: { start: string; days: number; count: number }) {
+export async function generateVisits(
+  ch: ClickHouse,
+  brandId: string,
+  opts: { start: string; days: number; count: number },
+) {
   await ch.client.command({
     query: `INSERT INTO ai_visits (brand_id, ts, day, platform, path, country, referrer_host)
       SELECT {brand:UUID}, toDateTime64(toDate({start:Date}) + number % {days:UInt32}, 3, 'UTC') + toIntervalSecond(number % 86400),

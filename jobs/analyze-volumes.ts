@@ -9,6 +9,8 @@ export const analyzeVolumes = defineJob({
   name: 'analyze-volumes',
   schedule: '0 6 * * *',
   description: 'Derives intent, keywords, Google volumes and the estimated AI volume of every tracked prompt',
-  run: (ctx, args) => perBrand(ctx, args, ['prompts', 'changed'],
-    (brand) => analyzeBrandVolumes(ctx.stores.pg, brand, ctx.config.content.aiVolumeMultiplier)),
+  run: (ctx, args) =>
+    perBrand(ctx, args, ['prompts', 'changed'], (brand) =>
+      analyzeBrandVolumes(ctx.stores.pg, brand, ctx.config.content.aiVolumeMultiplier),
+    ),
 });

@@ -6,7 +6,8 @@ import { runDailyDigest } from '../src/webhooks/digest.ts';
 export const dailyDigest = defineJob({
   name: 'daily-digest',
   schedule: '0 7 * * *',
-  description: "Sends each brand's digest.daily webhook: the previous UTC day's visibility summary, "
-    + 'top movers and new opportunities',
+  description:
+    "Sends each brand's digest.daily webhook: the previous UTC day's visibility summary, " +
+    'top movers and new opportunities',
   run: (ctx, args) => runDailyDigest(ctx.stores, ctx.log, args),
 });

@@ -9,8 +9,11 @@ import { generateBrandOpportunities } from '../src/content/opportunities.ts';
 export const generateOpportunities = defineJob({
   name: 'generate-opportunities',
   schedule: '30 6 * * *',
-  description: 'Finds prompts where AI answers name or cite competitors and not the brand, '
-    + 'and records them as content opportunities',
-  run: (ctx, args) => perBrand(ctx, args, ['candidates', 'created', 'updated'],
-    (brand) => generateBrandOpportunities(ctx.stores, brand, args.date, ctx.now())),
+  description:
+    'Finds prompts where AI answers name or cite competitors and not the brand, ' +
+    'and records them as content opportunities',
+  run: (ctx, args) =>
+    perBrand(ctx, args, ['candidates', 'created', 'updated'], (brand) =>
+      generateBrandOpportunities(ctx.stores, brand, args.date, ctx.now()),
+    ),
 });

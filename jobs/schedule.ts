@@ -45,16 +45,22 @@ export async function runClaimed(ctx: JobContext, job: Job, slot: string, scope 
   }
 }
 
-export interface Scheduler { stop(): Promise<void> }
+export interface Scheduler {
+  stop(): Promise<void>;
+}
 
 export function startScheduler(ctx: JobContext, list: Job[]): Scheduler {
   const running = new Set<Promise<unknown>>();
   const tasks = list.map((job) =>
-    cron.schedule(job.schedule, () => {
-      const p = runClaimed(ctx, job, utcDay(ctx.now())).catch(() => {});
-      running.add(p);
-      p.finally(() => running.delete(p));
-    }, { timezone: 'UTC', name: job.name }),
+    cron.schedule(
+      job.schedule,
+      () => {
+        const p = runClaimed(ctx, job, utcDay(ctx.now())).catch(() => {});
+        running.add(p);
+        p.finally(() => running.delete(p));
+      },
+      { timezone: 'UTC', name: job.name },
+    ),
   );
   return {
     async stop() {

@@ -10,6 +10,6 @@ export const suggestTopics = defineJob({
   name: 'suggest-topics',
   schedule: '45 6 * * *',
   description: 'Proposes topics worth tracking from prompts, cited sources and competitor strengths',
-  run: (ctx, args) => perBrand(ctx, args, ['candidates', 'created'],
-    (brand) => suggestTopicsForBrand(ctx.stores, brand, args.date)),
+  run: (ctx, args) =>
+    perBrand(ctx, args, ['candidates', 'created'], (brand) => suggestTopicsForBrand(ctx.stores, brand, args.date)),
 });

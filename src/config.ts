@@ -20,12 +20,21 @@ const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postg
 const positiveInt = z.coerce.number().int().positive();
 const ms = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const nonEmpty = z.string().min(1);
-const parseUrl = (s: string) => { try { return new URL(s); } catch { return undefined; } };
+const parseUrl = (s: string) => {
+  try {
+    return new URL(s);
+  } catch {
+    return undefined;
+  }
+};
 
 /** Origins (scheme://host[:port], comma-separated, or `*`), each normalised to its `origin`. */
 const origins = z.string().transform((v, ctx) => {
   const list: string[] = [];
-  for (const item of v.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const url = item === '*' || !/^https?:\/\/[^/\s]+\/?$/i.test(item) ? undefined : parseUrl(item);
     if (item !== '*' && !url) {
       ctx.addIssue({ code: 'custom', message: `${item} is not an origin (scheme://host[:port]) or *` });
@@ -38,7 +47,11 @@ const origins = z.string().transform((v, ctx) => {
 
 /** Milliseconds, comma-separated. */
 const msList = z.string().transform((v, ctx) => {
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
   if (list.some((n) => !Number.isInteger(n) || n < 0)) {
     ctx.addIssue({ code: 'custom', message: 'must be comma-separated non-negative integers (ms)' });
     return z.NEVER;
@@ -49,7 +62,10 @@ const msList = z.string().transform((v, ctx) => {
 const schema = z.object({
   port: env('PORT', port.default(8787)),
   host: env('HOST', nonEmpty.default('127.0.0.1')),
-  dataDir: env('DATA_DIR', nonEmpty.default('./data').transform((dir) => path.resolve(dir))),
+  dataDir: env(
+    'DATA_DIR',
+    nonEmpty.default('./data').transform((dir) => path.resolve(dir)),
+  ),
   databaseUrl: env('DATABASE_URL', postgresUrl.optional()),
   // Deadlines of one store call, so a slow or hung store fails a request with a clear 500 instead of
   // holding it (docs/operations.md). ClickHouse's covers large inserts too, hence longer.
@@ -59,11 +75,21 @@ const schema = z.object({
     url: env('CLICKHOUSE_URL', httpUrl.optional()),
     user: env('CLICKHOUSE_USER', z.string().optional()),
     password: env('CLICKHOUSE_PASSWORD', z.string().optional()),
-    database: env('CLICKHOUSE_DATABASE',
-      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('answerscope')),
+    database: env(
+      'CLICKHOUSE_DATABASE',
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')
+        .default('answerscope'),
+    ),
     // A cluster name makes migrations run ON CLUSTER with Replicated* engines (docs/operations.md).
-    cluster: env('CLICKHOUSE_CLUSTER',
-      z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be a plain cluster name').optional()),
+    cluster: env(
+      'CLICKHOUSE_CLUSTER',
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]+$/, 'must be a plain cluster name')
+        .optional(),
+    ),
     requestTimeoutMs: env('CLICKHOUSE_REQUEST_TIMEOUT_MS', ms(100, 3_600_000).default(30_000)),
   }),
   rateLimit: z.object({
@@ -164,8 +190,10 @@ const schema = z.object({
   // marks the delivery failed), the per-attempt deadline, whether this instance runs the delivery
   // worker, and an optional key that encrypts endpoint secrets at rest.
   webhooks: z.object({
-    retryScheduleMs: env('WEBHOOK_RETRY_SCHEDULE_MS',
-      msList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000])),
+    retryScheduleMs: env(
+      'WEBHOOK_RETRY_SCHEDULE_MS',
+      msList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]),
+    ),
     timeoutMs: env('WEBHOOK_TIMEOUT_MS', ms(100, 60_000).default(10_000)),
     worker: env('WEBHOOK_WORKER', flag.default(true)),
     secretKey: env('WEBHOOK_SECRET_KEY', z.string().min(16, 'must be at least 16 characters').optional()),

@@ -29,7 +29,8 @@ export function decodeCursor(cursor: string): PageCursor | null {
   const [at, id] = value;
   if (typeof at !== 'string' || typeof id !== 'string' || !UUID_RE.test(id) || id !== id.toLowerCase()) return null;
   const instant = parseIsoInstant(at);
-  if (!instant || instant.bare || !inSupportedSpan(instant.ms) || new Date(instant.ms).toISOString() !== at) return null;
+  if (!instant || instant.bare || !inSupportedSpan(instant.ms) || new Date(instant.ms).toISOString() !== at)
+    return null;
   const decoded = { at, id };
   return encodeCursor(decoded) === cursor ? decoded : null;
 }

@@ -36,7 +36,10 @@ async function main() {
 
   // The 90 days before today (UTC), so the figures end yesterday.
   const from = new Date(Date.now() - DEMO_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const sims = await loadSimBrands(server.stores.pg, applied.organizations[0].brands.map((b) => b.id));
+  const sims = await loadSimBrands(
+    server.stores.pg,
+    applied.organizations[0].brands.map((b) => b.id),
+  );
   const ingested = await ingestLines(server.stores, simulatedLines(sims, from));
 
   const base = server.url;
@@ -53,7 +56,11 @@ Try:
 
 Stop with Ctrl-C.
 `);
-  const stop = () => server.close().then(() => process.exit(0), () => process.exit(1));
+  const stop = () =>
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

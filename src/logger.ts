@@ -10,10 +10,29 @@ export const MAX_STRING = 500;
 
 // Field names whose values are secrets or customer content, at the top level and one level down
 // (pino's redact paths do not recurse; scrub() below covers any depth by shape).
-const SECRET_FIELDS = ['key', 'apiKey', 'api_key', 'secret', 'password', 'token', 'authorization', 'cookie', 'text', 'answer', 'content', 'body', 'prompt'];
+const SECRET_FIELDS = [
+  'key',
+  'apiKey',
+  'api_key',
+  'secret',
+  'password',
+  'token',
+  'authorization',
+  'cookie',
+  'text',
+  'answer',
+  'content',
+  'body',
+  'prompt',
+];
 const REDACT_PATHS = [
-  ...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `*.${f}`),
-  'headers.authorization', 'req.headers.authorization', 'req.headers.cookie', 'config.databaseUrl', 'config.clickhouse.password',
+  ...SECRET_FIELDS,
+  ...SECRET_FIELDS.map((f) => `*.${f}`),
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'config.databaseUrl',
+  'config.clickhouse.password',
 ];
 
 // Credentials by shape: our API keys, webhook secrets, bearer tokens, provider keys, URL passwords.
@@ -30,7 +49,9 @@ const SHAPES: [RegExp, string][] = [
 export function scrubText(s: string): string {
   let out = s;
   for (const [re, replacement] of SHAPES) out = out.replace(re, replacement);
-  return out.length > MAX_STRING ? `${out.slice(0, MAX_STRING)}… [${out.length - MAX_STRING} more characters cut]` : out;
+  return out.length > MAX_STRING
+    ? `${out.slice(0, MAX_STRING)}… [${out.length - MAX_STRING} more characters cut]`
+    : out;
 }
 
 /** Scrubs every string in a plain value (objects and arrays to a small depth). */
@@ -49,7 +70,8 @@ function errorSerializer(err: unknown) {
   const plain = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   // An error can carry anything (pg's `detail` quotes row values, a fetch error its URL).
-  for (const [k, v] of Object.entries(plain)) out[k] = k === 'stack' && typeof v === 'string' ? scrubStack(v) : scrub(v, 1);
+  for (const [k, v] of Object.entries(plain))
+    out[k] = k === 'stack' && typeof v === 'string' ? scrubStack(v) : scrub(v, 1);
   return out;
 }
 
@@ -62,7 +84,8 @@ function scrubStack(stack: string): string {
 /** The fields of one log call; `err`/`error` are left to their serializer, which scrubs them. */
 function scrubFields(obj: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) out[k] = (k === 'err' || k === 'error') && v instanceof Error ? v : scrub(v, 1);
+  for (const [k, v] of Object.entries(obj))
+    out[k] = (k === 'err' || k === 'error') && v instanceof Error ? v : scrub(v, 1);
   return out;
 }
 
@@ -95,7 +118,9 @@ export function openLogSink(dest: number | string = 1, opts: { maxHeldBytes?: nu
   let idle = true;
   let dropped = 0;
   const stream = pino.destination({
-    dest, sync: false, maxLength: opts.maxHeldBytes ?? MAX_HELD_BYTES,
+    dest,
+    sync: false,
+    maxLength: opts.maxHeldBytes ?? MAX_HELD_BYTES,
     // Asynchronous writes retry a full pipe from a timer, which costs nothing: always. Only the
     // synchronous flush below (which blocks the thread between attempts) has a deadline.
     retryEAGAIN: () => Date.now() < giveUpAt,

@@ -43,10 +43,13 @@ async function main() {
       server.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; exiting');
       void exit(1);
     }, config.shutdownTimeoutMs).unref();
-    server.close().then(() => {
-      server.log.info('shut down');
-      return exit(0);
-    }, () => exit(1));
+    server.close().then(
+      () => {
+        server.log.info('shut down');
+        return exit(0);
+      },
+      () => exit(1),
+    );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -36,7 +36,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, opts: { log?: Logger; now?: () => Date } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { log?: Logger; now?: () => Date } = {},
+): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel);
   const stores = observeStores(await openStores(config), observeStore);
   const closers: (() => Promise<void>)[] = [() => stores.close()];
@@ -54,7 +57,13 @@ export async function startServer(config: Config, opts: { log?: Logger; now?: ()
     const applied = await migrate(stores.pg, stores.ch);
     if (applied.postgres.length || applied.clickhouse.length) log.info(applied, 'migrations applied');
 
-    const deps = { config, stores, log, now: opts.now, cache: config.resultCacheEntries > 0 ? new ResultCache(config.resultCacheEntries) : undefined };
+    const deps = {
+      config,
+      stores,
+      log,
+      now: opts.now,
+      cache: config.resultCacheEntries > 0 ? new ResultCache(config.resultCacheEntries) : undefined,
+    };
     // Surfaces beside the operations, mounted behind the rate limit and API-key guard of /api/.
     const extra: NonNullable<Parameters<typeof createApp>[0]['extra']> = [];
     // Probes, metrics and the API reference: no key, no rate limit.
@@ -73,20 +82,22 @@ export async function startServer(config: Config, opts: { log?: Logger; now?: ()
       server.once('error', reject);
       server.listen(config.port, config.host, resolve);
     });
-    stopHttp = () => new Promise<void>((resolve) => {
-      // Keep-alive connections left idle by a finished request are closed as they appear.
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      server.close(() => {
-        clearInterval(idle);
-        resolve();
+    stopHttp = () =>
+      new Promise<void>((resolve) => {
+        // Keep-alive connections left idle by a finished request are closed as they appear.
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(idle);
+          resolve();
+        });
+        server.closeIdleConnections();
       });
-      server.closeIdleConnections();
-    });
 
     const embedded = isEmbedded(config);
     if (embedded.postgres || embedded.clickhouse) {
       const admin = await startAdminChannel(config.dataDir, (argv, cwd) =>
-        runCommand({ stores, config, log, cwd, now: opts.now }, argv));
+        runCommand({ stores, config, log, cwd, now: opts.now }, argv),
+      );
       closers.push(() => admin.close());
     }
     if (config.scheduler) {

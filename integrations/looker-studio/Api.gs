@@ -29,7 +29,9 @@ function storedKey() {
 
 /** https://host[:port][/path] without a trailing slash, query or fragment; null if it is not one. */
 function normaliseBaseUrl(value) {
-  var text = String(value || '').trim().replace(/\/+$/, '');
+  var text = String(value || '')
+    .trim()
+    .replace(/\/+$/, '');
   return /^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/i.test(text) ? text : null;
 }
 
@@ -83,10 +85,17 @@ function apiGet(baseUrl, path, params) {
   var message;
   if (status !== 200) {
     message = body && typeof body.error === 'string' ? body.error : 'HTTP ' + status;
-    if (status >= 300 && status < 400) message = 'the address redirects elsewhere (HTTP ' + status + '); enter the final address of the service';
-    throw new ConnectorError('Answerscope: ' + message, 'GET /api/v1/' + path + ' answered ' + status + ': ' + text.slice(0, 500));
+    if (status >= 300 && status < 400)
+      message = 'the address redirects elsewhere (HTTP ' + status + '); enter the final address of the service';
+    throw new ConnectorError(
+      'Answerscope: ' + message,
+      'GET /api/v1/' + path + ' answered ' + status + ': ' + text.slice(0, 500),
+    );
   }
-  if (body === null) throw new ConnectorError('Answerscope answered ' + path + ' with something other than JSON: check the service address.');
+  if (body === null)
+    throw new ConnectorError(
+      'Answerscope answered ' + path + ' with something other than JSON: check the service address.',
+    );
   if (text.length <= CACHE_MAX_CHARS) cache.put(cacheKey, text, CACHE_SECONDS);
   return body;
 }

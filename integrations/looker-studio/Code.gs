@@ -31,7 +31,8 @@ function withUserErrors(fn) {
 // ---- Authentication ------------------------------------------------------------------------
 
 function getAuthType() {
-  return cc.newAuthTypeResponse()
+  return cc
+    .newAuthTypeResponse()
     .setAuthType(cc.AuthType.KEY)
     .setHelpUrl('https://answerscope.example/looker-studio#api-key')
     .build();
@@ -65,10 +66,14 @@ function getConfig(request) {
   return withUserErrors(function () {
     var params = (request && request.configParams) || {};
     var config = cc.getConfig();
-    config.newInfo()
+    config
+      .newInfo()
       .setId('instructions')
-      .setText('Enter the address of your Answerscope service, then pick a brand and a report. Dates come from the report\'s date range control.');
-    config.newTextInput()
+      .setText(
+        "Enter the address of your Answerscope service, then pick a brand and a report. Dates come from the report's date range control.",
+      );
+    config
+      .newTextInput()
       .setId('base_url')
       .setName('Answerscope address')
       .setHelpText('The address you sign in to, e.g. https://answerscope.example')
@@ -78,7 +83,10 @@ function getConfig(request) {
     if (!params.base_url) return config.setIsSteppedConfig(true).build();
 
     var baseUrl = normaliseBaseUrl(params.base_url);
-    if (!baseUrl) throw new ConnectorError('The Answerscope address must start with https:// (or http://) and hold no query, e.g. https://answerscope.example');
+    if (!baseUrl)
+      throw new ConnectorError(
+        'The Answerscope address must start with https:// (or http://) and hold no query, e.g. https://answerscope.example',
+      );
     var brands = apiGet(baseUrl, 'brands', {});
     if (!brands.length) throw new ConnectorError('Your Answerscope organization has no brands yet.');
     var brand = config.newSelectSingle().setId('brand_id').setName('Brand');
@@ -98,9 +106,11 @@ function readConfig(configParams) {
   var params = configParams || {};
   var baseUrl = normaliseBaseUrl(params.base_url);
   if (!baseUrl) throw new ConnectorError('Set the Answerscope address in the data source configuration.');
-  if (!UUID_PATTERN.test(String(params.brand_id || ''))) throw new ConnectorError('Pick a brand in the data source configuration.');
+  if (!UUID_PATTERN.test(String(params.brand_id || '')))
+    throw new ConnectorError('Pick a brand in the data source configuration.');
   // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is ES2022 (see the top of the file)
-  if (!Object.prototype.hasOwnProperty.call(REPORTS, params.report)) throw new ConnectorError('Pick a report in the data source configuration.');
+  if (!Object.prototype.hasOwnProperty.call(REPORTS, params.report))
+    throw new ConnectorError('Pick a report in the data source configuration.');
   return { baseUrl: baseUrl, brandId: params.brand_id, report: params.report };
 }
 
@@ -127,7 +137,9 @@ function getSchema(request) {
 function getData(request) {
   return withUserErrors(function () {
     var config = readConfig(request.configParams);
-    var fieldIds = (request.fields || []).map(function (f) { return f.name; });
+    var fieldIds = (request.fields || []).map(function (f) {
+      return f.name;
+    });
     var requested = reportFields(config.report).forIds(fieldIds);
     // Looker Studio's sample request only detects types, which the schema already declares.
     if (request.scriptParams && request.scriptParams.sampleExtraction) return { schema: requested.build(), rows: [] };
@@ -142,7 +154,11 @@ function getData(request) {
     return {
       schema: requested.build(),
       rows: rows.map(function (row) {
-        return { values: fieldIds.map(function (id) { return row[id] === undefined ? null : row[id]; }) };
+        return {
+          values: fieldIds.map(function (id) {
+            return row[id] === undefined ? null : row[id];
+          }),
+        };
       }),
     };
   });

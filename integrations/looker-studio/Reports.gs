@@ -38,10 +38,15 @@ var REPORTS = {
     fields: [
       dimension('date', 'Date', 'YEAR_MONTH_DAY', 'UTC day of the answers'),
       metric('result_count', 'Answers', 'SUM', 'Answers collected that day (shopping answers excluded)'),
-      metric('avg_visibility_score', 'Avg. visibility score', 'AVG', 'Mean per-answer visibility score, 0-100, rounded'),
-      metric('ai_visibility_score', 'AI visibility score', 'AVG', 'The day\'s AI visibility score, 0-100'),
+      metric(
+        'avg_visibility_score',
+        'Avg. visibility score',
+        'AVG',
+        'Mean per-answer visibility score, 0-100, rounded',
+      ),
+      metric('ai_visibility_score', 'AI visibility score', 'AVG', "The day's AI visibility score, 0-100"),
       metric('total_mentions', 'Mentions', 'SUM', 'Mentions of the brand'),
-      metric('total_citations', 'Citations', 'SUM', 'Citations of the brand\'s domains'),
+      metric('total_citations', 'Citations', 'SUM', "Citations of the brand's domains"),
       metric('avg_competitor_score', 'Avg. competitor score', 'AVG', 'Mean score of competitors where named or cited'),
     ],
     rows: function (ctx) {
@@ -49,8 +54,12 @@ var REPORTS = {
       params.granularity = 'day';
       return apiGet(ctx.baseUrl, 'visibility-trend', params).buckets.map(function (b) {
         return {
-          date: compactDate(b.date), result_count: b.result_count, avg_visibility_score: b.avg_visibility_score,
-          ai_visibility_score: b.ai_visibility_score, total_mentions: b.total_mentions, total_citations: b.total_citations,
+          date: compactDate(b.date),
+          result_count: b.result_count,
+          avg_visibility_score: b.avg_visibility_score,
+          ai_visibility_score: b.ai_visibility_score,
+          total_mentions: b.total_mentions,
+          total_citations: b.total_citations,
           avg_competitor_score: b.avg_competitor_score,
         };
       });
@@ -73,14 +82,21 @@ var REPORTS = {
       var body = apiGet(ctx.baseUrl, 'competitor-comparison', rangeParams(ctx));
       var row = function (role, id, item) {
         return {
-          entity: item.name, entity_id: id, entity_role: role, avg_visibility_score: item.avg_visibility_score,
-          ai_visibility_score: item.ai_visibility_score, total_mentions: item.total_mentions,
-          total_citations: item.total_citations, appearance_count: item.appearance_count,
+          entity: item.name,
+          entity_id: id,
+          entity_role: role,
+          avg_visibility_score: item.avg_visibility_score,
+          ai_visibility_score: item.ai_visibility_score,
+          total_mentions: item.total_mentions,
+          total_citations: item.total_citations,
+          appearance_count: item.appearance_count,
         };
       };
-      return [row('brand', body.brand.id, body.brand)].concat(body.competitors.map(function (c) {
-        return row('competitor', c.competitor_id, c);
-      }));
+      return [row('brand', body.brand.id, body.brand)].concat(
+        body.competitors.map(function (c) {
+          return row('competitor', c.competitor_id, c);
+        }),
+      );
     },
   },
 
@@ -94,9 +110,17 @@ var REPORTS = {
       metric('sov_pct', 'Share of voice %', 'AVG', 'Brand mentions / all mentions x 100 for the platform and model'),
     ],
     rows: function (ctx) {
-      return apiGet(ctx.baseUrl, 'competitor-comparison', rangeParams(ctx)).share_of_voice.by_platform.map(function (p) {
-        return { platform: p.platform, model: p.model_used, brand_mentions: p.brand_mentions, competitor_mentions: p.competitor_mentions, sov_pct: p.sov_pct };
-      });
+      return apiGet(ctx.baseUrl, 'competitor-comparison', rangeParams(ctx)).share_of_voice.by_platform.map(
+        function (p) {
+          return {
+            platform: p.platform,
+            model: p.model_used,
+            brand_mentions: p.brand_mentions,
+            competitor_mentions: p.competitor_mentions,
+            sov_pct: p.sov_pct,
+          };
+        },
+      );
     },
   },
 
@@ -104,7 +128,12 @@ var REPORTS = {
     label: 'Citations by domain',
     fields: [
       dimension('domain', 'Domain', 'TEXT'),
-      dimension('category', 'Source type', 'TEXT', 'you, competitor, editorial, forum, social, review, institutional or other'),
+      dimension(
+        'category',
+        'Source type',
+        'TEXT',
+        'you, competitor, editorial, forum, social, review, institutional or other',
+      ),
       dimension('models', 'Models citing it', 'TEXT'),
       dimension('top_article_type', 'Main article type', 'TEXT'),
       metric('total_citations', 'Citations', 'SUM'),
@@ -116,9 +145,13 @@ var REPORTS = {
       params.limit = 200;
       return apiGet(ctx.baseUrl, 'citations', params).top_domains.map(function (d) {
         return {
-          domain: d.domain, category: d.category, models: d.models.join(', '),
+          domain: d.domain,
+          category: d.category,
+          models: d.models.join(', '),
           top_article_type: d.article_types.length ? d.article_types[0].type : null,
-          total_citations: d.total_citations, results_citing: d.results_citing, usage_pct: d.usage_pct,
+          total_citations: d.total_citations,
+          results_citing: d.results_citing,
+          usage_pct: d.usage_pct,
         };
       });
     },
@@ -141,8 +174,13 @@ var REPORTS = {
       params.limit = 100;
       return apiGet(ctx.baseUrl, 'prompt-performance', params).prompts.map(function (p) {
         return {
-          prompt: p.prompt_text, prompt_id: p.prompt_id, topic: p.topic_name, result_count: p.result_count,
-          avg_visibility: p.avg_visibility, total_mentions: p.total_mentions, total_citations: p.total_citations,
+          prompt: p.prompt_text,
+          prompt_id: p.prompt_id,
+          topic: p.topic_name,
+          result_count: p.result_count,
+          avg_visibility: p.avg_visibility,
+          total_mentions: p.total_mentions,
+          total_citations: p.total_citations,
           avg_competitor_score: p.avg_competitor_score,
         };
       });
@@ -160,11 +198,23 @@ var REPORTS = {
     // The API gives one breakdown at a time, so a chart may use one of the three dimensions.
     rows: function (ctx) {
       var body = apiGet(ctx.baseUrl, 'ai-traffic', rangeParams(ctx));
-      var used = ['platform', 'page_path', 'country'].filter(function (id) { return ctx.fieldIds.indexOf(id) >= 0; });
-      if (used.length > 1) throw new ConnectorError('AI traffic: use only one of AI platform, Page path and Country in a chart.');
-      if (used[0] === 'platform') return body.platform_breakdown.map(function (r) { return { platform: r.platform, visits: r.visits }; });
-      if (used[0] === 'page_path') return body.top_pages.map(function (r) { return { page_path: r.url, visits: r.visits }; });
-      if (used[0] === 'country') return body.country_breakdown.map(function (r) { return { country: r.country, visits: r.visits }; });
+      var used = ['platform', 'page_path', 'country'].filter(function (id) {
+        return ctx.fieldIds.indexOf(id) >= 0;
+      });
+      if (used.length > 1)
+        throw new ConnectorError('AI traffic: use only one of AI platform, Page path and Country in a chart.');
+      if (used[0] === 'platform')
+        return body.platform_breakdown.map(function (r) {
+          return { platform: r.platform, visits: r.visits };
+        });
+      if (used[0] === 'page_path')
+        return body.top_pages.map(function (r) {
+          return { page_path: r.url, visits: r.visits };
+        });
+      if (used[0] === 'country')
+        return body.country_breakdown.map(function (r) {
+          return { country: r.country, visits: r.visits };
+        });
       return [{ visits: body.total_visits }];
     },
   },
@@ -194,24 +244,45 @@ var REPORTS = {
       var cursor = null;
       var page, body, older;
       for (page = 0; page < SHOPPING_MAX_PAGES; page++) {
-        body = apiGet(ctx.baseUrl, 'shopping-cards',
-          { brand_id: ctx.brandId, limit: SHOPPING_PAGE_SIZE, cursor: cursor });
+        body = apiGet(ctx.baseUrl, 'shopping-cards', {
+          brand_id: ctx.brandId,
+          limit: SHOPPING_PAGE_SIZE,
+          cursor: cursor,
+        });
         older = false;
         body.cards.forEach(function (c) {
           var day = String(c.created_at).slice(0, 10);
-          if (ctx.dateFrom && day < ctx.dateFrom) { older = true; return; }
+          if (ctx.dateFrom && day < ctx.dateFrom) {
+            older = true;
+            return;
+          }
           if (ctx.dateTo && day > ctx.dateTo) return;
           rows.push({
-            date: compactDate(day), card_id: c.id, product_title: c.product_title, product_brand: c.product_brand,
-            matched_brand_role: c.matched_brand_role, platform: c.platform, region: c.region,
-            merchant_domain: c.merchant_domain, merchant_url: c.merchant_url, price_currency: c.price_currency,
-            cards: 1, position: c.position, price_amount: c.price_amount, rating: c.rating, review_count: c.review_count,
+            date: compactDate(day),
+            card_id: c.id,
+            product_title: c.product_title,
+            product_brand: c.product_brand,
+            matched_brand_role: c.matched_brand_role,
+            platform: c.platform,
+            region: c.region,
+            merchant_domain: c.merchant_domain,
+            merchant_url: c.merchant_url,
+            price_currency: c.price_currency,
+            cards: 1,
+            position: c.position,
+            price_amount: c.price_amount,
+            rating: c.rating,
+            review_count: c.review_count,
           });
         });
         cursor = body.next_cursor;
         if (!cursor || older) return rows;
       }
-      throw new ConnectorError('Shopping cards: more than ' + SHOPPING_MAX_PAGES * SHOPPING_PAGE_SIZE + ' cards in the date range; choose a shorter range.');
+      throw new ConnectorError(
+        'Shopping cards: more than ' +
+          SHOPPING_MAX_PAGES * SHOPPING_PAGE_SIZE +
+          ' cards in the date range; choose a shorter range.',
+      );
     },
   },
 };

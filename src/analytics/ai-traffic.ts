@@ -24,12 +24,17 @@ type Dimension = 'platform' | 'path' | 'country';
 
 /** Visits per value of one column, most first. `day` bounds as every figure, so whole partitions are skipped. */
 async function breakdown(ch: ClickHouse, q: AiTrafficQuery, column: Dimension, limit?: number) {
-  return ch.rows<{ key: string; visits: number }>(select({ table: 'ai_visits', scope: q }, {
-    select: `${column} AS key, count() AS visits`,
-    groupBy: 'key',
-    orderBy: 'visits DESC, key ASC',
-    limit: limit ? String(limit) : undefined,
-  }));
+  return ch.rows<{ key: string; visits: number }>(
+    select(
+      { table: 'ai_visits', scope: q },
+      {
+        select: `${column} AS key, count() AS visits`,
+        groupBy: 'key',
+        orderBy: 'visits DESC, key ASC',
+        limit: limit ? String(limit) : undefined,
+      },
+    ),
+  );
 }
 
 export async function aiTraffic(ch: ClickHouse, q: AiTrafficQuery): Promise<AiTraffic> {

@@ -6,7 +6,10 @@
 export class ResultCache {
   private entries = new Map<string, { at: number; value: Promise<unknown> }>();
 
-  constructor(private readonly maxEntries = 5000, private readonly ttlMs = 5 * 60_000) {}
+  constructor(
+    private readonly maxEntries = 5000,
+    private readonly ttlMs = 5 * 60_000,
+  ) {}
 
   async get<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const now = Date.now();
@@ -30,6 +33,11 @@ export class ResultCache {
 export function cacheKey(parts: unknown[]): string {
   return JSON.stringify(parts, (_k, v) =>
     v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
-      : v);
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
 }

@@ -72,26 +72,44 @@ const KEEPS: Record<CitationRollup, ('model' | 'region')[]> = {
  * subquery (UNION ALL of the parts that have rows) with the requested columns.
  */
 export function citationSource(
-  f: Filters, rollups: CitationRollup[], part: CitationPart, opts: { raw?: boolean } = {},
+  f: Filters,
+  rollups: CitationRollup[],
+  part: CitationPart,
+  opts: { raw?: boolean } = {},
 ): ScopedQuery {
   const needed = [...(f.models?.length ? ['model'] : []), ...(f.region ? ['region'] : [])] as ('model' | 'region')[];
   const rollup = rollups.find((r) => needed.every((c) => KEEPS[r].includes(c)));
   const months = opts.raw || f.promptIds || !rollup ? undefined : wholeMonths(f);
   const columns = (i: 0 | 1) =>
-    Object.entries(part.columns).map(([name, exprs]) => `${exprs[i]} AS ${name}`).join(', ');
-  const raw = (outside?: string, params?: Record<string, unknown>) => select({ table: 'answer_citations', scope: f }, {
-    select: columns(1), where: [outside, part.condition].filter(Boolean).join(' AND ') || undefined, params,
-  });
+    Object.entries(part.columns)
+      .map(([name, exprs]) => `${exprs[i]} AS ${name}`)
+      .join(', ');
+  const raw = (outside?: string, params?: Record<string, unknown>) =>
+    select(
+      { table: 'answer_citations', scope: f },
+      {
+        select: columns(1),
+        where: [outside, part.condition].filter(Boolean).join(' AND ') || undefined,
+        params,
+      },
+    );
   if (!months || !rollup) return raw();
 
-  const parts = [select({
-    table: rollup,
-    scope: {
-      brandId: f.brandId, models: f.models, region: f.region,
-      from: months.from ? new Date(`${months.from}T00:00:00.000Z`) : undefined,
-      to: months.end ? new Date(`${months.end}T23:59:59.999Z`) : undefined,
-    },
-  }, { select: columns(0), where: part.condition })];
+  const parts = [
+    select(
+      {
+        table: rollup,
+        scope: {
+          brandId: f.brandId,
+          models: f.models,
+          region: f.region,
+          from: months.from ? new Date(`${months.from}T00:00:00.000Z`) : undefined,
+          to: months.end ? new Date(`${months.end}T23:59:59.999Z`) : undefined,
+        },
+      },
+      { select: columns(0), where: part.condition },
+    ),
+  ];
   // The edges: days in range outside the whole months (a bound inside a day always leaves one).
   // None when the range is exactly those months.
   const outside: string[] = [];

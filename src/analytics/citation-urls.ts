@@ -21,20 +21,41 @@ export interface UrlDetails {
 }
 
 /** A listed URL: its hash, count, and the newest days holding a citation of it (see above). */
-export interface TopUrl { hash: string; total: number; url_count: number; latest_day: string; titled_day: string }
+export interface TopUrl {
+  hash: string;
+  total: number;
+  url_count: number;
+  latest_day: string;
+  titled_day: string;
+}
 
 /** Details of the listed URLs, keyed by hash. */
 export async function latestUrlDetails(
-  ch: ClickHouse, f: Filters, scope: string, urls: TopUrl[],
+  ch: ClickHouse,
+  f: Filters,
+  scope: string,
+  urls: TopUrl[],
 ): Promise<Map<string, UrlDetails>> {
   const days = [...new Set(urls.flatMap((u) => [u.latest_day, u.titled_day]))].filter((d) => d > NO_DAY);
-  const found = new Map((await details(ch, f, scope, urls.map((u) => u.hash), days)).map((u) => [u.hash, u]));
+  const found = new Map(
+    (
+      await details(
+        ch,
+        f,
+        scope,
+        urls.map((u) => u.hash),
+        days,
+      )
+    ).map((u) => [u.hash, u]),
+  );
   // A URL's newest day may hold only replaced rows (its citation was dropped on re-import): then
   // its details come from the whole range.
-  const stale = urls.filter((u) => {
-    const r = found.get(u.hash);
-    return !r || r.newest_day !== u.latest_day || (u.titled_day > NO_DAY && r.titled_day !== u.titled_day);
-  }).map((u) => u.hash);
+  const stale = urls
+    .filter((u) => {
+      const r = found.get(u.hash);
+      return !r || r.newest_day !== u.latest_day || (u.titled_day > NO_DAY && r.titled_day !== u.titled_day);
+    })
+    .map((u) => u.hash);
   for (const u of await details(ch, f, scope, stale)) found.set(u.hash, u);
   return found;
 }
@@ -44,23 +65,32 @@ export async function latestUrlDetails(
  * newest of them; ties at one instant go to the greatest value. `days` limits the rows read.
  */
 async function details(
-  ch: ClickHouse, f: Filters, scope: string, hashes: string[], days?: string[],
+  ch: ClickHouse,
+  f: Filters,
+  scope: string,
+  hashes: string[],
+  days?: string[],
 ): Promise<UrlDetails[]> {
   if (!hashes.length) return [];
-  const live = select({ table: 'answer_citations', scope: f }, {
-    select: 'url_hash, url, domain, category, title, article_type, collected_at, sum(sign) AS live',
-    where: `${scope}${days ? ' AND day IN {days:Array(Date)}' : ''} AND url_hash IN {hashes:Array(UInt64)}`,
-    groupBy: 'url_hash, url, domain, category, title, article_type, collected_at',
-    having: 'live > 0',
-    // As BigInt: the client writes them as bare integers, and they exceed 2^53.
-    params: { ...(days ? { days } : {}), hashes: hashes.map((h) => BigInt(h)) },
-  });
-  return ch.rows<UrlDetails>(select(live, {
-    select: `toString(url_hash) AS hash, url, any(domain) AS url_domain,
+  const live = select(
+    { table: 'answer_citations', scope: f },
+    {
+      select: 'url_hash, url, domain, category, title, article_type, collected_at, sum(sign) AS live',
+      where: `${scope}${days ? ' AND day IN {days:Array(Date)}' : ''} AND url_hash IN {hashes:Array(UInt64)}`,
+      groupBy: 'url_hash, url, domain, category, title, article_type, collected_at',
+      having: 'live > 0',
+      // As BigInt: the client writes them as bare integers, and they exceed 2^53.
+      params: { ...(days ? { days } : {}), hashes: hashes.map((h) => BigInt(h)) },
+    },
+  );
+  return ch.rows<UrlDetails>(
+    select(live, {
+      select: `toString(url_hash) AS hash, url, any(domain) AS url_domain,
        argMax(category, (collected_at, category)) AS latest_category,
        argMaxIf(title, (collected_at, title), title != '') AS latest_title,
        argMax(article_type, (collected_at, article_type)) AS latest_type,
        toDate(max(collected_at)) AS newest_day, toDate(maxIf(collected_at, title != '')) AS titled_day`,
-    groupBy: 'url_hash, url',
-  }));
+      groupBy: 'url_hash, url',
+    }),
+  );
 }

@@ -29,7 +29,9 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** `raw` reads answer_citations alone, never the monthly rollups (tests compare both). */
 export async function citations(
-  ch: ClickHouse, f: Filters, opts: { limit: number; source: SourceFilter; raw?: boolean },
+  ch: ClickHouse,
+  f: Filters,
+  opts: { limit: number; source: SourceFilter; raw?: boolean },
 ) {
   const scope = SOURCE_SQL[opts.source];
   // The answer's first citation overall, or its first of the filtered source group.
@@ -41,23 +43,36 @@ export async function citations(
   // Round 1: every domain of the range (a brand cites thousands, not millions: totals, the category
   // breakdown and the top list follow from them), and the top URLs. URLs group by a 64-bit hash of
   // the URL; two of a brand's URLs sharing one is negligible.
-  const domainSource = citationSource(f, ['citation_domains_monthly', 'citation_domain_models_monthly'], {
-    columns: {
-      domain: ['domain', 'domain'], category: ['category', 'category'],
-      c: ['citation_sum', 'sign'], df: ['domain_firsts', 'sign * domain_first'],
-      ff: [answersFirst, `sign * ${answersFirstRaw}`],
-      at: ['latest_at', "if(sign > 0, collected_at, toDateTime64(0, 3, 'UTC'))"],
+  const domainSource = citationSource(
+    f,
+    ['citation_domains_monthly', 'citation_domain_models_monthly'],
+    {
+      columns: {
+        domain: ['domain', 'domain'],
+        category: ['category', 'category'],
+        c: ['citation_sum', 'sign'],
+        df: ['domain_firsts', 'sign * domain_first'],
+        ff: [answersFirst, `sign * ${answersFirstRaw}`],
+        at: ['latest_at', "if(sign > 0, collected_at, toDateTime64(0, 3, 'UTC'))"],
+      },
+      condition: scope,
     },
-    condition: scope,
-  }, paths);
-  const urlSource = citationSource(f, ['citation_urls_monthly'], {
-    columns: {
-      url_hash: ['url_hash', 'url_hash'], c: ['citation_sum', 'sign'],
-      d: ['latest_day', 'if(sign > 0, day, toDate(0))'],
-      td: ['titled_day', "if(sign > 0 AND title != '', day, toDate(0))"],
+    paths,
+  );
+  const urlSource = citationSource(
+    f,
+    ['citation_urls_monthly'],
+    {
+      columns: {
+        url_hash: ['url_hash', 'url_hash'],
+        c: ['citation_sum', 'sign'],
+        d: ['latest_day', 'if(sign > 0, day, toDate(0))'],
+        td: ['titled_day', "if(sign > 0 AND title != '', day, toDate(0))"],
+      },
+      condition: scope,
     },
-    condition: scope,
-  }, paths);
+    paths,
+  );
   // Per (domain, category) first: a domain's category is the one of its newest row among those
   // still live (a category whose rows were all replaced drops out).
   const domainCategories = select(domainSource, {
@@ -82,12 +97,16 @@ export async function citations(
         select: `domain, argMaxIf(category, newest, net > 0) AS latest_category, sum(net) AS total,
          sum(dnet) AS answer_count, sum(fnet) AS first_count`,
         groupBy: 'domain',
-      })),
+      }),
+    ),
     ch.rows<TopUrl>(select(topUrls, { select: 'toString(h) AS hash, total, latest_day, titled_day, url_count' })),
   ]);
   const domainRows = allDomains
     .map((d) => ({
-      ...d, total: Number(d.total), answer_count: Number(d.answer_count), first_count: Number(d.first_count),
+      ...d,
+      total: Number(d.total),
+      answer_count: Number(d.answer_count),
+      first_count: Number(d.first_count),
     }))
     .filter((d) => d.total > 0);
   const domains = [...domainRows].sort((a, b) => b.total - a.total || byText(a.domain, b.domain)).slice(0, opts.limit);
@@ -95,29 +114,46 @@ export async function citations(
   // Round 2: models and article types of the listed domains (its models: those whose net count for
   // it is positive), and the latest details of the listed URLs.
   const listed = { domains: domains.map((d) => d.domain) };
-  const modelSource = citationSource(f, ['citation_domain_models_monthly'], {
-    columns: { domain: ['domain', 'domain'], model: ['model', 'model'], c: ['citation_sum', 'sign'] },
-    condition: `${scope} AND domain IN {domains:Array(String)}`,
-  }, paths);
-  const typeSource = citationSource(f, ['citation_urls_monthly'], {
-    columns: {
-      domain: ['domain', 'domain'], article_type: ['article_type', 'article_type'], c: ['citation_sum', 'sign'],
+  const modelSource = citationSource(
+    f,
+    ['citation_domain_models_monthly'],
+    {
+      columns: { domain: ['domain', 'domain'], model: ['model', 'model'], c: ['citation_sum', 'sign'] },
+      condition: `${scope} AND domain IN {domains:Array(String)}`,
     },
-    condition: `${scope} AND domain IN {domains:Array(String)}`,
-  }, paths);
+    paths,
+  );
+  const typeSource = citationSource(
+    f,
+    ['citation_urls_monthly'],
+    {
+      columns: {
+        domain: ['domain', 'domain'],
+        article_type: ['article_type', 'article_type'],
+        c: ['citation_sum', 'sign'],
+      },
+      condition: `${scope} AND domain IN {domains:Array(String)}`,
+    },
+    paths,
+  );
   const [modelLists, typeCounts, urlInfo] = await Promise.all([
     domains.length
-      ? ch.rows<{ domain: string; models: string[] }>(select(
-        select(modelSource, { select: 'domain, model, sum(c) AS net', groupBy: 'domain, model', params: listed }),
-        { select: 'domain, groupArrayIf(model, net > 0) AS models', groupBy: 'domain' }))
+      ? ch.rows<{ domain: string; models: string[] }>(
+          select(
+            select(modelSource, { select: 'domain, model, sum(c) AS net', groupBy: 'domain, model', params: listed }),
+            { select: 'domain, groupArrayIf(model, net > 0) AS models', groupBy: 'domain' },
+          ),
+        )
       : [],
     domains.length
-      ? ch.rows<{ domain: string; article_type: string; count: number }>(select(typeSource, {
-        select: 'domain, article_type, sum(c) AS count',
-        groupBy: 'domain, article_type',
-        having: 'count > 0',
-        params: listed,
-      }))
+      ? ch.rows<{ domain: string; article_type: string; count: number }>(
+          select(typeSource, {
+            select: 'domain, article_type, sum(c) AS count',
+            groupBy: 'domain, article_type',
+            having: 'count > 0',
+            params: listed,
+          }),
+        )
       : [],
     latestUrlDetails(ch, f, scope, urls),
   ]);

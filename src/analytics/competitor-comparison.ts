@@ -24,14 +24,16 @@ export async function competitorComparison(
   const src = entitySource(f, ['model', 'platform', 'is_brand']);
   const [sums, voice] = await Promise.all([
     entitySums(ch, f),
-    ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(select(src, {
-      select: `model, platform,
+    ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(
+      select(src, {
+        select: `model, platform,
          ${src.m('mentions', 'is_brand = 1')} AS brand_mentions,
          ${src.m('mentions', 'is_brand = 0')} AS competitor_mentions`,
-      groupBy: 'model, platform',
-      having: `${src.m('rows', 'is_brand = 1')} > 0`,
-      orderBy: 'platform, model',
-    })),
+        groupBy: 'model, platform',
+        having: `${src.m('rows', 'is_brand = 1')} > 0`,
+        orderBy: 'platform, model',
+      }),
+    ),
   ]);
   const { n } = sums;
   const rows = competitors

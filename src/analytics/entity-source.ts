@@ -40,8 +40,8 @@ export interface EntitySource extends Source {
 }
 
 const wholeDays = (f: Filters) =>
-  (!f.from || f.from.toISOString().endsWith('T00:00:00.000Z'))
-  && (!f.to || f.to.toISOString().endsWith('T23:59:59.999Z'));
+  (!f.from || f.from.toISOString().endsWith('T00:00:00.000Z')) &&
+  (!f.to || f.to.toISOString().endsWith('T23:59:59.999Z'));
 
 /**
  * `dims`: the columns the query itself groups or filters by. `raw` forces answer_entities, for
@@ -52,9 +52,8 @@ export function entitySource(f: Filters, dims: Dimension[], opts: { raw?: boolea
   if (f.models?.length) needed.add('model');
   if (f.region) needed.add('region');
   if (f.promptIds) needed.add('prompt_id');
-  const rollup = wholeDays(f) && !opts.raw
-    ? ROLLUPS.find((r) => [...needed].every((d) => r.dims.includes(d)))
-    : undefined;
+  const rollup =
+    wholeDays(f) && !opts.raw ? ROLLUPS.find((r) => [...needed].every((d) => r.dims.includes(d))) : undefined;
   const expr = (m: Measure) => (rollup ? ROLLUP[m] : RAW[m]);
   return {
     table: rollup?.table ?? 'answer_entities',

@@ -26,14 +26,19 @@ export function sumsSql(src: EntitySource, prefix = '', condition?: string): str
 export function toSums(r: object | undefined, prefix = ''): EntitySums & { rows: number } {
   const n = (k: string) => Number((r as Record<string, unknown> | undefined)?.[`${prefix}${k}`] ?? 0);
   return {
-    rows: n('rows'), named: n('named'), cited: n('cited'), mentions: n('mention_sum'), citations: n('citation_sum'),
+    rows: n('rows'),
+    named: n('named'),
+    cited: n('cited'),
+    mentions: n('mention_sum'),
+    citations: n('citation_sum'),
     invPosition: n('inv_position'),
   };
 }
 
 /** Sums per entity over the filtered answers; the brand's row count is the answer count n. */
 export async function entitySums(
-  ch: ClickHouse, f: Filters,
+  ch: ClickHouse,
+  f: Filters,
 ): Promise<{ n: number; brand: EntitySums; competitors: Map<string, EntitySums & { rows: number }> }> {
   const src = entitySource(f, ['entity_id', 'is_brand']);
   const rows = await ch.rows<Record<string, unknown> & { entity_id: string; is_brand: number }>(

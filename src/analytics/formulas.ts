@@ -9,7 +9,7 @@ export function round(x: number, digits: number): number {
 }
 
 export const roundOrNull = (x: number | null, digits: number) =>
-  (x === null || !Number.isFinite(x) ? null : round(x, digits));
+  x === null || !Number.isFinite(x) ? null : round(x, digits);
 
 /** Sums over one entity's per-answer rows (sign-weighted). */
 export interface EntitySums {
@@ -32,7 +32,7 @@ export const positionFactor = (s: EntitySums) => (s.named > 0 ? s.invPosition / 
  * 100 x (0.6 named + 0.25 cited + 0.15/position), so the mean follows from the sums.
  */
 export const meanScore = (s: EntitySums, n: number) =>
-  (n > 0 ? (60 * s.named + 25 * s.cited + 15 * s.invPosition) / n : null);
+  n > 0 ? (60 * s.named + 25 * s.cited + 15 * s.invPosition) / n : null;
 
 /**
  * The AI visibility score over n answers: 100 x (0.6 mentionRate + 0.25 citationRate + 0.15 pf),

@@ -22,10 +22,14 @@ export async function promptEntitySums(ch: ClickHouse, f: Filters): Promise<Prom
     select(src, {
       select: `prompt_id, entity_id, is_brand, ${sumsSql(src)}`,
       groupBy: 'prompt_id, entity_id, is_brand',
-    }));
+    }),
+  );
   return rows
     .map((r) => ({
-      prompt_id: r.prompt_id, entity_id: r.entity_id, is_brand: Number(r.is_brand) === 1, sums: toSums(r),
+      prompt_id: r.prompt_id,
+      entity_id: r.entity_id,
+      is_brand: Number(r.is_brand) === 1,
+      sums: toSums(r),
     }))
     .filter((r) => r.sums.rows > 0);
 }

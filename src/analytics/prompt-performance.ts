@@ -20,11 +20,13 @@ export interface PromptFigures {
 
 export async function promptFigures(ch: ClickHouse, f: Filters): Promise<PromptFigures[]> {
   const src = entitySource(f, ['prompt_id', 'is_brand']);
-  const rows = await ch.rows<Record<string, unknown> & { prompt_id: string }>(select(src, {
-    select: `prompt_id, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}`,
-    groupBy: 'prompt_id',
-    having: 'b_rows > 0',
-  }));
+  const rows = await ch.rows<Record<string, unknown> & { prompt_id: string }>(
+    select(src, {
+      select: `prompt_id, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}`,
+      groupBy: 'prompt_id',
+      having: 'b_rows > 0',
+    }),
+  );
   return rows.map((r) => {
     const brand = toSums(r, 'b_');
     const comp = toSums(r, 'c_');
@@ -48,10 +50,14 @@ const SORT_KEY: Record<PromptSort, (p: PromptFigures) => number> = {
 
 /** Sorts by the chosen figure; ties by prompt text, then id, so pages are stable. */
 export function sortPrompts<T extends PromptFigures & { prompt_text: string }>(
-  rows: T[], by: PromptSort, order: 'asc' | 'desc',
+  rows: T[],
+  by: PromptSort,
+  order: 'asc' | 'desc',
 ): T[] {
   const key = SORT_KEY[by];
   const dir = order === 'asc' ? 1 : -1;
-  return [...rows].sort((a, b) =>
-    dir * (key(a) - key(b)) || a.prompt_text.localeCompare(b.prompt_text) || a.prompt_id.localeCompare(b.prompt_id));
+  return [...rows].sort(
+    (a, b) =>
+      dir * (key(a) - key(b)) || a.prompt_text.localeCompare(b.prompt_text) || a.prompt_id.localeCompare(b.prompt_id),
+  );
 }

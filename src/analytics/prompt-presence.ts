@@ -6,22 +6,32 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { select } from '../stores/scoped-query.ts';
 
-export interface PromptPresence { prompt_id: string; answers: number; competitor_answers: number; gap_answers: number }
+export interface PromptPresence {
+  prompt_id: string;
+  answers: number;
+  competitor_answers: number;
+  gap_answers: number;
+}
 
 export async function promptPresence(ch: ClickHouse, f: Filters): Promise<PromptPresence[]> {
-  const perAnswer = select({ table: 'answer_entities', scope: f }, {
-    select: `prompt_id, answer_id,
+  const perAnswer = select(
+    { table: 'answer_entities', scope: f },
+    {
+      select: `prompt_id, answer_id,
            sumIf(sign, is_brand = 1) AS brand_rows,
            sumIf(sign, is_brand = 1 AND (mentions > 0 OR citations > 0)) AS seen,
            sumIf(sign, is_brand = 0 AND (mentions > 0 OR citations > 0)) AS rivals`,
-    groupBy: 'prompt_id, answer_id',
-    having: 'brand_rows > 0',
-  });
-  const rows = await ch.rows<PromptPresence>(select(perAnswer, {
-    select: `prompt_id, count() AS answers, countIf(rivals > 0) AS competitor_answers,
+      groupBy: 'prompt_id, answer_id',
+      having: 'brand_rows > 0',
+    },
+  );
+  const rows = await ch.rows<PromptPresence>(
+    select(perAnswer, {
+      select: `prompt_id, count() AS answers, countIf(rivals > 0) AS competitor_answers,
          countIf(rivals > 0 AND seen = 0) AS gap_answers`,
-    groupBy: 'prompt_id',
-  }));
+      groupBy: 'prompt_id',
+    }),
+  );
   return rows.map((r) => ({
     prompt_id: r.prompt_id,
     answers: Number(r.answers),

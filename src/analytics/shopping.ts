@@ -7,9 +7,27 @@ import { round } from './formulas.ts';
 import { chTime, select, type Clauses, type Source } from '../stores/scoped-query.ts';
 import type { MatchedRole } from '../tracking/types.ts';
 
-const CARD_COLUMNS = ['card_id', 'answer_id', 'brand_id', 'position', 'product_title', 'product_brand', 'price_amount',
-  'price_currency', 'image_url', 'merchant_url', 'merchant_domain', 'rating', 'review_count', 'raw', 'matched_brand_id',
-  'matched_brand_role', 'platform', 'region', 'created_at'];
+const CARD_COLUMNS = [
+  'card_id',
+  'answer_id',
+  'brand_id',
+  'position',
+  'product_title',
+  'product_brand',
+  'price_amount',
+  'price_currency',
+  'image_url',
+  'merchant_url',
+  'merchant_domain',
+  'rating',
+  'review_count',
+  'raw',
+  'matched_brand_id',
+  'matched_brand_role',
+  'platform',
+  'region',
+  'created_at',
+];
 
 /** A card as CARD_COLUMNS reads it (timestamps come as ISO strings: CLICKHOUSE_SETTINGS). */
 interface CardRow {
@@ -34,7 +52,12 @@ interface CardRow {
   created_at: string;
 }
 
-export interface CardFilters { brandId: string; role?: string; platform?: string; region?: string }
+export interface CardFilters {
+  brandId: string;
+  role?: string;
+  platform?: string;
+  region?: string;
+}
 
 /** The brand's live cards, with equality on whitelisted columns (role, platform, region). */
 const liveCards = (f: CardFilters): Source => ({
@@ -48,13 +71,15 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
   // Strictly after the last card of the previous page in (created_at DESC, id DESC) order, so
   // cards sharing a timestamp are neither skipped nor repeated.
   const after = opts.cursor ? { cAt: chTime(opts.cursor.at), cId: opts.cursor.id } : undefined;
-  const rows = await ch.rows<CardRow>(select(liveCards(f), {
-    select: CARD_COLUMNS.join(', '),
-    where: after ? `(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})` : undefined,
-    orderBy: 'created_at DESC, card_id DESC',
-    limit: '{limit:UInt32}',
-    params: { ...after, limit: opts.limit + 1 },
-  }));
+  const rows = await ch.rows<CardRow>(
+    select(liveCards(f), {
+      select: CARD_COLUMNS.join(', '),
+      where: after ? `(created_at, card_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})` : undefined,
+      orderBy: 'created_at DESC, card_id DESC',
+      limit: '{limit:UInt32}',
+      params: { ...after, limit: opts.limit + 1 },
+    }),
+  );
   const page = rows.slice(0, opts.limit).map((r) => ({
     id: r.card_id,
     prompt_result_id: r.answer_id,
@@ -83,13 +108,17 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
 
 export async function productVisibility(ch: ClickHouse, brandId: string, title: string) {
   const live = select({ ...liveCards({ brandId }), eq: { product_title: title } }, { select: CARD_COLUMNS.join(', ') });
-  const counts = (key: string, c: Pick<Clauses, 'where' | 'orderBy'>) => ch.rows<{ k: string; count: number }>(
-    select(live, { select: `${key} AS k, count() AS count`, groupBy: 'k', ...c }));
+  const counts = (key: string, c: Pick<Clauses, 'where' | 'orderBy'>) =>
+    ch.rows<{ k: string; count: number }>(
+      select(live, { select: `${key} AS k, count() AS count`, groupBy: 'k', ...c }),
+    );
   const [[totals], platforms, regions, dates, merchants] = await Promise.all([
-    ch.rows<{ n: number; latest: string; rating: number | null; reviews: number }>(select(live, {
-      select: `count() AS n, max(created_at) AS latest, avgOrNull(rating) AS rating,
+    ch.rows<{ n: number; latest: string; rating: number | null; reviews: number }>(
+      select(live, {
+        select: `count() AS n, max(created_at) AS latest, avgOrNull(rating) AS rating,
         sum(coalesce(review_count, 0)) AS reviews`,
-    })),
+      }),
+    ),
     counts('platform', { orderBy: 'count DESC, k' }),
     counts('region', { orderBy: 'count DESC, k' }),
     counts('toString(toDate(created_at))', { orderBy: 'k DESC' }),

@@ -10,12 +10,14 @@ import { select } from '../stores/scoped-query.ts';
 export async function visibilityTrend(ch: ClickHouse, f: Filters, granularity: 'day' | 'week') {
   const src = entitySource(f, ['is_brand']);
   const bucket = granularity === 'week' ? 'toMonday(day)' : 'day';
-  const rows = await ch.rows<Record<string, unknown> & { bucket: string }>(select(src, {
-    select: `${bucket} AS bucket, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}`,
-    groupBy: 'bucket',
-    having: 'b_rows > 0',
-    orderBy: 'bucket',
-  }));
+  const rows = await ch.rows<Record<string, unknown> & { bucket: string }>(
+    select(src, {
+      select: `${bucket} AS bucket, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}`,
+      groupBy: 'bucket',
+      having: 'b_rows > 0',
+      orderBy: 'bucket',
+    }),
+  );
   return {
     granularity,
     buckets: rows.map((r) => {
@@ -25,9 +27,8 @@ export async function visibilityTrend(ch: ClickHouse, f: Filters, granularity: '
         date: r.bucket,
         result_count: brand.rows,
         avg_visibility_score: round(meanScore(brand, brand.rows)!, 0),
-        ai_visibility_score: granularity === 'day'
-          ? roundOrNull(visibilityScore(brand, brand.rows, { damped: true }), 1)
-          : null,
+        ai_visibility_score:
+          granularity === 'day' ? roundOrNull(visibilityScore(brand, brand.rows, { damped: true }), 1) : null,
         total_mentions: brand.mentions,
         total_citations: brand.citations,
         // Mean over (answer, competitor) pairs where the competitor is named or cited.

@@ -86,7 +86,8 @@ function embeddedIpv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
   // 2002:AABB:CCDD::/48 (6to4) routes to the IPv4 address AA.BB.CC.DD.
   if (range === '6to4') return fromWords(p[1], p[2]);
   // ::a.b.c.d, the deprecated IPv4-compatible form (:: and ::1 have their own ranges).
-  if (p.slice(0, 6).every((w) => w === 0) && range !== 'unspecified' && range !== 'loopback') return fromWords(p[6], p[7]);
+  if (p.slice(0, 6).every((w) => w === 0) && range !== 'unspecified' && range !== 'loopback')
+    return fromWords(p[6], p[7]);
   return null;
 }
 

@@ -10,7 +10,10 @@ import { scoreSignals, type AuditScore } from './score.ts';
 
 export class AuditFailure extends Error {
   /** `detail` is for the server's log only (e.g. the address a refused host resolved to). */
-  constructor(message: string, readonly detail?: string) {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
     super(message);
     this.name = 'AuditFailure';
   }
@@ -36,8 +39,12 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
 /** The body as text, in the charset the header or a <meta charset> declares (UTF-8 otherwise). */
 function decode(body: Buffer, contentType: string): string {
-  const declared = contentType.match(/charset\s*=\s*"?([\w-]+)/i)?.[1]
-    ?? body.subarray(0, 2048).toString('latin1').match(/<meta[^>]+charset\s*=\s*["']?([\w-]+)/i)?.[1];
+  const declared =
+    contentType.match(/charset\s*=\s*"?([\w-]+)/i)?.[1] ??
+    body
+      .subarray(0, 2048)
+      .toString('latin1')
+      .match(/<meta[^>]+charset\s*=\s*["']?([\w-]+)/i)?.[1];
   try {
     return new TextDecoder(declared ?? 'utf-8').decode(body);
   } catch {
@@ -56,10 +63,13 @@ export async function auditUrl(url: string, opts: AuditOptions): Promise<AuditRe
     throw err;
   }
   if (res.status < 200 || res.status > 299) {
-    throw new AuditFailure(`The page answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} (${res.url})`);
+    throw new AuditFailure(
+      `The page answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''} (${res.url})`,
+    );
   }
   const contentType = String(res.headers['content-type'] ?? '');
-  const sniffed = !contentType && /^\s*(<!doctype html|<html|<head|<body)/i.test(res.body.subarray(0, 512).toString('latin1'));
+  const sniffed =
+    !contentType && /^\s*(<!doctype html|<html|<head|<body)/i.test(res.body.subarray(0, 512).toString('latin1'));
   if (!HTML_TYPES.test(contentType.trim()) && !sniffed) {
     throw new AuditFailure(`The page is not HTML (Content-Type: ${contentType || 'none'})`);
   }

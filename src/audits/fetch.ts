@@ -15,14 +15,26 @@ export const MAX_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 
 export type FetchErrorCode =
-  | 'invalid_url' | 'blocked' | 'dns' | 'timeout' | 'too_large' | 'too_many_redirects' | 'connection' | 'aborted';
+  | 'invalid_url'
+  | 'blocked'
+  | 'dns'
+  | 'timeout'
+  | 'too_large'
+  | 'too_many_redirects'
+  | 'connection'
+  | 'aborted';
 
 /**
  * A refusal or transport failure, with a message meant for the customer. `detail` is for the
  * server's logs only: it may name the address a host resolved to, which the message never does.
  */
 export class FetchError extends Error {
-  constructor(readonly code: FetchErrorCode, message: string, readonly url: string, readonly detail?: string) {
+  constructor(
+    readonly code: FetchErrorCode,
+    message: string,
+    readonly url: string,
+    readonly detail?: string,
+  ) {
     super(message);
     this.name = 'FetchError';
   }
@@ -99,7 +111,13 @@ function guardedLookup(check: (ip: string) => string | null, url: string): net.L
 
 function transportError(err: unknown, url: string): FetchError {
   if (err instanceof FetchError) return err;
-  const host = (() => { try { return new URL(url).host; } catch { return url; } })();
+  const host = (() => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  })();
   // Node's error code, on the error itself or on its cause.
   const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | null | undefined;
   const code = e?.code ?? e?.cause?.code;
@@ -112,10 +130,19 @@ function transportError(err: unknown, url: string): FetchError {
   return new FetchError('connection', `Could not connect to ${host} (${code ?? e?.message ?? 'unknown error'})`, url);
 }
 
-interface Hop { res: http.IncomingMessage; address: string }
+interface Hop {
+  res: http.IncomingMessage;
+  address: string;
+}
 
-function requestOnce(url: URL, opts: SafeFetchOptions, method: string, body: string | Buffer | undefined,
-  check: (ip: string) => string | null, signal: AbortSignal): Promise<Hop> {
+function requestOnce(
+  url: URL,
+  opts: SafeFetchOptions,
+  method: string,
+  body: string | Buffer | undefined,
+  check: (ip: string) => string | null,
+  signal: AbortSignal,
+): Promise<Hop> {
   return new Promise((resolve, reject) => {
     const host = hostOf(url);
     // An IP literal never goes through `lookup`: judge it here.
@@ -155,8 +182,15 @@ function requestOnce(url: URL, opts: SafeFetchOptions, method: string, body: str
 /** The decompressed body, refused past maxBytes (a small gzip can expand enormously). */
 async function readBody(res: http.IncomingMessage, maxBytes: number, url: string): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const tooLarge = () => new FetchError('too_large', `The response is larger than ${Math.round(maxBytes / 1024 / 1024 * 10) / 10} MB`, url);
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const tooLarge = () =>
+    new FetchError(
+      'too_large',
+      `The response is larger than ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB`,
+      url,
+    );
   if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
     res.destroy();
     throw tooLarge();
@@ -209,7 +243,11 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
       if (REDIRECTS.has(res.statusCode ?? 0) && location && method !== 'POST') {
         res.resume();
         if (redirects.length >= maxRedirects) {
-          throw new FetchError('too_many_redirects', `More than ${maxRedirects} redirects (last: ${url.href} -> ${location})`, url.href);
+          throw new FetchError(
+            'too_many_redirects',
+            `More than ${maxRedirects} redirects (last: ${url.href} -> ${location})`,
+            url.href,
+          );
         }
         let next: URL;
         try {
@@ -222,7 +260,10 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
         }
         redirects.push(url.href);
         // 303 always, and 301/302 after a POST by browser custom, turn into a body-less GET.
-        if (res.statusCode === 303) { method = method === 'HEAD' ? 'HEAD' : 'GET'; body = undefined; }
+        if (res.statusCode === 303) {
+          method = method === 'HEAD' ? 'HEAD' : 'GET';
+          body = undefined;
+        }
         url = next;
         continue;
       }
@@ -247,7 +288,11 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
     }
   } catch (err) {
     if (timer.signal.aborted) {
-      throw new FetchError('timeout', `Timed out after ${Math.round(opts.timeoutMs / 100) / 10} s fetching ${url.href}`, url.href);
+      throw new FetchError(
+        'timeout',
+        `Timed out after ${Math.round(opts.timeoutMs / 100) / 10} s fetching ${url.href}`,
+        url.href,
+      );
     }
     if (opts.signal?.aborted) throw new FetchError('aborted', `Fetching ${url.href} was cancelled`, url.href);
     throw transportError(err, url.href);

@@ -18,12 +18,24 @@ export interface Link {
   inMain: boolean;
 }
 
-export interface Image { src: string; alt: string | null; decorative: boolean }
+export interface Image {
+  src: string;
+  alt: string | null;
+  decorative: boolean;
+}
 
-export interface JsonLdBlock { ok: boolean; error?: string; value?: unknown }
+export interface JsonLdBlock {
+  ok: boolean;
+  error?: string;
+  value?: unknown;
+}
 
 /** A schema.org node with its types (prefix-free, e.g. `Article`) and its properties. */
-export interface JsonLdNode { types: string[]; data: Record<string, unknown>; context: boolean }
+export interface JsonLdNode {
+  types: string[];
+  data: Record<string, unknown>;
+  context: boolean;
+}
 
 export interface Page {
   url: URL;
@@ -48,9 +60,11 @@ export interface Page {
   kind: PageKind;
 }
 
-const BLOCK = 'address,article,aside,blockquote,dd,details,div,dl,dt,figcaption,figure,footer,form,h1,h2,h3,h4,h5,h6,header,hr,li,main,nav,ol,p,pre,section,summary,table,td,th,tr,ul';
+const BLOCK =
+  'address,article,aside,blockquote,dd,details,div,dl,dt,figcaption,figure,footer,form,h1,h2,h3,h4,h5,h6,header,hr,li,main,nav,ol,p,pre,section,summary,table,td,th,tr,ul';
 const INVISIBLE = 'script,style,noscript,template,svg,iframe,object,canvas,[hidden],[aria-hidden="true"]';
-const CHROME = 'nav,header,footer,aside,[role="navigation"],[role="banner"],[role="contentinfo"],[role="complementary"]';
+const CHROME =
+  'nav,header,footer,aside,[role="navigation"],[role="banner"],[role="contentinfo"],[role="complementary"]';
 
 export const words = (text: string): string[] => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
 export const clean = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -58,12 +72,21 @@ export const clean = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /** Text of a fragment with line breaks between block elements, so words of adjacent blocks do not merge. */
 function blockText($: CheerioAPI, root: ReturnType<CheerioAPI>): string {
   root.find('br').replaceWith('\n');
-  root.find(BLOCK).each((_, el) => { $(el).append('\n'); });
-  return root.text().replace(/[ \t\f\r]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
+  root.find(BLOCK).each((_, el) => {
+    $(el).append('\n');
+  });
+  return root
+    .text()
+    .replace(/[ \t\f\r]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim();
 }
 
 /** schema.org type names without their vocabulary prefix. */
-const typeName = (t: unknown) => String(t).replace(/^(https?:\/\/)?schema\.org\//i, '').replace(/^schema:/i, '');
+const typeName = (t: unknown) =>
+  String(t)
+    .replace(/^(https?:\/\/)?schema\.org\//i, '')
+    .replace(/^schema:/i, '');
 
 function collectNodes(value: unknown, out: JsonLdNode[], inheritedContext: boolean, depth = 0): void {
   if (depth > 12 || value === null || typeof value !== 'object') return;
@@ -73,8 +96,13 @@ function collectNodes(value: unknown, out: JsonLdNode[], inheritedContext: boole
   }
   const obj = value as Record<string, unknown>;
   const ctx = obj['@context'];
-  const context = inheritedContext || (typeof ctx === 'string' ? /schema\.org/i.test(ctx)
-    : JSON.stringify(ctx ?? '').toLowerCase().includes('schema.org'));
+  const context =
+    inheritedContext ||
+    (typeof ctx === 'string'
+      ? /schema\.org/i.test(ctx)
+      : JSON.stringify(ctx ?? '')
+          .toLowerCase()
+          .includes('schema.org'));
   if (obj['@type'] !== undefined) {
     const types = (Array.isArray(obj['@type']) ? obj['@type'] : [obj['@type']]).map(typeName);
     out.push({ types, data: obj, context });
@@ -98,14 +126,24 @@ function parseJsonLd($: CheerioAPI): Page['jsonLd'] {
   return { blocks, nodes };
 }
 
-export const ARTICLE_TYPES = ['Article', 'BlogPosting', 'NewsArticle', 'TechArticle', 'Report', 'ScholarlyArticle', 'HowTo'];
+export const ARTICLE_TYPES = [
+  'Article',
+  'BlogPosting',
+  'NewsArticle',
+  'TechArticle',
+  'Report',
+  'ScholarlyArticle',
+  'HowTo',
+];
 
 function pageKind(url: URL, $: CheerioAPI, nodes: JsonLdNode[], meta: (n: string) => string | null): PageKind {
   const has = (types: string[]) => nodes.some((n) => n.types.some((t) => types.includes(t)));
   const ogType = (meta('og:type') ?? '').toLowerCase();
   if ((url.pathname === '/' || url.pathname === '') && !url.search) return 'home';
-  if (ogType.startsWith('product') || has(['Product']) || $('[itemtype*="schema.org/Product" i]').length) return 'product';
-  if (ogType === 'article' || has(ARTICLE_TYPES) || $('article').length || meta('article:published_time')) return 'article';
+  if (ogType.startsWith('product') || has(['Product']) || $('[itemtype*="schema.org/Product" i]').length)
+    return 'product';
+  if (ogType === 'article' || has(ARTICLE_TYPES) || $('article').length || meta('article:published_time'))
+    return 'article';
   return 'page';
 }
 
@@ -127,8 +165,11 @@ export function parsePage(html: string, finalUrl: string): Page {
   const $t = cheerio.load(html);
   $t(INVISIBLE).remove();
   const body = $t('body');
-  const mainSel = $t('main, [role="main"]').first().length ? $t('main, [role="main"]').first()
-    : $t('article').first().length ? $t('article').first() : null;
+  const mainSel = $t('main, [role="main"]').first().length
+    ? $t('main, [role="main"]').first()
+    : $t('article').first().length
+      ? $t('article').first()
+      : null;
   const bodyText = blockText($t, body.clone());
   let mainRoot = mainSel?.clone();
   if (!mainRoot) {
@@ -137,8 +178,15 @@ export function parsePage(html: string, finalUrl: string): Page {
   }
   const mainText = blockText($t, mainRoot);
   const mainWords = words(mainText).length;
-  const sentences = mainText.split(/(?<=[.!?])\s+|\n+/).map(clean).filter((s) => words(s).length >= 3);
-  const paragraphs = (mainSel ?? body).find('p').toArray().map((p) => clean($t(p).text())).filter((p) => words(p).length > 0);
+  const sentences = mainText
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map(clean)
+    .filter((s) => words(s).length >= 3);
+  const paragraphs = (mainSel ?? body)
+    .find('p')
+    .toArray()
+    .map((p) => clean($t(p).text()))
+    .filter((p) => words(p).length > 0);
 
   const host = hostToDomain(url.hostname);
   const inMainEls = new Set((mainSel ?? body).find('a').toArray());
@@ -149,9 +197,14 @@ export function parsePage(html: string, finalUrl: string): Page {
     const a = $t(el);
     const raw = (a.attr('href') ?? '').trim();
     let target: URL | null = null;
-    try { target = new URL(raw, url); } catch { target = null; }
+    try {
+      target = new URL(raw, url);
+    } catch {
+      target = null;
+    }
     const web = target !== null && (target.protocol === 'http:' || target.protocol === 'https:');
-    const samePage = web && target!.origin === url.origin && target!.pathname === url.pathname && target!.search === url.search;
+    const samePage =
+      web && target!.origin === url.origin && target!.pathname === url.pathname && target!.search === url.search;
     const sameSite = web && hostToDomain(target!.hostname) === host;
     links.push({
       raw,
@@ -164,16 +217,18 @@ export function parsePage(html: string, finalUrl: string): Page {
     });
   });
 
-  const images: Image[] = $('img').toArray().map((el) => {
-    const img = $(el);
-    const role = (img.attr('role') ?? '').toLowerCase();
-    const tiny = img.attr('width') === '1' || img.attr('height') === '1';
-    return {
-      src: img.attr('src') ?? img.attr('data-src') ?? '',
-      alt: img.attr('alt') ?? null,
-      decorative: role === 'presentation' || role === 'none' || img.attr('aria-hidden') === 'true' || tiny,
-    };
-  });
+  const images: Image[] = $('img')
+    .toArray()
+    .map((el) => {
+      const img = $(el);
+      const role = (img.attr('role') ?? '').toLowerCase();
+      const tiny = img.attr('width') === '1' || img.attr('height') === '1';
+      return {
+        src: img.attr('src') ?? img.attr('data-src') ?? '',
+        alt: img.attr('alt') ?? null,
+        decorative: role === 'presentation' || role === 'none' || img.attr('aria-hidden') === 'true' || tiny,
+      };
+    });
 
   const jsonLd = parseJsonLd($);
   const lang = $('html').attr('lang')?.trim() || null;
@@ -185,7 +240,9 @@ export function parsePage(html: string, finalUrl: string): Page {
     lang,
     title: title ? clean(title) : null,
     meta,
-    headings: $('h1,h2,h3,h4,h5,h6').toArray().map((h) => ({ level: Number(h.tagName.slice(1)), text: clean($(h).text()) })),
+    headings: $('h1,h2,h3,h4,h5,h6')
+      .toArray()
+      .map((h) => ({ level: Number(h.tagName.slice(1)), text: clean($(h).text()) })),
     bodyText,
     bodyWords: words(bodyText).length,
     mainText,

@@ -39,7 +39,8 @@ export function auditQueued(): void {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export function startAuditWorker(
-  deps: AuditWorkerDeps, opts: { pollMs?: number; staleMs?: number; maxAttempts?: number } = {},
+  deps: AuditWorkerDeps,
+  opts: { pollMs?: number; staleMs?: number; maxAttempts?: number } = {},
 ): AuditWorker {
   const { stores, config, log } = deps;
   const limits = { staleMs: opts.staleMs ?? STALE_MS, maxAttempts: opts.maxAttempts ?? MAX_ATTEMPTS };
@@ -62,9 +63,8 @@ export function startAuditWorker(
       if (!(err instanceof AuditFailure)) log.error({ err, auditId: claim.id }, 'site audit crashed');
       // The customer reads the class of a refused address; the address itself is only logged.
       else if (err.detail) log.info({ auditId: claim.id, detail: err.detail }, 'site audit refused');
-      const message = err instanceof AuditFailure
-        ? err.message
-        : 'The audit failed unexpectedly while analysing the page';
+      const message =
+        err instanceof AuditFailure ? err.message : 'The audit failed unexpectedly while analysing the page';
       await failAudit(stores.pg, claim, message);
     }
   }

@@ -54,14 +54,22 @@ export function scoreSignals(signals: Signal[]): AuditScore {
     .filter((s) => s.status === 'warn' || s.status === 'fail')
     .map((s) => {
       const entry = RUBRIC[s.key];
-      const gain = 100 * (CATEGORY_WEIGHTS[s.category] / weightSum) * (entry.weight / weightIn.get(s.category)!) * (1 - s.score);
-      return { signal: s.key, category: s.category, status: s.status as 'warn' | 'fail', expectedGain: gain, fix: entry.fix, why: entry.why };
+      const gain =
+        100 * (CATEGORY_WEIGHTS[s.category] / weightSum) * (entry.weight / weightIn.get(s.category)!) * (1 - s.score);
+      return {
+        signal: s.key,
+        category: s.category,
+        status: s.status as 'warn' | 'fail',
+        expectedGain: gain,
+        fix: entry.fix,
+        why: entry.why,
+      };
     })
     // Biggest gain first; ties in rubric order (Array.prototype.sort is stable).
     .sort((a, b) => b.expectedGain - a.expectedGain)
     .map((r) => ({ ...r, expectedGain: round1(r.expectedGain) }));
   return {
-    totalScore: weightSum ? round1(100 * total / weightSum) : 0,
+    totalScore: weightSum ? round1((100 * total) / weightSum) : 0,
     categoryScores,
     signalsEvaluated: evaluated.length,
     signalsTotal: signals.length,

@@ -35,14 +35,25 @@ type Policy = Pick<SafeFetchOptions, 'allowPrivate' | 'addressCheck' | 'signal'>
 
 async function fetchFile(url: string, policy: Policy, timeoutMs: number, maxBytes: number): Promise<SiteFile> {
   try {
-    const res = await safeFetch(url, { ...policy, timeoutMs, maxBytes, headers: { accept: 'text/plain,text/markdown,application/xml,text/xml,*/*;q=0.5' } });
+    const res = await safeFetch(url, {
+      ...policy,
+      timeoutMs,
+      maxBytes,
+      headers: { accept: 'text/plain,text/markdown,application/xml,text/xml,*/*;q=0.5' },
+    });
     const contentType = String(res.headers['content-type'] ?? '').toLowerCase();
     let body = res.body;
     // A gzipped sitemap (sitemap.xml.gz) is a gzip file, not a gzip transfer encoding.
     if (body[0] === 0x1f && body[1] === 0x8b) body = zlib.gunzipSync(body, { maxOutputLength: maxBytes });
     return { url: res.url, status: res.status, contentType, body: body.toString('utf8') };
   } catch (err) {
-    return { url, status: null, contentType: '', body: '', error: err instanceof FetchError ? err.message : String(err) };
+    return {
+      url,
+      status: null,
+      contentType: '',
+      body: '',
+      error: err instanceof FetchError ? err.message : String(err),
+    };
   }
 }
 
@@ -55,7 +66,11 @@ export function looksLikeHtml(file: SiteFile): boolean {
 }
 
 export function robotsOf(files: SiteFiles, pageUrl: string): Robots | null {
-  const usable = files.robots.status !== null && files.robots.status >= 200 && files.robots.status < 300 && !looksLikeHtml(files.robots);
+  const usable =
+    files.robots.status !== null &&
+    files.robots.status >= 200 &&
+    files.robots.status < 300 &&
+    !looksLikeHtml(files.robots);
   return usable ? robotsParser(new URL('/robots.txt', pageUrl).href, files.robots.body) : null;
 }
 
@@ -66,7 +81,12 @@ export async function fetchSiteFiles(pageUrl: string, policy: Policy, timeoutMs:
     fetchFile(`${origin}/robots.txt`, policy, timeoutMs, 512 * 1024),
     fetchFile(`${origin}/llms.txt`, policy, timeoutMs, 1024 * 1024),
   ]);
-  const partial: SiteFiles = { robots, llms, sitemap: { url: '', status: null, contentType: '', body: '', source: 'default' }, sitemapsDeclared: [] };
+  const partial: SiteFiles = {
+    robots,
+    llms,
+    sitemap: { url: '', status: null, contentType: '', body: '', source: 'default' },
+    sitemapsDeclared: [],
+  };
   const declared = robotsOf(partial, pageUrl)?.getSitemaps() ?? [];
   const first = declared.find((u) => /^https?:\/\//i.test(u));
   const sitemap = await fetchFile(first ?? `${origin}/sitemap.xml`, policy, timeoutMs, 5 * 1024 * 1024);

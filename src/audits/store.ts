@@ -32,7 +32,10 @@ const COLUMNS = `id, organization_id, brand_id, url, final_url, status, total_sc
   attempts, created_at, completed_at`;
 
 /** Takes one audit unit and records the audit as `running`, in one transaction. */
-export async function createAudit(pg: Postgres, a: { organizationId: string; brandId: string; url: string; now: Date }): Promise<AuditRow> {
+export async function createAudit(
+  pg: Postgres,
+  a: { organizationId: string; brandId: string; url: string; now: Date },
+): Promise<AuditRow> {
   return pg.tx(async (client) => {
     const use = await useQuota(client, a.organizationId, 'audits', a.now);
     const { rows } = await client.query<AuditRow>(
@@ -53,13 +56,25 @@ export async function listAudits(pg: Postgres, brandId: string, limit = 50): Pro
 }
 
 /** The audit if it belongs to the organization (another tenant's audit does not exist). */
-export async function auditInOrganization(pg: Postgres, organizationId: string | null, id: string): Promise<AuditRow | undefined> {
+export async function auditInOrganization(
+  pg: Postgres,
+  organizationId: string | null,
+  id: string,
+): Promise<AuditRow | undefined> {
   if (!organizationId) return undefined;
-  const { rows } = await pg.query<AuditRow>(`SELECT ${COLUMNS} FROM site_audits WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+  const { rows } = await pg.query<AuditRow>(
+    `SELECT ${COLUMNS} FROM site_audits WHERE id = $1 AND organization_id = $2`,
+    [id, organizationId],
+  );
   return rows[0];
 }
 
-export interface Claim { id: string; url: string; token: string; attempts: number }
+export interface Claim {
+  id: string;
+  url: string;
+  token: string;
+  attempts: number;
+}
 
 /** Claims the oldest running audit that nobody holds (or whose holder went silent). */
 export async function claimAudit(pg: Postgres, opts: { staleMs: number; maxAttempts: number }): Promise<Claim | null> {
@@ -86,8 +101,17 @@ export async function completeAudit(pg: Postgres, claim: Claim, r: AuditResult):
     `UPDATE site_audits SET status = 'completed', completed_at = now(), final_url = $3, total_score = $4,
        category_scores = $5, signals = $6, recommendations = $7, signals_evaluated = $8, signals_total = $9
      WHERE id = $1 AND claim_token = $2 AND status = 'running'`,
-    [claim.id, claim.token, r.finalUrl, r.totalScore, JSON.stringify(r.categoryScores), JSON.stringify(r.signals),
-      JSON.stringify(r.recommendations), r.signalsEvaluated, r.signalsTotal],
+    [
+      claim.id,
+      claim.token,
+      r.finalUrl,
+      r.totalScore,
+      JSON.stringify(r.categoryScores),
+      JSON.stringify(r.signals),
+      JSON.stringify(r.recommendations),
+      r.signalsEvaluated,
+      r.signalsTotal,
+    ],
   );
   return (rowCount ?? 0) > 0;
 }

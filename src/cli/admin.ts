@@ -8,7 +8,11 @@ import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { UserError } from '../errors.ts';
 
-interface AdminFile { pid: number; port: number; secret: string }
+interface AdminFile {
+  pid: number;
+  port: number;
+  secret: string;
+}
 
 export type CommandRunner = (argv: string[], cwd: string) => Promise<unknown>;
 
@@ -22,7 +26,12 @@ export async function startAdminChannel(dataDir: string, run: CommandRunner): Pr
       res.end(JSON.stringify(body));
     };
     const given = Buffer.from(String(req.headers['x-admin-secret'] ?? ''));
-    if (req.method !== 'POST' || req.url !== '/cli' || given.length !== secret.length || !timingSafeEqual(given, Buffer.from(secret))) {
+    if (
+      req.method !== 'POST' ||
+      req.url !== '/cli' ||
+      given.length !== secret.length ||
+      !timingSafeEqual(given, Buffer.from(secret))
+    ) {
       return reply(403, { ok: false, error: 'Forbidden' });
     }
     try {
@@ -46,7 +55,9 @@ export async function startAdminChannel(dataDir: string, run: CommandRunner): Pr
       try {
         const current = JSON.parse(fs.readFileSync(file, 'utf8')) as AdminFile;
         if (current.pid === process.pid) fs.unlinkSync(file);
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
@@ -56,7 +67,11 @@ export async function startAdminChannel(dataDir: string, run: CommandRunner): Pr
  * Sends a command to the server that owns dataDir. Returns undefined when no server is running
  * there (no admin file, or nobody listening on its port), so the caller opens the stores itself.
  */
-export async function callAdminChannel(dataDir: string, argv: string[], cwd: string): Promise<{ result: unknown } | undefined> {
+export async function callAdminChannel(
+  dataDir: string,
+  argv: string[],
+  cwd: string,
+): Promise<{ result: unknown } | undefined> {
   let admin: AdminFile;
   try {
     admin = JSON.parse(fs.readFileSync(adminFile(dataDir), 'utf8'));
@@ -66,7 +81,13 @@ export async function callAdminChannel(dataDir: string, argv: string[], cwd: str
   const body = JSON.stringify({ argv, cwd });
   const response = await new Promise<string | undefined>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: admin.port, path: '/cli', method: 'POST', headers: { 'x-admin-secret': admin.secret, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port: admin.port,
+        path: '/cli',
+        method: 'POST',
+        headers: { 'x-admin-secret': admin.secret, 'content-type': 'application/json' },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));

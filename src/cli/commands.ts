@@ -40,7 +40,6 @@ export const USAGE = `usage: answerscope <command>
   volumes import FILE
   warehouse grant --org ORG_ID --user NAME [--password P] [--apply]`;
 
-
 function uuidArg(value: string | undefined, what: string): string {
   if (!value) throw new UserError(`${what} is required\n${USAGE}`);
   if (!UUID_RE.test(value)) throw new UserError(`${what} must be a UUID, got ${JSON.stringify(value)}`);
@@ -91,7 +90,8 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
       break;
     case 'keys': {
       const { values, positionals } = parse(rest, { email: { type: 'string' }, name: { type: 'string' } });
-      if (sub === 'create') return createKey(env.stores.pg, { email: required(values.email, '--email'), name: values.name });
+      if (sub === 'create')
+        return createKey(env.stores.pg, { email: required(values.email, '--email'), name: values.name });
       if (sub === 'revoke') return revokeKey(env.stores.pg, uuidArg(positionals[0], 'ID'));
       break;
     }
@@ -114,7 +114,10 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
         throw new UserError(`--date must be YYYY-MM-DD, got ${JSON.stringify(date)}`);
       }
       const brandId = values.brand === undefined ? undefined : uuidArg(values.brand, '--brand');
-      return job.run({ stores: env.stores, config: env.config, log: env.log, now: env.now ?? (() => new Date()) }, { brandId, date });
+      return job.run(
+        { stores: env.stores, config: env.config, log: env.log, now: env.now ?? (() => new Date()) },
+        { brandId, date },
+      );
     }
   }
   throw new UserError(`Unknown command: ${argv.join(' ') || '(none)'}\n${USAGE}`);

@@ -11,7 +11,14 @@ import { allBrands } from '../tenancy/brands.ts';
 import { organizationExists } from '../tenancy/organizations.ts';
 
 /** The views of clickhouse/010_warehouse_views.sql: the only objects the user may read. */
-export const WAREHOUSE_VIEWS = ['v_answers', 'v_answer_entities', 'v_citations', 'v_brand_daily', 'v_competitor_daily', 'v_ai_visits'];
+export const WAREHOUSE_VIEWS = [
+  'v_answers',
+  'v_answer_entities',
+  'v_citations',
+  'v_brand_daily',
+  'v_competitor_daily',
+  'v_ai_visits',
+];
 
 // A plain identifier keeps quoting trivial; ClickHouse accepts far more, analysts need no more.
 const USER_RE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -32,7 +39,8 @@ export interface GrantSpec {
  * so there is no moment when the user can read a view without its policy.
  */
 export function grantStatements(spec: GrantSpec): string[] {
-  if (!USER_RE.test(spec.user)) throw new UserError(`--user must be a plain identifier (letters, digits, _), got ${JSON.stringify(spec.user)}`);
+  if (!USER_RE.test(spec.user))
+    throw new UserError(`--user must be a plain identifier (letters, digits, _), got ${JSON.stringify(spec.user)}`);
   for (const id of spec.brandIds) if (!UUID_RE.test(id)) throw new Error(`not a brand id: ${id}`);
   if (!/^[0-9a-f]{64}$/.test(spec.passwordSha256)) throw new Error('passwordSha256 must be 64 hex digits');
   const cluster = spec.cluster ? ` ON CLUSTER \`${spec.cluster}\`` : '';
@@ -42,7 +50,10 @@ export function grantStatements(spec: GrantSpec): string[] {
   const rows = spec.brandIds.length ? `brand_id IN (${spec.brandIds.map((id) => `'${id}'`).join(', ')})` : '0';
   return [
     `CREATE USER OR REPLACE ${user}${cluster} IDENTIFIED WITH sha256_hash BY '${spec.passwordSha256}' DEFAULT DATABASE ${db} SETTINGS readonly = 2`,
-    ...WAREHOUSE_VIEWS.map((v) => `CREATE ROW POLICY OR REPLACE \`${spec.user}_rows\`${cluster} ON ${db}.\`${v}\` FOR SELECT USING ${rows} TO ${user}`),
+    ...WAREHOUSE_VIEWS.map(
+      (v) =>
+        `CREATE ROW POLICY OR REPLACE \`${spec.user}_rows\`${cluster} ON ${db}.\`${v}\` FOR SELECT USING ${rows} TO ${user}`,
+    ),
     ...WAREHOUSE_VIEWS.map((v) => `GRANT${cluster} SELECT ON ${db}.\`${v}\` TO ${user}`),
   ];
 }
@@ -50,25 +61,45 @@ export function grantStatements(spec: GrantSpec): string[] {
 export const WAREHOUSE_USAGE = 'warehouse grant --org ORG_ID --user NAME [--password P] [--apply]';
 
 /** `warehouse SUB ...args` of the command line. */
-export async function runWarehouseCommand(env: { stores: Stores; config: Config }, sub: string | undefined, argv: string[]) {
+export async function runWarehouseCommand(
+  env: { stores: Stores; config: Config },
+  sub: string | undefined,
+  argv: string[],
+) {
   const usage = `usage: answerscope ${WAREHOUSE_USAGE}`;
   if (sub !== 'grant') throw new UserError(`Unknown command: warehouse ${sub ?? ''}\n${usage}`);
   let values: { org?: string; user?: string; password?: string; apply?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { org: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' }, apply: { type: 'boolean', default: false } },
+      options: {
+        org: { type: 'string' },
+        user: { type: 'string' },
+        password: { type: 'string' },
+        apply: { type: 'boolean', default: false },
+      },
       strict: true,
     }));
   } catch (err) {
     throw new UserError(`${(err as Error).message}\n${usage}`);
   }
-  if (!values.org || !UUID_RE.test(values.org.toLowerCase())) throw new UserError(`--org must be an organization id (UUID)\n${usage}`);
+  if (!values.org || !UUID_RE.test(values.org.toLowerCase()))
+    throw new UserError(`--org must be an organization id (UUID)\n${usage}`);
   if (!values.user) throw new UserError(`--user is required\n${usage}`);
-  return warehouseGrant(env, { organizationId: values.org.toLowerCase(), user: values.user, password: values.password, apply: values.apply ?? false });
+  return warehouseGrant(env, {
+    organizationId: values.org.toLowerCase(),
+    user: values.user,
+    password: values.password,
+    apply: values.apply ?? false,
+  });
 }
 
-export interface GrantResult { user: string; password: string; sql: string[]; applied: boolean }
+export interface GrantResult {
+  user: string;
+  password: string;
+  sql: string[];
+  applied: boolean;
+}
 
 export async function warehouseGrant(
   env: { stores: Stores; config: Config },
@@ -76,13 +107,16 @@ export async function warehouseGrant(
 ): Promise<GrantResult> {
   // Refuse before anything else: in embedded mode nothing could be applied.
   if (opts.apply && env.stores.ch.embedded) {
-    throw new UserError('warehouse grant --apply needs a ClickHouse server (CLICKHOUSE_URL): the embedded chDB has no users or row policies. Run it without --apply to print the SQL.');
+    throw new UserError(
+      'warehouse grant --apply needs a ClickHouse server (CLICKHOUSE_URL): the embedded chDB has no users or row policies. Run it without --apply to print the SQL.',
+    );
   }
   if (!(await organizationExists(env.stores.pg, opts.organizationId))) {
     throw new UserError(`Organization ${opts.organizationId} not found`);
   }
   const brands = await allBrands(env.stores.pg, { organizationIds: [opts.organizationId] });
-  if (opts.password !== undefined && opts.password.length < 12) throw new UserError('--password must be at least 12 characters');
+  if (opts.password !== undefined && opts.password.length < 12)
+    throw new UserError('--password must be at least 12 characters');
   const password = opts.password ?? randomBytes(18).toString('base64url');
   const sql = grantStatements({
     user: opts.user,
@@ -96,7 +130,9 @@ export async function warehouseGrant(
       try {
         await env.stores.ch.client.command({ query });
       } catch (err) {
-        throw new UserError(`statement ${i + 1} of ${sql.length} failed (${(err as Error).message}); the ones before it were applied: ${query}`);
+        throw new UserError(
+          `statement ${i + 1} of ${sql.length} failed (${(err as Error).message}); the ones before it were applied: ${query}`,
+        );
       }
     }
   }

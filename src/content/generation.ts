@@ -25,10 +25,19 @@ export async function generationInput(pgdb: Postgres, opp: OpportunityRecord): P
   const [brand, volumes] = await Promise.all([brandById(pgdb, opp.brand_id), volumesOf(pgdb, [opp.prompt_id])]);
   const v = volumes.get(opp.prompt_id);
   return {
-    brand: { name: brand?.name ?? '', domains: brand?.domains ?? [], industry: brand?.industry ?? '', region: brand?.region ?? '' },
+    brand: {
+      name: brand?.name ?? '',
+      domains: brand?.domains ?? [],
+      industry: brand?.industry ?? '',
+      region: brand?.region ?? '',
+    },
     opportunity: {
-      id: opp.id, type: opp.type, title: opp.title, description: opp.description,
-      prompt_text: opp.prompt_text, source_data: opp.source_data,
+      id: opp.id,
+      type: opp.type,
+      title: opp.title,
+      description: opp.description,
+      prompt_text: opp.prompt_text,
+      source_data: opp.source_data,
     },
     volumes: v ? { intent: v.intent, keywords: v.keywords, google_volumes: v.google_volumes } : undefined,
   };
@@ -39,7 +48,13 @@ export async function generationInput(pgdb: Postgres, opp: OpportunityRecord): P
  * back to the month it came from when `fn` throws. A generator's failure becomes a 500 that says
  * what went wrong; the other errors pass through as they are.
  */
-export async function withQuotaUnit<T>(pgdb: Postgres, organizationId: string, kind: QuotaKind, now: Date, fn: () => Promise<T>): Promise<T> {
+export async function withQuotaUnit<T>(
+  pgdb: Postgres,
+  organizationId: string,
+  kind: QuotaKind,
+  now: Date,
+  fn: () => Promise<T>,
+): Promise<T> {
   const unit = await useQuota(pgdb, organizationId, kind, now);
   try {
     return await fn();

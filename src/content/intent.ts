@@ -5,13 +5,68 @@ import { words } from './keywords.ts';
 export const INTENTS = ['transactional', 'navigational', 'commercial', 'informational'] as const;
 export type Intent = (typeof INTENTS)[number];
 
-const TRANSACTIONAL = new Set(['buy', 'order', 'purchase', 'price', 'prices', 'pricing', 'cost', 'costs', 'cheap', 'cheapest',
-  'deal', 'deals', 'discount', 'coupon', 'coupons', 'subscribe', 'subscription', 'download', 'hire', 'book', 'quote', 'shop',
-  'sale', 'trial', 'signup']);
-const NAVIGATIONAL = new Set(['login', 'log', 'signin', 'website', 'site', 'homepage', 'official', 'contact', 'support',
-  'account', 'dashboard', 'app']);
-const COMMERCIAL = new Set(['best', 'top', 'vs', 'versus', 'compare', 'comparison', 'review', 'reviews', 'alternative',
-  'alternatives', 'recommend', 'recommended', 'recommendation', 'rated', 'ranking', 'which', 'worth', 'better', 'options']);
+const TRANSACTIONAL = new Set([
+  'buy',
+  'order',
+  'purchase',
+  'price',
+  'prices',
+  'pricing',
+  'cost',
+  'costs',
+  'cheap',
+  'cheapest',
+  'deal',
+  'deals',
+  'discount',
+  'coupon',
+  'coupons',
+  'subscribe',
+  'subscription',
+  'download',
+  'hire',
+  'book',
+  'quote',
+  'shop',
+  'sale',
+  'trial',
+  'signup',
+]);
+const NAVIGATIONAL = new Set([
+  'login',
+  'log',
+  'signin',
+  'website',
+  'site',
+  'homepage',
+  'official',
+  'contact',
+  'support',
+  'account',
+  'dashboard',
+  'app',
+]);
+const COMMERCIAL = new Set([
+  'best',
+  'top',
+  'vs',
+  'versus',
+  'compare',
+  'comparison',
+  'review',
+  'reviews',
+  'alternative',
+  'alternatives',
+  'recommend',
+  'recommended',
+  'recommendation',
+  'rated',
+  'ranking',
+  'which',
+  'worth',
+  'better',
+  'options',
+]);
 
 /**
  * `entityNames`: the brand's and competitors' names; a prompt naming one with a navigational word

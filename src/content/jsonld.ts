@@ -12,7 +12,11 @@ export interface JsonLdInput {
 }
 
 /** Text only: schema.org answers may hold HTML, but plain text is what every consumer reads. */
-const plain = (s: string) => s.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+const plain = (s: string) =>
+  s
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function buildJsonLd(d: JsonLdInput): string {
   const site = d.publisher.domain ? `https://${d.publisher.domain}` : undefined;
@@ -59,7 +63,13 @@ export function isArticleWithFaqJsonLd(text: string): boolean {
   const faq = nodes.find((n) => n?.['@type'] === 'FAQPage');
   if (!article || typeof article.headline !== 'string' || !article.headline) return false;
   if (!faq || !Array.isArray(faq.mainEntity) || !faq.mainEntity.length) return false;
-  return faq.mainEntity.every((q: any) =>
-    q?.['@type'] === 'Question' && typeof q.name === 'string' && q.name
-    && q.acceptedAnswer?.['@type'] === 'Answer' && typeof q.acceptedAnswer.text === 'string' && q.acceptedAnswer.text);
+  return faq.mainEntity.every(
+    (q: any) =>
+      q?.['@type'] === 'Question' &&
+      typeof q.name === 'string' &&
+      q.name &&
+      q.acceptedAnswer?.['@type'] === 'Answer' &&
+      typeof q.acceptedAnswer.text === 'string' &&
+      q.acceptedAnswer.text,
+  );
 }

@@ -27,7 +27,10 @@ export interface Candidate {
   source_data: Record<string, unknown>;
 }
 
-interface Named { id: string; name: string }
+interface Named {
+  id: string;
+  name: string;
+}
 
 const score1 = (s: EntitySums, n: number) => round(visibilityScore(s, n) ?? 0, 1);
 
@@ -46,7 +49,14 @@ export function deriveCandidates(
     .filter((c) => sig.competitors.has(c.id))
     .map((c) => {
       const s = sig.competitors.get(c.id)!;
-      return { id: c.id, name: c.name, named: s.named, cited: s.cited, mentions: s.mentions, visibility_score: score1(s, n) };
+      return {
+        id: c.id,
+        name: c.name,
+        named: s.named,
+        cited: s.cited,
+        mentions: s.mentions,
+        visibility_score: score1(s, n),
+      };
     })
     .filter((c) => c.named > 0 || c.cited > 0)
     .sort((a, b) => b.visibility_score - a.visibility_score || a.name.localeCompare(b.name));
@@ -66,7 +76,13 @@ export function deriveCandidates(
     answers: n,
     gap_answers: sig.gap_answers,
     competitor_answers: sig.competitor_answers,
-    brand: { id: brand.id, name: brand.name, named: sig.brand.named, cited: sig.brand.cited, visibility_score: brandScore },
+    brand: {
+      id: brand.id,
+      name: brand.name,
+      named: sig.brand.named,
+      cited: sig.brand.cited,
+      visibility_score: brandScore,
+    },
     competitors: rivals,
     citations: {
       third_party_answers: sig.third_party_answers,
@@ -76,7 +92,12 @@ export function deriveCandidates(
       top_urls: sig.urls,
     },
     volume: known
-      ? { known: true, est_ai_volume: volume!.est_ai_volume, total_google_volume: volume!.total_google_volume, keywords: volume!.keywords }
+      ? {
+          known: true,
+          est_ai_volume: volume!.est_ai_volume,
+          total_google_volume: volume!.total_google_volume,
+          keywords: volume!.keywords,
+        }
       : { known: false, est_ai_volume: null, total_google_volume: null, keywords: volume?.keywords ?? [] },
     score: { formula: SCORE_FORMULA, volume: s.volume, gap: s.gap, presence: s.presence },
   };
@@ -87,10 +108,16 @@ export function deriveCandidates(
   const base = { prompt_id: prompt.id, impact: s.impact, opportunity_score: s.score, source_data };
   if (sig.competitor_page_answers > 0 || sig.third_party_answers === 0) {
     const site = brand.domains[0] ? ` on ${brand.domains[0]}` : '';
-    const why = sig.competitor_page_answers > 0
-      ? `engines cite competitors' own pages in ${sig.competitor_page_answers} of them, so a page of ${brand.name}'s own can compete directly`
-      : `engines cite no third-party source for it, so a clear, well-structured page${site} can become the one they rely on`;
-    out.push({ ...base, type: 'owned', title: `Publish a page${site} that answers "${prompt.text}"`, description: `${lead}; ${why}.` });
+    const why =
+      sig.competitor_page_answers > 0
+        ? `engines cite competitors' own pages in ${sig.competitor_page_answers} of them, so a page of ${brand.name}'s own can compete directly`
+        : `engines cite no third-party source for it, so a clear, well-structured page${site} can become the one they rely on`;
+    out.push({
+      ...base,
+      type: 'owned',
+      title: `Publish a page${site} that answers "${prompt.text}"`,
+      description: `${lead}; ${why}.`,
+    });
   }
   if (sig.third_party_answers > 0) {
     const sources = andList(thirdParty.slice(0, 3).map((d) => d.domain));
@@ -116,17 +143,27 @@ export async function generateBrandOpportunities(
     competitorsOf(stores.pg, brand.id),
     promptSignals(stores.ch, windowFilters(brand.id, date)),
   ]);
-  const volumes = await volumesOf(stores.pg, prompts.map((p) => p.id));
+  const volumes = await volumesOf(
+    stores.pg,
+    prompts.map((p) => p.id),
+  );
   const candidates = prompts
     .sort((a, b) => a.text.localeCompare(b.text))
-    .flatMap((p) => (signals.has(p.id) ? deriveCandidates(p, signals.get(p.id)!, brand, competitors, volumes.get(p.id)) : []));
+    .flatMap((p) =>
+      signals.has(p.id) ? deriveCandidates(p, signals.get(p.id)!, brand, competitors, volumes.get(p.id)) : [],
+    );
   if (!candidates.length) return { candidates: 0, created: 0, updated: 0 };
 
   return stores.pg.tx(async (client) => {
     // One writer per brand at a time (two runs of the job must not both insert).
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', [brand.id, OPPORTUNITIES_LOCK_SEED]);
-    const { rows: existing } = await client.query<{ id: string; prompt_id: string; type: OpportunityType; status: string; updated_at: Date }>(
-      'SELECT id, prompt_id, type, status, updated_at FROM content_opportunities WHERE brand_id = $1', [brand.id]);
+    const { rows: existing } = await client.query<{
+      id: string;
+      prompt_id: string;
+      type: OpportunityType;
+      status: string;
+      updated_at: Date;
+    }>('SELECT id, prompt_id, type, status, updated_at FROM content_opportunities WHERE brand_id = $1', [brand.id]);
     const cooldownStart = now.getTime() - DONE_COOLDOWN_DAYS * 86_400_000;
     let created = 0;
     let updated = 0;
@@ -142,17 +179,21 @@ export async function generateBrandOpportunities(
                   updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')
             WHERE id = $1 AND (title, description, impact, opportunity_score, source_data)
                   IS DISTINCT FROM ($2, $3, $4, $5::double precision, $6::jsonb)`,
-          [open.id, ...values]);
+          [open.id, ...values],
+        );
         updated += rowCount ?? 0;
         continue;
       }
-      const blocked = same.some((e) => e.status === 'dismissed' || (e.status === 'done' && new Date(e.updated_at).getTime() > cooldownStart));
+      const blocked = same.some(
+        (e) => e.status === 'dismissed' || (e.status === 'done' && new Date(e.updated_at).getTime() > cooldownStart),
+      );
       if (blocked) continue;
       await client.query(
         `INSERT INTO content_opportunities (id, organization_id, brand_id, prompt_id, type, title, description, impact,
            opportunity_score, source_data)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)`,
-        [randomUUID(), brand.organization_id, brand.id, c.prompt_id, c.type, ...values]);
+        [randomUUID(), brand.organization_id, brand.id, c.prompt_id, c.type, ...values],
+      );
       created++;
     }
     return { candidates: candidates.length, created, updated };

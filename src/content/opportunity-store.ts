@@ -13,7 +13,6 @@ export const OPPORTUNITY_STATUSES = ['new', 'sent', 'in_progress', 'done', 'dism
 export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
 export const OPPORTUNITY_NOT_FOUND = 'Content opportunity not found';
 
-
 /** The pool wrapper or a transaction's client. */
 type Db = Queryable;
 
@@ -77,14 +76,27 @@ async function withPromptTexts<T extends { prompt_id: string }>(
 
 function item(r: OpportunityRow & { prompt_text: string }): OpportunityItem {
   return {
-    id: r.id, title: r.title, description: r.description, type: r.type, impact: r.impact,
-    opportunity_score: Number(r.opportunity_score), status: r.status, prompt_id: r.prompt_id, prompt_text: r.prompt_text,
-    has_brief: r.has_brief, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    type: r.type,
+    impact: r.impact,
+    opportunity_score: Number(r.opportunity_score),
+    status: r.status,
+    prompt_id: r.prompt_id,
+    prompt_text: r.prompt_text,
+    has_brief: r.has_brief,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
   };
 }
 
 /** The single-item read (also the opportunity.sent payload); undefined when not the organization's. */
-export async function findOpportunity(db: Db, organizationId: string | null, id: string): Promise<OpportunityRecord | undefined> {
+export async function findOpportunity(
+  db: Db,
+  organizationId: string | null,
+  id: string,
+): Promise<OpportunityRecord | undefined> {
   if (!organizationId || !UUID_RE.test(id)) return undefined;
   const { rows } = await db.query<OpportunityRow & Pick<OpportunityRecord, 'source_data' | 'brief' | 'draft'>>(
     `SELECT ${COLUMNS}, source_data, brief, draft FROM content_opportunities WHERE id = $1 AND organization_id = $2`,
@@ -92,7 +104,14 @@ export async function findOpportunity(db: Db, organizationId: string | null, id:
   );
   const [r] = await withPromptTexts(db, rows);
   if (!r) return undefined;
-  return { ...item(r), organization_id: r.organization_id, brand_id: r.brand_id, source_data: r.source_data, brief: r.brief, draft: r.draft };
+  return {
+    ...item(r),
+    organization_id: r.organization_id,
+    brand_id: r.brand_id,
+    source_data: r.source_data,
+    brief: r.brief,
+    draft: r.draft,
+  };
 }
 
 /** As the API shows it: the list fields plus source_data and brief. */
@@ -127,8 +146,12 @@ export async function listOpportunities(
 
 /** Opportunities the content jobs created for the brand during `day` (UTC), best first: the daily digest's list. */
 export async function opportunitiesCreatedOn(db: Db, brandId: string, day: string) {
-  const { rows } = await db.query<Pick<OpportunityRow,
-    'id' | 'title' | 'type' | 'impact' | 'opportunity_score' | 'status' | 'prompt_id' | 'created_at'>>(
+  const { rows } = await db.query<
+    Pick<
+      OpportunityRow,
+      'id' | 'title' | 'type' | 'impact' | 'opportunity_score' | 'status' | 'prompt_id' | 'created_at'
+    >
+  >(
     `SELECT id, title, type, impact, opportunity_score, status, prompt_id, created_at
        FROM content_opportunities
       WHERE brand_id = $1 AND created_at >= $2::date AND created_at < $2::date + 1
@@ -136,8 +159,15 @@ export async function opportunitiesCreatedOn(db: Db, brandId: string, day: strin
     [brandId, day],
   );
   return (await withPromptTexts(db, rows)).map((r) => ({
-    id: r.id, title: r.title, type: r.type, impact: r.impact, opportunity_score: Number(r.opportunity_score),
-    status: r.status, prompt_id: r.prompt_id, prompt_text: r.prompt_text, created_at: iso(r.created_at),
+    id: r.id,
+    title: r.title,
+    type: r.type,
+    impact: r.impact,
+    opportunity_score: Number(r.opportunity_score),
+    status: r.status,
+    prompt_id: r.prompt_id,
+    prompt_text: r.prompt_text,
+    created_at: iso(r.created_at),
   }));
 }
 
@@ -146,17 +176,25 @@ export async function opportunitiesCreatedOn(db: Db, brandId: string, day: strin
  * `sent` from another status queues opportunity.sent with the opportunity as the single read
  * shows it; setting `sent` again queues nothing.
  */
-export async function setOpportunityStatus(pgdb: Postgres, organizationId: string | null, id: string, status: OpportunityStatus) {
+export async function setOpportunityStatus(
+  pgdb: Postgres,
+  organizationId: string | null,
+  id: string,
+  status: OpportunityStatus,
+) {
   if (!organizationId || !UUID_RE.test(id)) throw notFound(OPPORTUNITY_NOT_FOUND);
   return pgdb.tx(async (client) => {
     const { rows: before } = await client.query<{ status: string }>(
-      'SELECT status FROM content_opportunities WHERE id = $1 AND organization_id = $2 FOR UPDATE', [id.toLowerCase(), organizationId]);
+      'SELECT status FROM content_opportunities WHERE id = $1 AND organization_id = $2 FOR UPDATE',
+      [id.toLowerCase(), organizationId],
+    );
     if (!before[0]) throw notFound(OPPORTUNITY_NOT_FOUND);
     const { rows } = await client.query<{ id: string; status: OpportunityStatus; updated_at: Date }>(
       `UPDATE content_opportunities
           SET status = $2, updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 millisecond')
         WHERE id = $1 RETURNING id, status, updated_at`,
-      [id.toLowerCase(), status]);
+      [id.toLowerCase(), status],
+    );
     if (status === 'sent' && before[0].status !== 'sent') {
       const data = publicOpportunity((await findOpportunity(client, organizationId, id))!);
       await enqueueEvent(client, { organizationId, type: 'opportunity.sent', data });

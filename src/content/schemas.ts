@@ -26,7 +26,10 @@ export const DraftBody = z.strictObject({
   title: line(200),
   metaTitle: line(70),
   metaDescription: line(170),
-  slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'slug must be lower-case words joined by dashes').max(120),
+  slug: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'slug must be lower-case words joined by dashes')
+    .max(120),
   contentHtml: z.string().trim().min(200).max(100_000),
   faqs: z.array(Faq).min(1).max(12),
   keyTakeaways: z.array(line(400)).min(1).max(10),
@@ -34,6 +37,8 @@ export const DraftBody = z.strictObject({
 export type DraftBody = z.infer<typeof DraftBody>;
 
 export const Draft = DraftBody.extend({
-  structuredDataJsonLd: z.string().refine(isArticleWithFaqJsonLd, 'structuredDataJsonLd must be JSON-LD with an Article and a FAQPage'),
+  structuredDataJsonLd: z
+    .string()
+    .refine(isArticleWithFaqJsonLd, 'structuredDataJsonLd must be JSON-LD with an Article and a FAQPage'),
 });
 export type Draft = z.infer<typeof Draft>;

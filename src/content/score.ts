@@ -25,7 +25,13 @@ export interface ScoreInputs {
   answers: number;
 }
 
-export interface Score { score: number; impact: Impact; volume: number; gap: number; presence: number }
+export interface Score {
+  score: number;
+  impact: Impact;
+  volume: number;
+  gap: number;
+  presence: number;
+}
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 

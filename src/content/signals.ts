@@ -8,7 +8,11 @@ import type { EntitySums } from '../analytics/formulas.ts';
 import { promptPresence } from '../analytics/prompt-presence.ts';
 import { promptEntitySums } from '../analytics/prompt-entity-sums.ts';
 import {
-  promptCitedPages, promptTopDomains, promptTopUrls, type CitedDomain, type CitedUrl,
+  promptCitedPages,
+  promptTopDomains,
+  promptTopUrls,
+  type CitedDomain,
+  type CitedUrl,
 } from '../analytics/prompt-citations.ts';
 
 /** Days of tracking data the content jobs look at, ending on the job's date. */
@@ -42,14 +46,24 @@ export interface PromptSignals {
 }
 
 const emptySignals = (prompt_id: string): PromptSignals => ({
-  prompt_id, answers: 0, competitor_answers: 0, gap_answers: 0,
-  brand: toSums(undefined), competitors: new Map(),
-  third_party_answers: 0, competitor_page_answers: 0, own_page_answers: 0, domains: [], urls: [],
+  prompt_id,
+  answers: 0,
+  competitor_answers: 0,
+  gap_answers: 0,
+  brand: toSums(undefined),
+  competitors: new Map(),
+  third_party_answers: 0,
+  competitor_page_answers: 0,
+  own_page_answers: 0,
+  domains: [],
+  urls: [],
 });
 
 /** Per prompt with answers in the window: presence, entity sums and what the engines cite. */
 export async function promptSignals(
-  ch: ClickHouse, f: Filters, opts: { topDomains?: number; topUrls?: number } = {},
+  ch: ClickHouse,
+  f: Filters,
+  opts: { topDomains?: number; topUrls?: number } = {},
 ): Promise<Map<string, PromptSignals>> {
   const [presence, sums, cited, domains, urls] = await Promise.all([
     promptPresence(ch, f),
@@ -62,8 +76,12 @@ export async function promptSignals(
   const out = new Map<string, PromptSignals>();
   for (const p of presence) {
     if (p.answers <= 0) continue;
-    out.set(p.prompt_id, { ...emptySignals(p.prompt_id), answers: p.answers,
-      competitor_answers: p.competitor_answers, gap_answers: p.gap_answers });
+    out.set(p.prompt_id, {
+      ...emptySignals(p.prompt_id),
+      answers: p.answers,
+      competitor_answers: p.competitor_answers,
+      gap_answers: p.gap_answers,
+    });
   }
   for (const s of sums) {
     const sig = out.get(s.prompt_id);

@@ -17,10 +17,15 @@ export const SUGGESTION_NOT_FOUND = 'Suggestion not found, not pending, or alrea
 /** The job tops the brand's pending suggestions up to this many. */
 export const MAX_PENDING = 10;
 
-
 export type SuggestionSource = 'prompts' | 'competitors' | 'citations';
 
-export interface TopicCandidate { name: string; normalized: string; reason: string; source: SuggestionSource; weight: number }
+export interface TopicCandidate {
+  name: string;
+  normalized: string;
+  reason: string;
+  source: SuggestionSource;
+  weight: number;
+}
 
 interface Evidence {
   phrase: string;
@@ -43,10 +48,11 @@ export interface SuggestionInput {
 }
 
 /** A phrase that can name a topic: starts and ends on a content word, at most three words. */
-const topicPhrases = (text: string) => phrases(text, 3).filter((p) => {
-  const ws = p.split(' ');
-  return isContentWord(ws[0]) && isContentWord(ws[ws.length - 1]);
-});
+const topicPhrases = (text: string) =>
+  phrases(text, 3).filter((p) => {
+    const ws = p.split(' ');
+    return isContentWord(ws[0]) && isContentWord(ws[ws.length - 1]);
+  });
 
 const contains = (haystack: string, needle: string) => ` ${haystack} `.includes(` ${needle} `);
 
@@ -73,7 +79,8 @@ export function topicCandidates(input: SuggestionInput): TopicCandidate[] {
       if (sig && sig.gap_answers > 0) {
         e.gap += sig.gap_answers;
         e.example ??= p.text;
-        for (const [id, s] of sig.competitors) if (rivalName.has(id)) e.rivals.set(id, (e.rivals.get(id) ?? 0) + s.named + s.cited);
+        for (const [id, s] of sig.competitors)
+          if (rivalName.has(id)) e.rivals.set(id, (e.rivals.get(id) ?? 0) + s.named + s.cited);
       }
     }
     for (const u of sig?.urls ?? []) {
@@ -86,18 +93,30 @@ export function topicCandidates(input: SuggestionInput): TopicCandidate[] {
     }
   }
 
-  const entityNames = [input.brand.name, ...input.brand.aliases, ...input.competitors.flatMap((c) => [c.name, ...c.aliases])]
-    .map(normalizeName).filter(Boolean);
+  const entityNames = [
+    input.brand.name,
+    ...input.brand.aliases,
+    ...input.competitors.flatMap((c) => [c.name, ...c.aliases]),
+  ]
+    .map(normalizeName)
+    .filter(Boolean);
   const topics = input.topicNames.map(normalizeName);
-  const caps = acronyms([...input.prompts.map((p) => p.text), ...input.topicNames,
-    ...[...input.signals.values()].flatMap((s) => s.urls.map((u) => u.title))]);
+  const caps = acronyms([
+    ...input.prompts.map((p) => p.text),
+    ...input.topicNames,
+    ...[...input.signals.values()].flatMap((s) => s.urls.map((u) => u.title)),
+  ]);
   const scored: (TopicCandidate & { words: number })[] = [];
   for (const [key, e] of evidence) {
     if (!key || words(key).every((w) => /^\d+$/.test(w))) continue;
     // Brand and competitor names are entities, not topics; a theme inside a topic is covered by it.
     if (entityNames.some((n) => contains(key, n) || contains(n, key))) continue;
     if (topics.some((t) => contains(t, key))) continue;
-    const parts: [SuggestionSource, number][] = [['prompts', 3 * e.prompts.size], ['competitors', 2 * e.gap], ['citations', e.cited]];
+    const parts: [SuggestionSource, number][] = [
+      ['prompts', 3 * e.prompts.size],
+      ['competitors', 2 * e.gap],
+      ['citations', e.cited],
+    ];
     const qualifies = e.prompts.size >= 2 || e.gap >= 3 || e.cited >= 3;
     if (!qualifies) continue;
     const [source] = parts.sort((a, b) => b[1] - a[1])[0];
@@ -111,7 +130,10 @@ export function topicCandidates(input: SuggestionInput): TopicCandidate[] {
     });
   }
   // A phrase inside a longer candidate that is at least as strong adds nothing ("crm" vs "crm tool").
-  const kept = scored.filter((c) => !scored.some((o) => o !== c && o.words > c.words && contains(o.normalized, c.normalized) && o.weight >= c.weight));
+  const kept = scored.filter(
+    (c) =>
+      !scored.some((o) => o !== c && o.words > c.words && contains(o.normalized, c.normalized) && o.weight >= c.weight),
+  );
   return kept
     .sort((a, b) => b.weight - a.weight || a.normalized.localeCompare(b.normalized))
     .map(({ words: _w, ...c }) => c);
@@ -149,7 +171,9 @@ export async function suggestTopicsForBrand(
   return pg.tx(async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', [brand.id, SUGGESTIONS_LOCK_SEED]);
     const { rows: seen } = await client.query<{ normalized_name: string; status: string }>(
-      'SELECT normalized_name, status FROM topic_suggestions WHERE brand_id = $1', [brand.id]);
+      'SELECT normalized_name, status FROM topic_suggestions WHERE brand_id = $1',
+      [brand.id],
+    );
     const known = new Set(seen.map((s) => s.normalized_name));
     const slots = MAX_PENDING - seen.filter((s) => s.status === 'pending').length;
     const fresh = candidates.filter((c) => !known.has(c.normalized)).slice(0, Math.max(0, slots));
@@ -158,7 +182,8 @@ export async function suggestTopicsForBrand(
       await client.query(
         `INSERT INTO topic_suggestions (id, organization_id, brand_id, name, normalized_name, reason, source)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (brand_id, normalized_name) DO NOTHING`,
-        [randomUUID(), brand.organization_id, brand.id, c.name, c.normalized, c.reason, c.source]);
+        [randomUUID(), brand.organization_id, brand.id, c.name, c.normalized, c.reason, c.source],
+      );
     }
     return { candidates: candidates.length, created: fresh.length };
   });
@@ -186,7 +211,8 @@ export async function acceptSuggestion(pg: Postgres, organizationId: string | nu
     const { rows } = await client.query<{ brand_id: string; name: string }>(
       `UPDATE topic_suggestions SET status = 'added', processed_at = clock_timestamp()
         WHERE id = $1 AND organization_id = $2 AND status = 'pending' RETURNING brand_id, name`,
-      [id.toLowerCase(), organizationId]);
+      [id.toLowerCase(), organizationId],
+    );
     if (!rows[0]) throw notFound(SUGGESTION_NOT_FOUND);
     const { brand_id, name } = rows[0];
     const topic = await ensureTopic(client, brand_id, name);
@@ -200,7 +226,8 @@ export async function dismissSuggestion(pg: Postgres, organizationId: string | n
   const { rows } = await pg.query<{ id: string }>(
     `UPDATE topic_suggestions SET status = 'dismissed', processed_at = clock_timestamp()
       WHERE id = $1 AND organization_id = $2 AND status = 'pending' RETURNING id`,
-    [id.toLowerCase(), organizationId]);
+    [id.toLowerCase(), organizationId],
+  );
   if (!rows[0]) throw notFound(SUGGESTION_NOT_FOUND);
   return { id: rows[0].id, status: 'dismissed' as const };
 }

@@ -16,17 +16,37 @@ import { brandPrompts, promptTexts } from '../tenancy/prompts.ts';
 // ---- the volumes file -------------------------------------------------------------------------
 
 const lineSchema = z.object({
-  keyword: z.string({ error: 'keyword must be a string' }).max(300, 'keyword must be at most 300 characters')
-    .transform(normalizeText).refine((k) => k.length > 0, 'keyword must contain a letter or digit'),
-  volume: z.number({ error: 'volume must be a number' }).int('volume must be an integer').min(0, 'volume must be 0 or more')
+  keyword: z
+    .string({ error: 'keyword must be a string' })
+    .max(300, 'keyword must be at most 300 characters')
+    .transform(normalizeText)
+    .refine((k) => k.length > 0, 'keyword must contain a letter or digit'),
+  volume: z
+    .number({ error: 'volume must be a number' })
+    .int('volume must be an integer')
+    .min(0, 'volume must be 0 or more')
     .max(2_000_000_000, 'volume is too large'),
-  region: z.string({ error: 'region must be a string' }).trim().max(64, 'region must be at most 64 characters')
-    .transform((r) => r.toUpperCase()).optional().default(''),
-  competition_index: z.number({ error: 'competition_index must be a number' }).int('competition_index must be an integer')
-    .min(0, 'competition_index must be 0-100').max(100, 'competition_index must be 0-100').nullable().optional(),
+  region: z
+    .string({ error: 'region must be a string' })
+    .trim()
+    .max(64, 'region must be at most 64 characters')
+    .transform((r) => r.toUpperCase())
+    .optional()
+    .default(''),
+  competition_index: z
+    .number({ error: 'competition_index must be a number' })
+    .int('competition_index must be an integer')
+    .min(0, 'competition_index must be 0-100')
+    .max(100, 'competition_index must be 0-100')
+    .nullable()
+    .optional(),
 });
 
-export interface VolumeImportSummary { read: number; imported: number; rejected: { line: number; error: string }[] }
+export interface VolumeImportSummary {
+  read: number;
+  imported: number;
+  rejected: { line: number; error: string }[];
+}
 
 /** The pool wrapper or a transaction's client. */
 type Db = Queryable;
@@ -42,7 +62,12 @@ async function upsertVolumes(db: Db, rows: Map<string, z.output<typeof lineSchem
        SET volume = EXCLUDED.volume, competition_index = EXCLUDED.competition_index, imported_at = now()
        WHERE (keyword_volumes.volume, keyword_volumes.competition_index)
              IS DISTINCT FROM (EXCLUDED.volume, EXCLUDED.competition_index)`,
-    [list.map((r) => r.keyword), list.map((r) => r.region), list.map((r) => r.volume), list.map((r) => r.competition_index ?? null)],
+    [
+      list.map((r) => r.keyword),
+      list.map((r) => r.region),
+      list.map((r) => r.volume),
+      list.map((r) => r.competition_index ?? null),
+    ],
   );
 }
 
@@ -58,7 +83,10 @@ export async function importVolumes(pgdb: Postgres, file: string): Promise<Volum
   }
   const summary: VolumeImportSummary = { read: 0, imported: 0, rejected: [] };
   await pgdb.tx(async (client) => {
-    const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    const rl = readline.createInterface({
+      input: fs.createReadStream(file, { encoding: 'utf8' }),
+      crlfDelay: Infinity,
+    });
     let batch = new Map<string, z.output<typeof lineSchema>>();
     let lineNo = 0;
     for await (const text of rl) {
@@ -79,8 +107,12 @@ export async function importVolumes(pgdb: Postgres, file: string): Promise<Volum
       const parsed = lineSchema.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const missing = issue.code === 'invalid_type' && (value as Record<string, unknown>)[String(issue.path[0])] === undefined;
-        summary.rejected.push({ line: lineNo, error: missing ? `${String(issue.path[0])} is required` : issue.message });
+        const missing =
+          issue.code === 'invalid_type' && (value as Record<string, unknown>)[String(issue.path[0])] === undefined;
+        summary.rejected.push({
+          line: lineNo,
+          error: missing ? `${String(issue.path[0])} is required` : issue.message,
+        });
         continue;
       }
       summary.imported++;
@@ -103,7 +135,12 @@ export type Competition = 'low' | 'medium' | 'high';
 export const competitionOf = (index: number | null): Competition | null =>
   index === null ? null : index < 34 ? 'low' : index < 67 ? 'medium' : 'high';
 
-export interface KeywordVolume { keyword: string; region: string; volume: number; competition_index: number | null }
+export interface KeywordVolume {
+  keyword: string;
+  region: string;
+  volume: number;
+  competition_index: number | null;
+}
 
 export interface VolumeAnalysis {
   intent: Intent;
@@ -134,7 +171,11 @@ export function analyzePrompt(
     const used = regional.length ? regional : rows.filter((r) => r.region === '');
     if (!used.length) continue;
     const volume = used.reduce((s, r) => s + r.volume, 0);
-    matched.push({ keyword, volume, index: weightedIndex(used.map((r) => ({ volume: r.volume, index: r.competition_index }))) });
+    matched.push({
+      keyword,
+      volume,
+      index: weightedIndex(used.map((r) => ({ volume: r.volume, index: r.competition_index }))),
+    });
   }
   matched.sort((a, b) => b.volume - a.volume || a.keyword.localeCompare(b.keyword));
   const total = matched.reduce((s, m) => s + m.volume, 0);
@@ -158,9 +199,10 @@ function weightedIndex(items: { volume: number; index: number | null }[]): numbe
   const known = items.filter((i): i is { volume: number; index: number } => i.index !== null);
   if (!known.length) return null;
   const weight = known.reduce((s, i) => s + i.volume, 0);
-  const mean = weight > 0
-    ? known.reduce((s, i) => s + i.index * i.volume, 0) / weight
-    : known.reduce((s, i) => s + i.index, 0) / known.length;
+  const mean =
+    weight > 0
+      ? known.reduce((s, i) => s + i.index * i.volume, 0) / weight
+      : known.reduce((s, i) => s + i.index, 0) / known.length;
   return Math.round(mean);
 }
 
@@ -174,7 +216,9 @@ export async function analyzeBrandVolumes(
   const entityNames = [brand.name, ...brand.aliases, ...competitors.flatMap((c) => [c.name, ...c.aliases])];
   const candidates = [...new Set(prompts.flatMap((p) => volumeCandidates(p.text)))];
   const { rows: found } = await pgdb.query<KeywordVolume>(
-    'SELECT keyword, region, volume, competition_index FROM keyword_volumes WHERE keyword = ANY($1::text[])', [candidates]);
+    'SELECT keyword, region, volume, competition_index FROM keyword_volumes WHERE keyword = ANY($1::text[])',
+    [candidates],
+  );
   const volumes = new Map<string, KeywordVolume[]>();
   for (const v of found) volumes.set(v.keyword, [...(volumes.get(v.keyword) ?? []), v]);
 
@@ -193,8 +237,19 @@ export async function analyzeBrandVolumes(
          competition_index = EXCLUDED.competition_index, competition = EXCLUDED.competition,
          digest = EXCLUDED.digest, fetched_at = clock_timestamp()
        WHERE prompt_volumes.digest <> EXCLUDED.digest`,
-      [p.id, brand.id, a.intent, a.keywords, JSON.stringify(a.google_volumes), a.total_google_volume, a.est_ai_volume,
-        a.ai_volume_multiplier, a.competition_index, a.competition, digest],
+      [
+        p.id,
+        brand.id,
+        a.intent,
+        a.keywords,
+        JSON.stringify(a.google_volumes),
+        a.total_google_volume,
+        a.est_ai_volume,
+        a.ai_volume_multiplier,
+        a.competition_index,
+        a.competition,
+        digest,
+      ],
     );
     changed += rowCount ?? 0;
   }
@@ -203,7 +258,11 @@ export async function analyzeBrandVolumes(
 
 // ---- reads ----------------------------------------------------------------------------------------
 
-export interface PromptVolumeRow extends VolumeAnalysis { prompt_id: string; prompt_text: string; fetched_at: string }
+export interface PromptVolumeRow extends VolumeAnalysis {
+  prompt_id: string;
+  prompt_text: string;
+  fetched_at: string;
+}
 
 export async function listPromptVolumes(pgdb: Postgres, brandId: string, limit: number): Promise<PromptVolumeRow[]> {
   // Ties are broken by prompt text as Postgres sorts it: tenancy gives the brand's prompts in that
@@ -219,7 +278,10 @@ export async function listPromptVolumes(pgdb: Postgres, brandId: string, limit: 
     [brandId, [...texts.keys()], limit],
   );
   return rows.map(({ prompt_id, ...r }) => ({
-    prompt_id, prompt_text: texts.get(prompt_id)!.text, ...r, fetched_at: new Date(r.fetched_at).toISOString(),
+    prompt_id,
+    prompt_text: texts.get(prompt_id)!.text,
+    ...r,
+    fetched_at: new Date(r.fetched_at).toISOString(),
   }));
 }
 

@@ -34,7 +34,9 @@ export function underApi(path: string): boolean {
   let decoded = path;
   try {
     decoded = decodeURIComponent(path);
-  } catch { /* malformed escapes: judged as written */ }
+  } catch {
+    /* malformed escapes: judged as written */
+  }
   const p = decoded.toLowerCase();
   return p === '/api' || p.startsWith('/api/') || path.toLowerCase().startsWith('/api/');
 }
@@ -58,10 +60,17 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
       recordRequest(ctx.method, ctx.path, ctx.state.operation, ctx.res.statusCode, ms / 1000);
       // Probes and scrapes arrive every few seconds: logged at debug, so they do not drown the rest.
       const level = PROBE_PATHS.has(ctx.path) ? 'debug' : 'info';
-      ctx.state.log[level]({
-        method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10,
-        operation: ctx.state.operation, organizationId: ctx.state.identity?.organizationId,
-      }, 'request');
+      ctx.state.log[level](
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          operation: ctx.state.operation,
+          organizationId: ctx.state.identity?.organizationId,
+        },
+        'request',
+      );
     }
   });
   app.use(errorHandler());

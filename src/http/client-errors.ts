@@ -6,14 +6,20 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 
-interface Answer { status: number; reason: string; error: string }
+interface Answer {
+  status: number;
+  reason: string;
+  error: string;
+}
 
 const MALFORMED: Answer = { status: 400, reason: 'Bad Request', error: 'Malformed request' };
 
 // llhttp has no separate code for a long URL: it counts toward the header limit (HPE_HEADER_OVERFLOW).
 const BY_CODE: Record<string, Answer> = {
   HPE_HEADER_OVERFLOW: {
-    status: 431, reason: 'Request Header Fields Too Large', error: 'Request header fields too large',
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    error: 'Request header fields too large',
   },
   HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: 'Payload Too Large', error: 'Chunk extensions too large' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', error: 'Request timeout' },
@@ -28,11 +34,13 @@ export function clientErrorAnswer(code: string | undefined): Answer | undefined 
 /** A complete HTTP/1.1 response that closes the connection. */
 export function clientErrorResponse(answer: Answer): string {
   const body = JSON.stringify({ error: answer.error });
-  return `HTTP/1.1 ${answer.status} ${answer.reason}\r\n`
-    + 'Content-Type: application/json; charset=utf-8\r\n'
-    + `Content-Length: ${Buffer.byteLength(body)}\r\n`
-    + 'Connection: close\r\n\r\n'
-    + body;
+  return (
+    `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  );
 }
 
 /** Whether bytes written now would land between responses rather than inside one already begun. */

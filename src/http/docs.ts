@@ -15,8 +15,15 @@ export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/docs';
 
 const CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-  "font-src 'self' data:", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const PAGE = `<!DOCTYPE html>
@@ -47,15 +54,31 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-interface Asset { type: string; body: Buffer; gzip: Buffer; etag: string }
+interface Asset {
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+  etag: string;
+}
 
 function asset(type: string, body: Buffer | string): Asset {
   const buf = Buffer.from(body);
-  return { type, body: buf, gzip: zlib.gzipSync(buf), etag: `"${createHash('sha256').update(buf).digest('base64url').slice(0, 27)}"` };
+  return {
+    type,
+    body: buf,
+    gzip: zlib.gzipSync(buf),
+    etag: `"${createHash('sha256').update(buf).digest('base64url').slice(0, 27)}"`,
+  };
 }
 
 function serve(ctx: Koa.Context, a: Asset, headers: Record<string, string> = {}) {
-  ctx.set({ 'Content-Type': a.type, ETag: a.etag, 'Cache-Control': 'public, max-age=300', Vary: 'Accept-Encoding', ...headers });
+  ctx.set({
+    'Content-Type': a.type,
+    ETag: a.etag,
+    'Cache-Control': 'public, max-age=300',
+    Vary: 'Accept-Encoding',
+    ...headers,
+  });
   if (ctx.fresh) {
     ctx.status = 304;
     return;
@@ -72,16 +95,27 @@ export function docsMount(operations: readonly Operation[]): (app: Koa) => void 
   const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // Built on first use: the 2 MB renderer is not read (nor compressed) by a server nobody asks for docs.
   let assets: Map<string, Asset> | undefined;
-  const load = () => (assets ??= new Map([
-    [OPENAPI_PATH, asset('application/json; charset=utf-8', JSON.stringify(buildOpenApi(operations)))],
-    [DOCS_PATH, asset('text/html; charset=utf-8', PAGE)],
-    [`${DOCS_PATH}/init.js`, asset('text/javascript; charset=utf-8', INIT)],
-    [`${DOCS_PATH}/swagger-ui-bundle.js`, asset('text/javascript; charset=utf-8', fs.readFileSync(path.join(uiDir, 'swagger-ui-bundle.js')))],
-    [`${DOCS_PATH}/swagger-ui.css`, asset('text/css; charset=utf-8', fs.readFileSync(path.join(uiDir, 'swagger-ui.css')))],
-  ]));
+  const load = () =>
+    (assets ??= new Map([
+      [OPENAPI_PATH, asset('application/json; charset=utf-8', JSON.stringify(buildOpenApi(operations)))],
+      [DOCS_PATH, asset('text/html; charset=utf-8', PAGE)],
+      [`${DOCS_PATH}/init.js`, asset('text/javascript; charset=utf-8', INIT)],
+      [
+        `${DOCS_PATH}/swagger-ui-bundle.js`,
+        asset('text/javascript; charset=utf-8', fs.readFileSync(path.join(uiDir, 'swagger-ui-bundle.js'))),
+      ],
+      [
+        `${DOCS_PATH}/swagger-ui.css`,
+        asset('text/css; charset=utf-8', fs.readFileSync(path.join(uiDir, 'swagger-ui.css'))),
+      ],
+    ]));
   return (app) => {
     app.use(async (ctx, next) => {
-      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== OPENAPI_PATH && ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`))) return next();
+      if (
+        (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
+        (ctx.path !== OPENAPI_PATH && ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`))
+      )
+        return next();
       const a = load().get(ctx.path);
       if (!a) return next();
       const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };

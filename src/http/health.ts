@@ -9,11 +9,21 @@ import { pendingMigrations } from '../stores/migrate.ts';
 
 export const READY_TIMEOUT_MS = 2_000;
 
-export interface Check { ok: boolean; ms?: number; error?: string; pending?: string[] }
-export interface Readiness { status: 'ready' | 'not ready'; checks: { postgres: Check; clickhouse: Check; migrations: Check } }
+export interface Check {
+  ok: boolean;
+  ms?: number;
+  error?: string;
+  pending?: string[];
+}
+export interface Readiness {
+  status: 'ready' | 'not ready';
+  checks: { postgres: Check; clickhouse: Check; migrations: Check };
+}
 
 /** Set by the server when it starts shutting down: /readyz then answers 503 at once. */
-export interface HealthState { stopping: boolean }
+export interface HealthState {
+  stopping: boolean;
+}
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -45,7 +55,14 @@ export async function readiness(stores: Stores, opts: { timeoutMs?: number; log?
   let migrations: Check = { ok: false, error: 'unknown while Postgres is unavailable' };
   if (postgres.ok) {
     let pending: string[] = [];
-    migrations = await probe('migrations', async () => { pending = await pendingMigrations(stores.pg); }, timeoutMs, opts.log);
+    migrations = await probe(
+      'migrations',
+      async () => {
+        pending = await pendingMigrations(stores.pg);
+      },
+      timeoutMs,
+      opts.log,
+    );
     if (migrations.ok && pending.length) migrations = { ok: false, error: 'migrations pending', pending };
   }
   const ready = postgres.ok && clickhouse.ok && migrations.ok;

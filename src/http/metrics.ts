@@ -26,8 +26,14 @@ const httpDuration = new client.Histogram({
 // Routes outside the operation list get a fixed label; anything else is `other`, so a scan of
 // random paths cannot create a label per path.
 const ROUTES: Record<string, string> = {
-  '/healthz': 'healthz', '/readyz': 'readyz', '/metrics': 'metrics', '/api/openapi.json': 'openapi',
-  '/docs': 'docs', '/api/collect': 'collect', '/t.js': 'tracking-script', '/api/mcp': 'mcp',
+  '/healthz': 'healthz',
+  '/readyz': 'readyz',
+  '/metrics': 'metrics',
+  '/api/openapi.json': 'openapi',
+  '/docs': 'docs',
+  '/api/collect': 'collect',
+  '/t.js': 'tracking-script',
+  '/api/mcp': 'mcp',
 };
 
 export function routeLabel(path: string, operation: string | undefined): string {
@@ -38,7 +44,11 @@ export function routeLabel(path: string, operation: string | undefined): string 
 
 /** Called by the app's request logger once a response is decided. */
 export function recordRequest(
-  method: string, path: string, operation: string | undefined, status: number, seconds: number,
+  method: string,
+  path: string,
+  operation: string | undefined,
+  status: number,
+  seconds: number,
 ): void {
   const label = routeLabel(path, operation);
   httpRequests.inc({ operation: label, method, status: String(status) });

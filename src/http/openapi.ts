@@ -62,7 +62,7 @@ const ERRORS: Record<number, { description: string; example?: string }> = {
   400: { description: 'Invalid input; the message names the parameter', example: 'brand_id must be a UUID' },
   401: { description: 'Missing, malformed, unknown or revoked API key', example: 'Invalid API key' },
   402: { description: 'A plan limit is reached; the message names the limit' },
-  404: { description: 'Not found in the caller\'s organization' },
+  404: { description: "Not found in the caller's organization" },
   429: {
     description: 'Too many requests from this address; `Retry-After` says when to retry',
     example: 'Too many requests: the limit is 250 per 900 seconds; retry in 42 seconds',
@@ -76,13 +76,18 @@ const ERRORS: Record<number, { description: string; example?: string }> = {
 /** What `ctx.brand` answers for a brand outside the caller's organization (src/tenancy/brands.ts). */
 
 /** `Brand not found` -> `brand-not-found`: the key of an example among several. */
-const slug = (message: string) => message.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (message: string) =>
+  message
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function errorResponse(status: number, messages: string[]): Schema {
   const body = (error: string) => ({ error });
-  const examples = messages.length === 1
-    ? { example: body(messages[0]) }
-    : { examples: Object.fromEntries(messages.map((m) => [slug(m), { summary: m, value: body(m) }])) };
+  const examples =
+    messages.length === 1
+      ? { example: body(messages[0]) }
+      : { examples: Object.fromEntries(messages.map((m) => [slug(m), { summary: m, value: body(m) }])) };
   return {
     description: ERRORS[status].description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...examples } },
@@ -118,7 +123,8 @@ function errorMessages(op: Operation, params: Schema): Map<number, string[]> {
 }
 
 function operationObject(
-  op: Operation, surface: 'REST API' | 'Metrics API',
+  op: Operation,
+  surface: 'REST API' | 'Metrics API',
 ): { path: string; method: string; object: Schema } {
   const path = operationPath(op);
   const pathParam = /:(\w+)/.exec(path)?.[1];
@@ -189,17 +195,19 @@ export function buildOpenApi(operations: readonly Operation[]): Schema {
     info: {
       title: 'Answerscope API',
       version: pkg.version,
-      description: `${pkg.description}\n\nEvery request carries \`Authorization: Bearer ans_...\`. `
-        + 'Errors are `{"error": "<message>"}`. Each client address may make a limited number of requests per window '
-        + '(250 per 15 minutes by default); `RateLimit-Remaining` tells how many are left. '
-        + 'The MCP server at `/api/mcp` exposes the operations marked `x-mcp-tool` as tools with the same parameters.',
+      description:
+        `${pkg.description}\n\nEvery request carries \`Authorization: Bearer ans_...\`. ` +
+        'Errors are `{"error": "<message>"}`. Each client address may make a limited number of requests per window ' +
+        '(250 per 15 minutes by default); `RateLimit-Remaining` tells how many are left. ' +
+        'The MCP server at `/api/mcp` exposes the operations marked `x-mcp-tool` as tools with the same parameters.',
     },
     tags: [
       { name: 'REST API', description: 'Every operation, under `/api/mcp/*`.' },
       {
         name: 'Metrics API',
-        description: 'The read-only subset for reporting tools, under `/api/v1/*`; '
-          + 'each returns exactly what its REST twin returns.',
+        description:
+          'The read-only subset for reporting tools, under `/api/v1/*`; ' +
+          'each returns exactly what its REST twin returns.',
       },
     ],
     security: [{ bearerAuth: [] }],

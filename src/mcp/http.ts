@@ -42,7 +42,9 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
   const server = createMcpServer(deps, {
     requestId: ctx.state.requestId,
     log,
-    onTool: (name) => { ctx.state.operation = `mcp:${name}`; },
+    onTool: (name) => {
+      ctx.state.operation = `mcp:${name}`;
+    },
   });
   // The transport writes the response itself; Koa must not write a second one.
   ctx.respond = false;
@@ -90,7 +92,9 @@ export function mcpMount(deps: AppDeps): (app: Koa) => void {
       if (ctx.method !== 'POST') {
         ctx.status = 405;
         ctx.set('Allow', 'POST');
-        ctx.body = { error: `Method ${ctx.method} not allowed on ${MCP_PATH}: this stateless MCP server takes POST only` };
+        ctx.body = {
+          error: `Method ${ctx.method} not allowed on ${MCP_PATH}: this stateless MCP server takes POST only`,
+        };
         return;
       }
       await serve(deps, ctx);

@@ -11,7 +11,8 @@ export function toolCallProblem(message: unknown): string | undefined {
   if (!isObject(message) || message.method !== 'tools/call') return undefined;
   const { params } = message;
   if (!isObject(params)) return 'params must be an object with the tool name and its arguments';
-  if (typeof params.name !== 'string' || params.name === '') return 'params.name is required: the name of the tool to call';
+  if (typeof params.name !== 'string' || params.name === '')
+    return 'params.name is required: the name of the tool to call';
   if (params.arguments !== undefined && !isObject(params.arguments)) return 'params.arguments must be an object';
   return undefined;
 }

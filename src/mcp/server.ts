@@ -11,7 +11,11 @@ import type { Logger } from 'pino';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
-  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../operations/context.ts';
 import type { Identity } from '../tenancy/keys.ts';

@@ -14,12 +14,22 @@ const AUDIT_NOT_FOUND = 'Audit not found';
 
 /** The page to audit: a required absolute http(s) URL without credentials. */
 const pageUrl = z.preprocess(
-  (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? undefined : typeof v === 'string' ? v.trim() : v),
-  z.string({ error: (iss) => (iss.input === undefined ? 'url is required' : 'url must be a string') })
+  (v) =>
+    v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
+      ? undefined
+      : typeof v === 'string'
+        ? v.trim()
+        : v,
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'url is required' : 'url must be a string') })
     .max(2048, 'url must be at most 2048 characters')
     .superRefine((s, ctx) => {
       let u: URL | null = null;
-      try { u = new URL(s); } catch { /* reported below */ }
+      try {
+        u = new URL(s);
+      } catch {
+        /* reported below */
+      }
       if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
         ctx.addIssue({ code: 'custom', message: 'url must be an http(s) URL' });
       } else if (u.username || u.password) {
@@ -47,7 +57,12 @@ const Recommendation = z.object({
   why: z.string(),
 });
 
-const CategoryScores = z.object(Object.fromEntries(CATEGORIES.map((c) => [c, z.number().nullable()])) as Record<(typeof CATEGORIES)[number], z.ZodNullable<z.ZodNumber>>);
+const CategoryScores = z.object(
+  Object.fromEntries(CATEGORIES.map((c) => [c, z.number().nullable()])) as Record<
+    (typeof CATEGORIES)[number],
+    z.ZodNullable<z.ZodNumber>
+  >,
+);
 
 const AuditListItem = z.object({
   id: z.string().uuid(),
@@ -125,12 +140,22 @@ export const runSiteAudit = operation({
   quota: 'audits',
   says: ['explicit-request'],
   params: z.object({ brand_id: brandId, url: pageUrl }),
-  result: z.object({ id: z.string().uuid(), brandId: z.string().uuid(), url: z.string(), status: z.literal('running') }),
+  result: z.object({
+    id: z.string().uuid(),
+    brandId: z.string().uuid(),
+    url: z.string(),
+    status: z.literal('running'),
+  }),
   description:
-    'Starts an AI-readiness audit of one page and returns its id at once (status running). Uses one site audit of the monthly quota; 402 when the quota is used up. The audit finishes in about 30 seconds: poll get_site_audit. Run only at the user\'s explicit request.',
+    "Starts an AI-readiness audit of one page and returns its id at once (status running). Uses one site audit of the monthly quota; 402 when the quota is used up. The audit finishes in about 30 seconds: poll get_site_audit. Run only at the user's explicit request.",
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
-    const row = await createAudit(ctx.stores.pg, { organizationId: brand.organization_id, brandId: brand.id, url: p.url, now: ctx.now() });
+    const row = await createAudit(ctx.stores.pg, {
+      organizationId: brand.organization_id,
+      brandId: brand.id,
+      url: p.url,
+      now: ctx.now(),
+    });
     auditQueued();
     return { id: row.id, brandId: row.brand_id, url: row.url, status: 'running' as const };
   },
@@ -173,14 +198,17 @@ export const siteAudit = operation({
   tool: 'get_site_audit',
   idArg: 'audit_id',
   errors: [{ status: 404, message: AUDIT_NOT_FOUND }],
-  params: z.object({ id: pathId('audit_id')
-    .describe('The audit (UUID), as run_site_audit or list_site_audits return it') }),
+  params: z.object({
+    id: pathId('audit_id').describe('The audit (UUID), as run_site_audit or list_site_audits return it'),
+  }),
   result: Audit,
   description:
     'One site audit: status, total score (0-100), category scores, every signal checked with its evidence, and recommendations ordered by expected gain. While status is running, poll again.',
   run: async (ctx, p) => {
     // A malformed id names no audit: the same 404 as an unknown or foreign one.
-    const row = UUID_RE.test(p.id) ? await auditInOrganization(ctx.stores.pg, ctx.identity.organizationId, p.id.toLowerCase()) : undefined;
+    const row = UUID_RE.test(p.id)
+      ? await auditInOrganization(ctx.stores.pg, ctx.identity.organizationId, p.id.toLowerCase())
+      : undefined;
     if (!row) throw notFound(AUDIT_NOT_FOUND);
     return fullItem(row);
   },

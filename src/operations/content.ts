@@ -5,7 +5,12 @@ import { operation } from './registry.ts';
 import { brandId, limit, oneOf, optionalOneOf, pathId } from './params.ts';
 import { Brief, Draft } from '../content/schemas.ts';
 import {
-  getOpportunity, listOpportunities, OPPORTUNITY_NOT_FOUND, OPPORTUNITY_STATUSES, publicOpportunity, setOpportunityStatus,
+  getOpportunity,
+  listOpportunities,
+  OPPORTUNITY_NOT_FOUND,
+  OPPORTUNITY_STATUSES,
+  publicOpportunity,
+  setOpportunityStatus,
 } from '../content/opportunity-store.ts';
 import { generateBrief } from '../content/briefs.ts';
 import { BRIEF_REQUIRED, generateDraft } from '../content/drafts.ts';
@@ -15,8 +20,7 @@ const IMPACTS = ['high', 'medium', 'low'] as const;
 
 /** The path id: any string (a malformed one names no opportunity, so it is the same 404). */
 const opportunityId = z.object({
-  id: pathId('opportunity_id')
-    .describe('The opportunity (UUID), as returned by list_content_opportunities'),
+  id: pathId('opportunity_id').describe('The opportunity (UUID), as returned by list_content_opportunities'),
 });
 const notFound = { status: 404, message: OPPORTUNITY_NOT_FOUND } as const;
 
@@ -24,9 +28,15 @@ const OpportunityItem = z.object({
   id: z.string().uuid(),
   title: z.string(),
   description: z.string(),
-  type: z.enum(TYPES).describe('owned: a page on the brand\'s own site; earned: coverage in the third-party sources engines cite'),
+  type: z
+    .enum(TYPES)
+    .describe("owned: a page on the brand's own site; earned: coverage in the third-party sources engines cite"),
   impact: z.enum(IMPACTS),
-  opportunity_score: z.number().min(0).max(100).describe('0-100: 100 x (0.3 volume + 0.4 visibility gap + 0.3 competitor presence)'),
+  opportunity_score: z
+    .number()
+    .min(0)
+    .max(100)
+    .describe('0-100: 100 x (0.3 volume + 0.4 visibility gap + 0.3 competitor presence)'),
   status: z.enum(OPPORTUNITY_STATUSES),
   prompt_id: z.string().uuid(),
   prompt_text: z.string(),
@@ -66,7 +76,8 @@ export const contentOpportunity = operation({
   errors: [notFound],
   params: opportunityId,
   result: Opportunity,
-  description: 'One content opportunity with the tracking signals behind it (source_data) and its saved brief (or null).',
+  description:
+    'One content opportunity with the tracking signals behind it (source_data) and its saved brief (or null).',
   run: async (ctx, p) => publicOpportunity(await getOpportunity(ctx.stores.pg, ctx.identity.organizationId, p.id)),
 });
 
@@ -83,7 +94,7 @@ export const contentBrief = operation({
   params: opportunityId,
   result: z.object({ id: z.string().uuid(), brief: Brief, generated_at: z.string(), regenerated: z.boolean() }),
   description:
-    'Generates a fresh content brief for an opportunity and saves it in place of any earlier one (regenerated tells whether one was replaced). Uses one brief of the monthly allowance; 402 when it is used up. Run only at the user\'s explicit request.',
+    "Generates a fresh content brief for an opportunity and saves it in place of any earlier one (regenerated tells whether one was replaced). Uses one brief of the monthly allowance; 402 when it is used up. Run only at the user's explicit request.",
   run: (ctx, p) => generateBrief(ctx, ctx.identity.organizationId, p.id),
 });
 
@@ -100,7 +111,7 @@ export const contentDraft = operation({
   params: opportunityId,
   result: z.object({ id: z.string().uuid(), content: Draft, generated_at: z.string(), regenerated: z.boolean() }),
   description:
-    'Writes the full draft (HTML, meta tags, FAQs, key takeaways, JSON-LD) from the opportunity\'s saved brief; generate the brief first. Uses one draft of the monthly allowance; 402 when it is used up. Run only at the user\'s explicit request.',
+    "Writes the full draft (HTML, meta tags, FAQs, key takeaways, JSON-LD) from the opportunity's saved brief; generate the brief first. Uses one draft of the monthly allowance; 402 when it is used up. Run only at the user's explicit request.",
   run: (ctx, p) => generateDraft(ctx, ctx.identity.organizationId, p.id),
 });
 
@@ -116,9 +127,15 @@ export const opportunityStatus = operation({
   params: opportunityId.extend({ status: oneOf('status', OPPORTUNITY_STATUSES) }),
   result: z.object({ id: z.string().uuid(), status: z.enum(OPPORTUNITY_STATUSES), updated_at: z.string() }),
   description:
-    'Sets the status of a content opportunity: new, sent, in_progress, done or dismissed. Changing it to sent sends the opportunity.sent webhook. Run only at the user\'s explicit request.',
+    "Sets the status of a content opportunity: new, sent, in_progress, done or dismissed. Changing it to sent sends the opportunity.sent webhook. Run only at the user's explicit request.",
   run: (ctx, p) => setOpportunityStatus(ctx.stores.pg, ctx.identity.organizationId, p.id, p.status),
 });
 
 /** In registration order: the list before the `:id` routes. */
-export const contentOperations = [contentOpportunities, contentOpportunity, contentBrief, contentDraft, opportunityStatus];
+export const contentOperations = [
+  contentOpportunities,
+  contentOpportunity,
+  contentBrief,
+  contentDraft,
+  opportunityStatus,
+];

@@ -11,11 +11,18 @@ import { contentOperations } from './content.ts';
 import { suggestionOperations } from './suggestions.ts';
 
 export const operations: Operation[] = [
-  whoami, brands,
-  visibilitySummary, visibilityTrend, competitorComparison, citations,
-  topics, prompts, promptPerformance,
+  whoami,
+  brands,
+  visibilitySummary,
+  visibilityTrend,
+  competitorComparison,
+  citations,
+  topics,
+  prompts,
+  promptPerformance,
   aiTraffic,
-  shoppingCards, productVisibility,
+  shoppingCards,
+  productVisibility,
   ...auditOperations,
   ...webhookOperations,
   ...suggestionOperations,

@@ -12,20 +12,30 @@ const isMissing = (v: unknown) => v === undefined || v === null || v === '';
 
 /** A required UUID. Missing: `<name> is required`; malformed: `<name> must be a UUID`. */
 export function uuid(name: string) {
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a UUID`) })
-      .max(36, `${name} must be a UUID`).regex(UUID_RE, `${name} must be a UUID`)
-      .transform((s) => s.toLowerCase()),
-  ).describe('A UUID');
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v),
+      z
+        .string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a UUID`) })
+        .max(36, `${name} must be a UUID`)
+        .regex(UUID_RE, `${name} must be a UUID`)
+        .transform((s) => s.toLowerCase()),
+    )
+    .describe('A UUID');
 }
 
 export function optionalUuid(name: string) {
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: `${name} must be a UUID` }).max(36, `${name} must be a UUID`).regex(UUID_RE, `${name} must be a UUID`)
-      .transform((s) => s.toLowerCase()).optional(),
-  ).describe('A UUID');
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v),
+      z
+        .string({ error: `${name} must be a UUID` })
+        .max(36, `${name} must be a UUID`)
+        .regex(UUID_RE, `${name} must be a UUID`)
+        .transform((s) => s.toLowerCase())
+        .optional(),
+    )
+    .describe('A UUID');
 }
 
 /**
@@ -51,7 +61,8 @@ export const topicNotFound = { status: 404, message: TOPIC_NOT_FOUND } as const;
 export function text(name: string, max = 2000) {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a string`) })
+    z
+      .string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a string`) })
       .max(max, `${name} must be at most ${max} characters`),
   );
 }
@@ -59,7 +70,10 @@ export function text(name: string, max = 2000) {
 export function optionalText(name: string, max = 200) {
   return z.preprocess(
     (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: `${name} must be a string` }).max(max, `${name} must be at most ${max} characters`).optional(),
+    z
+      .string({ error: `${name} must be a string` })
+      .max(max, `${name} must be at most ${max} characters`)
+      .optional(),
   );
 }
 
@@ -73,26 +87,32 @@ const DATE_MAX_LENGTH = 40;
  */
 export function dateBound(name: string, end: boolean) {
   const malformed = `${name} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp`;
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: malformed }).max(DATE_MAX_LENGTH, malformed)
-      .transform((s, ctx) => {
-        const parsed = parseIsoInstant(s);
-        if (!parsed) {
-          ctx.addIssue({ code: 'custom', message: malformed });
-          return z.NEVER;
-        }
-        const ms = parsed.bare && end ? parsed.ms + DAY_MS - 1 : parsed.ms;
-        if (!inSupportedSpan(ms)) {
-          ctx.addIssue({ code: 'custom', message: `${name} must be between 2000-01-01 and 2099-12-31` });
-          return z.NEVER;
-        }
-        return new Date(ms);
-      })
-      .optional(),
-  ).describe(end
-    ? 'End of the period, inclusive: YYYY-MM-DD (through the end of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31'
-    : 'Start of the period, inclusive: YYYY-MM-DD (from the start of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31');
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v),
+      z
+        .string({ error: malformed })
+        .max(DATE_MAX_LENGTH, malformed)
+        .transform((s, ctx) => {
+          const parsed = parseIsoInstant(s);
+          if (!parsed) {
+            ctx.addIssue({ code: 'custom', message: malformed });
+            return z.NEVER;
+          }
+          const ms = parsed.bare && end ? parsed.ms + DAY_MS - 1 : parsed.ms;
+          if (!inSupportedSpan(ms)) {
+            ctx.addIssue({ code: 'custom', message: `${name} must be between 2000-01-01 and 2099-12-31` });
+            return z.NEVER;
+          }
+          return new Date(ms);
+        })
+        .optional(),
+    )
+    .describe(
+      end
+        ? 'End of the period, inclusive: YYYY-MM-DD (through the end of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31'
+        : 'Start of the period, inclusive: YYYY-MM-DD (from the start of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31',
+    );
 }
 
 export const dateRange = {
@@ -102,60 +122,75 @@ export const dateRange = {
 
 /** A row limit: absent gives the default, a number outside [min, max] is clamped, not refused. */
 export function limit(min: number, max: number, fallback: number) {
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v),
-    z.union([z.number(), z.string().max(20)], { error: 'limit must be an integer' })
-      .transform((v, ctx) => {
-        const n = typeof v === 'number' ? v : Number(v.trim());
-        if (!Number.isFinite(n) || !Number.isInteger(n)) {
-          ctx.addIssue({ code: 'custom', message: 'limit must be an integer' });
-          return z.NEVER;
-        }
-        return Math.min(max, Math.max(min, n));
-      })
-      .optional()
-      .transform((v) => v ?? fallback),
-  ).describe(`Maximum number of rows: an integer from ${min} to ${max} (values outside are clamped), default ${fallback}`);
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v),
+      z
+        .union([z.number(), z.string().max(20)], { error: 'limit must be an integer' })
+        .transform((v, ctx) => {
+          const n = typeof v === 'number' ? v : Number(v.trim());
+          if (!Number.isFinite(n) || !Number.isInteger(n)) {
+            ctx.addIssue({ code: 'custom', message: 'limit must be an integer' });
+            return z.NEVER;
+          }
+          return Math.min(max, Math.max(min, n));
+        })
+        .optional()
+        .transform((v) => v ?? fallback),
+    )
+    .describe(
+      `Maximum number of rows: an integer from ${min} to ${max} (values outside are clamped), default ${fallback}`,
+    );
 }
 
 /** One of a fixed set of values; the message lists them. */
 export function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v),
-    z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }),
-  ).describe(`One of: ${values.join(', ')}`);
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v),
+      z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }),
+    )
+    .describe(`One of: ${values.join(', ')}`);
 }
 
 export function optionalOneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v),
-    z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }).optional(),
-  ).describe(`One of: ${values.join(', ')}`);
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v),
+      z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }).optional(),
+    )
+    .describe(`One of: ${values.join(', ')}`);
 }
 
 /** `true` / `false`. */
 export function optionalBool(name: string) {
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v === true || v === 'true' ? true : v === false || v === 'false' ? false : v),
-    z.boolean({ error: `${name} must be true or false` }).optional(),
-  ).describe('true or false');
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v === true || v === 'true' ? true : v === false || v === 'false' ? false : v),
+      z.boolean({ error: `${name} must be true or false` }).optional(),
+    )
+    .describe('true or false');
 }
 
 /** `cursor`: the `next_cursor` of the previous page, decoded; one the service did not issue is a 400. */
 export function cursor() {
-  return z.preprocess(
-    (v) => (isMissing(v) ? undefined : v),
-    z.string({ error: INVALID_CURSOR }).max(200, INVALID_CURSOR)
-      .transform((s, ctx) => {
-        const decoded = decodeCursor(s);
-        if (!decoded) {
-          ctx.addIssue({ code: 'custom', message: INVALID_CURSOR });
-          return z.NEVER;
-        }
-        return decoded;
-      })
-      .optional(),
-  ).describe('next_cursor of the previous page; omit for the first page');
+  return z
+    .preprocess(
+      (v) => (isMissing(v) ? undefined : v),
+      z
+        .string({ error: INVALID_CURSOR })
+        .max(200, INVALID_CURSOR)
+        .transform((s, ctx) => {
+          const decoded = decodeCursor(s);
+          if (!decoded) {
+            ctx.addIssue({ code: 'custom', message: INVALID_CURSOR });
+            return z.NEVER;
+          }
+          return decoded;
+        })
+        .optional(),
+    )
+    .describe('next_cursor of the previous page; omit for the first page');
 }
 
 /** Bounds of every list parameter (CONTRACT.md section 9): a long list is one slow scan for everyone. */
@@ -172,33 +207,44 @@ const LIST_MAX_LENGTH = LIST_MAX_ITEMS * (LIST_ITEM_MAX_LENGTH + 1) - 1;
 export function commaList(name: string) {
   const tooMany = `${name} accepts at most ${LIST_MAX_ITEMS} values`;
   const tooLong = `${name} values must be at most ${LIST_ITEM_MAX_LENGTH} characters`;
-  return z.preprocess(
-    (v, ctx) => {
-      if (isMissing(v)) return undefined;
-      const strings = typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
-      if (!strings) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a comma-separated list` });
-        return z.NEVER;
-      }
-      const raw = v as string | string[];
-      if ((Array.isArray(raw) && raw.length > LIST_MAX_LENGTH) || (typeof raw === 'string' && raw.length > LIST_MAX_LENGTH)) {
-        ctx.addIssue({ code: 'custom', message: tooMany });
-        return z.NEVER;
-      }
-      const items = (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((s) => s.trim()).filter(Boolean);
-      const problem = items.length > LIST_MAX_ITEMS ? tooMany : items.some((s) => s.length > LIST_ITEM_MAX_LENGTH) ? tooLong : '';
-      if (problem) {
-        ctx.addIssue({ code: 'custom', message: problem });
-        return z.NEVER;
-      }
-      return items;
-    },
-    // What a client may send, for the JSON Schemas; the checks above have already passed.
-    z.union([
-      z.string().max(LIST_MAX_LENGTH),
-      z.array(z.string().max(LIST_ITEM_MAX_LENGTH)).max(LIST_MAX_ITEMS),
-    ]).transform((v) => v as string[]).optional(),
-  ).describe(`A comma-separated list (an array of strings works too): at most ${LIST_MAX_ITEMS} values of at most ${LIST_ITEM_MAX_LENGTH} characters`);
+  return z
+    .preprocess(
+      (v, ctx) => {
+        if (isMissing(v)) return undefined;
+        const strings = typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+        if (!strings) {
+          ctx.addIssue({ code: 'custom', message: `${name} must be a comma-separated list` });
+          return z.NEVER;
+        }
+        const raw = v as string | string[];
+        if (
+          (Array.isArray(raw) && raw.length > LIST_MAX_LENGTH) ||
+          (typeof raw === 'string' && raw.length > LIST_MAX_LENGTH)
+        ) {
+          ctx.addIssue({ code: 'custom', message: tooMany });
+          return z.NEVER;
+        }
+        const items = (Array.isArray(raw) ? raw.join(',') : raw)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const problem =
+          items.length > LIST_MAX_ITEMS ? tooMany : items.some((s) => s.length > LIST_ITEM_MAX_LENGTH) ? tooLong : '';
+        if (problem) {
+          ctx.addIssue({ code: 'custom', message: problem });
+          return z.NEVER;
+        }
+        return items;
+      },
+      // What a client may send, for the JSON Schemas; the checks above have already passed.
+      z
+        .union([z.string().max(LIST_MAX_LENGTH), z.array(z.string().max(LIST_ITEM_MAX_LENGTH)).max(LIST_MAX_ITEMS)])
+        .transform((v) => v as string[])
+        .optional(),
+    )
+    .describe(
+      `A comma-separated list (an array of strings works too): at most ${LIST_MAX_ITEMS} values of at most ${LIST_ITEM_MAX_LENGTH} characters`,
+    );
 }
 
 export const filters = {

@@ -2,7 +2,15 @@
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import {
-  brandId, commaList, dateRange, limit, oneOf, optionalBool, optionalText, optionalUuid, topicNotFound,
+  brandId,
+  commaList,
+  dateRange,
+  limit,
+  oneOf,
+  optionalBool,
+  optionalText,
+  optionalUuid,
+  topicNotFound,
 } from './params.ts';
 import { listPrompts, listTopics, promptTexts } from '../tenancy/prompts.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
@@ -24,7 +32,8 @@ export const topics = operation({
   tool: 'list_topics',
   params: z.object({ brand_id: brandId }),
   result: z.array(Topic),
-  description: 'Lists the topics (groups of tracked prompts) of a brand, oldest first, with how many prompts each holds.',
+  description:
+    'Lists the topics (groups of tracked prompts) of a brand, oldest first, with how many prompts each holds.',
   run: async (ctx, p) => listTopics(ctx.stores.pg, (await ctx.brand(p.brand_id)).id),
 });
 
@@ -71,14 +80,15 @@ export const promptPerformance = operation({
     model: commaList('model'),
     region: optionalText('region', 64).describe('Region code, e.g. US'),
     topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
-    sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances']).default('visibility')
+    sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances'])
+      .default('visibility')
       .describe('visibility (default), mentions, citations, or appearances (answer count)'),
     order: oneOf('order', ['desc', 'asc']).default('desc'),
     limit: limit(1, 100, 10).describe('1-100, default 10'),
   }),
   result: PromptPerformance,
   description:
-    'Per tracked prompt with answers in range: answer count, the brand\'s mean visibility, mentions, citations and the competitors\' mean score. Sort ascending by visibility to find the prompts where the brand is weakest.',
+    "Per tracked prompt with answers in range: answer count, the brand's mean visibility, mentions, citations and the competitors' mean score. Sort ascending by visibility to find the prompts where the brand is weakest.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const [figures, texts] = await Promise.all([
@@ -87,15 +97,26 @@ export const promptPerformance = operation({
     ]);
     const rows = figures
       .filter((f) => texts.has(f.prompt_id))
-      .map((f) => ({ ...f, prompt_text: texts.get(f.prompt_id)!.text, topic_name: texts.get(f.prompt_id)!.topic_name }));
+      .map((f) => ({
+        ...f,
+        prompt_text: texts.get(f.prompt_id)!.text,
+        topic_name: texts.get(f.prompt_id)!.topic_name,
+      }));
     return {
       brand: { id: brand.id, name: brand.name },
       window: { dateFrom: describeBound(p.date_from, false), dateTo: describeBound(p.date_to, true) },
-      prompts: sortPrompts(rows, p.sort_by, p.order).slice(0, p.limit).map((r) => ({
-        prompt_id: r.prompt_id, prompt_text: r.prompt_text, topic_name: r.topic_name, result_count: r.result_count,
-        avg_visibility: r.avg_visibility, total_mentions: r.total_mentions, total_citations: r.total_citations,
-        avg_competitor_score: r.avg_competitor_score,
-      })),
+      prompts: sortPrompts(rows, p.sort_by, p.order)
+        .slice(0, p.limit)
+        .map((r) => ({
+          prompt_id: r.prompt_id,
+          prompt_text: r.prompt_text,
+          topic_name: r.topic_name,
+          result_count: r.result_count,
+          avg_visibility: r.avg_visibility,
+          total_mentions: r.total_mentions,
+          total_citations: r.total_citations,
+          avg_competitor_score: r.avg_competitor_score,
+        })),
     };
   },
 });

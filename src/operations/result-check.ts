@@ -8,7 +8,10 @@ import type { Operation } from './registry.ts';
 
 /** `['prompts', 0, 'topic_name']` -> `prompts[0].topic_name`; the whole result is `(result)`. */
 function fieldPath(path: readonly PropertyKey[]): string {
-  const text = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const text = path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
   return text || '(result)';
 }
 
@@ -22,6 +25,8 @@ export function checkResult(op: Operation, body: unknown): void {
   const checked = op.result.safeParse(wire);
   if (checked.success) return;
   const issue = checked.error.issues[0];
-  throw new ApiError(500, `Operation ${op.name} returned a result its schema does not allow: `
-    + `${fieldPath(issue.path)}: ${issue.message}`);
+  throw new ApiError(
+    500,
+    `Operation ${op.name} returned a result its schema does not allow: ` + `${fieldPath(issue.path)}: ${issue.message}`,
+  );
 }

@@ -19,7 +19,11 @@ function crossCheck(params: Record<string, unknown>): void {
  * surface can call an operation without one.
  */
 export async function runOperation(
-  deps: AppDeps, op: Operation, input: Record<string, unknown>, identity: Identity, log?: Logger,
+  deps: AppDeps,
+  op: Operation,
+  input: Record<string, unknown>,
+  identity: Identity,
+  log?: Logger,
 ) {
   const parsed = op.params.safeParse(input);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error.issues));

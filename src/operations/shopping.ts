@@ -25,7 +25,7 @@ export const shoppingCards = operation({
   }),
   result: ShoppingCards,
   description:
-    'Product cards shown in shopping-mode AI answers for the brand\'s prompts, newest first, with price, merchant, rating and whether the product is the brand\'s own, a competitor\'s or another maker\'s. Page with cursor.',
+    "Product cards shown in shopping-mode AI answers for the brand's prompts, newest first, with price, merchant, rating and whether the product is the brand's own, a competitor's or another maker's. Page with cursor.",
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const f = { brandId: brand.id, role: p.role, platform: p.platform, region: p.region };
@@ -38,7 +38,10 @@ export const productVisibility = operation({
   name: 'product-visibility',
   method: 'GET',
   tool: 'get_product_visibility',
-  errors: [{ status: 400, message: PARAMS_REQUIRED }, { status: 404, message: PRODUCT_NOT_FOUND }],
+  errors: [
+    { status: 400, message: PARAMS_REQUIRED },
+    { status: 404, message: PRODUCT_NOT_FOUND },
+  ],
   params: z.object({
     brand_id: optionalUuid('brand_id'),
     product_title: optionalText('product_title', 1000).describe('Exact title as list_shopping_cards returns it'),
@@ -51,7 +54,9 @@ export const productVisibility = operation({
     if (!p.brand_id || !p.product_title) throw badRequest(PARAMS_REQUIRED);
     const brand = await ctx.brand(p.brand_id);
     const title = p.product_title;
-    const figures = await ctx.cached(brand, ['product-visibility', title], () => productFigures(ctx.stores.ch, brand.id, title));
+    const figures = await ctx.cached(brand, ['product-visibility', title], () =>
+      productFigures(ctx.stores.ch, brand.id, title),
+    );
     if (!figures) throw notFound(PRODUCT_NOT_FOUND);
     return figures;
   },

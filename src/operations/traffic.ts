@@ -25,7 +25,7 @@ export const aiTraffic = operation({
     country_breakdown: z.array(z.object({ country: z.string(), visits: Count })),
   }),
   description:
-    'Visits that AI platforms sent to the brand\'s site (recorded by the /t.js tracking script): the total, ' +
+    "Visits that AI platforms sent to the brand's site (recorded by the /t.js tracking script): the total, " +
     'visits by platform, the 10 most visited page paths and visits by country, each ordered by visits. ' +
     'Filter with date_from / date_to (YYYY-MM-DD, UTC; date_to includes the whole day).',
   run: async (ctx, p) => {

@@ -16,7 +16,10 @@ const base = {
   model: commaList('model').describe('Comma-separated model_used values, as returned by get_competitor_comparison'),
   region: optionalText('region', 64).describe('Region code, e.g. US'),
 };
-const withTopic = { ...base, topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)') };
+const withTopic = {
+  ...base,
+  topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
+};
 
 export const visibilitySummary = operation({
   name: 'visibility-summary',
@@ -42,13 +45,20 @@ export const visibilityTrend = operation({
   tool: 'get_visibility_trend',
   metrics: true,
   errors: [topicNotFound],
-  params: z.object({ ...withTopic, granularity: oneOf('granularity', ['day', 'week']).default('day').describe('day (default) or week (ISO weeks, dated by Monday)') }),
+  params: z.object({
+    ...withTopic,
+    granularity: oneOf('granularity', ['day', 'week'])
+      .default('day')
+      .describe('day (default) or week (ISO weeks, dated by Monday)'),
+  }),
   result: VisibilityTrend,
   description:
-    'The brand\'s visibility over time, one bucket per day or ISO week that has answers: answer count, mean score, daily AI visibility score, mentions, citations and the mean competitor score. Use it to see whether visibility is rising or falling.',
+    "The brand's visibility over time, one bucket per day or ISO week that has answers: answer count, mean score, daily AI visibility score, mentions, citations and the mean competitor score. Use it to see whether visibility is rising or falling.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
-    return ctx.cached(brand, ['visibility-trend', filters, p.granularity], () => trend(ctx.stores.ch, filters, p.granularity));
+    return ctx.cached(brand, ['visibility-trend', filters, p.granularity], () =>
+      trend(ctx.stores.ch, filters, p.granularity),
+    );
   },
 });
 
@@ -65,7 +75,8 @@ export const competitorComparison = operation({
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     return ctx.cached(brand, ['competitor-comparison', filters], async () =>
-      comparison(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)));
+      comparison(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
+    );
   },
 });
 
@@ -78,12 +89,13 @@ export const citations = operation({
   params: z.object({
     ...withTopic,
     limit: limit(1, 200, 50).describe('Rows of top_domains and top_urls, 1-200 (default 50)'),
-    source_filter: oneOf('source_filter', ['all', 'owned', 'competitor', 'external']).default('all')
-      .describe('all (default); owned: your domains; competitor: competitors\' domains; external: everything else'),
+    source_filter: oneOf('source_filter', ['all', 'owned', 'competitor', 'external'])
+      .default('all')
+      .describe("all (default); owned: your domains; competitor: competitors' domains; external: everything else"),
   }),
   result: Citations,
   description:
-    'Which sources AI answers cite for the brand\'s prompts: totals, the mix of source types (your site, competitors, editorial, forums, social, reviews, institutions), top domains and top URLs with how many answers cite them. Use it to find the pages and publications to win.',
+    "Which sources AI answers cite for the brand's prompts: totals, the mix of source types (your site, competitors, editorial, forums, social, reviews, institutions), top domains and top URLs with how many answers cite them. Use it to find the pages and publications to win.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const opts = { limit: p.limit, source: p.source_filter };

@@ -7,7 +7,13 @@ import { limit, pathId } from './params.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { EVENT_TYPES, enqueueTestEvent, type WebhookEventType } from '../webhooks/outbox.ts';
 import {
-  checkUrlAddresses, createEndpoint, deleteEndpoint, endpointInOrganization, listEndpoints, urlShapeProblem, type EndpointRow,
+  checkUrlAddresses,
+  createEndpoint,
+  deleteEndpoint,
+  endpointInOrganization,
+  listEndpoints,
+  urlShapeProblem,
+  type EndpointRow,
 } from '../webhooks/registration.ts';
 import { listDeliveries } from '../webhooks/delivery.ts';
 import { deliveriesQueued } from '../webhooks/worker.ts';
@@ -17,8 +23,14 @@ const NO_ORGANIZATION = 'The API key belongs to no organization';
 const notFoundError = { status: 404, message: NOT_FOUND } as const;
 
 const webhookUrl = z.preprocess(
-  (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? undefined : typeof v === 'string' ? v.trim() : v),
-  z.string({ error: (iss) => (iss.input === undefined ? 'url is required' : 'url must be a string') })
+  (v) =>
+    v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
+      ? undefined
+      : typeof v === 'string'
+        ? v.trim()
+        : v,
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'url is required' : 'url must be a string') })
     .max(2048, 'url must be at most 2048 characters')
     .superRefine((s, ctx) => {
       const problem = urlShapeProblem(s);
@@ -30,9 +42,14 @@ const eventsMessage = `events must be a non-empty list of: ${EVENT_TYPES.join(',
 const events = z.preprocess(
   (v) => (v === undefined || v === null ? undefined : v),
   // Checked as a whole so the message names `events`, not `events.0`.
-  z.array(z.unknown(), { error: (iss) => (iss.input === undefined ? 'events is required' : eventsMessage) })
+  z
+    .array(z.unknown(), { error: (iss) => (iss.input === undefined ? 'events is required' : eventsMessage) })
     .max(20, 'events accepts at most 20 values')
-    .refine((list): list is WebhookEventType[] => list.length > 0 && list.every((e) => (EVENT_TYPES as readonly unknown[]).includes(e)), eventsMessage)
+    .refine(
+      (list): list is WebhookEventType[] =>
+        list.length > 0 && list.every((e) => (EVENT_TYPES as readonly unknown[]).includes(e)),
+      eventsMessage,
+    )
     .transform((list) => [...new Set(list)]),
 );
 
@@ -45,7 +62,12 @@ const Endpoint = z.object({
   created_at: z.string(),
 });
 
-const view = (r: EndpointRow) => ({ id: r.id, url: r.url, events: r.events, created_at: new Date(r.created_at).toISOString() });
+const view = (r: EndpointRow) => ({
+  id: r.id,
+  url: r.url,
+  events: r.events,
+  created_at: new Date(r.created_at).toISOString(),
+});
 
 async function ownEndpoint(ctx: Ctx, endpointId: string): Promise<EndpointRow> {
   const row = await endpointInOrganization(ctx.stores.pg, ctx.identity.organizationId, endpointId);
@@ -67,7 +89,12 @@ export const createWebhook = operation({
     const org = ctx.identity.organizationId;
     if (!org) throw badRequest(NO_ORGANIZATION);
     await checkUrlAddresses(p.url, ctx.config.allowPrivateUrls);
-    const row = await createEndpoint(ctx.stores.pg, { organizationId: org, url: p.url, events: p.events, secretKey: ctx.config.webhooks.secretKey });
+    const row = await createEndpoint(ctx.stores.pg, {
+      organizationId: org,
+      url: p.url,
+      events: p.events,
+      secretKey: ctx.config.webhooks.secretKey,
+    });
     return { ...view(row), secret: row.secret };
   },
 });
@@ -77,7 +104,7 @@ export const webhooks = operation({
   method: 'GET',
   params: z.object({}),
   result: z.array(Endpoint),
-  description: 'The organization\'s webhook endpoints, oldest first (secrets are never listed).',
+  description: "The organization's webhook endpoints, oldest first (secrets are never listed).",
   run: async (ctx) => (await listEndpoints(ctx.stores.pg, ctx.identity.organizationId)).map(view),
 });
 
@@ -105,7 +132,8 @@ export const testWebhook = operation({
   errors: [notFoundError],
   params: z.object({ id }),
   result: z.object({ delivery_id: z.string().uuid(), type: z.literal('webhook.test'), status: z.literal('pending') }),
-  description: 'Queues a webhook.test event for this endpoint (whatever it subscribed to); follow it in the deliveries list.',
+  description:
+    'Queues a webhook.test event for this endpoint (whatever it subscribed to); follow it in the deliveries list.',
   run: async (ctx, p) => {
     const endpoint = await ownEndpoint(ctx, p.id);
     const deliveryId = await enqueueTestEvent(ctx.stores.pg, endpoint);
@@ -129,17 +157,20 @@ export const webhookDeliveries = operation({
   path: '/webhooks/:id/deliveries',
   errors: [notFoundError],
   params: z.object({ id, limit: limit(1, 100, 20).describe('1-100, default 20') }),
-  result: z.array(z.object({
-    id: z.string().uuid().describe('The webhook-id header of every attempt'),
-    type: z.enum(EVENT_TYPES),
-    status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
-    created_at: z.string(),
-    completed_at: z.string().nullable(),
-    next_attempt_at: z.string().nullable(),
-    attempt_count: z.number().int(),
-    attempts: z.array(Attempt),
-  })),
-  description: 'The endpoint\'s most recent deliveries, newest first, each with its attempts (status code, latency, response excerpt, error) and next attempt.',
+  result: z.array(
+    z.object({
+      id: z.string().uuid().describe('The webhook-id header of every attempt'),
+      type: z.enum(EVENT_TYPES),
+      status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
+      created_at: z.string(),
+      completed_at: z.string().nullable(),
+      next_attempt_at: z.string().nullable(),
+      attempt_count: z.number().int(),
+      attempts: z.array(Attempt),
+    }),
+  ),
+  description:
+    "The endpoint's most recent deliveries, newest first, each with its attempts (status code, latency, response excerpt, error) and next attempt.",
   run: async (ctx, p) => listDeliveries(ctx.stores.pg, (await ownEndpoint(ctx, p.id)).id, p.limit),
 });
 

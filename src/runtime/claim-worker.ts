@@ -12,9 +12,15 @@ import type { Logger } from 'pino';
  */
 export class WakeGroup {
   private readonly members = new Set<() => void>();
-  add(wake: () => void) { this.members.add(wake); }
-  delete(wake: () => void) { this.members.delete(wake); }
-  wakeAll() { for (const wake of this.members) wake(); }
+  add(wake: () => void) {
+    this.members.add(wake);
+  }
+  delete(wake: () => void) {
+    this.members.delete(wake);
+  }
+  wakeAll() {
+    for (const wake of this.members) wake();
+  }
 }
 
 export interface ClaimWorkerOptions<T> {
@@ -86,7 +92,9 @@ export function startClaimWorker<T>(opts: ClaimWorkerOptions<T>): ClaimWorker {
         if (stopped) break;
         await claimAll().catch((err) => opts.log.error({ err }, `${opts.name} tick failed`));
       } while (again);
-    })().finally(() => { ticking = null; });
+    })().finally(() => {
+      ticking = null;
+    });
     return ticking;
   }
 

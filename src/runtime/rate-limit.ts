@@ -4,10 +4,18 @@
 import type Koa from 'koa';
 import type { Pool } from 'pg';
 import {
-  RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 
-export interface RateLimitOptions { max: number; windowS: number; store: 'memory' | 'postgres'; keyPrefix: string }
+export interface RateLimitOptions {
+  max: number;
+  windowS: number;
+  store: 'memory' | 'postgres';
+  keyPrefix: string;
+}
 
 /** `pg`: the Postgres store (its pool holds the shared counters); only a pool is needed of it. */
 export async function createLimiter(opts: RateLimitOptions, pg?: { pool: Pool }): Promise<RateLimiterAbstract> {

@@ -61,7 +61,9 @@ function compactRows(values: readonly object[]): { columns: string[]; body: stri
 
 export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHouse> {
   let client: ClickHouseClient;
-  let rawInsert: ((table: string, columns: readonly string[], body: string | Uint8Array) => Promise<unknown>) | undefined;
+  let rawInsert:
+    | ((table: string, columns: readonly string[], body: string | Uint8Array) => Promise<unknown>)
+    | undefined;
   if (opts.url) {
     // The database may not exist yet on a fresh server; create it before binding the client to it.
     const bootstrap = createClient({ url: opts.url, username: opts.user, password: opts.password });

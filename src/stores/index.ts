@@ -13,7 +13,11 @@ export interface Stores {
 }
 
 export async function openStores(config: Config): Promise<Stores> {
-  const pg = await openPostgres({ url: config.databaseUrl, dataDir: config.dataDir, queryTimeoutMs: config.databaseQueryTimeoutMs });
+  const pg = await openPostgres({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+  });
   let ch: ClickHouse;
   try {
     ch = await openClickHouse({ ...config.clickhouse, dataDir: config.dataDir });

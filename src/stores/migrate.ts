@@ -12,10 +12,16 @@ import { MIGRATION_LOCK } from './locks.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface MigrationResult { postgres: string[]; clickhouse: string[] }
+export interface MigrationResult {
+  postgres: string[];
+  clickhouse: string[];
+}
 
 function migrationFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir)).filter((f) => /^\d+_[\w-]+\.sql$/.test(f)).sort();
+  return fs
+    .readdirSync(path.join(ROOT, dir))
+    .filter((f) => /^\d+_[\w-]+\.sql$/.test(f))
+    .sort();
 }
 
 /** Substitutes the cluster placeholders and splits a file into single statements. */
@@ -62,7 +68,9 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
         query: `CREATE TABLE IF NOT EXISTS schema_migrations ${ch.cluster ? `ON CLUSTER \`${ch.cluster}\`` : ''}
           (name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ${ch.cluster ? 'Replicated' : ''}ReplacingMergeTree ORDER BY name`,
       });
-      const chDone = new Set((await ch.system<{ name: string }>('SELECT DISTINCT name FROM schema_migrations')).map((r) => r.name));
+      const chDone = new Set(
+        (await ch.system<{ name: string }>('SELECT DISTINCT name FROM schema_migrations')).map((r) => r.name),
+      );
       for (const name of migrationFiles('clickhouse')) {
         if (chDone.has(name)) continue;
         const sql = fs.readFileSync(path.join(ROOT, 'clickhouse', name), 'utf8');
@@ -74,7 +82,10 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
           }
         }
         await ch.insert('schema_migrations', [{ name }]);
-        await client.query('INSERT INTO schema_migrations (store, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', ['clickhouse', name]);
+        await client.query('INSERT INTO schema_migrations (store, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+          'clickhouse',
+          name,
+        ]);
         result.clickhouse.push(name);
       }
       return result;

@@ -14,7 +14,12 @@ export function errorStore(err: unknown): StoreName | undefined {
   return (err as { store?: StoreName } | null)?.store;
 }
 
-function wrap<A extends unknown[], R>(store: StoreName, call: StoreCall, fn: (...args: A) => Promise<R>, observe: StoreObserver) {
+function wrap<A extends unknown[], R>(
+  store: StoreName,
+  call: StoreCall,
+  fn: (...args: A) => Promise<R>,
+  observe: StoreObserver,
+) {
   return async (...args: A): Promise<R> => {
     const started = performance.now();
     try {
@@ -24,7 +29,8 @@ function wrap<A extends unknown[], R>(store: StoreName, call: StoreCall, fn: (..
     } catch (err) {
       observe(store, call, (performance.now() - started) / 1000, true);
       // The innermost store names it: a ClickHouse failure inside a Postgres transaction stays ClickHouse's.
-      if (err && typeof err === 'object' && !errorStore(err)) Object.defineProperty(err, 'store', { value: store, enumerable: false });
+      if (err && typeof err === 'object' && !errorStore(err))
+        Object.defineProperty(err, 'store', { value: store, enumerable: false });
       throw err;
     }
   };

@@ -5,11 +5,13 @@ import { errorStore } from './observe.ts';
 
 // Connection failures and deadlines (pg's query_timeout, the ClickHouse client's request_timeout,
 // Postgres' statement_timeout 57014 and shutdown codes 57P01-3): the store is down or too slow.
-const OUTAGE = new RegExp([
-  'ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|socket hang up',
-  'Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout',
-  'Timeout error|57P0[1-3]|57014',
-].join('|'));
+const OUTAGE = new RegExp(
+  [
+    'ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|socket hang up',
+    'Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout',
+    'Timeout error|57P0[1-3]|57014',
+  ].join('|'),
+);
 
 /** Connection failures of either store, recognised so the 500 can say which store is down. */
 export function storeOutage(err: unknown): string | undefined {

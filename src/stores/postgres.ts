@@ -22,7 +22,11 @@ export interface Postgres {
   close(): Promise<void>;
 }
 
-export async function openPostgres(opts: { url?: string; dataDir: string; queryTimeoutMs?: number }): Promise<Postgres> {
+export async function openPostgres(opts: {
+  url?: string;
+  dataDir: string;
+  queryTimeoutMs?: number;
+}): Promise<Postgres> {
   let stopEmbedded: (() => Promise<void>) | undefined;
   let connectionString = opts.url;
   if (!connectionString) {

@@ -25,11 +25,17 @@ const TABLES = {
   answers: { period: 'day', time: 'collected_at', models: true, prompts: true, dimensions: ['platform', 'mode'] },
   answer_entities: { period: 'day', time: 'collected_at', models: true, prompts: true, dimensions: ['platform'] },
   answer_citations: {
-    period: 'day', time: 'collected_at', models: true, prompts: true,
+    period: 'day',
+    time: 'collected_at',
+    models: true,
+    prompts: true,
     dimensions: ['platform', 'domain', 'category', 'article_type'],
   },
   shopping_cards: {
-    period: 'day', time: 'created_at', models: true, prompts: true,
+    period: 'day',
+    time: 'created_at',
+    models: true,
+    prompts: true,
     dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
   },
   ai_visits: { period: 'day', time: 'ts', models: false, prompts: false, dimensions: ['platform', 'path', 'country'] },
@@ -38,7 +44,10 @@ const TABLES = {
   citation_domains_monthly: { period: 'month', models: false, prompts: false, dimensions: ['domain', 'category'] },
   citation_domain_models_monthly: { period: 'month', models: true, prompts: false, dimensions: ['domain', 'category'] },
   citation_urls_monthly: {
-    period: 'month', models: false, prompts: false, dimensions: ['domain', 'category', 'article_type'],
+    period: 'month',
+    models: false,
+    prompts: false,
+    dimensions: ['domain', 'category', 'article_type'],
   },
 } as const satisfies Record<string, TableShape>;
 
@@ -210,9 +219,7 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
     parts.push(`${column} = {eq_${column}:String}`);
     bind(params, { [`eq_${column}`]: value });
   }
-  const from = tables.length === 1
-    ? tables[0]
-    : `merge(currentDatabase(), '^(${tables.join('|')})$')`;
+  const from = tables.length === 1 ? tables[0] : `merge(currentDatabase(), '^(${tables.join('|')})$')`;
   return { from: `${from}${src.final ? ' FINAL' : ''}`, where: parts };
 }
 

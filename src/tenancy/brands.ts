@@ -21,10 +21,15 @@ export interface BrandRecord {
   created_at: Date;
 }
 
-const COLUMNS = 'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, created_at';
+const COLUMNS =
+  'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, created_at';
 
 /** The brand if it belongs to the organization, else the 404 of SPEC.md (other tenants' brands do not exist). */
-export async function brandInOrganization(pg: Postgres, organizationId: string | null, brandId: string): Promise<BrandRecord> {
+export async function brandInOrganization(
+  pg: Postgres,
+  organizationId: string | null,
+  brandId: string,
+): Promise<BrandRecord> {
   if (organizationId) {
     const { rows } = await pg.query<BrandRecord>(
       `SELECT ${COLUMNS} FROM brands WHERE id = $1 AND organization_id = $2`,
@@ -78,12 +83,19 @@ export async function bumpDataVersion(pg: Queryable, brandIds: string[]): Promis
   await pg.query('UPDATE brands SET data_version = data_version + 1 WHERE id = ANY($1::uuid[])', [brandIds]);
 }
 
-export interface Competitor { id: string; name: string; aliases: string[]; domains: string[] }
+export interface Competitor {
+  id: string;
+  name: string;
+  aliases: string[];
+  domains: string[];
+}
 
 /** The brand's competitors by name (id breaks ties), the order every list of them shows. */
 export async function competitorsOf(pg: Queryable, brandId: string): Promise<Competitor[]> {
   const { rows } = await pg.query(
-    'SELECT id, name, aliases, domains FROM competitors WHERE brand_id = $1 ORDER BY name, id', [brandId]);
+    'SELECT id, name, aliases, domains FROM competitors WHERE brand_id = $1 ORDER BY name, id',
+    [brandId],
+  );
   return rows as Competitor[];
 }
 
@@ -95,6 +107,12 @@ export async function brandEntities(pg: Postgres, brand: BrandRecord): Promise<E
   );
   return [
     { id: brand.id, kind: 'brand', name: brand.name, aliases: brand.aliases, domains: brand.domains },
-    ...rows.map((r) => ({ id: r.id, kind: 'competitor' as const, name: r.name, aliases: r.aliases, domains: r.domains })),
+    ...rows.map((r) => ({
+      id: r.id,
+      kind: 'competitor' as const,
+      name: r.name,
+      aliases: r.aliases,
+      domains: r.domains,
+    })),
   ];
 }

@@ -32,10 +32,13 @@ export async function createKey(pg: Postgres, opts: { email: string; name?: stri
   if (!user) throw new UserError(`No user with email ${email}; add one with 'answerscope members add' or 'apply'`);
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
-  await pg.query(
-    'INSERT INTO api_keys (id, user_id, key_hash, prefix, name) VALUES ($1, $2, $3, $4, $5)',
-    [id, user.id, hashKey(key), key.slice(0, 10), opts.name ?? null],
-  );
+  await pg.query('INSERT INTO api_keys (id, user_id, key_hash, prefix, name) VALUES ($1, $2, $3, $4, $5)', [
+    id,
+    user.id,
+    hashKey(key),
+    key.slice(0, 10),
+    opts.name ?? null,
+  ]);
   return { id, key, userId: user.id, organizationId: user.organization_id };
 }
 
@@ -51,7 +54,13 @@ export async function revokeKey(pg: Postgres, id: string) {
 
 /** The identity a presented key resolves to, or null when it does not exist or was revoked. */
 export async function resolveKey(pg: Postgres, key: string): Promise<Identity | null> {
-  const { rows } = await pg.query<{ id: string; user_id: string; email: string; organization_id: string | null; last_used_at: Date | null }>(
+  const { rows } = await pg.query<{
+    id: string;
+    user_id: string;
+    email: string;
+    organization_id: string | null;
+    last_used_at: Date | null;
+  }>(
     `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_used_at
        FROM api_keys k
        JOIN users u ON u.id = k.user_id

@@ -5,7 +5,6 @@ import { UserError } from '../errors.ts';
 import { organizationExists } from './organizations.ts';
 import type { Queryable } from '../stores/postgres.ts';
 
-
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normaliseEmail(email: string): string {

@@ -25,7 +25,11 @@ export interface ListedPrompt {
 
 export async function listTopics(pg: Postgres, brandId: string) {
   const { rows } = await pg.query<{
-    id: string; name: string; is_active: boolean; prompt_count: number; created_at: Date;
+    id: string;
+    name: string;
+    is_active: boolean;
+    prompt_count: number;
+    created_at: Date;
   }>(
     `SELECT t.id, t.name, t.is_active, count(p.id)::int AS prompt_count, t.created_at
        FROM topics t LEFT JOIN prompts p ON p.topic_id = t.id
@@ -66,7 +70,13 @@ export async function listPrompts(
   return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
 }
 
-interface PromptOwner { id: string; brand_id: string; organization_id: string; topic_id: string | null; text: string }
+interface PromptOwner {
+  id: string;
+  brand_id: string;
+  organization_id: string;
+  topic_id: string | null;
+  text: string;
+}
 
 /** Prompt id -> brand, topic and text, for ingestion and for records that name a prompt. */
 export async function promptsById(db: Queryable, ids: string[]): Promise<Map<string, PromptOwner>> {
@@ -146,7 +156,9 @@ export async function trackedPrompts(pg: Queryable, brandId?: string): Promise<T
 /** The names of the brand's topics, oldest first. */
 export async function topicNames(pg: Queryable, brandId: string): Promise<string[]> {
   const { rows } = await pg.query<{ name: string }>(
-    'SELECT name FROM topics WHERE brand_id = $1 ORDER BY created_at, id', [brandId]);
+    'SELECT name FROM topics WHERE brand_id = $1 ORDER BY created_at, id',
+    [brandId],
+  );
   return rows.map((r) => r.name);
 }
 
@@ -158,8 +170,15 @@ export async function ensureTopic(db: Queryable, brandId: string, name: string):
   const created = await db.query<{ id: string; name: string }>(
     `INSERT INTO topics (id, brand_id, name) VALUES ($1, $2, $3)
      ON CONFLICT (brand_id, name) DO NOTHING RETURNING id, name`,
-    [randomUUID(), brandId, name]);
-  return created.rows[0]
-    ?? (await db.query<{ id: string; name: string }>(
-      'SELECT id, name FROM topics WHERE brand_id = $1 AND name = $2', [brandId, name])).rows[0];
+    [randomUUID(), brandId, name],
+  );
+  return (
+    created.rows[0] ??
+    (
+      await db.query<{ id: string; name: string }>('SELECT id, name FROM topics WHERE brand_id = $1 AND name = $2', [
+        brandId,
+        name,
+      ])
+    ).rows[0]
+  );
 }

@@ -22,7 +22,6 @@ const LIMIT_NAMES: Record<QuotaKind, string> = {
   audits: 'site audit',
 };
 
-
 export interface QuotaLimit {
   limit: number;
   plan: Plan;
@@ -45,10 +44,9 @@ export function quotaPeriod(at: Date = new Date()): string {
 
 export async function quotaLimit(db: Queryable, organizationId: string, kind: QuotaKind): Promise<QuotaLimit> {
   // The column name comes from the fixed QuotaKind union, never from input.
-  const { rows } = await db.query(
-    `SELECT plan, quota_${kind} AS override FROM organizations WHERE id = $1`,
-    [organizationId],
-  );
+  const { rows } = await db.query(`SELECT plan, quota_${kind} AS override FROM organizations WHERE id = $1`, [
+    organizationId,
+  ]);
   if (!rows[0]) throw new ApiError(404, 'Organization not found');
   const plan = rows[0].plan as Plan;
   const override = rows[0].override as number | null;
@@ -72,7 +70,12 @@ export interface QuotaUse extends QuotaStatus {
  * Takes one unit of this month's quota or throws 402 naming the limit. Unlimited quotas still
  * count use (for quotaStatus). Safe to call inside a transaction: pass its client as `db`.
  */
-export async function useQuota(db: Queryable, organizationId: string, kind: QuotaKind, now: Date = new Date()): Promise<QuotaUse> {
+export async function useQuota(
+  db: Queryable,
+  organizationId: string,
+  kind: QuotaKind,
+  now: Date = new Date(),
+): Promise<QuotaUse> {
   const q = await quotaLimit(db, organizationId, kind);
   const period = quotaPeriod(now);
   if (q.limit === 0) throw new ApiError(402, limitMessage(kind, q));
@@ -97,7 +100,12 @@ export async function useQuota(db: Queryable, organizationId: string, kind: Quot
  * Gives one unit back to the month it was taken from (a failed generation or audit). Never
  * goes below zero; returns whether a unit was returned.
  */
-export async function releaseQuota(db: Queryable, organizationId: string, kind: QuotaKind, period: string = quotaPeriod()): Promise<boolean> {
+export async function releaseQuota(
+  db: Queryable,
+  organizationId: string,
+  kind: QuotaKind,
+  period: string = quotaPeriod(),
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE quota_usage SET used = used - 1, updated_at = now()
      WHERE organization_id = $1 AND kind = $2 AND period = $3::date AND used > 0`,
@@ -107,7 +115,12 @@ export async function releaseQuota(db: Queryable, organizationId: string, kind: 
 }
 
 /** `{used, limit, remaining}` for the month of `now`; limit and remaining are -1 when unlimited. */
-export async function quotaStatus(db: Queryable, organizationId: string, kind: QuotaKind, now: Date = new Date()): Promise<QuotaStatus> {
+export async function quotaStatus(
+  db: Queryable,
+  organizationId: string,
+  kind: QuotaKind,
+  now: Date = new Date(),
+): Promise<QuotaStatus> {
   const q = await quotaLimit(db, organizationId, kind);
   const { rows } = await db.query(
     'SELECT used FROM quota_usage WHERE organization_id = $1 AND kind = $2 AND period = $3::date',

@@ -204,9 +204,12 @@ function domainInfo(compiled: CompiledEntities, domain: string): DomainInfo {
   let info = compiled.domainMemo.get(domain);
   if (info === undefined) {
     const owners = ownersOfDomain(compiled, domain);
-    const category: Category = owners.length === 0
-      ? classifyExternal(domain)
-      : owners.some((o) => compiled.entities[o].kind === 'brand') ? 'you' : 'competitor';
+    const category: Category =
+      owners.length === 0
+        ? classifyExternal(domain)
+        : owners.some((o) => compiled.entities[o].kind === 'brand')
+          ? 'you'
+          : 'competitor';
     info = { owners, category };
     if (compiled.domainMemo.size >= DOMAIN_MEMO_MAX) compiled.domainMemo.clear();
     compiled.domainMemo.set(domain, info);
@@ -233,7 +236,10 @@ function typeOf(parsed: ParsedCitationUrl, title: string): ArticleType {
  * Analyses one answer for every entity of its brand: one EntityFigures per entity (brand first,
  * then competitors in the order given) and one CitationFigures per distinct normalised URL.
  */
-export function analyzeAnswer(answer: Pick<AnswerInput, 'text' | 'citations'>, compiled: CompiledEntities): AnswerAnalysis {
+export function analyzeAnswer(
+  answer: Pick<AnswerInput, 'text' | 'citations'>,
+  compiled: CompiledEntities,
+): AnswerAnalysis {
   const { entities } = compiled;
   const n = entities.length;
 
@@ -244,7 +250,9 @@ export function analyzeAnswer(answer: Pick<AnswerInput, 'text' | 'citations'>, c
   // Matches never overlap, so two entities never share a first offset: the order is total.
   named.sort((a, b) => first[a] - first[b]);
   const position = new Array<number>(n).fill(0);
-  named.forEach((i, rank) => { position[i] = rank + 1; });
+  named.forEach((i, rank) => {
+    position[i] = rank + 1;
+  });
 
   // Citations: de-duplicated by normalised URL; the first non-empty title is kept.
   const byUrl = new Map<string, { parsed: ParsedCitationUrl; title: string }>();

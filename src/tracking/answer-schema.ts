@@ -31,7 +31,9 @@ function collectedAtInstant(s: string, latest: number): number | string {
   return parsed.ms >= EARLIEST && parsed.ms <= latest ? parsed.ms : OUT_OF_RANGE;
 }
 
-const uuid = z.string().regex(UUID_RE, 'must be a UUID')
+const uuid = z
+  .string()
+  .regex(UUID_RE, 'must be a UUID')
   .transform((s) => s.toLowerCase());
 
 /** The schema of a line whose collected_at may be no later than `latest` (see latestCollectedAt). */
@@ -43,7 +45,9 @@ export function answerLineSchema(latest: number) {
     model: z.string().trim().max(200).default(''),
     region: z.string().trim().max(64).default(''),
     mode: z.enum(['standard', 'shopping']).default('standard'),
-    collected_at: z.string().regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp with a time zone')
+    collected_at: z
+      .string()
+      .regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp with a time zone')
       .transform((s, ctx) => {
         const at = collectedAtInstant(s, latest);
         if (typeof at === 'number') return new Date(at).toISOString();
@@ -51,8 +55,10 @@ export function answerLineSchema(latest: number) {
         return z.NEVER;
       }),
     text: z.string().max(1_000_000),
-    citations: z.array(z.object({ url: z.string().max(8192), title: z.string().max(2000).nullish() }).passthrough())
-      .max(1000).default([]),
+    citations: z
+      .array(z.object({ url: z.string().max(8192), title: z.string().max(2000).nullish() }).passthrough())
+      .max(1000)
+      .default([]),
     products: z.array(z.record(z.string(), z.unknown())).max(500).default([]),
   });
 }

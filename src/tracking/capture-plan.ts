@@ -32,7 +32,13 @@ export interface Slot {
  * The id of a slot's capture run and of its answer: deterministic, so capturing a slot again (a
  * re-run, or a worker that died after storing the answer) replaces the answer instead of adding one.
  */
-export function captureId(s: { promptId: string; platform: string; region: string; day: string; sample: number }): string {
+export function captureId(s: {
+  promptId: string;
+  platform: string;
+  region: string;
+  day: string;
+  sample: number;
+}): string {
   return uuidV5(`capture|${s.promptId}|${s.platform}|${s.region}|${s.day}|${s.sample}`);
 }
 
@@ -50,7 +56,10 @@ export function regionsFor(promptRegions: readonly string[], brandRegion: string
 }
 
 /** Every slot of `day` for one brand or all; prompts of an inactive topic are not asked. */
-export async function planSlots(pg: Postgres, opts: { brandId?: string; day: string; samples: number }): Promise<Slot[]> {
+export async function planSlots(
+  pg: Postgres,
+  opts: { brandId?: string; day: string; samples: number },
+): Promise<Slot[]> {
   const rows = await trackedPrompts(pg, opts.brandId);
   const slots: Slot[] = [];
   for (const p of rows) {
@@ -58,7 +67,13 @@ export async function planSlots(pg: Postgres, opts: { brandId?: string; day: str
       for (const region of regionsFor(p.regions, p.brand_region)) {
         for (let sample = 0; sample < opts.samples; sample++) {
           const key = { promptId: p.id, platform, region, day: opts.day, sample };
-          slots.push({ ...key, id: captureId(key), organizationId: p.organization_id, brandId: p.brand_id, promptText: p.text });
+          slots.push({
+            ...key,
+            id: captureId(key),
+            organizationId: p.organization_id,
+            brandId: p.brand_id,
+            promptText: p.text,
+          });
         }
       }
     }

@@ -15,7 +15,11 @@ export const FINAL: readonly RunStatus[] = ['succeeded', 'no_answer'];
 /** Captures of one slot in one day at most: a slot failing every time stays failed after this many. */
 export const MAX_CLAIMS = 5;
 
-export interface Claim { id: string; token: string; attempts: number }
+export interface Claim {
+  id: string;
+  token: string;
+  attempts: number;
+}
 
 export interface RunRow {
   id: string;
@@ -38,7 +42,16 @@ export async function recordSlots(pg: Postgres, slots: Slot[]): Promise<void> {
       `INSERT INTO capture_runs (id, organization_id, brand_id, prompt_id, platform, region, day, sample)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::date[], $8::int[])
        ON CONFLICT DO NOTHING`,
-      [col('id'), col('organizationId'), col('brandId'), col('promptId'), col('platform'), col('region'), col('day'), col('sample')],
+      [
+        col('id'),
+        col('organizationId'),
+        col('brandId'),
+        col('promptId'),
+        col('platform'),
+        col('region'),
+        col('day'),
+        col('sample'),
+      ],
     );
   }
 }

@@ -9,7 +9,10 @@ import { completeRuns, failRun, type Claim } from './capture-runs.ts';
 import { IngestCache, ingestBatch } from './ingest.ts';
 import { withIngestLock } from './ingest-lock.ts';
 
-interface Pending { claim: Claim; answer: ValidAnswer }
+interface Pending {
+  claim: Claim;
+  answer: ValidAnswer;
+}
 
 export class AnswerSink {
   private buffer: Pending[] = [];
@@ -20,7 +23,12 @@ export class AnswerSink {
   /** Set when the store failed: the run stops asking providers and ends with this error. */
   error: Error | null = null;
 
-  constructor(private stores: Stores, private log: Logger, private batchSize: number, private onError: () => void) {
+  constructor(
+    private stores: Stores,
+    private log: Logger,
+    private batchSize: number,
+    private onError: () => void,
+  ) {
     this.cache = new IngestCache(stores);
   }
 
@@ -44,10 +52,19 @@ export class AnswerSink {
       return;
     }
     try {
-      const result = await withIngestLock(this.stores, () => ingestBatch(this.stores, this.cache, batch.map((p) => p.answer)));
+      const result = await withIngestLock(this.stores, () =>
+        ingestBatch(
+          this.stores,
+          this.cache,
+          batch.map((p) => p.answer),
+        ),
+      );
       const refused = new Map(result.rejected.map((r) => [r.index, r.error]));
       for (const [index, error] of refused) {
-        await failRun(this.stores.pg, batch[index].claim, { kind: 'store_error', message: `the answer was refused: ${error}` });
+        await failRun(this.stores.pg, batch[index].claim, {
+          kind: 'store_error',
+          message: `the answer was refused: ${error}`,
+        });
       }
       const done = batch.filter((_, i) => !refused.has(i)).map((p) => ({ claim: p.claim, model: p.answer.model }));
       // A run whose claim was taken over meanwhile is not this run's to mark (nor to count).
@@ -62,7 +79,10 @@ export class AnswerSink {
 
   private async failAll(batch: Pending[], reason: string): Promise<void> {
     for (const p of batch) {
-      await failRun(this.stores.pg, p.claim, { kind: 'store_error', message: `the answer could not be stored: ${reason}` }).catch(() => {});
+      await failRun(this.stores.pg, p.claim, {
+        kind: 'store_error',
+        message: `the answer could not be stored: ${reason}`,
+      }).catch(() => {});
     }
   }
 }

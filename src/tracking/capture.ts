@@ -27,7 +27,12 @@ import type { AnswerInput, Platform } from './types.ts';
 export const STALE_CLAIM_MS = 20 * 60_000;
 const BATCH_SIZE = 25;
 
-export interface CaptureContext { stores: Stores; config: Config; log: Logger; now(): Date }
+export interface CaptureContext {
+  stores: Stores;
+  config: Config;
+  log: Logger;
+  now(): Date;
+}
 
 export interface CaptureArgs {
   brandId?: string;
@@ -63,20 +68,30 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
     if (!(await brandById(stores.pg, args.brandId))) throw new UserError(`Unknown brand ${args.brandId}`);
   }
   const slots = await planSlots(stores.pg, { brandId: args.brandId, day: args.date, samples: tracking.samples });
-  const engines = args.engines ?? await enginesFor(ctx, slots);
+  const engines = args.engines ?? (await enginesFor(ctx, slots));
   if (engines.kind === 'live' && args.date !== ctx.now().toISOString().slice(0, 10)) {
     // A live answer is today's answer: storing it under another day would misdate it.
-    throw new UserError(`track-prompts captures live answers for today only (${ctx.now().toISOString().slice(0, 10)}), not ${args.date}; TRACKING_ENGINE=simulated can fill other days`);
+    throw new UserError(
+      `track-prompts captures live answers for today only (${ctx.now().toISOString().slice(0, 10)}), not ${args.date}; TRACKING_ENGINE=simulated can fill other days`,
+    );
   }
   await recordSlots(stores.pg, slots);
-  const before = await runRows(stores.pg, slots.map((s) => s.id));
+  const before = await runRows(
+    stores.pg,
+    slots.map((s) => s.id),
+  );
   const open = slots.filter((s) => !FINAL.includes(before.get(s.id)?.status ?? 'pending'));
 
   // Platforms without a key: recorded per slot, reported by platform, never asked.
   const unconfigured = open.filter((s) => !engines.forPlatform(s.platform).configured);
   for (const [platform, list] of groupBy(unconfigured, (s) => s.platform)) {
     const provider = providerOf(platform);
-    await markNotConfigured(stores.pg, list.map((s) => s.id), provider, `${PROVIDERS[provider].keyVariable} is not set`);
+    await markNotConfigured(
+      stores.pg,
+      list.map((s) => s.id),
+      provider,
+      `${PROVIDERS[provider].keyVariable} is not set`,
+    );
   }
 
   const abort = new AbortController();
@@ -92,23 +107,28 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
   };
   const staleMs = args.staleMs ?? STALE_CLAIM_MS;
   const due = open.filter((s) => engines.forPlatform(s.platform).configured);
-  const settled = await Promise.allSettled(due.map((slot) => {
-    const engine = engines.forPlatform(slot.platform);
-    return limitOf(engine.name)(async () => {
-      if (abort.signal.aborted) return;
-      const claim = await claimRun(stores.pg, slot.id, engine.name, staleMs);
-      if (!claim) return; // another worker holds it, or finished it meanwhile
-      if (claim.attempts > 1) log.info({ slot: slot.id, attempt: claim.attempts }, 'capturing a slot again');
-      const outcome = await ask(engine, slot, abort.signal, log);
-      await settle(ctx, sink, claim, slot, outcome, args.date);
-    });
-  }));
+  const settled = await Promise.allSettled(
+    due.map((slot) => {
+      const engine = engines.forPlatform(slot.platform);
+      return limitOf(engine.name)(async () => {
+        if (abort.signal.aborted) return;
+        const claim = await claimRun(stores.pg, slot.id, engine.name, staleMs);
+        if (!claim) return; // another worker holds it, or finished it meanwhile
+        if (claim.attempts > 1) log.info({ slot: slot.id, attempt: claim.attempts }, 'capturing a slot again');
+        const outcome = await ask(engine, slot, abort.signal, log);
+        await settle(ctx, sink, claim, slot, outcome, args.date);
+      });
+    }),
+  );
   await sink.flush();
   const crashed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (sink.error) throw sink.error;
   if (crashed) throw crashed.reason;
 
-  const after = await runRows(stores.pg, slots.map((s) => s.id));
+  const after = await runRows(
+    stores.pg,
+    slots.map((s) => s.id),
+  );
   const summary: CaptureSummary = {
     date: args.date,
     engine: engines.kind,
@@ -125,7 +145,13 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
     if (row?.status === 'no_answer') summary.no_answer++;
     else if (row?.status === 'running' || row?.status === 'pending') summary.in_progress++;
     else if (row?.status === 'failed') {
-      summary.failed.push({ prompt_id: s.promptId, platform: s.platform, region: s.region, sample: s.sample, error: row.error ?? 'unknown error' });
+      summary.failed.push({
+        prompt_id: s.promptId,
+        platform: s.platform,
+        region: s.region,
+        sample: s.sample,
+        error: row.error ?? 'unknown error',
+      });
     }
   }
   log.info({ ...summary, failed: summary.failed.length }, 'track-prompts finished');
@@ -144,23 +170,44 @@ async function enginesFor(ctx: CaptureContext, slots: Slot[]): Promise<Engines> 
 async function ask(engine: Engine, slot: Slot, signal: AbortSignal, log: Logger): Promise<CaptureOutcome> {
   try {
     return await engine.capture({
-      prompt: slot.promptText, platform: slot.platform, region: slot.region, mode: 'standard',
-      slot: { promptId: slot.promptId, day: slot.day, sample: slot.sample }, signal,
+      prompt: slot.promptText,
+      platform: slot.platform,
+      region: slot.region,
+      mode: 'standard',
+      slot: { promptId: slot.promptId, day: slot.day, sample: slot.sample },
+      signal,
     });
   } catch (err) {
     log.error({ err, slot: slot.id }, 'capture adapter crashed');
-    return { ok: false, failure: { kind: 'malformed', message: `the adapter failed unexpectedly: ${(err as Error).message}`, retryable: false } };
+    return {
+      ok: false,
+      failure: {
+        kind: 'malformed',
+        message: `the adapter failed unexpectedly: ${(err as Error).message}`,
+        retryable: false,
+      },
+    };
   }
 }
 
-async function settle(ctx: CaptureContext, sink: AnswerSink, claim: Claim, slot: Slot, outcome: CaptureOutcome, date: string): Promise<void> {
+async function settle(
+  ctx: CaptureContext,
+  sink: AnswerSink,
+  claim: Claim,
+  slot: Slot,
+  outcome: CaptureOutcome,
+  date: string,
+): Promise<void> {
   if (!outcome.ok) {
     await failRun(ctx.stores.pg, claim, outcome.failure);
     return;
   }
   // Bounded by the job's clock, not the machine's: a capture dated by ctx.now() is never "from the future".
   const now = ctx.now();
-  const checked = validateAnswer(toAnswer(slot, outcome.capture, collectedAt(date, now, outcome.capture)), latestCollectedAt(now));
+  const checked = validateAnswer(
+    toAnswer(slot, outcome.capture, collectedAt(date, now, outcome.capture)),
+    latestCollectedAt(now),
+  );
   if (!checked.ok) {
     await failRun(ctx.stores.pg, claim, { kind: 'malformed', message: `the answer was refused: ${checked.error}` });
     return;
@@ -170,8 +217,16 @@ async function settle(ctx: CaptureContext, sink: AnswerSink, claim: Claim, slot:
 
 function toAnswer(slot: Slot, c: Capture, at: string): AnswerInput & { id: string } {
   return {
-    id: slot.id, prompt_id: slot.promptId, platform: slot.platform, model: c.model, region: slot.region,
-    mode: c.mode, collected_at: at, text: c.text, citations: c.citations, products: c.products,
+    id: slot.id,
+    prompt_id: slot.promptId,
+    platform: slot.platform,
+    model: c.model,
+    region: slot.region,
+    mode: c.mode,
+    collected_at: at,
+    text: c.text,
+    citations: c.citations,
+    products: c.products,
   };
 }
 

@@ -7,21 +7,29 @@ import { belongsTo, domainSuffixes, hostToDomain, normaliseDomain, parseCitation
 import curated from './data/domains.json' with { type: 'json' };
 
 export type CuratedCategory = 'editorial' | 'forum' | 'social' | 'review' | 'institutional';
-export const CURATED_CATEGORIES: readonly CuratedCategory[] = ['editorial', 'forum', 'social', 'review', 'institutional'];
+export const CURATED_CATEGORIES: readonly CuratedCategory[] = [
+  'editorial',
+  'forum',
+  'social',
+  'review',
+  'institutional',
+];
 
 /** host -> category, built once at load. A host listed twice is a data error: fail loudly at start-up. */
 const CURATED: ReadonlyMap<string, CuratedCategory> = (() => {
   const m = new Map<string, CuratedCategory>();
   const data = curated as Record<string, unknown>;
   for (const key of Object.keys(data)) {
-    if (!(CURATED_CATEGORIES as readonly string[]).includes(key)) throw new Error(`domains.json: unknown list "${key}"`);
+    if (!(CURATED_CATEGORIES as readonly string[]).includes(key))
+      throw new Error(`domains.json: unknown list "${key}"`);
   }
   for (const cat of CURATED_CATEGORIES) {
     const list = data[cat];
     if (!Array.isArray(list)) throw new Error(`domains.json: "${cat}" must be an array`);
     for (const host of list) {
       const d = normaliseDomain(String(host));
-      if (d === '' || d !== host) throw new Error(`domains.json: "${host}" must be a bare lower-case host without www.`);
+      if (d === '' || d !== host)
+        throw new Error(`domains.json: "${host}" must be a bare lower-case host without www.`);
       if (m.has(d)) throw new Error(`domains.json: "${d}" is listed in both ${m.get(d)} and ${cat}`);
       m.set(d, cat);
     }
@@ -110,7 +118,8 @@ const WORD_RULES = new RegExp(
 const TITLE_STARTS_WITH_COUNT = /^\s*\d{1,3}\s+\p{L}/u; // "12 CRM tools that ..." (a year has 4 digits)
 
 function endsWithHost(domain: string, suffixes: readonly string[]): boolean {
-  for (const s of suffixes) if (domain === s || (domain.endsWith(s) && domain[domain.length - s.length - 1] === '.')) return true;
+  for (const s of suffixes)
+    if (domain === s || (domain.endsWith(s) && domain[domain.length - s.length - 1] === '.')) return true;
   return false;
 }
 
@@ -134,13 +143,19 @@ export function articleTypeOf(domain: string, path: string, query: string, title
   if (slug.includes('%')) {
     try {
       slug = decodeURIComponent(lowerPath);
-    } catch { /* keep the encoded path */ }
+    } catch {
+      /* keep the encoded path */
+    }
   }
   const words = `${t} ${slug}`;
   let found = 0; // bit i set when rule group i matched
   WORD_RULES.lastIndex = 0;
   for (let m = WORD_RULES.exec(words); m; m = WORD_RULES.exec(words)) {
-    for (let g = 1; g <= 5; g++) if (m[g] !== undefined) { found |= 1 << g; break; }
+    for (let g = 1; g <= 5; g++)
+      if (m[g] !== undefined) {
+        found |= 1 << g;
+        break;
+      }
   }
 
   if (found & (1 << 1)) return 'comparison';

@@ -12,9 +12,10 @@ NAMESPACE.copy(scratch);
 const VARIANT = '89ab';
 
 export function uuidV5(name: string): string {
-  const input = name.length * 3 <= scratch.length - NAMESPACE.length
-    ? scratch.subarray(0, NAMESPACE.length + scratch.write(name, NAMESPACE.length))
-    : Buffer.concat([NAMESPACE, Buffer.from(name)]);
+  const input =
+    name.length * 3 <= scratch.length - NAMESPACE.length
+      ? scratch.subarray(0, NAMESPACE.length + scratch.write(name, NAMESPACE.length))
+      : Buffer.concat([NAMESPACE, Buffer.from(name)]);
   // The digest as hex, with version 5 and the variant written into the text: no Buffer per id
   // (half the time of hashing to a Buffer and formatting its bytes).
   const x = hash('sha1', input, 'hex');

@@ -82,20 +82,24 @@ export function ingestLines(
   batchSize = BATCH_SIZE,
   options: IngestOptions = {},
 ): Promise<IngestSummary> {
-  return ingestChunks(stores, (async function* () {
-    let texts: string[] = [];
-    let lineNos: number[] = [];
-    for await (const { line, text } of lines) {
-      texts.push(text);
-      lineNos.push(line);
-      if (texts.length >= batchSize) {
-        yield { texts, lineNos };
-        texts = [];
-        lineNos = [];
+  return ingestChunks(
+    stores,
+    (async function* () {
+      let texts: string[] = [];
+      let lineNos: number[] = [];
+      for await (const { line, text } of lines) {
+        texts.push(text);
+        lineNos.push(line);
+        if (texts.length >= batchSize) {
+          yield { texts, lineNos };
+          texts = [];
+          lineNos = [];
+        }
       }
-    }
-    if (texts.length) yield { texts, lineNos };
-  })(), options);
+      if (texts.length) yield { texts, lineNos };
+    })(),
+    options,
+  );
 }
 
 /** The file's bytes in chunks of `batchSize` lines, each cut just after a \n. */

@@ -22,7 +22,10 @@ export interface BatchResult {
   rejected: { index: number; error: string }[];
 }
 
-export interface PromptInfo { brandId: string; organizationId: string }
+export interface PromptInfo {
+  brandId: string;
+  organizationId: string;
+}
 
 /** What preparing a batch looks up: prompts, and each brand's entities compiled for analysis. */
 export interface Lookups {
@@ -120,7 +123,10 @@ export function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<
 }
 
 /** Where an answer's lines sit in each of the batch's writers: [start, end) in bytes. */
-interface Ranges { wide: [number, number]; shopping_cards: [number, number] }
+interface Ranges {
+  wide: [number, number];
+  shopping_cards: [number, number];
+}
 
 /**
  * Builds a PreparedBatch as answers come: an answer whose prompt and brand are known already is
@@ -142,7 +148,10 @@ export class BatchBuilder {
   private writers: { wide: LineWriter; shopping_cards: LineWriter };
 
   /** `wideBytes`: the size the batch's answer_rows_in lines are expected to reach, if known. */
-  constructor(private lookups: Lookups, wideBytes?: number) {
+  constructor(
+    private lookups: Lookups,
+    wideBytes?: number,
+  ) {
     this.writers = { wide: new LineWriter(wideBytes), shopping_cards: new LineWriter() };
   }
 
@@ -169,7 +178,12 @@ export class BatchBuilder {
         this.reject(answer, index);
         continue;
       }
-      this.write(answer, index, prompt, this.lookups.compiledNow(prompt.brandId) ?? await this.lookups.compiled(prompt.brandId));
+      this.write(
+        answer,
+        index,
+        prompt,
+        this.lookups.compiledNow(prompt.brandId) ?? (await this.lookups.compiled(prompt.brandId)),
+      );
     }
     // Answers that waited were analysed after later ones: put counts and rejections back in order.
     if (waiting.length) {
@@ -204,7 +218,12 @@ export class BatchBuilder {
     const shopping = a.mode === 'shopping';
     const analysis = shopping ? null : analyzeAnswer(a, compiled);
     const cards = shopping ? parseCards(a.products, compiled) : [];
-    const rows = answerRows(a, { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId }, analysis, cards);
+    const rows = answerRows(
+      a,
+      { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId },
+      analysis,
+      cards,
+    );
     const { wide, shopping_cards } = this.writers;
     const starts = [wide.size, shopping_cards.size] as const;
     wide.addLines(rows.wide);
@@ -226,7 +245,10 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
   // find where, so its old rows are in scope and get replaced.
   if (batch.explicitIds.length) {
     const moved = await stores.ch.rows<{ brand_id: string; day: string }>(storedAnswerPlaces(batch.explicitIds));
-    for (const m of moved) { brands.add(m.brand_id); days.add(m.day); }
+    for (const m of moved) {
+      brands.add(m.brand_id);
+      days.add(m.day);
+    }
   }
   const answerIds = [...new Set(batch.order)];
   const existed = await reconcile(stores.ch, { brands: [...brands], days: [...days], answerIds }, batch.wanted);
@@ -235,7 +257,10 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
   const seen = new Set(existed);
   for (const id of batch.order) {
     if (seen.has(id)) result.replaced++;
-    else { result.inserted++; seen.add(id); }
+    else {
+      result.inserted++;
+      seen.add(id);
+    }
   }
   await bumpDataVersion(stores.pg, [...brands]);
   ingestAnswers.inc({ outcome: 'inserted' }, result.inserted);

@@ -72,7 +72,8 @@ export class PrepareThread {
     if (m.kind === 'lookup') {
       this.lookup(m.promptIds).then(
         (found) => this.worker.postMessage(found),
-        (err: Error) => this.worker.postMessage({ kind: 'found', prompts: [], brands: [], error: err.message } satisfies ToWorker),
+        (err: Error) =>
+          this.worker.postMessage({ kind: 'found', prompts: [], brands: [], error: err.message } satisfies ToWorker),
       );
       return;
     }

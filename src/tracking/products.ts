@@ -13,14 +13,52 @@ export interface ParsedPrice {
 // Symbols, longest first so that "US$" is read before "$" and "zł" before anything shorter.
 // A symbol shared by several currencies maps to its most common one; the hint decides otherwise
 // (see AMBIGUOUS below).
-const SYMBOLS: readonly [string, string][] = ([
-  ['US$', 'USD'], ['CA$', 'CAD'], ['C$', 'CAD'], ['AU$', 'AUD'], ['A$', 'AUD'], ['NZ$', 'NZD'], ['HK$', 'HKD'],
-  ['S$', 'SGD'], ['R$', 'BRL'], ['MX$', 'MXN'], ['CN¥', 'CNY'], ['JP¥', 'JPY'], ['zł', 'PLN'], ['Kč', 'CZK'],
-  ['Ft', 'HUF'], ['lei', 'RON'], ['Rs.', 'INR'], ['Rs', 'INR'], ['kr', 'SEK'], ['CHF', 'CHF'],
-  ['$', 'USD'], ['€', 'EUR'], ['£', 'GBP'], ['₺', 'TRY'], ['¥', 'JPY'], ['￥', 'JPY'], ['元', 'CNY'], ['₹', 'INR'],
-  ['₽', 'RUB'], ['₴', 'UAH'], ['₩', 'KRW'], ['₪', 'ILS'], ['₫', 'VND'], ['฿', 'THB'], ['₱', 'PHP'], ['₦', 'NGN'],
-  ['₡', 'CRC'], ['₲', 'PYG'], ['₵', 'GHS'], ['₸', 'KZT'], ['₼', 'AZN'], ['₾', 'GEL'],
-] as [string, string][]).sort((a, b) => b[0].length - a[0].length);
+const SYMBOLS: readonly [string, string][] = (
+  [
+    ['US$', 'USD'],
+    ['CA$', 'CAD'],
+    ['C$', 'CAD'],
+    ['AU$', 'AUD'],
+    ['A$', 'AUD'],
+    ['NZ$', 'NZD'],
+    ['HK$', 'HKD'],
+    ['S$', 'SGD'],
+    ['R$', 'BRL'],
+    ['MX$', 'MXN'],
+    ['CN¥', 'CNY'],
+    ['JP¥', 'JPY'],
+    ['zł', 'PLN'],
+    ['Kč', 'CZK'],
+    ['Ft', 'HUF'],
+    ['lei', 'RON'],
+    ['Rs.', 'INR'],
+    ['Rs', 'INR'],
+    ['kr', 'SEK'],
+    ['CHF', 'CHF'],
+    ['$', 'USD'],
+    ['€', 'EUR'],
+    ['£', 'GBP'],
+    ['₺', 'TRY'],
+    ['¥', 'JPY'],
+    ['￥', 'JPY'],
+    ['元', 'CNY'],
+    ['₹', 'INR'],
+    ['₽', 'RUB'],
+    ['₴', 'UAH'],
+    ['₩', 'KRW'],
+    ['₪', 'ILS'],
+    ['₫', 'VND'],
+    ['฿', 'THB'],
+    ['₱', 'PHP'],
+    ['₦', 'NGN'],
+    ['₡', 'CRC'],
+    ['₲', 'PYG'],
+    ['₵', 'GHS'],
+    ['₸', 'KZT'],
+    ['₼', 'AZN'],
+    ['₾', 'GEL'],
+  ] as [string, string][]
+).sort((a, b) => b[0].length - a[0].length);
 
 // Symbols that start with a letter (zł, kr, Ft, Rs, lei, R$, US$) must stand alone, not inside a word.
 const STANDALONE: ReadonlyMap<string, RegExp> = new Map(
@@ -32,17 +70,62 @@ const STANDALONE: ReadonlyMap<string, RegExp> = new Map(
 
 // A bare symbol that several currencies use: when the hint is one of them, the hint wins.
 const AMBIGUOUS: Record<string, readonly string[]> = {
-  '$': ['USD', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'MXN', 'ARS', 'CLP', 'COP', 'TWD'],
-  '¥': ['JPY', 'CNY'], '￥': ['JPY', 'CNY'],
-  'kr': ['SEK', 'NOK', 'DKK', 'ISK'],
+  $: ['USD', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'MXN', 'ARS', 'CLP', 'COP', 'TWD'],
+  '¥': ['JPY', 'CNY'],
+  '￥': ['JPY', 'CNY'],
+  kr: ['SEK', 'NOK', 'DKK', 'ISK'],
 };
 
 // ISO 4217 codes recognised inside a price string ("USD 12.50", "12,50 eur"). A hint may be any
 // three-letter code.
 const ISO_CODES = new Set([
-  'USD', 'EUR', 'GBP', 'JPY', 'CNY', 'INR', 'TRY', 'PLN', 'CHF', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'SEK', 'NOK',
-  'DKK', 'ISK', 'CZK', 'HUF', 'RON', 'BGN', 'RUB', 'UAH', 'BRL', 'MXN', 'ARS', 'CLP', 'COP', 'PEN', 'ZAR', 'KRW',
-  'TWD', 'THB', 'VND', 'IDR', 'MYR', 'PHP', 'ILS', 'AED', 'SAR', 'QAR', 'EGP', 'NGN', 'KES', 'PKR', 'BDT',
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'CNY',
+  'INR',
+  'TRY',
+  'PLN',
+  'CHF',
+  'CAD',
+  'AUD',
+  'NZD',
+  'HKD',
+  'SGD',
+  'SEK',
+  'NOK',
+  'DKK',
+  'ISK',
+  'CZK',
+  'HUF',
+  'RON',
+  'BGN',
+  'RUB',
+  'UAH',
+  'BRL',
+  'MXN',
+  'ARS',
+  'CLP',
+  'COP',
+  'PEN',
+  'ZAR',
+  'KRW',
+  'TWD',
+  'THB',
+  'VND',
+  'IDR',
+  'MYR',
+  'PHP',
+  'ILS',
+  'AED',
+  'SAR',
+  'QAR',
+  'EGP',
+  'NGN',
+  'KES',
+  'PKR',
+  'BDT',
 ]);
 const ISO_IN_TEXT = /(?<![A-Za-z])([A-Za-z]{3})(?![A-Za-z])/g;
 // Codes that are also English words count only in upper case ("12 TRY", not "try it for $5").
@@ -183,7 +266,8 @@ export function parseCards(
   const cards: CardFigures[] = [];
   (products ?? []).forEach((p, i) => {
     if (!p || typeof p !== 'object') return;
-    const pos = typeof p.position === 'number' && Number.isFinite(p.position) && p.position >= 1 ? Math.trunc(p.position) : i + 1;
+    const pos =
+      typeof p.position === 'number' && Number.isFinite(p.position) && p.position >= 1 ? Math.trunc(p.position) : i + 1;
     const title = str(p.title);
     const brand = str(p.brand);
     const merchantUrl = strOrNull(p.merchant_url);

@@ -7,7 +7,17 @@
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { select, type Clauses } from '../stores/scoped-query.ts';
 import { chTime } from '../stores/scoped-query.ts';
-import { COLUMNS, FACT_TABLES, LINE_COLUMNS, WIDE_COLUMNS, keysOf, keysOfWide, rowKey, rowLine, type FactTable } from './row-lines.ts';
+import {
+  COLUMNS,
+  FACT_TABLES,
+  LINE_COLUMNS,
+  WIDE_COLUMNS,
+  keysOf,
+  keysOfWide,
+  rowKey,
+  rowLine,
+  type FactTable,
+} from './row-lines.ts';
 
 const TIME_COLUMNS = new Set(['collected_at', 'created_at']);
 
@@ -15,18 +25,25 @@ const TIME_COLUMNS = new Set(['collected_at', 'created_at']);
 const insertForm = (column: string, v: unknown) =>
   TIME_COLUMNS.has(column) && typeof v === 'string' ? chTime(v).replace(/\+00:00$/, '') : v;
 
-export interface Scope { brands: string[]; days: string[]; answerIds: string[] }
+export interface Scope {
+  brands: string[];
+  days: string[];
+  answerIds: string[];
+}
 
 /**
  * A read of the scope's answers (their brands, days and ids). Several tables are read as one
  * through merge(): the fact tables share brand_id, day and answer_id.
  */
 const scoped = (table: FactTable | readonly FactTable[], scope: Scope, c: Omit<Clauses, 'where' | 'params'>) =>
-  select({ table, scope: { brandIds: scope.brands } }, {
-    ...c,
-    where: 'day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}',
-    params: { days: scope.days, ids: scope.answerIds },
-  });
+  select(
+    { table, scope: { brandIds: scope.brands } },
+    {
+      ...c,
+      where: 'day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}',
+      params: { days: scope.days, ids: scope.answerIds },
+    },
+  );
 
 /**
  * Whether any fact table holds a row (live or cancelled) of the scope's answers: one query, with
@@ -47,7 +64,10 @@ async function liveRows(ch: ClickHouse, table: FactTable, scope: Scope) {
     scoped(table, scope, { select: `${cols}, sum(sign) AS live`, groupBy: cols, having: 'live > 0' }),
   );
   return rows.map((row) => ({
-    key: rowKey(table, columns.map((c) => insertForm(c, row[c]))),
+    key: rowKey(
+      table,
+      columns.map((c) => insertForm(c, row[c])),
+    ),
     answerId: String(row.answer_id),
     live: Number(row.live),
   }));
@@ -57,14 +77,22 @@ async function liveRows(ch: ClickHouse, table: FactTable, scope: Scope) {
  * The wanted rows, as text or UTF-8: one answer_rows_in line per answer (its answers, entity and
  * citation rows) and the `sign = 1` lines of the shopping cards.
  */
-export interface WantedLines { wide: string | Uint8Array; shopping_cards: string | Uint8Array }
+export interface WantedLines {
+  wide: string | Uint8Array;
+  shopping_cards: string | Uint8Array;
+}
 
 const decoder = new TextDecoder();
 const text = (body: string | Uint8Array) => (typeof body === 'string' ? body : decoder.decode(body));
 
 /** The wanted rows' keys, table by table. */
 function wantedKeys(wanted: WantedLines): Record<FactTable, string[]> {
-  const keys: Record<FactTable, string[]> = { answers: [], answer_entities: [], answer_citations: [], shopping_cards: keysOf(text(wanted.shopping_cards)) };
+  const keys: Record<FactTable, string[]> = {
+    answers: [],
+    answer_entities: [],
+    answer_citations: [],
+    shopping_cards: keysOf(text(wanted.shopping_cards)),
+  };
   for (const line of text(wanted.wide).split('\n')) {
     if (!line) continue;
     const rows = keysOfWide(line);
@@ -80,7 +108,7 @@ export async function reconcile(ch: ClickHouse, scope: Scope, wanted: WantedLine
   const existed = new Set<string>();
   // A fresh import (the common case): write the wanted lines as they are, the answers through
   // answer_rows_in, whose views fan them out into their three tables.
-  if (!await anyStored(ch, scope)) {
+  if (!(await anyStored(ch, scope))) {
     await Promise.all([
       ch.insertLines('answer_rows_in', WIDE_COLUMNS, wanted.wide),
       ch.insertLines('shopping_cards', LINE_COLUMNS.shopping_cards, wanted.shopping_cards),
@@ -88,22 +116,27 @@ export async function reconcile(ch: ClickHouse, scope: Scope, wanted: WantedLine
     return existed;
   }
   const keys = wantedKeys(wanted);
-  await Promise.all(FACT_TABLES.map(async (table) => {
-    const live = await liveRows(ch, table, scope);
-    if (table === 'answers') for (const l of live) existed.add(l.answerId);
-    const liveByKey = new Map(live.map((l) => [l.key, l.live]));
-    // Cancels first: within one insert block a merge then keeps the newest row of a key.
-    let cancels = '';
-    let adds = '';
-    for (const key of keys[table]) {
-      const times = liveByKey.get(key);
-      if (times === undefined) { adds += rowLine(key, 1); continue; }
-      // Live more than once (never by our writes, but heal it if found): cancel the extra copies.
-      for (let i = 1; i < times; i++) cancels += rowLine(key, -1);
-      liveByKey.delete(key);
-    }
-    for (const [key, times] of liveByKey) for (let i = 0; i < times; i++) cancels += rowLine(key, -1);
-    await ch.insertLines(table, LINE_COLUMNS[table], cancels + adds);
-  }));
+  await Promise.all(
+    FACT_TABLES.map(async (table) => {
+      const live = await liveRows(ch, table, scope);
+      if (table === 'answers') for (const l of live) existed.add(l.answerId);
+      const liveByKey = new Map(live.map((l) => [l.key, l.live]));
+      // Cancels first: within one insert block a merge then keeps the newest row of a key.
+      let cancels = '';
+      let adds = '';
+      for (const key of keys[table]) {
+        const times = liveByKey.get(key);
+        if (times === undefined) {
+          adds += rowLine(key, 1);
+          continue;
+        }
+        // Live more than once (never by our writes, but heal it if found): cancel the extra copies.
+        for (let i = 1; i < times; i++) cancels += rowLine(key, -1);
+        liveByKey.delete(key);
+      }
+      for (const [key, times] of liveByKey) for (let i = 0; i < times; i++) cancels += rowLine(key, -1);
+      await ch.insertLines(table, LINE_COLUMNS[table], cancels + adds);
+    }),
+  );
   return existed;
 }

@@ -17,26 +17,78 @@ type Kind = 'plain' | 'text' | 'num';
 /** Stored columns of each fact table, minus `sign`, in a fixed order (the order of a key's values). */
 const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
   answers: {
-    answer_id: 'plain', organization_id: 'plain', brand_id: 'plain', prompt_id: 'plain', platform: 'plain',
-    model: 'text', region: 'text', mode: 'plain', collected_at: 'plain', day: 'plain', text: 'text',
-    citation_count: 'num', product_count: 'num',
+    answer_id: 'plain',
+    organization_id: 'plain',
+    brand_id: 'plain',
+    prompt_id: 'plain',
+    platform: 'plain',
+    model: 'text',
+    region: 'text',
+    mode: 'plain',
+    collected_at: 'plain',
+    day: 'plain',
+    text: 'text',
+    citation_count: 'num',
+    product_count: 'num',
   },
   answer_entities: {
-    answer_id: 'plain', brand_id: 'plain', entity_id: 'plain', is_brand: 'num', prompt_id: 'plain', platform: 'plain',
-    model: 'text', region: 'text', day: 'plain', collected_at: 'plain', mentions: 'num', position: 'num',
-    citations: 'num', score: 'num',
+    answer_id: 'plain',
+    brand_id: 'plain',
+    entity_id: 'plain',
+    is_brand: 'num',
+    prompt_id: 'plain',
+    platform: 'plain',
+    model: 'text',
+    region: 'text',
+    day: 'plain',
+    collected_at: 'plain',
+    mentions: 'num',
+    position: 'num',
+    citations: 'num',
+    score: 'num',
   },
   answer_citations: {
-    answer_id: 'plain', brand_id: 'plain', prompt_id: 'plain', platform: 'plain', model: 'text', region: 'text',
-    day: 'plain', collected_at: 'plain', url: 'text', domain: 'text', category: 'plain', article_type: 'plain',
-    title: 'text', domain_first: 'num', group_first: 'num', answer_first: 'num',
+    answer_id: 'plain',
+    brand_id: 'plain',
+    prompt_id: 'plain',
+    platform: 'plain',
+    model: 'text',
+    region: 'text',
+    day: 'plain',
+    collected_at: 'plain',
+    url: 'text',
+    domain: 'text',
+    category: 'plain',
+    article_type: 'plain',
+    title: 'text',
+    domain_first: 'num',
+    group_first: 'num',
+    answer_first: 'num',
   },
   shopping_cards: {
-    card_id: 'plain', answer_id: 'plain', organization_id: 'plain', brand_id: 'plain', prompt_id: 'plain',
-    platform: 'plain', model: 'text', region: 'text', day: 'plain', created_at: 'plain', position: 'num',
-    product_title: 'text', product_brand: 'text', price_amount: 'num', price_currency: 'text', image_url: 'text',
-    merchant_url: 'text', merchant_domain: 'text', rating: 'num', review_count: 'num', raw: 'text',
-    matched_brand_id: 'plain', matched_brand_role: 'plain',
+    card_id: 'plain',
+    answer_id: 'plain',
+    organization_id: 'plain',
+    brand_id: 'plain',
+    prompt_id: 'plain',
+    platform: 'plain',
+    model: 'text',
+    region: 'text',
+    day: 'plain',
+    created_at: 'plain',
+    position: 'num',
+    product_title: 'text',
+    product_brand: 'text',
+    price_amount: 'num',
+    price_currency: 'text',
+    image_url: 'text',
+    merchant_url: 'text',
+    merchant_domain: 'text',
+    rating: 'num',
+    review_count: 'num',
+    raw: 'text',
+    matched_brand_id: 'plain',
+    matched_brand_role: 'plain',
   },
 };
 
@@ -53,7 +105,7 @@ const KINDS: Record<FactTable, readonly Kind[]> = mapTables((t) => Object.values
 const plainValue = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : v == null ? 'null' : JSON.stringify(v));
 const textValue = (v: unknown): string => (v == null ? 'null' : JSON.stringify(v));
 const numValue = (v: unknown): string =>
-  (typeof v === 'number' && Number.isFinite(v) ? String(v) : v == null ? 'null' : JSON.stringify(v));
+  typeof v === 'number' && Number.isFinite(v) ? String(v) : v == null ? 'null' : JSON.stringify(v);
 const ENCODERS: Record<Kind, (v: unknown) => string> = { plain: plainValue, text: textValue, num: numValue };
 
 /** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
@@ -70,7 +122,16 @@ export function rowKey(table: FactTable, values: readonly unknown[]): string {
 // parameters, which write them without building an array per row: this runs for every row ingested):
 const TUPLES = {
   answer_entities: ['entity_id', 'is_brand', 'mentions', 'position', 'citations', 'score'],
-  answer_citations: ['url', 'domain', 'category', 'article_type', 'title', 'domain_first', 'group_first', 'answer_first'],
+  answer_citations: [
+    'url',
+    'domain',
+    'category',
+    'article_type',
+    'title',
+    'domain_first',
+    'group_first',
+    'answer_first',
+  ],
 } as const;
 
 /** The columns an answer_rows_in line fills. */
@@ -80,18 +141,45 @@ export const WIDE_COLUMNS: readonly string[] = [...COLUMNS.answers, 'sign', 'ent
  * An answers row's key (rowKey('answers', ...) written by one template, without an array of
  * values: this runs for every answer ingested). Parameters in COLUMNS.answers order.
  */
-export const answerKey = (answerId: string, organizationId: string, brandId: string, promptId: string, platform: string,
-  model: string, region: string, mode: string, collectedAt: string, day: string, text: string, citationCount: number,
-  productCount: number) =>
+export const answerKey = (
+  answerId: string,
+  organizationId: string,
+  brandId: string,
+  promptId: string,
+  platform: string,
+  model: string,
+  region: string,
+  mode: string,
+  collectedAt: string,
+  day: string,
+  text: string,
+  citationCount: number,
+  productCount: number,
+) =>
   `${plainValue(answerId)},${plainValue(organizationId)},${plainValue(brandId)},${plainValue(promptId)},${plainValue(platform)},${textValue(model)},${textValue(region)},${plainValue(mode)},${plainValue(collectedAt)},${plainValue(day)},${textValue(text)},${numValue(citationCount)},${numValue(productCount)}`;
 
 /** An entity row's tuple as JSON, without the brackets. */
-export const entityTuple = (entityId: string, isBrand: 0 | 1, mentions: number, position: number, citations: number, score: number) =>
+export const entityTuple = (
+  entityId: string,
+  isBrand: 0 | 1,
+  mentions: number,
+  position: number,
+  citations: number,
+  score: number,
+) =>
   `${plainValue(entityId)},${isBrand},${numValue(mentions)},${numValue(position)},${numValue(citations)},${numValue(score)}`;
 
 /** A citation row's tuple as JSON, without the brackets. */
-export const citationTuple = (url: string, domain: string, category: string, articleType: string, title: string,
-  domainFirst: 0 | 1, groupFirst: 0 | 1, answerFirst: 0 | 1) =>
+export const citationTuple = (
+  url: string,
+  domain: string,
+  category: string,
+  articleType: string,
+  title: string,
+  domainFirst: 0 | 1,
+  groupFirst: 0 | 1,
+  answerFirst: 0 | 1,
+) =>
   `${textValue(url)},${textValue(domain)},${plainValue(category)},${plainValue(articleType)},${textValue(title)},${domainFirst},${groupFirst},${answerFirst}`;
 
 const tupleArray = (list: readonly string[]) => {
@@ -109,14 +197,20 @@ export function wideLine(key: string, entities: readonly string[], citations: re
  * The keys of the rows an answer_rows_in line stands for, table by table: what its views write.
  * Reconcile compares these with stored rows when a batch replaces answers.
  */
-export function keysOfWide(line: string): Pick<Record<FactTable, string[]>, 'answers' | 'answer_entities' | 'answer_citations'> {
+export function keysOfWide(
+  line: string,
+): Pick<Record<FactTable, string[]>, 'answers' | 'answer_entities' | 'answer_citations'> {
   const values = JSON.parse(line) as unknown[];
   const answer = new Map(COLUMNS.answers.map((c, i) => [c, values[i]]));
   const n = COLUMNS.answers.length;
-  const expand = (table: 'answer_entities' | 'answer_citations', tuples: unknown[][]) => tuples.map((tuple) => {
-    const field = new Map<string, unknown>(TUPLES[table].map((f, i) => [f, tuple[i]]));
-    return rowKey(table, COLUMNS[table].map((c) => (field.has(c) ? field.get(c) : answer.get(c))));
-  });
+  const expand = (table: 'answer_entities' | 'answer_citations', tuples: unknown[][]) =>
+    tuples.map((tuple) => {
+      const field = new Map<string, unknown>(TUPLES[table].map((f, i) => [f, tuple[i]]));
+      return rowKey(
+        table,
+        COLUMNS[table].map((c) => (field.has(c) ? field.get(c) : answer.get(c))),
+      );
+    });
   return {
     answers: [rowKey('answers', values.slice(0, n))],
     answer_entities: expand('answer_entities', values[n + 1] as unknown[][]),

@@ -18,17 +18,37 @@ export interface AnswerContext {
  * What an answer stores: its answer_rows_in line (its answers, answer_entities and answer_citations
  * rows) and the keys of its shopping_cards rows.
  */
-export interface AnswerRows { wide: string; shopping_cards: string[] }
-
+export interface AnswerRows {
+  wide: string;
+  shopping_cards: string[];
+}
 
 // Values go in COLUMNS order (row-lines.ts).
-export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerAnalysis | null, cards: CardFigures[]): AnswerRows {
+export function answerRows(
+  a: ValidAnswer,
+  ctx: AnswerContext,
+  analysis: AnswerAnalysis | null,
+  cards: CardFigures[],
+): AnswerRows {
   const day = a.collected_at.slice(0, 10);
   const collected_at = chTime(a.collected_at);
   const { answerId, organizationId, brandId } = ctx;
   const { prompt_id, platform, model, region } = a;
-  const key = answerKey(answerId, organizationId, brandId, prompt_id, platform, model, region, a.mode,
-    collected_at, day, a.text, analysis ? analysis.citations.length : 0, cards.length);
+  const key = answerKey(
+    answerId,
+    organizationId,
+    brandId,
+    prompt_id,
+    platform,
+    model,
+    region,
+    a.mode,
+    collected_at,
+    day,
+    a.text,
+    analysis ? analysis.citations.length : 0,
+    cards.length,
+  );
   const entities: string[] = [];
   const citations: string[] = [];
   if (analysis) {
@@ -43,18 +63,51 @@ export function answerRows(a: ValidAnswer, ctx: AnswerContext, analysis: AnswerA
     const seenGroups = new Set<string>();
     analysis.citations.forEach((c, i) => {
       const group = c.category === 'you' || c.category === 'competitor' ? c.category : 'external';
-      citations.push(citationTuple(c.url, c.domain, c.category, c.article_type, c.title,
-        seenDomains.has(c.domain) ? 0 : 1, seenGroups.has(group) ? 0 : 1, i === 0 ? 1 : 0));
+      citations.push(
+        citationTuple(
+          c.url,
+          c.domain,
+          c.category,
+          c.article_type,
+          c.title,
+          seenDomains.has(c.domain) ? 0 : 1,
+          seenGroups.has(group) ? 0 : 1,
+          i === 0 ? 1 : 0,
+        ),
+      );
       seenDomains.add(c.domain);
       seenGroups.add(group);
     });
   }
   const rows: AnswerRows = { wide: wideLine(key, entities, citations), shopping_cards: [] };
   cards.forEach((c, i) => {
-    rows.shopping_cards.push(rowKey('shopping_cards', [cardId(answerId, i), answerId, organizationId, brandId, prompt_id,
-      platform, model, region, day, collected_at, c.position, c.product_title, c.product_brand,
-      c.price_amount, c.price_currency, c.image_url, c.merchant_url, c.merchant_domain, c.rating, c.review_count,
-      JSON.stringify(c.raw), c.matched_brand_id, c.matched_brand_role]));
+    rows.shopping_cards.push(
+      rowKey('shopping_cards', [
+        cardId(answerId, i),
+        answerId,
+        organizationId,
+        brandId,
+        prompt_id,
+        platform,
+        model,
+        region,
+        day,
+        collected_at,
+        c.position,
+        c.product_title,
+        c.product_brand,
+        c.price_amount,
+        c.price_currency,
+        c.image_url,
+        c.merchant_url,
+        c.merchant_domain,
+        c.rating,
+        c.review_count,
+        JSON.stringify(c.raw),
+        c.matched_brand_id,
+        c.matched_brand_role,
+      ]),
+    );
   });
   return rows;
 }

@@ -2,7 +2,14 @@
 // CONTRACT.md section 2 defines what each figure means; section 5 defines the answer file.
 
 export const PLATFORMS = [
-  'chatgpt', 'perplexity', 'gemini', 'google_ai_overviews', 'google_ai_mode', 'claude', 'copilot', 'grok',
+  'chatgpt',
+  'perplexity',
+  'gemini',
+  'google_ai_overviews',
+  'google_ai_mode',
+  'claude',
+  'copilot',
+  'grok',
 ] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
@@ -17,7 +24,10 @@ export interface Entity {
   domains: string[];
 }
 
-export interface CitationInput { url: string; title?: string | null }
+export interface CitationInput {
+  url: string;
+  title?: string | null;
+}
 
 export interface ProductInput {
   position?: number;
@@ -48,7 +58,16 @@ export interface AnswerInput {
 
 export type Category = 'you' | 'competitor' | 'editorial' | 'forum' | 'social' | 'review' | 'institutional' | 'other';
 export type ArticleType =
-  | 'listicle' | 'comparison' | 'review' | 'how_to' | 'news' | 'product' | 'homepage' | 'discussion' | 'documentation' | 'other';
+  | 'listicle'
+  | 'comparison'
+  | 'review'
+  | 'how_to'
+  | 'news'
+  | 'product'
+  | 'homepage'
+  | 'discussion'
+  | 'documentation'
+  | 'other';
 
 /** The analysis of one answer for one entity. position is 0 when the entity is not named. */
 export interface EntityFigures {
@@ -62,8 +81,8 @@ export interface EntityFigures {
 
 /** One cited URL of an answer, de-duplicated by normalised URL within the answer. */
 export interface CitationFigures {
-  url: string;      // normalised
-  domain: string;   // host, lower-case, no leading www.
+  url: string; // normalised
+  domain: string; // host, lower-case, no leading www.
   category: Category;
   article_type: ArticleType;
   title: string;

@@ -13,14 +13,44 @@
  */
 export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   // Ad-click ids: Meta, Google (incl. iOS gbraid/wbraid), DoubleClick, Microsoft, Yandex, X, TikTok, LinkedIn
-  'fbclid', 'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'li_fat_id',
+  'fbclid',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
   // Mailchimp, HubSpot, Marketo, Vero, Olytics, Adobe
-  'mc_cid', 'mc_eid', '_hsenc', '_hsmi', '__hstc', '__hssc', '__hsfp', 'hsctatracking', 'mkt_tok', 'vero_id',
-  'vero_conv', 'oly_anon_id', 'oly_enc_id', 's_cid',
+  'mc_cid',
+  'mc_eid',
+  '_hsenc',
+  '_hsmi',
+  '__hstc',
+  '__hssc',
+  '__hsfp',
+  'hsctatracking',
+  'mkt_tok',
+  'vero_id',
+  'vero_conv',
+  'oly_anon_id',
+  'oly_enc_id',
+  's_cid',
   // Referrer markers and share ids (Instagram igshid/igsh, Spotify and YouTube share `si`)
-  'ref', 'ref_src', 'ref_url', 'referrer', 'igshid', 'igsh', 'si',
+  'ref',
+  'ref_src',
+  'ref_url',
+  'referrer',
+  'igshid',
+  'igsh',
+  'si',
   // Google Shopping / Search Console result ids and Google Analytics cross-domain linker
-  'srsltid', '_ga', '_gl',
+  'srsltid',
+  '_ga',
+  '_gl',
 ]);
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
@@ -73,13 +103,19 @@ function cleanQuery(search: string): string {
   const keys: string[] = new Array(parts.length);
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    if (part === '') { clean = false; keys[i] = ''; continue; }
+    if (part === '') {
+      clean = false;
+      keys[i] = '';
+      continue;
+    }
     const eq = part.indexOf('=');
     let key = eq < 0 ? part : part.slice(0, eq);
     if (key.includes('%') || key.includes('+')) {
       try {
         key = decodeURIComponent(key.replace(/\+/g, ' '));
-      } catch { /* malformed escape: compare the raw name */ }
+      } catch {
+        /* malformed escape: compare the raw name */
+      }
     }
     keys[i] = key;
     if (clean && (isTrackingParam(key) || key < prev)) clean = false;
@@ -98,10 +134,10 @@ function cleanQuery(search: string): string {
 }
 
 export interface ParsedCitationUrl {
-  readonly url: string;    // normalised
+  readonly url: string; // normalised
   readonly domain: string; // host, lower-case, no leading www.
-  readonly path: string;   // normalised path ('/' for the root)
-  readonly query: string;  // normalised query, '' or starting with '?'
+  readonly path: string; // normalised path ('/' for the root)
+  readonly query: string; // normalised query, '' or starting with '?'
   /**
    * Scratch slot for what a caller derives from this URL (analysis keeps the article type here).
    * Parsed URLs are shared through the cache, so a page cited again finds it already set.
@@ -181,7 +217,7 @@ export function belongsTo(domain: string, entityDomains: readonly string[]): boo
   for (const raw of entityDomains) {
     const e = normaliseDomain(raw);
     if (e === '') continue;
-    if (d === e || (d.length > e.length && d.endsWith(e) && d.charCodeAt(d.length - e.length - 1) === 46 /* . */)) {
+    if (d === e || (d.length > e.length && d.endsWith(e) && d.charCodeAt(d.length - e.length - 1) === 46) /* . */) {
       return true;
     }
   }

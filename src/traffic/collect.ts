@@ -28,14 +28,19 @@ const isHttpUrl = (s: string) => {
 };
 
 const required = (name: string) => (iss: { input: unknown }) =>
-  (iss.input === undefined ? `${name} is required` : `${name} must be a string`);
+  iss.input === undefined ? `${name} is required` : `${name} must be a string`;
 
 const Beacon = z.object({
   site: z.string({ error: required('site') }).regex(/^[A-Za-z0-9_-]{6,64}$/, 'site must be a tracking id'),
-  url: z.string({ error: required('url') }).max(4096, 'url must be at most 4096 characters')
+  url: z
+    .string({ error: required('url') })
+    .max(4096, 'url must be at most 4096 characters')
     .refine(isHttpUrl, 'url must be an http(s) URL'),
   // document.referrer is '' when there is none.
-  referrer: z.string({ error: 'referrer must be a string' }).max(2048, 'referrer must be at most 2048 characters').default(''),
+  referrer: z
+    .string({ error: 'referrer must be a string' })
+    .max(2048, 'referrer must be at most 2048 characters')
+    .default(''),
 });
 
 /** Crawlers are never visits; browsers always send a user agent, so its absence means a script. */
@@ -67,7 +72,8 @@ async function readBeacon(ctx: Koa.Context): Promise<unknown> {
       ctx.req.off('data', onData).pause();
       reject(tooBig());
     };
-    ctx.req.on('data', onData)
+    ctx.req
+      .on('data', onData)
       .once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
       .once('error', reject);
   });
@@ -94,7 +100,8 @@ export function collectRoute(deps: CollectDeps): Koa.Middleware {
 
   const accept = async (ctx: Koa.Context) => {
     const raw = await readBeacon(ctx);
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('Request body must be a JSON object');
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw badRequest('Request body must be a JSON object');
     const parsed = Beacon.safeParse(raw);
     if (!parsed.success) throw badRequest(validationMessage(parsed.error.issues));
     const beacon = parsed.data;

@@ -20,7 +20,12 @@ export interface Traffic {
   close(): Promise<void>;
 }
 
-export async function createTraffic(deps: { config: Config; stores: Stores; log: Logger; now?: () => Date }): Promise<Traffic> {
+export async function createTraffic(deps: {
+  config: Config;
+  stores: Stores;
+  log: Logger;
+  now?: () => Date;
+}): Promise<Traffic> {
   initCountryLookup();
   // In memory even when the API's counters live in Postgres: a database write per beacon would
   // cost more than the beacon, and this limit only guards against floods, per instance.

@@ -11,12 +11,21 @@ const HOST_RE = /^(?=.{1,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/;
 const SLUG_RE = /^[a-z][a-z0-9_]{1,31}$/;
 
 const Table = z.object({
-  platforms: z.array(z.object({
-    platform: z.string().regex(SLUG_RE),
-    name: z.string().min(1),
-    hosts: z.array(z.string().regex(HOST_RE)).min(1),
-    utm_sources: z.array(z.string().min(1).regex(/^[a-z0-9._-]+$/)),
-  })).min(1),
+  platforms: z
+    .array(
+      z.object({
+        platform: z.string().regex(SLUG_RE),
+        name: z.string().min(1),
+        hosts: z.array(z.string().regex(HOST_RE)).min(1),
+        utm_sources: z.array(
+          z
+            .string()
+            .min(1)
+            .regex(/^[a-z0-9._-]+$/),
+        ),
+      }),
+    )
+    .min(1),
 });
 
 export interface PlatformTable {
@@ -93,7 +102,8 @@ export function classifyVisit(pageUrl: string, referrer: string, t: PlatformTabl
   if (!page || (page.protocol !== 'http:' && page.protocol !== 'https:')) return undefined;
   const ref = referrer ? parseUrl(referrer) : undefined;
   const referrerHost = ref && (ref.protocol === 'http:' || ref.protocol === 'https:') ? ref.hostname.toLowerCase() : '';
-  const platform = (referrerHost && platformOfHost(referrerHost, t)) || platformOfUtm(page.searchParams.get('utm_source') ?? '', t);
+  const platform =
+    (referrerHost && platformOfHost(referrerHost, t)) || platformOfUtm(page.searchParams.get('utm_source') ?? '', t);
   if (!platform) return undefined;
   return { platform, referrerHost, path: (page.pathname || '/').slice(0, MAX_PATH) };
 }

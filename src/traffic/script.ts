@@ -20,12 +20,14 @@ export function buildScript(t: PlatformTable = defaultTable): string {
     .replace(/ *([{}()[\]=,;:+|!<>&?]) */g, '$1');
   // utm_source values that are platform hosts are caught by the host check; list only the others.
   const utm = [...t.utmSources.keys()].filter((u) => !platformOfHost(u, t));
-  return compact
-    .replace('__HOSTS__', JSON.stringify([...t.hosts.keys()]))
-    .replace('__UTM__', JSON.stringify(utm));
+  return compact.replace('__HOSTS__', JSON.stringify([...t.hosts.keys()])).replace('__UTM__', JSON.stringify(utm));
 }
 
-export interface ServedScript { body: string; etag: string; bytes: number }
+export interface ServedScript {
+  body: string;
+  etag: string;
+  bytes: number;
+}
 
 export function serveScript(t: PlatformTable = defaultTable): ServedScript {
   const body = buildScript(t);

@@ -51,7 +51,10 @@ export function pageOnSite(pageUrl: string, site: Site): boolean {
   return false;
 }
 
-interface Entry { value: Promise<Site | undefined>; expires: number }
+interface Entry {
+  value: Promise<Site | undefined>;
+  expires: number;
+}
 
 export function createSiteResolver(pg: Pick<Postgres, 'query'>, opts: SiteCacheOptions = {}): SiteResolver {
   const knownTtl = opts.knownTtlMs ?? 60_000;
@@ -81,8 +84,12 @@ export function createSiteResolver(pg: Pick<Postgres, 'query'>, opts: SiteCacheO
       const entry: Entry = { value, expires: t + knownTtl };
       cache.set(trackingId, entry);
       value.then(
-        (site) => { if (site === undefined) entry.expires = now() + unknownTtl; },
-        () => { if (cache.get(trackingId) === entry) cache.delete(trackingId); },
+        (site) => {
+          if (site === undefined) entry.expires = now() + unknownTtl;
+        },
+        () => {
+          if (cache.get(trackingId) === entry) cache.delete(trackingId);
+        },
       );
       return value;
     },

@@ -17,11 +17,12 @@
     r = d.referrer,
     h = '',
     u = '',
-    p, b;
-// Embedded twice on one page: still one beacon.
+    p,
+    b;
+  // Embedded twice on one page: still one beacon.
   if (!i || w.__answerscope) return;
   w.__answerscope = 1;
-// True when h is a listed host or a sub-domain of one (whole labels, never a substring).
+  // True when h is a listed host or a sub-domain of one (whole labels, never a substring).
   function m(h) {
     for (h = h.toLowerCase(); h; h = h.slice(h.indexOf('.') + 1 || h.length)) {
       if (H.indexOf(h) >= 0) return 1;
@@ -30,16 +31,16 @@
   }
   try {
     h = new URL(r).hostname;
-// biome-ignore lint/correctness/noUnusedVariables: ES5 requires the catch binding
+    // biome-ignore lint/correctness/noUnusedVariables: ES5 requires the catch binding
   } catch (e) {}
   try {
     u = (new URLSearchParams(l.search).get('utm_source') || '').toLowerCase();
-// biome-ignore lint/correctness/noUnusedVariables: ES5 requires the catch binding
+    // biome-ignore lint/correctness/noUnusedVariables: ES5 requires the catch binding
   } catch (e) {}
   if (!m(h) && U.indexOf(u) < 0 && !m(u)) return;
   p = new URL(s.src).origin + '/api/collect';
   b = JSON.stringify({ site: i, url: l.href, referrer: r });
-// sendBeacon posts text/plain, which needs no CORS preflight; fetch keepalive is the fallback.
+  // sendBeacon posts text/plain, which needs no CORS preflight; fetch keepalive is the fallback.
   if (!(n.sendBeacon && n.sendBeacon(p, b)) && w.fetch) {
     fetch(p, { method: 'POST', body: b, keepalive: true, credentials: 'omit' });
   }

@@ -19,24 +19,35 @@ import { deliveriesQueued } from './worker.ts';
 /** Movers listed per kind. */
 export const TOP_MOVERS = 5;
 
-interface DigestBrand { id: string; name: string; organization_id: string }
+interface DigestBrand {
+  id: string;
+  name: string;
+  organization_id: string;
+}
 
-const dayFilters = (brandId: string, day: string): Filters =>
-  ({ brandId, from: new Date(`${day}T00:00:00.000Z`), to: new Date(`${day}T23:59:59.999Z`) });
+const dayFilters = (brandId: string, day: string): Filters => ({
+  brandId,
+  from: new Date(`${day}T00:00:00.000Z`),
+  to: new Date(`${day}T23:59:59.999Z`),
+});
 
 export function previousDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
 /** a - b rounded as the figures are, or null when either is missing. */
-const delta = (a: number | null, b: number | null, digits = 1) => (a === null || b === null ? null : round(a - b, digits));
+const delta = (a: number | null, b: number | null, digits = 1) =>
+  a === null || b === null ? null : round(a - b, digits);
 
 /** Largest absolute changes first; ties by label, so the order is stable. */
-const byChange = <T>(changes: (x: T) => number[], label: (x: T) => string) => (a: T, b: T) => {
-  const [ca, cb] = [changes(a), changes(b)];
-  for (let i = 0; i < ca.length; i++) if (Math.abs(cb[i]) !== Math.abs(ca[i])) return Math.abs(cb[i]) - Math.abs(ca[i]);
-  return label(a).localeCompare(label(b));
-};
+const byChange =
+  <T>(changes: (x: T) => number[], label: (x: T) => string) =>
+  (a: T, b: T) => {
+    const [ca, cb] = [changes(a), changes(b)];
+    for (let i = 0; i < ca.length; i++)
+      if (Math.abs(cb[i]) !== Math.abs(ca[i])) return Math.abs(cb[i]) - Math.abs(ca[i]);
+    return label(a).localeCompare(label(b));
+  };
 
 async function promptMovers(stores: Stores, brandId: string, day: string, before: string) {
   const [today, yesterday, texts] = await Promise.all([
@@ -60,11 +71,22 @@ async function promptMovers(stores: Stores, brandId: string, day: string, before
       };
     })
     .filter((m) => m.change !== null && m.change !== 0)
-    .sort(byChange((m) => [m.change!], (m) => m.prompt_text))
+    .sort(
+      byChange(
+        (m) => [m.change!],
+        (m) => m.prompt_text,
+      ),
+    )
     .slice(0, TOP_MOVERS);
 }
 
-async function competitorMovers(stores: Stores, brand: DigestBrand, competitors: { id: string; name: string }[], day: string, before: string) {
+async function competitorMovers(
+  stores: Stores,
+  brand: DigestBrand,
+  competitors: { id: string; name: string }[],
+  day: string,
+  before: string,
+) {
   const [today, yesterday] = await Promise.all([
     competitorComparison(stores.ch, dayFilters(brand.id, day), brand, competitors),
     competitorComparison(stores.ch, dayFilters(brand.id, before), brand, competitors),
@@ -84,7 +106,12 @@ async function competitorMovers(stores: Stores, brand: DigestBrand, competitors:
       };
     })
     .filter((m) => (m.change ?? 0) !== 0 || m.total_mentions !== m.previous_total_mentions)
-    .sort(byChange((m) => [m.change ?? 0, m.total_mentions - m.previous_total_mentions], (m) => m.name))
+    .sort(
+      byChange(
+        (m) => [m.change ?? 0, m.total_mentions - m.previous_total_mentions],
+        (m) => m.name,
+      ),
+    )
     .slice(0, TOP_MOVERS);
 }
 
@@ -125,13 +152,18 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
  */
 async function brandsDue(stores: Stores, day: string, brandId?: string): Promise<DigestBrand[]> {
   const { rows: listening } = await stores.pg.query<{ organization_id: string }>(
-    `SELECT DISTINCT organization_id FROM webhook_endpoints WHERE 'digest.daily' = ANY (events)`);
+    `SELECT DISTINCT organization_id FROM webhook_endpoints WHERE 'digest.daily' = ANY (events)`,
+  );
   const brands = await allBrands(stores.pg, { organizationIds: listening.map((r) => r.organization_id), brandId });
   if (!brands.length) return [];
   const { rows: done } = await stores.pg.query<{ brand_id: string }>(
-    'SELECT brand_id FROM webhook_digests WHERE brand_id = ANY($1::uuid[]) AND day = $2', [brands.map((b) => b.id), day]);
+    'SELECT brand_id FROM webhook_digests WHERE brand_id = ANY($1::uuid[]) AND day = $2',
+    [brands.map((b) => b.id), day],
+  );
   const digested = new Set(done.map((r) => r.brand_id));
-  return brands.filter((b) => !digested.has(b.id)).map((b) => ({ id: b.id, name: b.name, organization_id: b.organization_id }));
+  return brands
+    .filter((b) => !digested.has(b.id))
+    .map((b) => ({ id: b.id, name: b.name, organization_id: b.organization_id }));
 }
 
 /**
@@ -148,10 +180,16 @@ export async function runDailyDigest(stores: Stores, log: Logger, args: { date: 
     const queued = await stores.pg.tx(async (client) => {
       // Another run may have got here first: the key decides, and the loser queues nothing.
       const claim = await client.query(
-        'INSERT INTO webhook_digests (brand_id, day, deliveries) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [brand.id, day]);
+        'INSERT INTO webhook_digests (brand_id, day, deliveries) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING',
+        [brand.id, day],
+      );
       if (!claim.rowCount) return null;
       const n = await enqueueEvent(client, { organizationId: brand.organization_id, type: 'digest.daily', data });
-      await client.query('UPDATE webhook_digests SET deliveries = $3 WHERE brand_id = $1 AND day = $2', [brand.id, day, n]);
+      await client.query('UPDATE webhook_digests SET deliveries = $3 WHERE brand_id = $1 AND day = $2', [
+        brand.id,
+        day,
+        n,
+      ]);
       return n;
     });
     if (queued === null) continue;

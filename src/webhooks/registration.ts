@@ -70,8 +70,12 @@ export async function createEndpoint(
   const row = await pg.tx(async (client) => {
     // Serialises registrations of one organization so the cap holds under concurrent requests.
     await lockOrganization(client, input.organizationId);
-    const { rows: [{ n }] } = await client.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM webhook_endpoints WHERE organization_id = $1', [input.organizationId]);
+    const {
+      rows: [{ n }],
+    } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_endpoints WHERE organization_id = $1',
+      [input.organizationId],
+    );
     if (n >= MAX_ENDPOINTS) throw badRequest(`At most ${MAX_ENDPOINTS} webhook endpoints per organization`);
     const { rows } = await client.query<EndpointRow>(
       `INSERT INTO webhook_endpoints (id, organization_id, url, events, secret) VALUES ($1, $2, $3, $4, $5)
@@ -86,15 +90,23 @@ export async function createEndpoint(
 export async function listEndpoints(pg: Postgres, organizationId: string | null): Promise<EndpointRow[]> {
   if (!organizationId) return [];
   const { rows } = await pg.query<EndpointRow>(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at, id`, [organizationId]);
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at, id`,
+    [organizationId],
+  );
   return rows;
 }
 
 /** The endpoint if it belongs to the organization; undefined for unknown, malformed or foreign ids. */
-export async function endpointInOrganization(pg: Postgres, organizationId: string | null, id: string): Promise<EndpointRow | undefined> {
+export async function endpointInOrganization(
+  pg: Postgres,
+  organizationId: string | null,
+  id: string,
+): Promise<EndpointRow | undefined> {
   if (!organizationId || !UUID_RE.test(id)) return undefined;
   const { rows } = await pg.query<EndpointRow>(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`, [id.toLowerCase(), organizationId]);
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND organization_id = $2`,
+    [id.toLowerCase(), organizationId],
+  );
   return rows[0];
 }
 
@@ -102,6 +114,9 @@ export async function endpointInOrganization(pg: Postgres, organizationId: strin
 export async function deleteEndpoint(pg: Postgres, organizationId: string | null, id: string): Promise<boolean> {
   const endpoint = await endpointInOrganization(pg, organizationId, id);
   if (!endpoint) return false;
-  const { rowCount } = await pg.query('DELETE FROM webhook_endpoints WHERE id = $1 AND organization_id = $2', [endpoint.id, organizationId]);
+  const { rowCount } = await pg.query('DELETE FROM webhook_endpoints WHERE id = $1 AND organization_id = $2', [
+    endpoint.id,
+    organizationId,
+  ]);
   return Boolean(rowCount);
 }

@@ -27,7 +27,10 @@ export function sealSecret(secret: string, secretKey?: string): string {
 export function openSecret(stored: string, secretKey?: string): string {
   if (!stored.startsWith(SEALED)) return stored;
   if (!secretKey) throw new Error('The endpoint secret is encrypted and WEBHOOK_SECRET_KEY is not set');
-  const [iv, tag, data] = stored.slice(SEALED.length).split(':').map((s) => Buffer.from(s, 'base64'));
+  const [iv, tag, data] = stored
+    .slice(SEALED.length)
+    .split(':')
+    .map((s) => Buffer.from(s, 'base64'));
   const decipher = createDecipheriv('aes-256-gcm', keyOf(secretKey), iv);
   decipher.setAuthTag(tag);
   try {

@@ -87,7 +87,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
     const outcome = await attempt(config, claim);
     await recordAttempt(stores.pg, claim, outcome);
     const fields = {
-      deliveryId: claim.id, endpointId: claim.endpoint_id, attempt: claim.attempts, status: outcome.statusCode,
+      deliveryId: claim.id,
+      endpointId: claim.endpoint_id,
+      attempt: claim.attempts,
+      status: outcome.statusCode,
     };
     if (outcome.error) {
       const failure = { ...fields, error: outcome.error, detail: outcome.detail, next: outcome.next.status };

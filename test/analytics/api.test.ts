@@ -6,8 +6,12 @@ import { get, seedTenant, startTestServer, uniq, type TestServer } from '../help
 import { ingestFile } from '../../src/tracking/ingest-file.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 async function ingest(lines: object[]) {
   const file = path.join(server.dataDir, `${uniq('a')}.jsonl`);
@@ -15,8 +19,15 @@ async function ingest(lines: object[]) {
   return ingestFile(server.stores, file);
 }
 
-const answer = (promptId: string, at: string, text: string) =>
-  ({ prompt_id: promptId, platform: 'chatgpt', model: 'gpt-4o', region: 'US', collected_at: at, text, citations: [] });
+const answer = (promptId: string, at: string, text: string) => ({
+  prompt_id: promptId,
+  platform: 'chatgpt',
+  model: 'gpt-4o',
+  region: 'US',
+  collected_at: at,
+  text,
+  citations: [],
+});
 
 test('bad values are 400s that name the parameter; limits are clamped', async (t) => {
   const x = await seedTenant(server);
@@ -24,9 +35,15 @@ test('bad values are 400s that name the parameter; limits are clamped', async (t
   const cases: [string, string][] = [
     [`/api/mcp/visibility-trend?${b}&granularity=month`, 'granularity must be one of: day, week'],
     [`/api/v1/citations?${b}&source_filter=mine`, 'source_filter must be one of: all, owned, competitor, external'],
-    [`/api/mcp/prompt-performance?${b}&sort_by=fame`, 'sort_by must be one of: visibility, mentions, citations, appearances'],
+    [
+      `/api/mcp/prompt-performance?${b}&sort_by=fame`,
+      'sort_by must be one of: visibility, mentions, citations, appearances',
+    ],
     [`/api/mcp/prompt-performance?${b}&order=up`, 'order must be one of: desc, asc'],
-    [`/api/v1/visibility-summary?${b}&date_from=2026-02-30`, 'date_from must be a date (YYYY-MM-DD) or an ISO 8601 timestamp'],
+    [
+      `/api/v1/visibility-summary?${b}&date_from=2026-02-30`,
+      'date_from must be a date (YYYY-MM-DD) or an ISO 8601 timestamp',
+    ],
     [`/api/v1/visibility-summary?${b}&date_to=soon`, 'date_to must be a date (YYYY-MM-DD) or an ISO 8601 timestamp'],
     [`/api/v1/citations?${b}&limit=lots`, 'limit must be an integer'],
     [`/api/v1/competitor-comparison?${b}&topic_id=abc`, 'topic_id must be a UUID'],
@@ -50,18 +67,31 @@ test('bad values are 400s that name the parameter; limits are clamped', async (t
 test('unknown and foreign resources are 404s', async (t) => {
   const a = await seedTenant(server);
   const b = await seedTenant(server);
-  for (const endpoint of ['visibility-summary', 'visibility-trend', 'competitor-comparison', 'citations', 'prompt-performance', 'shopping-cards']) {
+  for (const endpoint of [
+    'visibility-summary',
+    'visibility-trend',
+    'competitor-comparison',
+    'citations',
+    'prompt-performance',
+    'shopping-cards',
+  ]) {
     const r = await get(server, `/api/v1/${endpoint}?brand_id=${b.brandId}`, a.key);
     t.deepEqual([r.status, r.body], [404, { error: 'Brand not found' }], endpoint);
   }
-  const foreignTopic = await get(server, `/api/mcp/visibility-trend?brand_id=${a.brandId}&topic_id=${b.topicIds[0]}`, a.key);
+  const foreignTopic = await get(
+    server,
+    `/api/mcp/visibility-trend?brand_id=${a.brandId}&topic_id=${b.topicIds[0]}`,
+    a.key,
+  );
   t.deepEqual([foreignTopic.status, foreignTopic.body], [404, { error: 'Topic not found' }]);
   const noProduct = await get(server, `/api/mcp/product-visibility?brand_id=${a.brandId}&product_title=Nothing`, a.key);
   t.deepEqual([noProduct.status, noProduct.body], [404, { error: 'Product not found' }]);
 });
 
 test('a topic without prompts matches nothing', async (t) => {
-  const x = await seedTenant(server, [{ name: 'Acme', slug: 'acme', topics: [{ name: 'Empty' }, { name: 'Full', prompts: [{ text: 'q' }] }] }]);
+  const x = await seedTenant(server, [
+    { name: 'Acme', slug: 'acme', topics: [{ name: 'Empty' }, { name: 'Full', prompts: [{ text: 'q' }] }] },
+  ]);
   await ingest([answer(x.promptIds[0], '2026-11-01T06:00:00Z', 'Acme')]);
   const r = await get(server, `/api/mcp/visibility-trend?brand_id=${x.brandId}&topic_id=${x.topicIds[0]}`, x.key);
   t.deepEqual(r.body, { granularity: 'day', buckets: [] });
@@ -89,7 +119,12 @@ test('cursor paging walks 500 cards in pages of 7 without loss or repeats, with 
     ...answer(x.promptIds[0], `2026-11-${String(1 + Math.floor(i / 10)).padStart(2, '0')}T06:00:00Z`, 'shop'),
     id: `6d0c1f3e-0000-4000-8000-${String(i).padStart(12, '0')}`,
     mode: 'shopping',
-    products: Array.from({ length: 5 }, (_, p) => ({ position: p + 1, title: `Product ${i}-${p}`, brand: p === 0 ? 'Acme' : 'Other', price: 10 + p })),
+    products: Array.from({ length: 5 }, (_, p) => ({
+      position: p + 1,
+      title: `Product ${i}-${p}`,
+      brand: p === 0 ? 'Acme' : 'Other',
+      price: 10 + p,
+    })),
   }));
   const r = await ingest(answers);
   t.is(r.inserted, 100);
@@ -101,7 +136,10 @@ test('cursor paging walks 500 cards in pages of 7 without loss or repeats, with 
     const query: string = `/api/v1/shopping-cards?brand_id=${x.brandId}&limit=7${cursor ? `&cursor=${cursor}` : ''}`;
     const page = (await get(server, query, x.key)).body;
     t.true(page.cards.length <= 7);
-    for (const c of page.cards) { seen.push(c.id); times.push(c.created_at); }
+    for (const c of page.cards) {
+      seen.push(c.id);
+      times.push(c.created_at);
+    }
     cursor = page.next_cursor;
     pages++;
   } while (cursor && pages < 100);
@@ -118,7 +156,13 @@ test('a replaced answer counts once in the daily rollup too, before and after me
   const x = await seedTenant(server);
   const id = '7e0c1f3e-0000-4000-8000-000000000001';
   const url = `/api/v1/competitor-comparison?brand_id=${x.brandId}&date_from=2026-11-01&date_to=2026-11-30`;
-  await ingest([{ ...answer(x.promptIds[0], '2026-11-01T06:00:00Z', 'Acme and Acme'), id, citations: [{ url: 'https://acme.example/a' }, { url: 'https://news.example/b' }] }]);
+  await ingest([
+    {
+      ...answer(x.promptIds[0], '2026-11-01T06:00:00Z', 'Acme and Acme'),
+      id,
+      citations: [{ url: 'https://acme.example/a' }, { url: 'https://news.example/b' }],
+    },
+  ]);
   t.deepEqual((await get(server, url, x.key)).body.brand.total_mentions, 2);
   const cited = (await get(server, `/api/v1/citations?brand_id=${x.brandId}`, x.key)).body.totals;
   t.deepEqual(cited, { domains: 2, urls: 2, citations: 2, results_with_citations: 1, avg_citations_per_result: 2 });
@@ -129,15 +173,33 @@ test('a replaced answer counts once in the daily rollup too, before and after me
     t.is(body.brand.appearance_count, 0);
     t.deepEqual(body.share_of_voice.total_competitor_mentions, 1);
     const citations = (await get(server, `/api/v1/citations?brand_id=${x.brandId}`, x.key)).body;
-    t.deepEqual(citations.totals, { domains: 0, urls: 0, citations: 0, results_with_citations: 0, avg_citations_per_result: 0 });
+    t.deepEqual(citations.totals, {
+      domains: 0,
+      urls: 0,
+      citations: 0,
+      results_with_citations: 0,
+      avg_citations_per_result: 0,
+    });
     t.deepEqual([citations.top_domains, citations.top_urls], [[], []]);
-    const trend = (await get(server, `/api/v1/visibility-trend?brand_id=${x.brandId}&date_from=2026-11-01&date_to=2026-11-30`, x.key)).body;
-    t.deepEqual(trend.buckets.map((b: any) => [b.date, b.result_count]), [['2026-11-02', 1]]);
+    const trend = (
+      await get(server, `/api/v1/visibility-trend?brand_id=${x.brandId}&date_from=2026-11-01&date_to=2026-11-30`, x.key)
+    ).body;
+    t.deepEqual(
+      trend.buckets.map((b: any) => [b.date, b.result_count]),
+      [['2026-11-02', 1]],
+    );
   };
   await check();
-  for (const table of ['answer_entities', 'entity_daily']) await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+  for (const table of ['answer_entities', 'entity_daily'])
+    await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
   // A wider range is a new cache key, so this reads the merged tables.
-  const body = (await get(server, `/api/v1/competitor-comparison?brand_id=${x.brandId}&date_from=2026-10-01&date_to=2026-11-30`, x.key)).body;
+  const body = (
+    await get(
+      server,
+      `/api/v1/competitor-comparison?brand_id=${x.brandId}&date_from=2026-10-01&date_to=2026-11-30`,
+      x.key,
+    )
+  ).body;
   t.is(body.brand.total_mentions, 0);
   t.is(body.share_of_voice.total_competitor_mentions, 1);
 });

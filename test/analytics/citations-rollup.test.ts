@@ -14,45 +14,81 @@ import type { Filters } from '../../src/analytics/filters.ts';
 let server: TestServer;
 let t0: Tenant;
 
-const lines = (answers: object[]) => (async function* () {
-  let line = 0;
-  for (const a of answers) yield { line: ++line, text: JSON.stringify(a) };
-})();
+const lines = (answers: object[]) =>
+  (async function* () {
+    let line = 0;
+    for (const a of answers) yield { line: ++line, text: JSON.stringify(a) };
+  })();
 
 test.before(async () => {
   server = await startTestServer();
-  t0 = await seedTenant(server, [{
-    name: 'Acme', slug: 'acme', domains: ['acme.example'], aliases: ['Acme Inc'],
-    competitors: [{ name: 'Globex', domains: ['globex.example'] }, { name: 'Initech', domains: ['initech.example'] }],
-    topics: [
-      { name: 'CRM', prompts: [{ text: 'best crm', platforms: ['chatgpt', 'perplexity', 'gemini'], regions: ['US', 'GB'] }] },
-      { name: 'Email', prompts: [{ text: 'email tools', platforms: ['chatgpt', 'claude'], regions: ['US'] }] },
-    ],
-  }]);
+  t0 = await seedTenant(server, [
+    {
+      name: 'Acme',
+      slug: 'acme',
+      domains: ['acme.example'],
+      aliases: ['Acme Inc'],
+      competitors: [
+        { name: 'Globex', domains: ['globex.example'] },
+        { name: 'Initech', domains: ['initech.example'] },
+      ],
+      topics: [
+        {
+          name: 'CRM',
+          prompts: [{ text: 'best crm', platforms: ['chatgpt', 'perplexity', 'gemini'], regions: ['US', 'GB'] }],
+        },
+        { name: 'Email', prompts: [{ text: 'email tools', platforms: ['chatgpt', 'claude'], regions: ['US'] }] },
+      ],
+    },
+  ]);
   const brands = await loadSimBrands(server.stores.pg, [t0.brandId]);
-  const answers = [...simulateDays({ seed: 11, brands, from: '2026-01-20', days: 100 })]
-    .map((a, i) => ({ ...a, id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }));
+  const answers = [...simulateDays({ seed: 11, brands, from: '2026-01-20', days: 100 })].map((a, i) => ({
+    ...a,
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  }));
   await ingestLines(server.stores, lines(answers));
   // Every fifth answer again, with its first citation dropped and the others' titles changed.
-  const changed = answers.filter((_, i) => i % 5 === 0).map((a: any) => ({
-    ...a, citations: (a.citations ?? []).slice(1).map((c: any) => ({ ...c, title: `${c.title ?? ''} (updated)` })),
-  }));
+  const changed = answers
+    .filter((_, i) => i % 5 === 0)
+    .map((a: any) => ({
+      ...a,
+      citations: (a.citations ?? []).slice(1).map((c: any) => ({ ...c, title: `${c.title ?? ''} (updated)` })),
+    }));
   const again = await ingestLines(server.stores, lines(changed));
   if (again.replaced !== changed.length) throw new Error(`unexpected re-import ${JSON.stringify(again)}`);
 });
-test.after.always(async () => { await server?.stop(); });
+test.after.always(async () => {
+  await server?.stop();
+});
 
 const range = (from: string, to: string): Pick<Filters, 'from' | 'to'> => ({ from: new Date(from), to: new Date(to) });
 
 test('whole months of a range', (t) => {
-  const f = (from?: string, to?: string) => wholeMonths({ brandId: 'b', from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined });
-  t.deepEqual(f('2026-02-01T00:00:00.000Z', '2026-03-31T23:59:59.999Z'), { from: '2026-02-01', to: '2026-03-01', end: '2026-03-31' });
-  t.deepEqual(f('2026-01-20T00:00:00.000Z', '2026-04-10T23:59:59.999Z'), { from: '2026-02-01', to: '2026-03-01', end: '2026-03-31' });
+  const f = (from?: string, to?: string) =>
+    wholeMonths({ brandId: 'b', from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined });
+  t.deepEqual(f('2026-02-01T00:00:00.000Z', '2026-03-31T23:59:59.999Z'), {
+    from: '2026-02-01',
+    to: '2026-03-01',
+    end: '2026-03-31',
+  });
+  t.deepEqual(f('2026-01-20T00:00:00.000Z', '2026-04-10T23:59:59.999Z'), {
+    from: '2026-02-01',
+    to: '2026-03-01',
+    end: '2026-03-31',
+  });
   // A bound inside the 1st of a month, or before the end of the last day, gives that month up.
   t.deepEqual(f('2026-02-01T00:00:00.001Z', '2026-03-31T23:59:59.998Z'), undefined);
-  t.deepEqual(f('2026-01-31T12:00:00.000Z', '2026-04-01T00:00:00.000Z'), { from: '2026-02-01', to: '2026-03-01', end: '2026-03-31' });
+  t.deepEqual(f('2026-01-31T12:00:00.000Z', '2026-04-01T00:00:00.000Z'), {
+    from: '2026-02-01',
+    to: '2026-03-01',
+    end: '2026-03-31',
+  });
   t.deepEqual(f('2026-02-03T00:00:00.000Z', '2026-02-27T23:59:59.999Z'), undefined);
-  t.deepEqual(f('2026-12-01T00:00:00.000Z', '2027-01-31T23:59:59.999Z'), { from: '2026-12-01', to: '2027-01-01', end: '2027-01-31' });
+  t.deepEqual(f('2026-12-01T00:00:00.000Z', '2027-01-31T23:59:59.999Z'), {
+    from: '2026-12-01',
+    to: '2027-01-01',
+    end: '2027-01-31',
+  });
   t.deepEqual(f(undefined, '2026-02-28T23:59:59.999Z'), { from: undefined, to: '2026-02-01', end: '2026-02-28' });
   t.deepEqual(f('2026-02-15T00:00:00.000Z', undefined), { from: '2026-03-01', to: undefined, end: undefined });
 });
@@ -70,8 +106,14 @@ test('which parts answer', (t) => {
   t.notRegex(src({ ...range('2026-02-01', '2026-03-31T23:59:59.999Z'), models: ['gpt-4o'] }), /monthly/);
   const domainRollups: CitationRollup[] = ['citation_domains_monthly', 'citation_domain_models_monthly'];
   t.regex(src(range('2026-02-01', '2026-03-31T23:59:59.999Z'), domainRollups), /FROM citation_domains_monthly/);
-  t.regex(src({ ...range('2026-02-01', '2026-03-31T23:59:59.999Z'), models: ['gpt-4o'] }, domainRollups), /FROM citation_domain_models_monthly/);
-  t.regex(src({ ...range('2026-02-01', '2026-03-31T23:59:59.999Z'), region: 'GB' }, domainRollups), /FROM citation_domain_models_monthly/);
+  t.regex(
+    src({ ...range('2026-02-01', '2026-03-31T23:59:59.999Z'), models: ['gpt-4o'] }, domainRollups),
+    /FROM citation_domain_models_monthly/,
+  );
+  t.regex(
+    src({ ...range('2026-02-01', '2026-03-31T23:59:59.999Z'), region: 'GB' }, domainRollups),
+    /FROM citation_domain_models_monthly/,
+  );
 });
 
 const cases: [string, Partial<Filters>][] = [
@@ -89,7 +131,11 @@ const cases: [string, Partial<Filters>][] = [
 for (const [name, filters] of cases) {
   for (const source of ['all', 'owned', 'competitor', 'external'] as SourceFilter[]) {
     test(`rollups and raw rows agree: ${name}, ${source}`, async (t) => {
-      const f: Filters = { brandId: t0.brandId, ...filters, ...(filters.promptIds ? { promptIds: [t0.promptIds[0]] } : {}) };
+      const f: Filters = {
+        brandId: t0.brandId,
+        ...filters,
+        ...(filters.promptIds ? { promptIds: [t0.promptIds[0]] } : {}),
+      };
       const viaRollups = await citations(server.stores.ch, f, { limit: 7, source });
       const viaRaw = await citations(server.stores.ch, f, { limit: 7, source, raw: true });
       t.deepEqual(viaRollups, viaRaw);

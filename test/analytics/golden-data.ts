@@ -55,9 +55,18 @@ const TEXTS: Record<string, string> = {
 
 const CITES: Record<string, { url: string; title?: string }[]> = {
   c0: [],
-  c1: [{ url: 'https://acme.example/pricing', title: 'Acme pricing' }, { url: 'https://www.g2.com/products/acme/reviews', title: 'Acme reviews' }],
-  c2: [{ url: 'https://globex.example/', title: 'Globex' }, { url: 'https://reddit.com/r/crm/comments/abc', title: 'Best CRM? : r/crm' }],
-  c3: [{ url: 'https://acme.example/pricing?utm_source=x' }, { url: 'https://techcrunch.com/2026/11/01/crm-news', title: 'CRM news roundup' }],
+  c1: [
+    { url: 'https://acme.example/pricing', title: 'Acme pricing' },
+    { url: 'https://www.g2.com/products/acme/reviews', title: 'Acme reviews' },
+  ],
+  c2: [
+    { url: 'https://globex.example/', title: 'Globex' },
+    { url: 'https://reddit.com/r/crm/comments/abc', title: 'Best CRM? : r/crm' },
+  ],
+  c3: [
+    { url: 'https://acme.example/pricing?utm_source=x' },
+    { url: 'https://techcrunch.com/2026/11/01/crm-news', title: 'CRM news roundup' },
+  ],
 };
 
 const TABLE = `
@@ -87,11 +96,24 @@ P1 chatgpt GB B c1
 P2 perplexity GB C c0`;
 
 export const WORKSPACE_BRAND = {
-  name: 'Acme', slug: 'acme', industry: 'Software', region: 'US',
-  domains: ['acme.example'], aliases: ['Acme Inc'],
-  competitors: [{ name: 'Globex', domains: ['globex.example'] }, { name: 'Initech', domains: ['initech.example'] }],
+  name: 'Acme',
+  slug: 'acme',
+  industry: 'Software',
+  region: 'US',
+  domains: ['acme.example'],
+  aliases: ['Acme Inc'],
+  competitors: [
+    { name: 'Globex', domains: ['globex.example'] },
+    { name: 'Initech', domains: ['initech.example'] },
+  ],
   topics: [
-    { name: 'CRM', prompts: [{ text: 'P1 best crm', platforms: ['chatgpt', 'perplexity'] }, { text: 'P2 crm pricing', platforms: ['chatgpt', 'perplexity'] }] },
+    {
+      name: 'CRM',
+      prompts: [
+        { text: 'P1 best crm', platforms: ['chatgpt', 'perplexity'] },
+        { text: 'P2 crm pricing', platforms: ['chatgpt', 'perplexity'] },
+      ],
+    },
     { name: 'Email', prompts: [{ text: 'P3 email tools', platforms: ['chatgpt', 'perplexity'] }] },
   ],
 };
@@ -100,25 +122,74 @@ const MODEL: Record<string, string> = { chatgpt: 'gpt-4o', perplexity: 'sonar' }
 
 /** The answer lines, given the prompt ids [P1, P2, P3] of the applied workspace. */
 export function goldenAnswers(promptIds: string[]) {
-  const rows = TABLE.trim().split('\n').map((line, i) => {
-    const [prompt, platform, region, text, cites] = line.trim().split(/\s+/);
-    const day = DAYS[Math.floor(i / 8)];
-    const hour = String(6 + 2 * (i % 8)).padStart(2, '0');
-    return {
-      prompt_id: promptIds[Number(prompt.slice(1)) - 1], platform, model: MODEL[platform], region, mode: 'standard',
-      collected_at: `${day}T${hour}:00:00Z`, text: TEXTS[text], citations: CITES[cites],
-    };
-  });
+  const rows = TABLE.trim()
+    .split('\n')
+    .map((line, i) => {
+      const [prompt, platform, region, text, cites] = line.trim().split(/\s+/);
+      const day = DAYS[Math.floor(i / 8)];
+      const hour = String(6 + 2 * (i % 8)).padStart(2, '0');
+      return {
+        prompt_id: promptIds[Number(prompt.slice(1)) - 1],
+        platform,
+        model: MODEL[platform],
+        region,
+        mode: 'standard',
+        collected_at: `${day}T${hour}:00:00Z`,
+        text: TEXTS[text],
+        citations: CITES[cites],
+      };
+    });
   const shopping = [
-    { prompt_id: promptIds[0], platform: 'chatgpt', model: 'gpt-4o', region: 'US', mode: 'shopping', collected_at: '2026-11-02T06:30:00Z',
-      text: 'Acme Acme Acme Globex', citations: [{ url: 'https://acme.example/shop' }],
+    {
+      prompt_id: promptIds[0],
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      mode: 'shopping',
+      collected_at: '2026-11-02T06:30:00Z',
+      text: 'Acme Acme Acme Globex',
+      citations: [{ url: 'https://acme.example/shop' }],
       products: [
-        { position: 1, title: 'Acme CRM Pro', brand: 'Acme', price: '$1,299.99', merchant_url: 'https://shop.example/p/1', rating: 4.5, review_count: 100 },
-        { position: 2, title: 'Globex Suite', brand: 'Globex', price: 49, currency: 'EUR', merchant_url: 'https://www.globex.example/buy' },
-      ] },
-    { prompt_id: promptIds[1], platform: 'perplexity', model: 'sonar', region: 'US', mode: 'shopping', collected_at: '2026-11-09T07:00:00Z',
-      text: 'Acme', citations: [],
-      products: [{ position: 1, title: 'Acme CRM Pro', brand: 'Acme', price: '€1.199,00', merchant_url: 'https://acme.example/buy', rating: 4.0, review_count: 50 }] },
+        {
+          position: 1,
+          title: 'Acme CRM Pro',
+          brand: 'Acme',
+          price: '$1,299.99',
+          merchant_url: 'https://shop.example/p/1',
+          rating: 4.5,
+          review_count: 100,
+        },
+        {
+          position: 2,
+          title: 'Globex Suite',
+          brand: 'Globex',
+          price: 49,
+          currency: 'EUR',
+          merchant_url: 'https://www.globex.example/buy',
+        },
+      ],
+    },
+    {
+      prompt_id: promptIds[1],
+      platform: 'perplexity',
+      model: 'sonar',
+      region: 'US',
+      mode: 'shopping',
+      collected_at: '2026-11-09T07:00:00Z',
+      text: 'Acme',
+      citations: [],
+      products: [
+        {
+          position: 1,
+          title: 'Acme CRM Pro',
+          brand: 'Acme',
+          price: '€1.199,00',
+          merchant_url: 'https://acme.example/buy',
+          rating: 4.0,
+          review_count: 50,
+        },
+      ],
+    },
   ];
   return [...rows, ...shopping];
 }

@@ -19,7 +19,12 @@ test.before(async () => {
   t0 = await seedTenant(server, [WORKSPACE_BRAND]);
   [globexId, initechId] = t0.competitorIds;
   const file = path.join(server.dataDir, 'golden.jsonl');
-  fs.writeFileSync(file, goldenAnswers(t0.promptIds).map((a) => JSON.stringify(a)).join('\n'));
+  fs.writeFileSync(
+    file,
+    goldenAnswers(t0.promptIds)
+      .map((a) => JSON.stringify(a))
+      .join('\n'),
+  );
   // Twice: the second import replaces every answer and must change no figure.
   await ingestFile(server.stores, file);
   const again = await ingestFile(server.stores, file);
@@ -30,7 +35,9 @@ test.before(async () => {
     return r.body;
   };
 });
-test.after.always(async () => { await server?.stop(); });
+test.after.always(async () => {
+  await server?.stop();
+});
 
 test('visibility-summary over all answers', async (t) => {
   // n = 24 (the 2 shopping answers never count). Named (texts A, B, E): 16 answers; mentions
@@ -45,8 +52,14 @@ test('visibility-summary over all answers', async (t) => {
   t.deepEqual(await q('visibility-summary'), {
     brand: { id: t0.brandId, name: 'Acme' },
     totals: {
-      resultCount: 24, avgVisibility: 60.9, totalMentions: 25, totalCitations: 12,
-      aiVisibilityScore: 65.2, mentionAnswers: 16, citationAnswers: 12, positionFactor: 0.844,
+      resultCount: 24,
+      avgVisibility: 60.9,
+      totalMentions: 25,
+      totalCitations: 12,
+      aiVisibilityScore: 65.2,
+      mentionAnswers: 16,
+      citationAnswers: 12,
+      positionFactor: 0.844,
     },
     topCompetitors: [
       { name: 'Globex', mentions: 21, avgVisibility: 65.4, score: 66.5 },
@@ -65,8 +78,14 @@ test('visibility-summary filtered by model and region', async (t) => {
   t.deepEqual(await q('visibility-summary', '&model=sonar&region=US'), {
     brand: { id: t0.brandId, name: 'Acme' },
     totals: {
-      resultCount: 6, avgVisibility: 72.5, totalMentions: 7, totalCitations: 3,
-      aiVisibilityScore: 74.5, mentionAnswers: 5, citationAnswers: 3, positionFactor: 0.8,
+      resultCount: 6,
+      avgVisibility: 72.5,
+      totalMentions: 7,
+      totalCitations: 3,
+      aiVisibilityScore: 74.5,
+      mentionAnswers: 5,
+      citationAnswers: 3,
+      positionFactor: 0.8,
     },
     topCompetitors: [
       { name: 'Globex', mentions: 6, avgVisibility: 78.3, score: 78.3 },
@@ -81,8 +100,14 @@ test('visibility-summary over one day, and from a timestamp', async (t) => {
   // score 100 x (0.6x5/8 + 0.25x4/8 + 0.15x0.9) = 63.5.
   const day = await q('visibility-summary', '&date_from=2026-11-03&date_to=2026-11-03');
   t.deepEqual(day.totals, {
-    resultCount: 8, avgVisibility: 58.4, totalMentions: 8, totalCitations: 4,
-    aiVisibilityScore: 63.5, mentionAnswers: 5, citationAnswers: 4, positionFactor: 0.9,
+    resultCount: 8,
+    avgVisibility: 58.4,
+    totalMentions: 8,
+    totalCitations: 4,
+    aiVisibilityScore: 63.5,
+    mentionAnswers: 5,
+    citationAnswers: 4,
+    positionFactor: 0.9,
   });
   // From 12:00 on Monday: Monday's answers 4-8 (collected 12:00 to 20:00) and all later ones.
   // Mentions: 0 + 2 + 1 + 2 + 1 = 6 on Monday, plus 8 and 8.
@@ -98,8 +123,14 @@ test('visibility-summary of an empty range: counts 0, undefined figures null', a
   t.deepEqual(await q('visibility-summary', '&date_from=2025-01-01&date_to=2025-01-31'), {
     brand: { id: t0.brandId, name: 'Acme' },
     totals: {
-      resultCount: 0, avgVisibility: null, totalMentions: 0, totalCitations: 0,
-      aiVisibilityScore: null, mentionAnswers: 0, citationAnswers: 0, positionFactor: null,
+      resultCount: 0,
+      avgVisibility: null,
+      totalMentions: 0,
+      totalCitations: 0,
+      aiVisibilityScore: null,
+      mentionAnswers: 0,
+      citationAnswers: 0,
+      positionFactor: null,
     },
     topCompetitors: [],
   });
@@ -120,9 +151,33 @@ test('visibility-trend by day, with the damped daily score', async (t) => {
   t.deepEqual(await q('visibility-trend'), {
     granularity: 'day',
     buckets: [
-      { date: '2026-11-02', result_count: 8, avg_visibility_score: 64, ai_visibility_score: 57.3, total_mentions: 9, total_citations: 3, avg_competitor_score: 75 },
-      { date: '2026-11-03', result_count: 8, avg_visibility_score: 58, ai_visibility_score: 52.7, total_mentions: 8, total_citations: 4, avg_competitor_score: 74 },
-      { date: '2026-11-09', result_count: 8, avg_visibility_score: 61, ai_visibility_score: 55.5, total_mentions: 8, total_citations: 5, avg_competitor_score: 73 },
+      {
+        date: '2026-11-02',
+        result_count: 8,
+        avg_visibility_score: 64,
+        ai_visibility_score: 57.3,
+        total_mentions: 9,
+        total_citations: 3,
+        avg_competitor_score: 75,
+      },
+      {
+        date: '2026-11-03',
+        result_count: 8,
+        avg_visibility_score: 58,
+        ai_visibility_score: 52.7,
+        total_mentions: 8,
+        total_citations: 4,
+        avg_competitor_score: 74,
+      },
+      {
+        date: '2026-11-09',
+        result_count: 8,
+        avg_visibility_score: 61,
+        ai_visibility_score: 55.5,
+        total_mentions: 8,
+        total_citations: 5,
+        avg_competitor_score: 73,
+      },
     ],
   });
 });
@@ -133,8 +188,24 @@ test('visibility-trend by ISO week, dated by Monday, with no daily score', async
   t.deepEqual(await q('visibility-trend', '&granularity=week'), {
     granularity: 'week',
     buckets: [
-      { date: '2026-11-02', result_count: 16, avg_visibility_score: 61, ai_visibility_score: null, total_mentions: 17, total_citations: 7, avg_competitor_score: 74 },
-      { date: '2026-11-09', result_count: 8, avg_visibility_score: 61, ai_visibility_score: null, total_mentions: 8, total_citations: 5, avg_competitor_score: 73 },
+      {
+        date: '2026-11-02',
+        result_count: 16,
+        avg_visibility_score: 61,
+        ai_visibility_score: null,
+        total_mentions: 17,
+        total_citations: 7,
+        avg_competitor_score: 74,
+      },
+      {
+        date: '2026-11-09',
+        result_count: 8,
+        avg_visibility_score: 61,
+        ai_visibility_score: null,
+        total_mentions: 8,
+        total_citations: 5,
+        avg_competitor_score: 73,
+      },
     ],
   });
 });
@@ -151,9 +222,33 @@ test('visibility-trend for one topic', async (t) => {
   //   Pairs: 19 Initech 75, Globex 67.5; 22 Globex 67.5 -> 210/3 = 70.
   const email = t0.topicIds[1];
   t.deepEqual((await q('visibility-trend', `&topic_id=${email}`)).buckets, [
-    { date: '2026-11-02', result_count: 2, avg_visibility_score: 88, ai_visibility_score: 73.9, total_mentions: 3, total_citations: 1, avg_competitor_score: 67 },
-    { date: '2026-11-03', result_count: 3, avg_visibility_score: 48, ai_visibility_score: 41, total_mentions: 4, total_citations: 0, avg_competitor_score: 78 },
-    { date: '2026-11-09', result_count: 2, avg_visibility_score: 63, ai_visibility_score: 55.7, total_mentions: 1, total_citations: 2, avg_competitor_score: 70 },
+    {
+      date: '2026-11-02',
+      result_count: 2,
+      avg_visibility_score: 88,
+      ai_visibility_score: 73.9,
+      total_mentions: 3,
+      total_citations: 1,
+      avg_competitor_score: 67,
+    },
+    {
+      date: '2026-11-03',
+      result_count: 3,
+      avg_visibility_score: 48,
+      ai_visibility_score: 41,
+      total_mentions: 4,
+      total_citations: 0,
+      avg_competitor_score: 78,
+    },
+    {
+      date: '2026-11-09',
+      result_count: 2,
+      avg_visibility_score: 63,
+      ai_visibility_score: 55.7,
+      total_mentions: 1,
+      total_citations: 2,
+      avg_competitor_score: 70,
+    },
   ]);
 });
 
@@ -162,13 +257,39 @@ test('competitor-comparison with share of voice', async (t) => {
   // By platform: chatgpt answers (1,3,5,7,8,9,12,14,16,17,19,21,23): Acme 16, competitors 17 -> 48.5%;
   // perplexity: Acme 9, competitors 13 -> 40.9%.
   t.deepEqual(await q('competitor-comparison'), {
-    brand: { id: t0.brandId, name: 'Acme', avg_visibility_score: 60.9, ai_visibility_score: 65.2, total_mentions: 25, total_citations: 12, appearance_count: 16 },
+    brand: {
+      id: t0.brandId,
+      name: 'Acme',
+      avg_visibility_score: 60.9,
+      ai_visibility_score: 65.2,
+      total_mentions: 25,
+      total_citations: 12,
+      appearance_count: 16,
+    },
     competitors: [
-      { competitor_id: globexId, name: 'Globex', avg_visibility_score: 65.4, ai_visibility_score: 66.5, total_mentions: 21, total_citations: 5, appearance_count: 21 },
-      { competitor_id: initechId, name: 'Initech', avg_visibility_score: 26.9, ai_visibility_score: 34.2, total_mentions: 9, total_citations: 0, appearance_count: 9 },
+      {
+        competitor_id: globexId,
+        name: 'Globex',
+        avg_visibility_score: 65.4,
+        ai_visibility_score: 66.5,
+        total_mentions: 21,
+        total_citations: 5,
+        appearance_count: 21,
+      },
+      {
+        competitor_id: initechId,
+        name: 'Initech',
+        avg_visibility_score: 26.9,
+        ai_visibility_score: 34.2,
+        total_mentions: 9,
+        total_citations: 0,
+        appearance_count: 9,
+      },
     ],
     share_of_voice: {
-      overall_sov_pct: 45.5, total_brand_mentions: 25, total_competitor_mentions: 30,
+      overall_sov_pct: 45.5,
+      total_brand_mentions: 25,
+      total_competitor_mentions: 30,
       by_platform: [
         { model_used: 'gpt-4o', platform: 'chatgpt', brand_mentions: 16, competitor_mentions: 17, sov_pct: 48.5 },
         { model_used: 'sonar', platform: 'perplexity', brand_mentions: 9, competitor_mentions: 13, sov_pct: 40.9 },
@@ -185,13 +306,39 @@ test('competitor-comparison for one topic', async (t) => {
   // Initech: named 3 (5, 16, 19), 1/position 0.5 + 0.5 + 1 = 2; mean 210/7 = 30; score 100 x (0.257143 + 0.1) = 35.71.
   // Share of voice 8 / (8 + 6 + 3) = 47.06%; chatgpt (5, 12, 16, 19): Acme 6, others 7; perplexity (6, 13, 22): 2 and 2.
   const body = await q('competitor-comparison', `&topic_id=${t0.topicIds[1]}`);
-  t.deepEqual(body.brand, { id: t0.brandId, name: 'Acme', avg_visibility_score: 63.2, ai_visibility_score: 67.1, total_mentions: 8, total_citations: 3, appearance_count: 5 });
+  t.deepEqual(body.brand, {
+    id: t0.brandId,
+    name: 'Acme',
+    avg_visibility_score: 63.2,
+    ai_visibility_score: 67.1,
+    total_mentions: 8,
+    total_citations: 3,
+    appearance_count: 5,
+  });
   t.deepEqual(body.competitors, [
-    { competitor_id: globexId, name: 'Globex', avg_visibility_score: 61.8, ai_visibility_score: 62.9, total_mentions: 6, total_citations: 1, appearance_count: 6 },
-    { competitor_id: initechId, name: 'Initech', avg_visibility_score: 30, ai_visibility_score: 35.7, total_mentions: 3, total_citations: 0, appearance_count: 3 },
+    {
+      competitor_id: globexId,
+      name: 'Globex',
+      avg_visibility_score: 61.8,
+      ai_visibility_score: 62.9,
+      total_mentions: 6,
+      total_citations: 1,
+      appearance_count: 6,
+    },
+    {
+      competitor_id: initechId,
+      name: 'Initech',
+      avg_visibility_score: 30,
+      ai_visibility_score: 35.7,
+      total_mentions: 3,
+      total_citations: 0,
+      appearance_count: 3,
+    },
   ]);
   t.deepEqual(body.share_of_voice, {
-    overall_sov_pct: 47.1, total_brand_mentions: 8, total_competitor_mentions: 9,
+    overall_sov_pct: 47.1,
+    total_brand_mentions: 8,
+    total_competitor_mentions: 9,
     by_platform: [
       { model_used: 'gpt-4o', platform: 'chatgpt', brand_mentions: 6, competitor_mentions: 7, sov_pct: 46.2 },
       { model_used: 'sonar', platform: 'perplexity', brand_mentions: 2, competitor_mentions: 2, sov_pct: 50 },
@@ -220,18 +367,103 @@ test('citations over all answers', async (t) => {
       { category: 'review', count: 1, pct: 20 },
     ],
     top_domains: [
-      { domain: 'acme.example', category: 'you', total_citations: 12, results_citing: 12, usage_pct: 50, models: BOTH, article_types: [{ type: 'other', count: 12 }] },
-      { domain: 'g2.com', category: 'review', total_citations: 7, results_citing: 7, usage_pct: 29.2, models: BOTH, article_types: [{ type: 'review', count: 7 }] },
-      { domain: 'globex.example', category: 'competitor', total_citations: 5, results_citing: 5, usage_pct: 20.8, models: BOTH, article_types: [{ type: 'homepage', count: 5 }] },
-      { domain: 'reddit.com', category: 'forum', total_citations: 5, results_citing: 5, usage_pct: 20.8, models: BOTH, article_types: [{ type: 'discussion', count: 5 }] },
-      { domain: 'techcrunch.com', category: 'editorial', total_citations: 5, results_citing: 5, usage_pct: 20.8, models: BOTH, article_types: [{ type: 'news', count: 5 }] },
+      {
+        domain: 'acme.example',
+        category: 'you',
+        total_citations: 12,
+        results_citing: 12,
+        usage_pct: 50,
+        models: BOTH,
+        article_types: [{ type: 'other', count: 12 }],
+      },
+      {
+        domain: 'g2.com',
+        category: 'review',
+        total_citations: 7,
+        results_citing: 7,
+        usage_pct: 29.2,
+        models: BOTH,
+        article_types: [{ type: 'review', count: 7 }],
+      },
+      {
+        domain: 'globex.example',
+        category: 'competitor',
+        total_citations: 5,
+        results_citing: 5,
+        usage_pct: 20.8,
+        models: BOTH,
+        article_types: [{ type: 'homepage', count: 5 }],
+      },
+      {
+        domain: 'reddit.com',
+        category: 'forum',
+        total_citations: 5,
+        results_citing: 5,
+        usage_pct: 20.8,
+        models: BOTH,
+        article_types: [{ type: 'discussion', count: 5 }],
+      },
+      {
+        domain: 'techcrunch.com',
+        category: 'editorial',
+        total_citations: 5,
+        results_citing: 5,
+        usage_pct: 20.8,
+        models: BOTH,
+        article_types: [{ type: 'news', count: 5 }],
+      },
     ],
     top_urls: [
-      { url: ACME_URL, domain: 'acme.example', category: 'you', title: 'Acme pricing', total_citations: 12, results_citing: 12, usage_pct: 50, article_type: 'other' },
-      { url: G2_URL, domain: 'g2.com', category: 'review', title: 'Acme reviews', total_citations: 7, results_citing: 7, usage_pct: 29.2, article_type: 'review' },
-      { url: GLOBEX_URL, domain: 'globex.example', category: 'competitor', title: 'Globex', total_citations: 5, results_citing: 5, usage_pct: 20.8, article_type: 'homepage' },
-      { url: REDDIT_URL, domain: 'reddit.com', category: 'forum', title: 'Best CRM? : r/crm', total_citations: 5, results_citing: 5, usage_pct: 20.8, article_type: 'discussion' },
-      { url: TC_URL, domain: 'techcrunch.com', category: 'editorial', title: 'CRM news roundup', total_citations: 5, results_citing: 5, usage_pct: 20.8, article_type: 'news' },
+      {
+        url: ACME_URL,
+        domain: 'acme.example',
+        category: 'you',
+        title: 'Acme pricing',
+        total_citations: 12,
+        results_citing: 12,
+        usage_pct: 50,
+        article_type: 'other',
+      },
+      {
+        url: G2_URL,
+        domain: 'g2.com',
+        category: 'review',
+        title: 'Acme reviews',
+        total_citations: 7,
+        results_citing: 7,
+        usage_pct: 29.2,
+        article_type: 'review',
+      },
+      {
+        url: GLOBEX_URL,
+        domain: 'globex.example',
+        category: 'competitor',
+        title: 'Globex',
+        total_citations: 5,
+        results_citing: 5,
+        usage_pct: 20.8,
+        article_type: 'homepage',
+      },
+      {
+        url: REDDIT_URL,
+        domain: 'reddit.com',
+        category: 'forum',
+        title: 'Best CRM? : r/crm',
+        total_citations: 5,
+        results_citing: 5,
+        usage_pct: 20.8,
+        article_type: 'discussion',
+      },
+      {
+        url: TC_URL,
+        domain: 'techcrunch.com',
+        category: 'editorial',
+        title: 'CRM news roundup',
+        total_citations: 5,
+        results_citing: 5,
+        usage_pct: 20.8,
+        article_type: 'news',
+      },
     ],
   });
 });
@@ -239,21 +471,66 @@ test('citations over all answers', async (t) => {
 test('citations with source filters and a limit', async (t) => {
   // owned: the Acme URL alone, 12 citations in 12 answers: 12/24 = 0.5 per answer.
   const owned = await q('citations', '&source_filter=owned');
-  t.deepEqual(owned.totals, { domains: 1, urls: 1, citations: 12, results_with_citations: 12, avg_citations_per_result: 0.5 });
+  t.deepEqual(owned.totals, {
+    domains: 1,
+    urls: 1,
+    citations: 12,
+    results_with_citations: 12,
+    avg_citations_per_result: 0.5,
+  });
   t.deepEqual(owned.source_type_breakdown, [{ category: 'you', count: 1, pct: 100 }]);
   // external: g2 (7), reddit (5), techcrunch (5): 17 citations in 17 answers, 17/24 = 0.71.
   const external = await q('citations', '&source_filter=external&limit=2');
-  t.deepEqual(external.totals, { domains: 3, urls: 3, citations: 17, results_with_citations: 17, avg_citations_per_result: 0.71 });
-  t.deepEqual(external.top_domains.map((d: any) => d.domain), ['g2.com', 'reddit.com']);
-  t.deepEqual(external.top_urls.map((u: any) => u.url), [G2_URL, REDDIT_URL]);
-  t.deepEqual(external.source_type_breakdown.map((c: any) => [c.category, c.pct]), [['editorial', 33.3], ['forum', 33.3], ['review', 33.3]]);
+  t.deepEqual(external.totals, {
+    domains: 3,
+    urls: 3,
+    citations: 17,
+    results_with_citations: 17,
+    avg_citations_per_result: 0.71,
+  });
+  t.deepEqual(
+    external.top_domains.map((d: any) => d.domain),
+    ['g2.com', 'reddit.com'],
+  );
+  t.deepEqual(
+    external.top_urls.map((u: any) => u.url),
+    [G2_URL, REDDIT_URL],
+  );
+  t.deepEqual(
+    external.source_type_breakdown.map((c: any) => [c.category, c.pct]),
+    [
+      ['editorial', 33.3],
+      ['forum', 33.3],
+      ['review', 33.3],
+    ],
+  );
   const competitor = await q('citations', '&source_filter=competitor');
-  t.deepEqual(competitor.totals, { domains: 1, urls: 1, citations: 5, results_with_citations: 5, avg_citations_per_result: 0.21 });
+  t.deepEqual(competitor.totals, {
+    domains: 1,
+    urls: 1,
+    citations: 5,
+    results_with_citations: 5,
+    avg_citations_per_result: 0.21,
+  });
   // Region GB: answers 4 (c3), 5 (c1), 7, 10 (c1), 13, 14 (c3), 19 (c3), 20 (c2), 23 (c1), 24: 10 answers,
   // 7 of them with 2 citations each (c3 x3, c1 x3, c2 x1): 14 citations, 1.4 per answer; Acme's URL in 6.
   const gb = await q('citations', '&region=GB');
-  t.deepEqual(gb.totals, { domains: 5, urls: 5, citations: 14, results_with_citations: 7, avg_citations_per_result: 1.4 });
-  t.deepEqual(gb.top_domains[0], { domain: 'acme.example', category: 'you', total_citations: 6, results_citing: 6, usage_pct: 60, models: BOTH, article_types: [{ type: 'other', count: 6 }] });
+  t.deepEqual(gb.totals, {
+    domains: 5,
+    urls: 5,
+    citations: 14,
+    results_with_citations: 7,
+    avg_citations_per_result: 1.4,
+  });
+  t.deepEqual(gb.top_domains[0], {
+    domain: 'acme.example',
+    category: 'you',
+    total_citations: 6,
+    results_citing: 6,
+    usage_pct: 60,
+    models: BOTH,
+    article_types: [{ type: 'other', count: 6 }],
+  });
 });
 
 test('prompt-performance sorted and limited', async (t) => {
@@ -265,28 +542,80 @@ test('prompt-performance sorted and limited', async (t) => {
   t.deepEqual(body.brand, { id: t0.brandId, name: 'Acme' });
   t.deepEqual(body.window, { dateFrom: null, dateTo: null });
   t.deepEqual(body.prompts, [
-    { prompt_id: t0.promptIds[0], prompt_text: 'P1 best crm', topic_name: 'CRM', result_count: 9, avg_visibility: 66.9, total_mentions: 12, total_citations: 4, avg_competitor_score: 75.8 },
-    { prompt_id: t0.promptIds[2], prompt_text: 'P3 email tools', topic_name: 'Email', result_count: 7, avg_visibility: 63.2, total_mentions: 8, total_citations: 3, avg_competitor_score: 71.4 },
-    { prompt_id: t0.promptIds[1], prompt_text: 'P2 crm pricing', topic_name: 'CRM', result_count: 8, avg_visibility: 52.2, total_mentions: 5, total_citations: 5, avg_competitor_score: 73.4 },
+    {
+      prompt_id: t0.promptIds[0],
+      prompt_text: 'P1 best crm',
+      topic_name: 'CRM',
+      result_count: 9,
+      avg_visibility: 66.9,
+      total_mentions: 12,
+      total_citations: 4,
+      avg_competitor_score: 75.8,
+    },
+    {
+      prompt_id: t0.promptIds[2],
+      prompt_text: 'P3 email tools',
+      topic_name: 'Email',
+      result_count: 7,
+      avg_visibility: 63.2,
+      total_mentions: 8,
+      total_citations: 3,
+      avg_competitor_score: 71.4,
+    },
+    {
+      prompt_id: t0.promptIds[1],
+      prompt_text: 'P2 crm pricing',
+      topic_name: 'CRM',
+      result_count: 8,
+      avg_visibility: 52.2,
+      total_mentions: 5,
+      total_citations: 5,
+      avg_competitor_score: 73.4,
+    },
   ]);
   const byMentionsAsc = await q('prompt-performance', '&sort_by=mentions&order=asc');
-  t.deepEqual(byMentionsAsc.prompts.map((p: any) => p.total_mentions), [5, 8, 12]);
+  t.deepEqual(
+    byMentionsAsc.prompts.map((p: any) => p.total_mentions),
+    [5, 8, 12],
+  );
   const byAppearances = await q('prompt-performance', '&sort_by=appearances&limit=2');
-  t.deepEqual(byAppearances.prompts.map((p: any) => p.result_count), [9, 8]);
+  t.deepEqual(
+    byAppearances.prompts.map((p: any) => p.result_count),
+    [9, 8],
+  );
   const byCitations = await q('prompt-performance', '&sort_by=citations');
-  t.deepEqual(byCitations.prompts.map((p: any) => p.total_citations), [5, 4, 3]);
+  t.deepEqual(
+    byCitations.prompts.map((p: any) => p.total_citations),
+    [5, 4, 3],
+  );
   const crm = await q('prompt-performance', `&topic_id=${t0.topicIds[0]}&date_from=2026-11-09&date_to=2026-11-09`);
   t.deepEqual(crm.window, { dateFrom: '2026-11-09', dateTo: '2026-11-09' });
   // Day 3 in CRM: P1 17 (75), 20 (75), 23 (92.5) -> 80.8; P2 18 (92.5), 21 (25), 24 (0) -> 39.2.
-  t.deepEqual(crm.prompts.map((p: any) => [p.prompt_text, p.result_count, p.avg_visibility]), [['P1 best crm', 3, 80.8], ['P2 crm pricing', 3, 39.2]]);
+  t.deepEqual(
+    crm.prompts.map((p: any) => [p.prompt_text, p.result_count, p.avg_visibility]),
+    [
+      ['P1 best crm', 3, 80.8],
+      ['P2 crm pricing', 3, 39.2],
+    ],
+  );
 });
 
 test('shopping cards and product visibility', async (t) => {
   const page = await q('shopping-cards');
   t.is(page.next_cursor, null);
   // Newest first: the 9 Nov card, then the two cards of the 2 Nov answer (same timestamp, in id order).
-  t.deepEqual(page.cards.map((c: any) => c.created_at), ['2026-11-09T07:00:00.000Z', '2026-11-02T06:30:00.000Z', '2026-11-02T06:30:00.000Z']);
-  const row = (c: any) => [c.product_title, c.matched_brand_role, c.platform, c.price_amount, c.price_currency, c.merchant_domain];
+  t.deepEqual(
+    page.cards.map((c: any) => c.created_at),
+    ['2026-11-09T07:00:00.000Z', '2026-11-02T06:30:00.000Z', '2026-11-02T06:30:00.000Z'],
+  );
+  const row = (c: any) => [
+    c.product_title,
+    c.matched_brand_role,
+    c.platform,
+    c.price_amount,
+    c.price_currency,
+    c.merchant_domain,
+  ];
   t.deepEqual(row(page.cards[0]), ['Acme CRM Pro', 'own', 'perplexity', 1199, 'EUR', 'acme.example']);
   t.deepEqual(page.cards.slice(1).map(row).sort(), [
     ['Acme CRM Pro', 'own', 'chatgpt', 1299.99, 'USD', 'shop.example'],
@@ -294,20 +623,39 @@ test('shopping cards and product visibility', async (t) => {
   ]);
   const globex = page.cards.find((c: any) => c.product_title === 'Globex Suite');
   t.is(globex.matched_brand_id, globexId);
-  t.deepEqual(globex.raw, { position: 2, title: 'Globex Suite', brand: 'Globex', price: 49, currency: 'EUR', merchant_url: 'https://www.globex.example/buy' });
-  t.deepEqual((await q('shopping-cards', '&role=competitor')).cards.map((c: any) => c.product_title), ['Globex Suite']);
+  t.deepEqual(globex.raw, {
+    position: 2,
+    title: 'Globex Suite',
+    brand: 'Globex',
+    price: 49,
+    currency: 'EUR',
+    merchant_url: 'https://www.globex.example/buy',
+  });
+  t.deepEqual(
+    (await q('shopping-cards', '&role=competitor')).cards.map((c: any) => c.product_title),
+    ['Globex Suite'],
+  );
   t.deepEqual((await q('shopping-cards', '&platform=perplexity&region=US')).cards.length, 1);
 
   t.deepEqual(await q('product-visibility', '&product_title=Acme%20CRM%20Pro'), {
     product_title: 'Acme CRM Pro',
     total_appearances: 2,
-    by_platform: [{ platform: 'chatgpt', count: 1 }, { platform: 'perplexity', count: 1 }],
+    by_platform: [
+      { platform: 'chatgpt', count: 1 },
+      { platform: 'perplexity', count: 1 },
+    ],
     by_region: [{ region: 'US', count: 2 }],
-    by_date: [{ date: '2026-11-09', count: 1 }, { date: '2026-11-02', count: 1 }],
+    by_date: [
+      { date: '2026-11-09', count: 1 },
+      { date: '2026-11-02', count: 1 },
+    ],
     latest_appearance: '2026-11-09T07:00:00.000Z',
     average_rating: 4.25,
     total_reviews: 150,
-    merchant_domains: [{ domain: 'acme.example', count: 1 }, { domain: 'shop.example', count: 1 }],
+    merchant_domains: [
+      { domain: 'acme.example', count: 1 },
+      { domain: 'shop.example', count: 1 },
+    ],
   });
 });
 
@@ -323,7 +671,10 @@ test('every Metrics API response equals its REST twin', async (t) => {
   ];
   for (const [endpoint, query] of queries) {
     const path = `${endpoint}?brand_id=${t0.brandId}${query}`;
-    const [rest, metrics] = await Promise.all([get(server, `/api/mcp/${path}`, t0.key), get(server, `/api/v1/${path}`, t0.key)]);
+    const [rest, metrics] = await Promise.all([
+      get(server, `/api/mcp/${path}`, t0.key),
+      get(server, `/api/v1/${path}`, t0.key),
+    ]);
     t.is(rest.status, 200, endpoint);
     t.is(JSON.stringify(metrics.body), JSON.stringify(rest.body), endpoint);
   }

@@ -57,8 +57,12 @@ function relativeImports(source: string): string[] {
 
 test('the import reader sees every form of relative import', (t) => {
   const source = [
-    "import a from '../a.ts';", "import type { B } from './b.ts';", "export { c } from '../c.ts';",
-    "import './d.ts';", "const e = await import('../../e.ts');", "import {\n  f,\n} from '../f.ts';",
+    "import a from '../a.ts';",
+    "import type { B } from './b.ts';",
+    "export { c } from '../c.ts';",
+    "import './d.ts';",
+    "const e = await import('../../e.ts');",
+    "import {\n  f,\n} from '../f.ts';",
     "import pino from 'pino';",
   ].join('\n');
   t.deepEqual(relativeImports(source), ['../a.ts', './b.ts', '../c.ts', './d.ts', '../../e.ts', '../f.ts']);

@@ -11,7 +11,12 @@ import { openClickHouse, type ClickHouse } from '../../src/stores/clickhouse.ts'
 import { observeStores } from '../../src/stores/observe.ts';
 import type { Stores } from '../../src/stores/index.ts';
 import {
-  isScoped, select, storedAnswerPlaces, unionAll, type FactTable, type ScopedQuery,
+  isScoped,
+  select,
+  storedAnswerPlaces,
+  unionAll,
+  type FactTable,
+  type ScopedQuery,
 } from '../../src/stores/scoped-query.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,8 +41,11 @@ const answers = (scope: object, c: object = {}) =>
 test('the brand comes first and is bound, never spliced', (t) => {
   const q = answers({ brandId: BRAND, models: ['gpt-4o'], region: 'GB' });
   t.true(isScoped(q));
-  t.is(q.sql, 'SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND model IN {models:Array(String)} '
-    + 'AND region = {region:String}');
+  t.is(
+    q.sql,
+    'SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND model IN {models:Array(String)} ' +
+      'AND region = {region:String}',
+  );
   t.deepEqual(q.params, { brand: BRAND, models: ['gpt-4o'], region: 'GB' });
   t.false(q.sql.includes(BRAND));
 });
@@ -50,18 +58,23 @@ test('a read without a brand cannot be made', (t) => {
 
 test('only whitelisted tables and dimensions, and filters the table can answer', (t) => {
   const read = (table: string, scope: object, eq?: object) =>
-    select({ table: table as FactTable, scope: { brandId: BRAND, ...scope }, eq: eq as Record<string, string> }, {
-      select: '1',
-    });
+    select(
+      { table: table as FactTable, scope: { brandId: BRAND, ...scope }, eq: eq as Record<string, string> },
+      {
+        select: '1',
+      },
+    );
   t.throws(() => read('users', {}), { message: 'users is not a fact table' });
   t.throws(() => read('system.tables', {}), { message: 'system.tables is not a fact table' });
   t.throws(() => read('answers', {}, { text: 'x' }), { message: 'text is not a dimension of answers' });
   t.throws(() => read('ai_visits', { models: ['gpt-4o'] }), { message: 'ai_visits keeps no model or region' });
   t.throws(() => read('entity_daily', { promptIds: [BRAND] }), { message: 'entity_daily keeps no prompt' });
-  t.throws(() => read('entity_daily', { from: new Date('2026-01-01T12:00:00.000Z') }),
-    { message: 'this table answers whole days only' });
-  t.throws(() => read('citation_urls_monthly', { from: new Date('2026-01-02T00:00:00.000Z') }),
-    { message: 'a monthly rollup starts on a whole month' });
+  t.throws(() => read('entity_daily', { from: new Date('2026-01-01T12:00:00.000Z') }), {
+    message: 'this table answers whole days only',
+  });
+  t.throws(() => read('citation_urls_monthly', { from: new Date('2026-01-02T00:00:00.000Z') }), {
+    message: 'a monthly rollup starts on a whole month',
+  });
   const q = read('shopping_cards', {}, { platform: 'chatgpt', matched_brand_role: undefined });
   t.is(q.sql, 'SELECT 1 FROM shopping_cards WHERE brand_id = {brand:UUID} AND platform = {eq_platform:String}');
   t.deepEqual(q.params, { brand: BRAND, eq_platform: 'chatgpt' });
@@ -69,13 +82,19 @@ test('only whitelisted tables and dimensions, and filters the table can answer',
 
 test('day bounds always, the instant only inside a day; whole months on a monthly rollup', (t) => {
   const days = answers({ brandId: BRAND, from: new Date('2026-01-01'), to: new Date('2026-01-31T12:00:00.000Z') });
-  t.is(days.sql, 'SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND day >= {dayFrom:Date} '
-    + "AND day <= {dayTo:Date} AND collected_at <= {to:DateTime64(3, 'UTC')}");
+  t.is(
+    days.sql,
+    'SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND day >= {dayFrom:Date} ' +
+      "AND day <= {dayTo:Date} AND collected_at <= {to:DateTime64(3, 'UTC')}",
+  );
   t.deepEqual(days.params, { brand: BRAND, dayFrom: '2026-01-01', dayTo: '2026-01-31', to: '2026-01-31 12:00:00.000' });
-  const months = select({
-    table: 'citation_domains_monthly',
-    scope: { brandId: BRAND, from: new Date('2026-02-01T00:00:00.000Z'), to: new Date('2026-03-31T23:59:59.999Z') },
-  }, { select: '1' });
+  const months = select(
+    {
+      table: 'citation_domains_monthly',
+      scope: { brandId: BRAND, from: new Date('2026-02-01T00:00:00.000Z'), to: new Date('2026-03-31T23:59:59.999Z') },
+    },
+    { select: '1' },
+  );
   t.regex(months.sql, /WHERE brand_id = \{brand:UUID\} AND month >= \{monthFrom:Date\} AND month <= \{monthTo:Date\}$/);
   t.deepEqual(months.params, { brand: BRAND, monthFrom: '2026-02-01', monthTo: '2026-03-01' });
 });
@@ -83,12 +102,15 @@ test('day bounds always, the instant only inside a day; whole months on a monthl
 test("the caller's conditions cannot widen the scope or rebind its values", (t) => {
   const q = answers({ brandId: BRAND }, { where: "mode = 'shopping' OR 1", groupBy: 'mode' });
   t.is(q.sql, "SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND (mode = 'shopping' OR 1) GROUP BY mode");
-  t.throws(() => answers({ brandId: BRAND }, { params: { brand: '00000000-0000-4000-8000-000000000000' } }),
-    { message: 'query parameter brand is bound twice' });
+  t.throws(() => answers({ brandId: BRAND }, { params: { brand: '00000000-0000-4000-8000-000000000000' } }), {
+    message: 'query parameter brand is bound twice',
+  });
   // The same value twice is one binding (parts of a union share the filters).
   t.notThrows(() => unionAll([answers({ brandId: BRAND }), answers({ brandId: BRAND }, { params: { brand: BRAND } })]));
-  t.throws(() => unionAll([answers({ brandId: BRAND }), answers({ brandId: '00000000-0000-4000-8000-000000000000' })]),
-    { message: 'query parameter brand is bound twice' });
+  t.throws(
+    () => unionAll([answers({ brandId: BRAND }), answers({ brandId: '00000000-0000-4000-8000-000000000000' })]),
+    { message: 'query parameter brand is bound twice' },
+  );
 });
 
 test('subqueries and unions are built only from scoped queries', (t) => {
@@ -106,11 +128,15 @@ test('subqueries and unions are built only from scoped queries', (t) => {
 
 test('a batch of brands (ingestion) reads several tables through merge()', (t) => {
   const q = select({ table: ['answers', 'shopping_cards'], scope: { brandIds: [BRAND] } }, { select: '1', limit: '1' });
-  t.is(q.sql, "SELECT 1 FROM merge(currentDatabase(), '^(answers|shopping_cards)$') "
-    + 'WHERE brand_id IN {brands:Array(UUID)} LIMIT 1');
+  t.is(
+    q.sql,
+    "SELECT 1 FROM merge(currentDatabase(), '^(answers|shopping_cards)$') " +
+      'WHERE brand_id IN {brands:Array(UUID)} LIMIT 1',
+  );
   t.deepEqual(q.params, { brands: [BRAND] });
-  t.throws(() => select({ table: ['answers', 'shopping_cards'], scope: { brandId: BRAND } }, { select: '1' }),
-    { message: 'filters apply to one table' });
+  t.throws(() => select({ table: ['answers', 'shopping_cards'], scope: { brandId: BRAND } }, { select: '1' }), {
+    message: 'filters apply to one table',
+  });
   t.true(isScoped(storedAnswerPlaces([BRAND])));
 });
 

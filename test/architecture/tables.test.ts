@@ -10,11 +10,24 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Every Postgres table and the one module that owns it. */
 const OWNER: Record<string, string> = {
-  organizations: 'tenancy', users: 'tenancy', memberships: 'tenancy', api_keys: 'tenancy', quota_usage: 'tenancy',
-  brands: 'tenancy', competitors: 'tenancy', topics: 'tenancy', prompts: 'tenancy',
-  content_opportunities: 'content', topic_suggestions: 'content', prompt_volumes: 'content', keyword_volumes: 'content',
+  organizations: 'tenancy',
+  users: 'tenancy',
+  memberships: 'tenancy',
+  api_keys: 'tenancy',
+  quota_usage: 'tenancy',
+  brands: 'tenancy',
+  competitors: 'tenancy',
+  topics: 'tenancy',
+  prompts: 'tenancy',
+  content_opportunities: 'content',
+  topic_suggestions: 'content',
+  prompt_volumes: 'content',
+  keyword_volumes: 'content',
   site_audits: 'audits',
-  webhook_endpoints: 'webhooks', webhook_deliveries: 'webhooks', webhook_attempts: 'webhooks', webhook_digests: 'webhooks',
+  webhook_endpoints: 'webhooks',
+  webhook_deliveries: 'webhooks',
+  webhook_attempts: 'webhooks',
+  webhook_digests: 'webhooks',
   capture_runs: 'tracking',
   job_runs: 'jobs',
   schema_migrations: 'stores',
@@ -40,13 +53,18 @@ const NAME = '[a-z_][a-z0-9_]*';
 const ALIAS = String.raw`(?:\s+(?:AS\s+)?[a-z][a-z0-9_]*)?`;
 const TABLE_REF = new RegExp(
   String.raw`\b(?:FROM|JOIN|UPDATE|INTO|USING|TABLE(?:\s+IF\s+NOT\s+EXISTS)?)\s+(?:ONLY\s+)?` +
-  String.raw`(${NAME}${ALIAS}(?:\s*,\s*${NAME}${ALIAS})*)`,
+    String.raw`(${NAME}${ALIAS}(?:\s*,\s*${NAME}${ALIAS})*)`,
   'g',
 );
 
 function tablesNamed(source: string): string[] {
-  const code = source.split('\n').filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l)).join('\n');
-  const names = [...code.matchAll(TABLE_REF)].flatMap((m) => m[1].split(',').map((part) => part.trim().split(/\s+/)[0]));
+  const code = source
+    .split('\n')
+    .filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l))
+    .join('\n');
+  const names = [...code.matchAll(TABLE_REF)].flatMap((m) =>
+    m[1].split(',').map((part) => part.trim().split(/\s+/)[0]),
+  );
   return [...new Set(names)].filter((n) => n in OWNER);
 }
 
@@ -57,19 +75,36 @@ test('the reader finds tables after each keyword, in comma lists and across line
     "'UPDATE quota_usage SET used = 1'; 'INSERT INTO users (id) VALUES ($1)'",
     "'DELETE FROM memberships m USING api_keys k'; 'SELECT 1 FROM organizations o, webhook_digests AS d'",
     "'CREATE TABLE IF NOT EXISTS schema_migrations (name text)'",
-    '// reads FROM site_audits', ' * UPDATE job_runs', "'SELECT 1 FROM answers'",
+    '// reads FROM site_audits',
+    ' * UPDATE job_runs',
+    "'SELECT 1 FROM answers'",
   ].join('\n');
   t.deepEqual(tablesNamed(source).sort(), [
-    'api_keys', 'brands', 'competitors', 'memberships', 'organizations', 'prompts', 'quota_usage', 'schema_migrations',
-    'topics', 'users', 'webhook_digests',
+    'api_keys',
+    'brands',
+    'competitors',
+    'memberships',
+    'organizations',
+    'prompts',
+    'quota_usage',
+    'schema_migrations',
+    'topics',
+    'users',
+    'webhook_digests',
   ]);
 });
 
 test('every table the Postgres migrations create has an owner', (t) => {
-  const created = readdirSync(join(ROOT, 'postgres')).filter((f) => f.endsWith('.sql'))
-    .flatMap((f) => [...readFileSync(join(ROOT, 'postgres', f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/g)])
+  const created = readdirSync(join(ROOT, 'postgres'))
+    .filter((f) => f.endsWith('.sql'))
+    .flatMap((f) => [
+      ...readFileSync(join(ROOT, 'postgres', f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/g),
+    ])
     .map((m) => m[1]);
-  t.deepEqual(created.filter((name) => !(name in OWNER)), []);
+  t.deepEqual(
+    created.filter((name) => !(name in OWNER)),
+    [],
+  );
 });
 
 test('SQL in src/ and jobs/ names only tables its own module owns', (t) => {

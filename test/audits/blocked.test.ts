@@ -32,22 +32,46 @@ test.after.always(async () => {
 
 const ONLY_PUBLIC = '; only public addresses can be fetched';
 const cases: [string, (s: TestSite) => string, string][] = [
-  ['a redirect chain on loopback towards the metadata address', (s) => s.url('/start'),
-    `Blocked address: the host is a loopback address${ONLY_PUBLIC}`],
-  ['a host name resolving to loopback', (s) => `http://localhost:${new URL(s.origin).port}/page`,
-    `Blocked address: localhost resolves to a loopback address${ONLY_PUBLIC}`],
-  ['a host name resolving to a private address', () => 'http://intranet.test/admin',
-    `Blocked address: intranet.test resolves to a private address${ONLY_PUBLIC}`],
-  ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/',
-    `Blocked address: the host is a link-local address${ONLY_PUBLIC}`],
-  ['an IPv6 loopback literal', (s) => `http://[::1]:${new URL(s.origin).port}/page`,
-    `Blocked address: the host is a loopback address${ONLY_PUBLIC}`],
-  ['an IPv4-mapped IPv6 private address', () => 'http://[::ffff:192.168.1.1]/',
-    `Blocked address: the host is a private address${ONLY_PUBLIC}`],
-  ['a private network address', () => 'http://10.0.0.7/admin',
-    `Blocked address: the host is a private address${ONLY_PUBLIC}`],
-  ['a decimal spelling of loopback', () => 'http://2130706433/',
-    `Blocked address: the host is a loopback address${ONLY_PUBLIC}`],
+  [
+    'a redirect chain on loopback towards the metadata address',
+    (s) => s.url('/start'),
+    `Blocked address: the host is a loopback address${ONLY_PUBLIC}`,
+  ],
+  [
+    'a host name resolving to loopback',
+    (s) => `http://localhost:${new URL(s.origin).port}/page`,
+    `Blocked address: localhost resolves to a loopback address${ONLY_PUBLIC}`,
+  ],
+  [
+    'a host name resolving to a private address',
+    () => 'http://intranet.test/admin',
+    `Blocked address: intranet.test resolves to a private address${ONLY_PUBLIC}`,
+  ],
+  [
+    'the cloud metadata address',
+    () => 'http://169.254.169.254/latest/meta-data/',
+    `Blocked address: the host is a link-local address${ONLY_PUBLIC}`,
+  ],
+  [
+    'an IPv6 loopback literal',
+    (s) => `http://[::1]:${new URL(s.origin).port}/page`,
+    `Blocked address: the host is a loopback address${ONLY_PUBLIC}`,
+  ],
+  [
+    'an IPv4-mapped IPv6 private address',
+    () => 'http://[::ffff:192.168.1.1]/',
+    `Blocked address: the host is a private address${ONLY_PUBLIC}`,
+  ],
+  [
+    'a private network address',
+    () => 'http://10.0.0.7/admin',
+    `Blocked address: the host is a private address${ONLY_PUBLIC}`,
+  ],
+  [
+    'a decimal spelling of loopback',
+    () => 'http://2130706433/',
+    `Blocked address: the host is a loopback address${ONLY_PUBLIC}`,
+  ],
 ];
 
 for (const [label, url, error] of cases) {

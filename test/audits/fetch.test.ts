@@ -30,7 +30,9 @@ test.before(async () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(Buffer.alloc(6 * 1024 * 1024, 97));
     },
-    '/slow': (_req, res) => { setTimeout(() => res.end('late'), 3_000); },
+    '/slow': (_req, res) => {
+      setTimeout(() => res.end('late'), 3_000);
+    },
     '/hop1': redirect('/hop2'),
     '/hop2': redirect('/hop3', 301),
     '/hop3': redirect('http://169.254.169.254/latest/meta-data/', 307),
@@ -42,13 +44,18 @@ test.before(async () => {
     '/to-file': redirect('file:///etc/passwd'),
     '/loop': redirect('/loop'),
     '/post': (req, res) => {
-      if (req.method === 'POST') { res.writeHead(302, { location: '/' }); return res.end(); }
+      if (req.method === 'POST') {
+        res.writeHead(302, { location: '/' });
+        return res.end();
+      }
       res.end('not a post');
     },
   });
 });
 
-test.after.always(async () => { await site?.close(); });
+test.after.always(async () => {
+  await site?.close();
+});
 
 const open = { allowPrivate: true, timeoutMs: 2_000 };
 const ONLY_PUBLIC = '; only public addresses can be fetched';
@@ -154,8 +161,12 @@ test('a host name is connected through the checked addresses', async (t) => {
   const port = new URL(site.origin).port;
   const checked: string[] = [];
   const res = await safeFetch(`http://localhost:${port}/`, {
-    allowPrivate: false, timeoutMs: 2_000,
-    addressCheck: (ip) => { checked.push(ip); return ip === '127.0.0.1' ? null : 'not the test host'; },
+    allowPrivate: false,
+    timeoutMs: 2_000,
+    addressCheck: (ip) => {
+      checked.push(ip);
+      return ip === '127.0.0.1' ? null : 'not the test host';
+    },
   });
   t.is(res.status, 200);
   t.is(res.address, '127.0.0.1');
@@ -170,7 +181,10 @@ test('refuses an IPv6 loopback literal', async (t) => {
 });
 
 test('a redirect chain ending at the metadata address is refused at that hop', async (t) => {
-  const err = await refusal(t, safeFetch(site.url('/hop1'), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
+  const err = await refusal(
+    t,
+    safeFetch(site.url('/hop1'), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }),
+  );
   t.is(err.code, 'blocked');
   t.is(err.message, 'Blocked address: the host is a link-local address; only public addresses can be fetched');
   // The first three hops were fetched, the fourth never left the process.
@@ -184,7 +198,10 @@ const REFUSED_REDIRECTS: [target: string, path: string, cls: string][] = [
 ];
 for (const [target, path, cls] of REFUSED_REDIRECTS) {
   test(`a redirect to ${target} is refused`, async (t) => {
-    const err = await refusal(t, safeFetch(site.url(path), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }));
+    const err = await refusal(
+      t,
+      safeFetch(site.url(path), { allowPrivate: false, addressCheck: onlyThisHost, timeoutMs: 2_000 }),
+    );
     t.is(err.message, `Blocked address: the host is ${cls}${ONLY_PUBLIC}`);
   });
 }
@@ -204,14 +221,22 @@ test(`follows at most ${MAX_REDIRECTS} redirects`, async (t) => {
 });
 
 test('ALLOW_PRIVATE_URLS lets loopback through (the policy is not consulted) and redirects are followed', async (t) => {
-  const res = await safeFetch(site.url('/r1'), { ...open, addressCheck: () => 'never consulted when private URLs are allowed' });
+  const res = await safeFetch(site.url('/r1'), {
+    ...open,
+    addressCheck: () => 'never consulted when private URLs are allowed',
+  });
   t.is(res.status, 200);
   t.is(res.url, site.url('/'));
   t.deepEqual(res.redirects, [site.url('/r1'), site.url('/r2')]);
 });
 
 test('a POST does not follow redirects (webhook use)', async (t) => {
-  const res = await safeFetch(site.url('/post'), { ...open, method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+  const res = await safeFetch(site.url('/post'), {
+    ...open,
+    method: 'POST',
+    body: '{"a":1}',
+    headers: { 'content-type': 'application/json' },
+  });
   t.is(res.status, 302);
   t.is(res.headers.location, '/');
 });
@@ -223,6 +248,9 @@ test('DNS failures, refused connections and bad URLs have their own messages', a
   const refused = await refusal(t, safeFetch('http://127.0.0.1:9/', open));
   t.is(refused.code, 'connection');
   t.is(refused.message, 'Could not connect to 127.0.0.1:9 (ECONNREFUSED)');
-  t.is((await refusal(t, safeFetch('ftp://example.com/', open))).message, 'Only http and https URLs can be fetched, not ftp:');
+  t.is(
+    (await refusal(t, safeFetch('ftp://example.com/', open))).message,
+    'Only http and https URLs can be fetched, not ftp:',
+  );
   t.is((await refusal(t, safeFetch('not a url', open))).code, 'invalid_url');
 });

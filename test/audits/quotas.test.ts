@@ -3,12 +3,23 @@
 import test from 'ava';
 import { seedTenant, startTestServer, type TestServer, type Tenant } from '../helpers/server.ts';
 import { ApiError } from '../../src/errors.ts';
-import { PLAN_QUOTAS, quotaPeriod, quotaStatus, releaseQuota, useQuota, type QuotaKind } from '../../src/tenancy/quotas.ts';
+import {
+  PLAN_QUOTAS,
+  quotaPeriod,
+  quotaStatus,
+  releaseQuota,
+  useQuota,
+  type QuotaKind,
+} from '../../src/tenancy/quotas.ts';
 
 let server: TestServer;
 
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 const db = () => server.stores.pg;
 const override = (tenant: Tenant, kind: QuotaKind, n: number | null) =>
@@ -51,7 +62,10 @@ test('useQuota counts up to the limit, then 402 naming the limit (plan default)'
     const use = await useQuota(db(), tenant.organizationId, 'briefs');
     t.like(use, { used: i, limit: 10, remaining: 10 - i, period: quotaPeriod() });
   }
-  t.is(await refused(t, useQuota(db(), tenant.organizationId, 'briefs')), 'Monthly content brief limit reached (10 on the starter plan)');
+  t.is(
+    await refused(t, useQuota(db(), tenant.organizationId, 'briefs')),
+    'Monthly content brief limit reached (10 on the starter plan)',
+  );
   t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'briefs'), { used: 10, limit: 10, remaining: 0 });
   // Kinds are separate.
   t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'drafts'), { used: 0, limit: 10, remaining: 10 });
@@ -60,11 +74,25 @@ test('useQuota counts up to the limit, then 402 naming the limit (plan default)'
 test('the 402 messages of each kind', async (t) => {
   const tenant = await seedTenant(server, undefined, 'growth');
   const period = quotaPeriod();
-  for (const [kind, used] of [['drafts', 50], ['audits', 500]] as const) {
-    await db().query(`INSERT INTO quota_usage (organization_id, kind, period, used) VALUES ($1, $2, $3, $4)`, [tenant.organizationId, kind, period, used]);
+  for (const [kind, used] of [
+    ['drafts', 50],
+    ['audits', 500],
+  ] as const) {
+    await db().query(`INSERT INTO quota_usage (organization_id, kind, period, used) VALUES ($1, $2, $3, $4)`, [
+      tenant.organizationId,
+      kind,
+      period,
+      used,
+    ]);
   }
-  t.is(await refused(t, useQuota(db(), tenant.organizationId, 'drafts')), 'Monthly content draft limit reached (50 on the growth plan)');
-  t.is(await refused(t, useQuota(db(), tenant.organizationId, 'audits')), 'Monthly site audit limit reached (500 on the growth plan)');
+  t.is(
+    await refused(t, useQuota(db(), tenant.organizationId, 'drafts')),
+    'Monthly content draft limit reached (50 on the growth plan)',
+  );
+  t.is(
+    await refused(t, useQuota(db(), tenant.organizationId, 'audits')),
+    'Monthly site audit limit reached (500 on the growth plan)',
+  );
 });
 
 test('an override replaces the plan default, and the message says so', async (t) => {
@@ -73,10 +101,16 @@ test('an override replaces the plan default, and the message says so', async (t)
   t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'audits'), { used: 0, limit: 2, remaining: 2 });
   await useQuota(db(), tenant.organizationId, 'audits');
   await useQuota(db(), tenant.organizationId, 'audits');
-  t.is(await refused(t, useQuota(db(), tenant.organizationId, 'audits')), "Monthly site audit limit reached (2 on your organization's custom limit)");
+  t.is(
+    await refused(t, useQuota(db(), tenant.organizationId, 'audits')),
+    "Monthly site audit limit reached (2 on your organization's custom limit)",
+  );
   // 0 blocks at once; -1 makes even a starter plan unlimited.
   await override(tenant, 'briefs', 0);
-  t.is(await refused(t, useQuota(db(), tenant.organizationId, 'briefs')), "Monthly content brief limit reached (0 on your organization's custom limit)");
+  t.is(
+    await refused(t, useQuota(db(), tenant.organizationId, 'briefs')),
+    "Monthly content brief limit reached (0 on your organization's custom limit)",
+  );
   // Lowering an override under the month's use leaves remaining at 0, never negative.
   await override(tenant, 'audits', 1);
   t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'audits'), { used: 2, limit: 1, remaining: 0 });
@@ -101,8 +135,16 @@ test('calendar months in UTC: a new month starts from zero', async (t) => {
   t.like(await useQuota(db(), tenant.organizationId, 'briefs', lastMoment), { period: '2026-01-01', used: 1 });
   await refused(t, useQuota(db(), tenant.organizationId, 'briefs', lastMoment));
   t.like(await useQuota(db(), tenant.organizationId, 'briefs', firstMoment), { period: '2026-02-01', used: 1 });
-  t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'briefs', lastMoment), { used: 1, limit: 1, remaining: 0 });
-  t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'briefs', firstMoment), { used: 1, limit: 1, remaining: 0 });
+  t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'briefs', lastMoment), {
+    used: 1,
+    limit: 1,
+    remaining: 0,
+  });
+  t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'briefs', firstMoment), {
+    used: 1,
+    limit: 1,
+    remaining: 0,
+  });
 });
 
 test('releaseQuota gives one unit back to the month it came from, never below zero', async (t) => {
@@ -112,17 +154,24 @@ test('releaseQuota gives one unit back to the month it came from, never below ze
   await useQuota(db(), tenant.organizationId, 'audits', new Date('2026-02-02T10:00:00Z'));
   t.true(await releaseQuota(db(), tenant.organizationId, 'audits', use.period));
   t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'audits', jan), { used: 0, limit: 100, remaining: 100 });
-  t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'audits', new Date('2026-02-10T00:00:00Z')), { used: 1, limit: 100, remaining: 99 });
+  t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'audits', new Date('2026-02-10T00:00:00Z')), {
+    used: 1,
+    limit: 100,
+    remaining: 99,
+  });
   t.false(await releaseQuota(db(), tenant.organizationId, 'audits', use.period));
   t.false(await releaseQuota(db(), tenant.organizationId, 'briefs'));
 });
 
 test('inside a transaction: a rollback takes the unit back with it', async (t) => {
   const tenant = await seedTenant(server, undefined, 'starter');
-  await t.throwsAsync(db().tx(async (client) => {
-    await useQuota(client, tenant.organizationId, 'drafts');
-    throw new Error('generation failed');
-  }), { message: 'generation failed' });
+  await t.throwsAsync(
+    db().tx(async (client) => {
+      await useQuota(client, tenant.organizationId, 'drafts');
+      throw new Error('generation failed');
+    }),
+    { message: 'generation failed' },
+  );
   t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'drafts'), { used: 0, limit: 10, remaining: 10 });
   const committed = await db().tx((client) => useQuota(client, tenant.organizationId, 'drafts'));
   t.is(committed.used, 1);
@@ -131,18 +180,27 @@ test('inside a transaction: a rollback takes the unit back with it', async (t) =
 test('concurrent use at the edge: exactly the remaining units are granted', async (t) => {
   const tenant = await seedTenant(server, undefined, 'starter');
   await override(tenant, 'audits', 1);
-  const one = await Promise.allSettled(Array.from({ length: 12 }, () => useQuota(db(), tenant.organizationId, 'audits')));
+  const one = await Promise.allSettled(
+    Array.from({ length: 12 }, () => useQuota(db(), tenant.organizationId, 'audits')),
+  );
   t.is(one.filter((r) => r.status === 'fulfilled').length, 1);
   t.is(one.filter((r) => r.status === 'rejected' && (r.reason as ApiError).status === 402).length, 11);
 
   await override(tenant, 'briefs', 5);
-  const five = await Promise.allSettled(Array.from({ length: 20 }, () => useQuota(db(), tenant.organizationId, 'briefs')));
+  const five = await Promise.allSettled(
+    Array.from({ length: 20 }, () => useQuota(db(), tenant.organizationId, 'briefs')),
+  );
   t.is(five.filter((r) => r.status === 'fulfilled').length, 5);
-  t.deepEqual((five.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<any>[]).map((r) => r.value.used).sort(), [1, 2, 3, 4, 5]);
+  t.deepEqual(
+    (five.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<any>[]).map((r) => r.value.used).sort(),
+    [1, 2, 3, 4, 5],
+  );
   t.deepEqual(await quotaStatus(db(), tenant.organizationId, 'briefs'), { used: 5, limit: 5, remaining: 0 });
 });
 
 test('an unknown organization is a 404', async (t) => {
-  const err = await t.throwsAsync(useQuota(db(), '00000000-0000-4000-8000-000000000000', 'audits'), { instanceOf: ApiError });
+  const err = await t.throwsAsync(useQuota(db(), '00000000-0000-4000-8000-000000000000', 'audits'), {
+    instanceOf: ApiError,
+  });
   t.is((err as ApiError).status, 404);
 });

@@ -4,7 +4,15 @@
 import test from 'ava';
 import { seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startSite, redirect, type TestSite } from './fixtures/site.ts';
-import { ARTICLE_PATH, LLMS_TXT, ROBOTS_ALLOW_ALL, ROBOTS_BLOCK_AI, SHELL_PAGE, sitemap, wellBuiltArticle } from './fixtures/pages.ts';
+import {
+  ARTICLE_PATH,
+  LLMS_TXT,
+  ROBOTS_ALLOW_ALL,
+  ROBOTS_BLOCK_AI,
+  SHELL_PAGE,
+  sitemap,
+  wellBuiltArticle,
+} from './fixtures/pages.ts';
 import { quota, runAudit, signal } from './helpers.ts';
 
 let server: TestServer;
@@ -38,7 +46,10 @@ test.before(async () => {
       res.end(HUGE_PAGE);
     },
     // Answers after 10 s, long past the page's 1.5 s; the test site closes it at the end.
-    '/slow': (_req: any, res: any) => { const timer = setTimeout(() => res.end('<p>late</p>'), 10_000); pending.push(() => clearTimeout(timer)); },
+    '/slow': (_req: any, res: any) => {
+      const timer = setTimeout(() => res.end('<p>late</p>'), 10_000);
+      pending.push(() => clearTimeout(timer));
+    },
   });
   const noAiRoutes: Record<string, any> = {};
   noAi = await startSite(noAiRoutes);
@@ -72,15 +83,39 @@ test('a well-built article completes with every applicable signal passing but ht
   t.deepEqual(audit.categoryScores, { technical: 93.5, structure: 100, content: 100, authority: 100, eeat: 100 });
   t.is(audit.totalScore, 98.4);
   // The one recommendation is worth exactly the missing points: 100 * 0.25 * 3/46 = 1.6.
-  t.deepEqual(audit.recommendations.map((r: any) => [r.signal, r.status, r.expectedGain]), [['https', 'fail', 1.6]]);
+  t.deepEqual(
+    audit.recommendations.map((r: any) => [r.signal, r.status, r.expectedGain]),
+    [['https', 'fail', 1.6]],
+  );
   t.regex(audit.recommendations[0].fix, /HTTPS/);
-  t.is(signal(audit, 'robots_ai_search').evidence, 'Allowed: OAI-SearchBot, ChatGPT-User, Claude-SearchBot, PerplexityBot.');
-  t.regex(signal(audit, 'server_rendered_text').evidence, /^\d{3} words of text in the HTML as served \(0 script files\)\.$/);
-  t.is(signal(audit, 'llms_txt').evidence, '/llms.txt found (253 bytes): H1 "Acme", a > summary, 1 ## section, 2 Markdown links.');
-  t.is(signal(audit, 'sitemap').evidence, `Sitemap at ${good.origin}/sitemap.xml (declared in robots.txt) lists 1 URL, including this page.`);
-  t.is(signal(audit, 'json_ld_type_fit').evidence, 'Article fits this article page, with headline, author, datePublished, image.');
-  t.is(signal(audit, 'authoritative_sources').evidence, '3 authoritative sources linked from the content (census.gov, en.wikipedia.org, reuters.com), of 3 external links.');
-  t.is(signal(audit, 'author_byline').evidence, `Byline "By Jane Doe, sales operations lead. Updated ${new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10)}." with a link to the author.`);
+  t.is(
+    signal(audit, 'robots_ai_search').evidence,
+    'Allowed: OAI-SearchBot, ChatGPT-User, Claude-SearchBot, PerplexityBot.',
+  );
+  t.regex(
+    signal(audit, 'server_rendered_text').evidence,
+    /^\d{3} words of text in the HTML as served \(0 script files\)\.$/,
+  );
+  t.is(
+    signal(audit, 'llms_txt').evidence,
+    '/llms.txt found (253 bytes): H1 "Acme", a > summary, 1 ## section, 2 Markdown links.',
+  );
+  t.is(
+    signal(audit, 'sitemap').evidence,
+    `Sitemap at ${good.origin}/sitemap.xml (declared in robots.txt) lists 1 URL, including this page.`,
+  );
+  t.is(
+    signal(audit, 'json_ld_type_fit').evidence,
+    'Article fits this article page, with headline, author, datePublished, image.',
+  );
+  t.is(
+    signal(audit, 'authoritative_sources').evidence,
+    '3 authoritative sources linked from the content (census.gov, en.wikipedia.org, reuters.com), of 3 external links.',
+  );
+  t.is(
+    signal(audit, 'author_byline').evidence,
+    `Byline "By Jane Doe, sales operations lead. Updated ${new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10)}." with a link to the author.`,
+  );
   t.is(signal(audit, 'https').evidence, `Served over plain HTTP (${good.origin}).`);
   t.truthy(audit.completedAt);
   // The audit read the page and the three site files with its own User-Agent.
@@ -94,10 +129,15 @@ test('a client-only shell completes with a low score led by its missing content'
   const audit = await runAudit(t, server, tenant, good.url('/app'));
   t.is(audit.status, 'completed');
   t.like(signal(audit, 'server_rendered_text'), {
-    status: 'fail', score: 0,
-    evidence: 'Only 0 words of text in the HTML as served (1 script file, an empty <div id="root">): the content is built in the browser by JavaScript, which most AI crawlers do not run.',
+    status: 'fail',
+    score: 0,
+    evidence:
+      'Only 0 words of text in the HTML as served (1 script file, an empty <div id="root">): the content is built in the browser by JavaScript, which most AI crawlers do not run.',
   });
-  t.like(signal(audit, 'word_count'), { status: 'fail', evidence: '0 words in the main content (target 300 for a page).' });
+  t.like(signal(audit, 'word_count'), {
+    status: 'fail',
+    evidence: '0 words in the main content (target 300 for a page).',
+  });
   t.like(signal(audit, 'sitemap'), { status: 'warn', score: 0.6 });
   // technical: passes 8+2+3+1+5+1 (robots, meta, llms) + 2+1+1+1+1+1 (speed, redirects, viewport, lang,
   //   charset, weight) = 27, sitemap 0.6 * 2 = 1.2: 28.2/46 = 61.3
@@ -109,9 +149,18 @@ test('a client-only shell completes with a low score led by its missing content'
   t.is(audit.totalScore, 18.7);
   t.is(audit.signalsEvaluated, 42);
   // Largest gain first: direct_answer is 100 * 0.25 * 4/9 = 11.1 points.
-  t.deepEqual(audit.recommendations.slice(0, 2).map((r: any) => [r.signal, r.expectedGain]), [['direct_answer', 11.1], ['word_count', 8.3]]);
+  t.deepEqual(
+    audit.recommendations.slice(0, 2).map((r: any) => [r.signal, r.expectedGain]),
+    [
+      ['direct_answer', 11.1],
+      ['word_count', 8.3],
+    ],
+  );
   const gains = audit.recommendations.map((r: any) => r.expectedGain);
-  t.deepEqual(gains, [...gains].sort((a: number, b: number) => b - a));
+  t.deepEqual(
+    gains,
+    [...gains].sort((a: number, b: number) => b - a),
+  );
   t.true(audit.recommendations.some((r: any) => r.signal === 'server_rendered_text' && r.expectedGain === 4.3));
 });
 
@@ -120,11 +169,16 @@ test('a site whose robots.txt blocks AI crawlers loses the robots signals, searc
   const audit = await runAudit(t, server, tenant, noAi.url(ARTICLE_PATH));
   t.is(audit.status, 'completed');
   t.like(signal(audit, 'robots_ai_search'), {
-    status: 'fail', score: 0,
-    evidence: 'Blocked by robots.txt: OAI-SearchBot (line 15), ChatGPT-User (line 15), Claude-SearchBot (line 15), PerplexityBot (line 15). These bots cannot fetch the page to cite it.',
+    status: 'fail',
+    score: 0,
+    evidence:
+      'Blocked by robots.txt: OAI-SearchBot (line 15), ChatGPT-User (line 15), Claude-SearchBot (line 15), PerplexityBot (line 15). These bots cannot fetch the page to cite it.',
   });
   t.like(signal(audit, 'robots_ai_training'), { status: 'fail', score: 0 });
-  t.regex(signal(audit, 'robots_ai_training').evidence, /^Blocked by robots.txt: GPTBot \(line 15\), ClaudeBot \(line 15\), Google-Extended \(line 15\), CCBot \(line 15\), Applebot-Extended \(line 15\), Bytespider \(line 15\), meta-externalagent \(line 15\)\./);
+  t.regex(
+    signal(audit, 'robots_ai_training').evidence,
+    /^Blocked by robots.txt: GPTBot \(line 15\), ClaudeBot \(line 15\), Google-Extended \(line 15\), CCBot \(line 15\), Applebot-Extended \(line 15\), Bytespider \(line 15\), meta-externalagent \(line 15\)\./,
+  );
   t.like(signal(audit, 'robots_search_engines'), { status: 'pass', evidence: 'Allowed: Googlebot, Bingbot.' });
   // No Sitemap line: robots_txt 0.8 and the sitemap (found at /sitemap.xml) 0.8.
   t.like(signal(audit, 'robots_txt'), { status: 'warn', score: 0.8 });
@@ -134,7 +188,10 @@ test('a site whose robots.txt blocks AI crawlers loses the robots signals, searc
   t.is(audit.categoryScores.technical, 70.4);
   t.is(audit.totalScore, 92.6);
   t.deepEqual(audit.recommendations[0], {
-    signal: 'robots_ai_search', category: 'technical', status: 'fail', expectedGain: 4.3,
+    signal: 'robots_ai_search',
+    category: 'technical',
+    status: 'fail',
+    expectedGain: 4.3,
     fix: 'Allow the AI search and answer crawlers (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, PerplexityBot) in robots.txt.',
     why: 'These bots fetch pages to answer and cite live questions; a blocked page cannot be cited in ChatGPT search, Claude or Perplexity answers.',
   });
@@ -146,7 +203,11 @@ test('redirects are followed and reported', async (t) => {
   t.is(audit.status, 'completed');
   t.is(audit.url, good.url('/old-link'));
   t.is(audit.finalUrl, good.url(ARTICLE_PATH));
-  t.like(signal(audit, 'redirects'), { status: 'warn', score: 0.5, evidence: `2 redirects: ${good.url('/old-link')} -> ${good.url('/moved')} -> ${good.url(ARTICLE_PATH)}.` });
+  t.like(signal(audit, 'redirects'), {
+    status: 'warn',
+    score: 0.5,
+    evidence: `2 redirects: ${good.url('/old-link')} -> ${good.url('/moved')} -> ${good.url(ARTICLE_PATH)}.`,
+  });
 });
 
 /** A failed audit: its error, no scores, and its quota unit given back. */
@@ -154,8 +215,17 @@ async function failedAudit(t: any, url: string, error: string | RegExp) {
   const tenant = await seedTenant(server, undefined, 'starter');
   const audit = await runAudit(t, server, tenant, url);
   t.is(audit.status, 'failed');
-  if (typeof error === 'string') t.is(audit.error, error); else t.regex(audit.error, error);
-  t.like(audit, { totalScore: null, categoryScores: null, signalsEvaluated: null, signalsTotal: null, finalUrl: null, signals: [], recommendations: [] });
+  if (typeof error === 'string') t.is(audit.error, error);
+  else t.regex(audit.error, error);
+  t.like(audit, {
+    totalScore: null,
+    categoryScores: null,
+    signalsEvaluated: null,
+    signalsTotal: null,
+    finalUrl: null,
+    signals: [],
+    recommendations: [],
+  });
   t.truthy(audit.completedAt);
   t.deepEqual(await quota(server, tenant), { used: 0, limit: 100, remaining: 100 });
   return audit;
@@ -181,7 +251,11 @@ test('a non-HTML answer fails', async (t) => {
 });
 
 test('an unknown host fails with a DNS error', async (t) => {
-  await failedAudit(t, 'http://no-such-host.invalid/page', /^DNS lookup failed for no-such-host\.invalid \((ENOTFOUND|EAI_AGAIN)\)$/);
+  await failedAudit(
+    t,
+    'http://no-such-host.invalid/page',
+    /^DNS lookup failed for no-such-host\.invalid \((ENOTFOUND|EAI_AGAIN)\)$/,
+  );
 });
 
 test('a closed port fails with a connection error', async (t) => {

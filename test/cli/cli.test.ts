@@ -7,26 +7,49 @@ import { get, seedTenant, startTestServer, uniq, type TestServer } from '../help
 import { cli } from '../helpers/cli.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 function workspaceFile(name: string, email: string) {
   const file = path.join(server.dataDir, `${uniq('ws')}.json`);
-  fs.writeFileSync(file, JSON.stringify({
-    organizations: [{
-      name, plan: 'starter', quotas: { briefs: 3 },
-      members: [{ email }],
-      brands: [{
-        name: 'Café Noir', slug: 'cafe-noir', industry: 'Coffee', region: 'FR',
-        domains: ['cafenoir.example'], aliases: ['Cafe Noir'],
-        competitors: [{ name: 'Brûlerie', domains: ['brulerie.example'] }, { name: 'Globex', domains: [] }],
-        topics: [
-          { name: 'Espresso', prompts: [{ text: 'best espresso beans', platforms: ['chatgpt'], regions: ['FR', 'US'] }] },
-          { name: 'Grinders', prompts: [{ text: 'best burr grinder', platforms: ['perplexity', 'gemini'] }] },
-        ],
-      }],
-    }],
-  }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      organizations: [
+        {
+          name,
+          plan: 'starter',
+          quotas: { briefs: 3 },
+          members: [{ email }],
+          brands: [
+            {
+              name: 'Café Noir',
+              slug: 'cafe-noir',
+              industry: 'Coffee',
+              region: 'FR',
+              domains: ['cafenoir.example'],
+              aliases: ['Cafe Noir'],
+              competitors: [
+                { name: 'Brûlerie', domains: ['brulerie.example'] },
+                { name: 'Globex', domains: [] },
+              ],
+              topics: [
+                {
+                  name: 'Espresso',
+                  prompts: [{ text: 'best espresso beans', platforms: ['chatgpt'], regions: ['FR', 'US'] }],
+                },
+                { name: 'Grinders', prompts: [{ text: 'best burr grinder', platforms: ['perplexity', 'gemini'] }] },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  );
   return file;
 }
 
@@ -41,14 +64,23 @@ test('apply is idempotent: the same file twice prints the same ids and changes n
   const org = first.json.organizations[0];
   t.is(org.members[0].email, email);
   const brand = org.brands[0];
-  t.deepEqual(brand.competitors.map((c: any) => c.name), ['Brûlerie', 'Globex']);
-  t.deepEqual(brand.topics.map((x: any) => [x.name, x.prompts.map((p: any) => p.text)]),
-    [['Espresso', ['best espresso beans']], ['Grinders', ['best burr grinder']]]);
+  t.deepEqual(
+    brand.competitors.map((c: any) => c.name),
+    ['Brûlerie', 'Globex'],
+  );
+  t.deepEqual(
+    brand.topics.map((x: any) => [x.name, x.prompts.map((p: any) => p.text)]),
+    [
+      ['Espresso', ['best espresso beans']],
+      ['Grinders', ['best burr grinder']],
+    ],
+  );
   const counts = await server.stores.pg.query(
     `SELECT (SELECT count(*) FROM brands WHERE organization_id = $1) AS brands,
             (SELECT count(*) FROM competitors c JOIN brands b ON b.id = c.brand_id WHERE b.organization_id = $1) AS competitors,
             (SELECT count(*) FROM prompts p JOIN brands b ON b.id = p.brand_id WHERE b.organization_id = $1) AS prompts`,
-    [org.id]);
+    [org.id],
+  );
   t.deepEqual(counts.rows[0], { brands: 1, competitors: 2, prompts: 2 });
 });
 
@@ -79,13 +111,19 @@ test('members remove and add from the command line take effect on the next reque
   const b = await seedTenant(server);
   const removed = await cli(['members', 'remove', '--email', a.email, '--org', a.organizationId], server.env);
   t.is(removed.code, 0, removed.stderr);
-  t.deepEqual(removed.json, { userId: (await get(server, '/api/v1/whoami', a.key)).body.userId, organizationId: a.organizationId });
+  t.deepEqual(removed.json, {
+    userId: (await get(server, '/api/v1/whoami', a.key)).body.userId,
+    organizationId: a.organizationId,
+  });
   t.deepEqual((await get(server, '/api/v1/brands', a.key)).body, []);
 
   const added = await cli(['members', 'add', '--email', a.email, '--org', b.organizationId], server.env);
   t.is(added.code, 0, added.stderr);
   t.is(added.json.organizationId, b.organizationId);
-  t.deepEqual((await get(server, '/api/v1/brands', a.key)).body.map((x: any) => x.id), [b.brandId]);
+  t.deepEqual(
+    (await get(server, '/api/v1/brands', a.key)).body.map((x: any) => x.id),
+    [b.brandId],
+  );
 });
 
 test('failures print one line on stderr, nothing on stdout, and exit non-zero', async (t) => {
@@ -93,7 +131,10 @@ test('failures print one line on stderr, nothing on stdout, and exit non-zero', 
     [['keys', 'create', '--email', 'nobody@example.test'], /^No user with email nobody@example\.test/],
     [['keys', 'revoke', 'not-a-uuid'], /^ID must be a UUID/],
     [['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], /^No API key with id/],
-    [['members', 'remove', '--email', 'x@example.test', '--org', '00000000-0000-4000-8000-000000000000'], /is not a member/],
+    [
+      ['members', 'remove', '--email', 'x@example.test', '--org', '00000000-0000-4000-8000-000000000000'],
+      /is not a member/,
+    ],
     [['apply', path.join(server.dataDir, 'missing.json')], /^Cannot read .*missing\.json: ENOENT/],
     [['frobnicate'], /^Unknown command: frobnicate/],
     [['jobs', 'run', 'no-such-job'], /^Unknown job no-such-job/],
@@ -110,10 +151,21 @@ test('failures print one line on stderr, nothing on stdout, and exit non-zero', 
 test('a workspace file with an error names the place and writes nothing', async (t) => {
   const name = uniq('Org');
   const file = path.join(server.dataDir, `${uniq('bad')}.json`);
-  fs.writeFileSync(file, JSON.stringify({ organizations: [{ name, plan: 'growth', brands: [
-    { name: 'Ok', slug: 'ok' },
-    { name: 'Bad', slug: 'bad', topics: [{ name: 'T', prompts: [{ text: 'q', platforms: ['altavista'] }] }] },
-  ] }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      organizations: [
+        {
+          name,
+          plan: 'growth',
+          brands: [
+            { name: 'Ok', slug: 'ok' },
+            { name: 'Bad', slug: 'bad', topics: [{ name: 'T', prompts: [{ text: 'q', platforms: ['altavista'] }] }] },
+          ],
+        },
+      ],
+    }),
+  );
   const r = await cli(['apply', file], server.env);
   t.not(r.code, 0);
   t.regex(r.stderr, /organizations\.0\.brands\.1\.topics\.0\.prompts\.0\.platforms\.0/);

@@ -4,10 +4,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Reply =
-  | { kind: 'json'; content: string }     // a 200 whose message content is this string
-  | { kind: 'status'; status: number }    // an HTTP error
-  | { kind: 'hang'; ms: number }          // answers only after `ms`
-  | { kind: 'never' };                     // never answers (the request stays open until close())
+  | { kind: 'json'; content: string } // a 200 whose message content is this string
+  | { kind: 'status'; status: number } // an HTTP error
+  | { kind: 'hang'; ms: number } // answers only after `ms`
+  | { kind: 'never' }; // never answers (the request stays open until close())
 
 export interface FakeLlm {
   baseUrl: string;
@@ -17,7 +17,10 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
-export const ok = (value: unknown): Reply => ({ kind: 'json', content: typeof value === 'string' ? value : JSON.stringify(value) });
+export const ok = (value: unknown): Reply => ({
+  kind: 'json',
+  content: typeof value === 'string' ? value : JSON.stringify(value),
+});
 
 export async function fakeLlm(script: Reply[]): Promise<FakeLlm> {
   const requests: any[] = [];
@@ -33,7 +36,14 @@ export async function fakeLlm(script: Reply[]): Promise<FakeLlm> {
       const reply = current[Math.min(requests.length - 1 - offset, current.length - 1)];
       const answer = (content: string) => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion', model: parsed.model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }] }));
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-test',
+            object: 'chat.completion',
+            model: parsed.model,
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+          }),
+        );
       };
       if (reply.kind === 'status') {
         res.writeHead(reply.status, { 'content-type': 'application/json' });
@@ -41,7 +51,10 @@ export async function fakeLlm(script: Reply[]): Promise<FakeLlm> {
       } else if (reply.kind === 'never') {
         // Left open: only the client's deadline can end this attempt.
       } else if (reply.kind === 'hang') {
-        const timer = setTimeout(() => { timers.delete(timer); if (!res.destroyed) answer('{}'); }, reply.ms);
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) answer('{}');
+        }, reply.ms);
         timers.add(timer);
       } else {
         answer(reply.content);

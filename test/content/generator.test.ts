@@ -7,7 +7,9 @@ import { builtinDraft } from '../../src/content/llm/builtin-draft.ts';
 import { buildJsonLd, isArticleWithFaqJsonLd } from '../../src/content/jsonld.ts';
 import type { GenerationInput } from '../../src/content/llm/generator.ts';
 
-function input(over: { prompt?: string; type?: 'owned' | 'earned'; rivals?: boolean; sources?: boolean; domains?: string[] } = {}): GenerationInput {
+function input(
+  over: { prompt?: string; type?: 'owned' | 'earned'; rivals?: boolean; sources?: boolean; domains?: string[] } = {},
+): GenerationInput {
   const rivals = over.rivals ?? true;
   const sources = over.sources ?? true;
   return {
@@ -19,22 +21,50 @@ function input(over: { prompt?: string; type?: 'owned' | 'earned'; rivals?: bool
       description: 'd',
       prompt_text: over.prompt ?? 'best crm for startups',
       source_data: {
-        answers: 10, gap_answers: 7,
+        answers: 10,
+        gap_answers: 7,
         brand: { name: 'Acme', named: 2, cited: 1, visibility_score: 21.5 },
-        competitors: rivals ? [
-          { name: 'Globex', named: 8, cited: 3, visibility_score: 71 },
-          { name: 'Initech', named: 4, cited: 0, visibility_score: 30.2 },
-        ] : [],
+        competitors: rivals
+          ? [
+              { name: 'Globex', named: 8, cited: 3, visibility_score: 71 },
+              { name: 'Initech', named: 4, cited: 0, visibility_score: 30.2 },
+            ]
+          : [],
         citations: {
-          top_domains: sources ? [{ domain: 'g2.com', category: 'review', answers: 5 }, { domain: 'globex.example', category: 'competitor', answers: 3 }] : [],
-          top_urls: sources ? [
-            { url: 'https://www.g2.com/categories/crm', domain: 'g2.com', category: 'review', title: 'Best CRM Software <2026>', article_type: 'listicle', answers: 5 },
-            { url: 'https://globex.example/compare', domain: 'globex.example', category: 'competitor', title: 'Globex vs Acme', article_type: 'comparison', answers: 3 },
-          ] : [],
+          top_domains: sources
+            ? [
+                { domain: 'g2.com', category: 'review', answers: 5 },
+                { domain: 'globex.example', category: 'competitor', answers: 3 },
+              ]
+            : [],
+          top_urls: sources
+            ? [
+                {
+                  url: 'https://www.g2.com/categories/crm',
+                  domain: 'g2.com',
+                  category: 'review',
+                  title: 'Best CRM Software <2026>',
+                  article_type: 'listicle',
+                  answers: 5,
+                },
+                {
+                  url: 'https://globex.example/compare',
+                  domain: 'globex.example',
+                  category: 'competitor',
+                  title: 'Globex vs Acme',
+                  article_type: 'comparison',
+                  answers: 3,
+                },
+              ]
+            : [],
         },
       },
     },
-    volumes: { intent: 'commercial', keywords: ['best crm for startups', 'crm'], google_volumes: [{ keyword: 'crm for startups', volume: 1600 }] },
+    volumes: {
+      intent: 'commercial',
+      keywords: ['best crm for startups', 'crm'],
+      google_volumes: [{ keyword: 'crm for startups', volume: 1600 }],
+    },
   };
 }
 
@@ -56,7 +86,11 @@ for (const [name, given] of cases) {
     const body = builtinDraft(given, brief);
     const d = DraftBody.safeParse(body);
     t.true(d.success, JSON.stringify(d.error?.issues));
-    const jsonLd = buildJsonLd({ ...body, keywords: brief.targetKeywords, publisher: { name: 'Acme', domain: given.brand.domains[0] } });
+    const jsonLd = buildJsonLd({
+      ...body,
+      keywords: brief.targetKeywords,
+      publisher: { name: 'Acme', domain: given.brand.domains[0] },
+    });
     t.true(Draft.safeParse({ ...body, structuredDataJsonLd: jsonLd }).success);
     t.false(/lorem|ipsum/i.test(JSON.stringify({ brief, body })));
     t.false(body.contentHtml.includes('<script>'), 'text is escaped');
@@ -84,31 +118,66 @@ test('the draft follows the outline, links the cited sources and leaves unknown 
   const brief = builtinBrief(given);
   const draft = builtinDraft(given, brief);
   const headings = [...draft.contentHtml.matchAll(/<h2>(.*?)<\/h2>/g)].map((m) => m[1]);
-  t.deepEqual(headings, brief.outline.map((o) => o.split(' — ')[0]));
+  t.deepEqual(
+    headings,
+    brief.outline.map((o) => o.split(' — ')[0]),
+  );
   t.true(draft.contentHtml.includes('<a href="https://www.g2.com/categories/crm">Best CRM Software &lt;2026&gt;</a>'));
   t.regex(draft.contentHtml, /class="editor-note"/);
   t.is(draft.slug, 'best-crm-for-startups');
   t.true(draft.metaTitle.length <= 60);
   t.is(draft.faqs[0].question, 'Which CRM for startups is best?');
   // An outline written elsewhere (e.g. by a model): sections it cannot write stay editor notes.
-  const foreign = { ...brief, outline: ['Why teams switch', 'Pricing explained — what each plan costs', 'Frequently asked questions'] };
+  const foreign = {
+    ...brief,
+    outline: ['Why teams switch', 'Pricing explained — what each plan costs', 'Frequently asked questions'],
+  };
   const other = builtinDraft(given, foreign);
-  t.regex(other.contentHtml, /<h2>Why teams switch<\/h2>\n<p class="editor-note"><strong>Editor:<\/strong> Write this section: Why teams switch<\/p>/);
+  t.regex(
+    other.contentHtml,
+    /<h2>Why teams switch<\/h2>\n<p class="editor-note"><strong>Editor:<\/strong> Write this section: Why teams switch<\/p>/,
+  );
   t.regex(other.contentHtml, /Write this section: what each plan costs/);
   t.regex(other.contentHtml, /<h2>Frequently asked questions<\/h2>\n<h3>/);
 });
 
 test('JSON-LD: an Article and a FAQPage of answered questions, checked strictly', (t) => {
   const faqs = [{ question: 'Q <b>one</b>?', answer: 'A one.' }];
-  const doc = JSON.parse(buildJsonLd({ title: 'T', metaDescription: 'D', slug: 's', keywords: ['k1', 'k2'], faqs, publisher: { name: 'Acme', domain: 'acme.example' } }));
+  const doc = JSON.parse(
+    buildJsonLd({
+      title: 'T',
+      metaDescription: 'D',
+      slug: 's',
+      keywords: ['k1', 'k2'],
+      faqs,
+      publisher: { name: 'Acme', domain: 'acme.example' },
+    }),
+  );
   t.is(doc['@context'], 'https://schema.org');
-  t.deepEqual(doc['@graph'].map((n: any) => n['@type']), ['Article', 'FAQPage']);
-  t.like(doc['@graph'][0], { headline: 'T', mainEntityOfPage: 'https://acme.example/s', keywords: 'k1, k2', publisher: { '@type': 'Organization', name: 'Acme' } });
-  t.deepEqual(doc['@graph'][1].mainEntity, [{ '@type': 'Question', name: 'Q one?', acceptedAnswer: { '@type': 'Answer', text: 'A one.' } }]);
+  t.deepEqual(
+    doc['@graph'].map((n: any) => n['@type']),
+    ['Article', 'FAQPage'],
+  );
+  t.like(doc['@graph'][0], {
+    headline: 'T',
+    mainEntityOfPage: 'https://acme.example/s',
+    keywords: 'k1, k2',
+    publisher: { '@type': 'Organization', name: 'Acme' },
+  });
+  t.deepEqual(doc['@graph'][1].mainEntity, [
+    { '@type': 'Question', name: 'Q one?', acceptedAnswer: { '@type': 'Answer', text: 'A one.' } },
+  ]);
   t.true(isArticleWithFaqJsonLd(JSON.stringify(doc)));
-  for (const bad of ['not json', '{}', JSON.stringify({ ...doc, '@context': 'https://example.org' }),
+  for (const bad of [
+    'not json',
+    '{}',
+    JSON.stringify({ ...doc, '@context': 'https://example.org' }),
     JSON.stringify({ ...doc, '@graph': [doc['@graph'][0]] }),
-    JSON.stringify({ ...doc, '@graph': [doc['@graph'][0], { '@type': 'FAQPage', mainEntity: [{ '@type': 'Question', name: 'x' }] }] })]) {
+    JSON.stringify({
+      ...doc,
+      '@graph': [doc['@graph'][0], { '@type': 'FAQPage', mainEntity: [{ '@type': 'Question', name: 'x' }] }],
+    }),
+  ]) {
     t.false(isArticleWithFaqJsonLd(bad), bad);
   }
 });

@@ -19,35 +19,58 @@ export const PROMPTS = {
 } as const;
 
 export function contentBrands() {
-  return [{
-    name: 'Acme', slug: 'acme', industry: 'Software', region: 'US',
-    domains: ['acme.example'], aliases: ['Acme Inc'],
-    competitors: [
-      { name: 'Globex', domains: ['globex.example'], aliases: [] },
-      { name: 'Initech', domains: ['initech.example'], aliases: [] },
-    ],
-    topics: [{
-      name: 'CRM software',
-      prompts: [{ text: PROMPTS.startups, regions: ['US'] }, { text: PROMPTS.email, regions: ['US'] }],
-    }],
-    prompts: [{ text: PROMPTS.migrate }, { text: PROMPTS.pricing }, { text: PROMPTS.onboarding }],
-  }];
+  return [
+    {
+      name: 'Acme',
+      slug: 'acme',
+      industry: 'Software',
+      region: 'US',
+      domains: ['acme.example'],
+      aliases: ['Acme Inc'],
+      competitors: [
+        { name: 'Globex', domains: ['globex.example'], aliases: [] },
+        { name: 'Initech', domains: ['initech.example'], aliases: [] },
+      ],
+      topics: [
+        {
+          name: 'CRM software',
+          prompts: [
+            { text: PROMPTS.startups, regions: ['US'] },
+            { text: PROMPTS.email, regions: ['US'] },
+          ],
+        },
+      ],
+      prompts: [{ text: PROMPTS.migrate }, { text: PROMPTS.pricing }, { text: PROMPTS.onboarding }],
+    },
+  ];
 }
 
-export interface ContentTenant extends Tenant { prompt: Record<keyof typeof PROMPTS, string> }
+export interface ContentTenant extends Tenant {
+  prompt: Record<keyof typeof PROMPTS, string>;
+}
 
 export async function seedContentTenant(server: TestServer, plan = 'growth'): Promise<ContentTenant> {
   const t = await seedTenant(server, contentBrands(), plan);
   const b = t.workspace.organizations[0].brands[0];
   const ids = t.promptIds;
-  const texts = [...b.topics.flatMap((x: any) => x.prompts.map((p: any) => p.text)), ...b.prompts.map((p: any) => p.text)];
-  const prompt = Object.fromEntries(Object.entries(PROMPTS).map(([k, text]) => [k, ids[texts.indexOf(text)]])) as ContentTenant['prompt'];
+  const texts = [
+    ...b.topics.flatMap((x: any) => x.prompts.map((p: any) => p.text)),
+    ...b.prompts.map((p: any) => p.text),
+  ];
+  const prompt = Object.fromEntries(
+    Object.entries(PROMPTS).map(([k, text]) => [k, ids[texts.indexOf(text)]]),
+  ) as ContentTenant['prompt'];
   return { ...t, prompt };
 }
 
 const answer = (promptId: string, day: number, text: string, citations: { url: string; title?: string }[] = []) => ({
-  prompt_id: promptId, platform: 'chatgpt', model: 'gpt-4o', region: 'US',
-  collected_at: `2026-03-0${day}T08:00:00Z`, text, citations,
+  prompt_id: promptId,
+  platform: 'chatgpt',
+  model: 'gpt-4o',
+  region: 'US',
+  collected_at: `2026-03-0${day}T08:00:00Z`,
+  text,
+  citations,
 });
 
 /**
@@ -87,7 +110,10 @@ export async function ingest(server: TestServer, lines: object[]) {
 export async function runJob(server: TestServer, name: string, brandId: string, date = DATE): Promise<any> {
   const job = findJob(name);
   if (!job) throw new Error(`no job ${name}`);
-  return job.run({ stores: server.stores, config: server.config, log: pino({ level: 'silent' }), now: () => new Date() }, { brandId, date });
+  return job.run(
+    { stores: server.stores, config: server.config, log: pino({ level: 'silent' }), now: () => new Date() },
+    { brandId, date },
+  );
 }
 
 /** The rows a job writes for a brand, to compare before and after a re-run. */

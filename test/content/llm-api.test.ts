@@ -14,7 +14,12 @@ let server: TestServer;
 let llm: FakeLlm;
 test.before(async () => {
   llm = await fakeLlm([{ kind: 'status', status: 500 }]);
-  server = await startTestServer({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-fake', LLM_TIMEOUT_MS: '2500' });
+  server = await startTestServer({
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_MODEL: 'fake-model',
+    LLM_API_KEY: 'sk-fake',
+    LLM_TIMEOUT_MS: '2500',
+  });
 });
 test.after.always(async () => {
   await server?.stop();
@@ -23,13 +28,30 @@ test.after.always(async () => {
 
 const sample = builtinBrief({
   brand: { name: 'Acme', domains: ['acme.example'], industry: '', region: '' },
-  opportunity: { id: '', type: 'owned', title: '', description: '', prompt_text: 'best crm for startups', source_data: {} },
+  opportunity: {
+    id: '',
+    type: 'owned',
+    title: '',
+    description: '',
+    prompt_text: 'best crm for startups',
+    source_data: {},
+  },
 });
 const modelBrief = { ...sample, suggestedTitle: 'Written by the model' };
-const modelDraft = builtinDraft({
-  brand: { name: 'Acme', domains: ['acme.example'], industry: '', region: '' },
-  opportunity: { id: '', type: 'owned', title: '', description: '', prompt_text: 'best crm for startups', source_data: {} },
-}, modelBrief);
+const modelDraft = builtinDraft(
+  {
+    brand: { name: 'Acme', domains: ['acme.example'], industry: '', region: '' },
+    opportunity: {
+      id: '',
+      type: 'owned',
+      title: '',
+      description: '',
+      prompt_text: 'best crm for startups',
+      source_data: {},
+    },
+  },
+  modelBrief,
+);
 
 async function opportunity(): Promise<{ x: ContentTenant; url: string }> {
   const x = await seedContentTenant(server);
@@ -39,8 +61,15 @@ async function opportunity(): Promise<{ x: ContentTenant; url: string }> {
   return { x, url: `/api/mcp/content-opportunities/${list[0].id}` };
 }
 
-const used = async (x: ContentTenant, kind: string) => Number((await server.stores.pg.query(
-  'SELECT used FROM quota_usage WHERE organization_id = $1 AND kind = $2 AND period = $3', [x.organizationId, kind, quotaPeriod()])).rows[0]?.used ?? 0);
+const used = async (x: ContentTenant, kind: string) =>
+  Number(
+    (
+      await server.stores.pg.query(
+        'SELECT used FROM quota_usage WHERE organization_id = $1 AND kind = $2 AND period = $3',
+        [x.organizationId, kind, quotaPeriod()],
+      )
+    ).rows[0]?.used ?? 0,
+  );
 
 test.serial('the model writes the brief and the draft; the JSON-LD is built from the draft', async (t) => {
   const { x, url } = await opportunity();

@@ -12,9 +12,18 @@ import { fakeLlm, ok, type Reply } from './fake-llm.ts';
 const input: GenerationInput = {
   brand: { name: 'Acme', domains: ['acme.example'], industry: 'Software', region: 'US' },
   opportunity: {
-    id: '00000000-0000-4000-8000-000000000001', type: 'owned', title: 'Publish a page', description: 'Globex appears',
+    id: '00000000-0000-4000-8000-000000000001',
+    type: 'owned',
+    title: 'Publish a page',
+    description: 'Globex appears',
     prompt_text: 'best crm for startups',
-    source_data: { answers: 4, gap_answers: 3, brand: { named: 1, cited: 0, visibility_score: 30 }, competitors: [{ name: 'Globex', named: 4, cited: 2, visibility_score: 85.6 }], citations: { top_domains: [], top_urls: [] } },
+    source_data: {
+      answers: 4,
+      gap_answers: 3,
+      brand: { named: 1, cited: 0, visibility_score: 30 },
+      competitors: [{ name: 'Globex', named: 4, cited: 2, visibility_score: 85.6 }],
+      citations: { top_domains: [], top_urls: [] },
+    },
   },
 };
 const goodBrief = builtinBrief(input);
@@ -28,7 +37,10 @@ async function withFake(
 ) {
   const fake = await fakeLlm(script);
   try {
-    await fn(new OpenAiCompatibleGenerator({ baseUrl: fake.baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs }), fake);
+    await fn(
+      new OpenAiCompatibleGenerator({ baseUrl: fake.baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs }),
+      fake,
+    );
   } finally {
     await fake.close();
   }
@@ -43,7 +55,10 @@ test('a good answer is parsed and validated; the request asks for JSON of the sc
     t.is(req.authorization, 'Bearer sk-test');
     t.is(req.body.model, 'test-model');
     t.is(req.body.response_format.type, 'json_schema');
-    t.deepEqual(Object.keys(req.body.response_format.json_schema.schema.properties).sort(), Object.keys(goodBrief).sort());
+    t.deepEqual(
+      Object.keys(req.body.response_format.json_schema.schema.properties).sort(),
+      Object.keys(goodBrief).sort(),
+    );
     t.regex(req.body.messages[1].content, /best crm for startups/);
     t.regex(req.body.messages[1].content, /"Globex"/);
   });
@@ -74,7 +89,11 @@ test('an answer that does not match the schema is retried once, then fails namin
     t.is(fake.requests.length, 2);
   });
   await withFake([ok({ ...goodDraft, structuredDataJsonLd: '{}' })], async (gen) => {
-    await t.throwsAsync(gen.draft(input, goodBrief), { message: /does not match the schema/ }, 'the model never writes the JSON-LD');
+    await t.throwsAsync(
+      gen.draft(input, goodBrief),
+      { message: /does not match the schema/ },
+      'the model never writes the JSON-LD',
+    );
   });
 });
 
@@ -83,27 +102,40 @@ test('an answer that does not match the schema is retried once, then fails namin
 // is given a deadline no loaded machine comes near. The first deadline is a second, not less, so
 // each attempt reaches the fake (which counts it) before it is given up.
 test('a timeout is retried once, then fails', async (t) => {
-  await withFake([{ kind: 'never' }], async (gen, fake) => {
-    const err = await t.throwsAsync(gen.brief(input), { instanceOf: GenerationError });
-    t.is(err!.message, 'Content generation failed: the model did not answer within 1000 ms');
-    t.is(fake.requests.length, 2);
-  }, 1000);
-  await withFake([{ kind: 'never' }, ok(goodBrief)], async (gen, fake) => {
-    t.deepEqual(await gen.brief(input), goodBrief, 'a first attempt that never answers, a good second one');
-    t.is(fake.requests.length, 2);
-  }, 5000);
+  await withFake(
+    [{ kind: 'never' }],
+    async (gen, fake) => {
+      const err = await t.throwsAsync(gen.brief(input), { instanceOf: GenerationError });
+      t.is(err!.message, 'Content generation failed: the model did not answer within 1000 ms');
+      t.is(fake.requests.length, 2);
+    },
+    1000,
+  );
+  await withFake(
+    [{ kind: 'never' }, ok(goodBrief)],
+    async (gen, fake) => {
+      t.deepEqual(await gen.brief(input), goodBrief, 'a first attempt that never answers, a good second one');
+      t.is(fake.requests.length, 2);
+    },
+    5000,
+  );
 });
 
 test('HTTP 500 is retried once, then fails; a 401 is not retried', async (t) => {
   await withFake([{ kind: 'status', status: 500 }], async (gen, fake) => {
-    await t.throwsAsync(gen.brief(input), { instanceOf: GenerationError, message: 'Content generation failed: the model endpoint answered HTTP 500' });
+    await t.throwsAsync(gen.brief(input), {
+      instanceOf: GenerationError,
+      message: 'Content generation failed: the model endpoint answered HTTP 500',
+    });
     t.is(fake.requests.length, 2);
   });
   await withFake([{ kind: 'status', status: 503 }, ok(goodBrief)], async (gen) => {
     t.deepEqual(await gen.brief(input), goodBrief);
   });
   await withFake([{ kind: 'status', status: 401 }], async (gen, fake) => {
-    await t.throwsAsync(gen.brief(input), { message: 'Content generation failed: the model endpoint answered HTTP 401' });
+    await t.throwsAsync(gen.brief(input), {
+      message: 'Content generation failed: the model endpoint answered HTTP 401',
+    });
     t.is(fake.requests.length, 1);
   });
 });
@@ -111,5 +143,7 @@ test('HTTP 500 is retried once, then fails; a 401 is not retried', async (t) => 
 test('the configuration picks the generator', (t) => {
   t.is(contentGenerator(loadConfig({})), builtinGenerator);
   t.is(contentGenerator(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'm' })).kind, 'llm');
-  t.throws(() => contentGenerator(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:1/v1' })), { message: 'LLM_MODEL must be set when LLM_BASE_URL is set' });
+  t.throws(() => contentGenerator(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:1/v1' })), {
+    message: 'LLM_MODEL must be set when LLM_BASE_URL is set',
+  });
 });

@@ -11,8 +11,12 @@ import { quotaPeriod } from '../../src/tenancy/quotas.ts';
 import { connect } from '../mcp/client.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer({ ALLOW_PRIVATE_URLS: '1' }); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer({ ALLOW_PRIVATE_URLS: '1' });
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 async function tenantWithOpportunities(plan = 'growth'): Promise<ContentTenant> {
   const t = await seedContentTenant(server, plan);
@@ -21,7 +25,8 @@ async function tenantWithOpportunities(plan = 'growth'): Promise<ContentTenant> 
   return t;
 }
 
-const list = async (t: ContentTenant, query = '') => get(server, `/api/mcp/content-opportunities?brand_id=${t.brandId}${query}`, t.key);
+const list = async (t: ContentTenant, query = '') =>
+  get(server, `/api/mcp/content-opportunities?brand_id=${t.brandId}${query}`, t.key);
 
 async function opportunityOf(t: ContentTenant, prompt: keyof ContentTenant['prompt'], type: 'owned' | 'earned') {
   const r = await list(t);
@@ -30,28 +35,56 @@ async function opportunityOf(t: ContentTenant, prompt: keyof ContentTenant['prom
   return found;
 }
 
-const setQuota = (t: ContentTenant, kind: 'briefs' | 'drafts', limit: number, used = 0) => Promise.all([
-  server.stores.pg.query(`UPDATE organizations SET quota_${kind} = $2 WHERE id = $1`, [t.organizationId, limit]),
-  used > 0 && server.stores.pg.query(
-    `INSERT INTO quota_usage (organization_id, kind, period, used) VALUES ($1, $2, $3, $4)
+const setQuota = (t: ContentTenant, kind: 'briefs' | 'drafts', limit: number, used = 0) =>
+  Promise.all([
+    server.stores.pg.query(`UPDATE organizations SET quota_${kind} = $2 WHERE id = $1`, [t.organizationId, limit]),
+    used > 0 &&
+      server.stores.pg.query(
+        `INSERT INTO quota_usage (organization_id, kind, period, used) VALUES ($1, $2, $3, $4)
      ON CONFLICT (organization_id, kind, period) DO UPDATE SET used = EXCLUDED.used`,
-    [t.organizationId, kind, quotaPeriod(), used]),
-]);
+        [t.organizationId, kind, quotaPeriod(), used],
+      ),
+  ]);
 
-const quotaUsed = async (t: ContentTenant, kind: string) => Number((await server.stores.pg.query(
-  'SELECT used FROM quota_usage WHERE organization_id = $1 AND kind = $2 AND period = $3', [t.organizationId, kind, quotaPeriod()])).rows[0]?.used ?? 0);
+const quotaUsed = async (t: ContentTenant, kind: string) =>
+  Number(
+    (
+      await server.stores.pg.query(
+        'SELECT used FROM quota_usage WHERE organization_id = $1 AND kind = $2 AND period = $3',
+        [t.organizationId, kind, quotaPeriod()],
+      )
+    ).rows[0]?.used ?? 0,
+  );
 
 test('the job finds owned and earned opportunities where competitors win and the brand is absent', async (t) => {
   const x = await tenantWithOpportunities();
   const r = await list(x);
   t.is(r.status, 200);
-  const kinds = r.body.map((o: any) => `${Object.entries(x.prompt).find(([, id]) => id === o.prompt_id)![0]}:${o.type}`).sort();
+  const kinds = r.body
+    .map((o: any) => `${Object.entries(x.prompt).find(([, id]) => id === o.prompt_id)![0]}:${o.type}`)
+    .sort();
   t.deepEqual(kinds, ['email:earned', 'migrate:owned', 'startups:earned', 'startups:owned']);
   const scores = r.body.map((o: any) => o.opportunity_score);
-  t.deepEqual(scores, [...scores].sort((a: number, b: number) => b - a), 'sorted by score, highest first');
+  t.deepEqual(
+    scores,
+    [...scores].sort((a: number, b: number) => b - a),
+    'sorted by score, highest first',
+  );
   for (const o of r.body) {
-    t.deepEqual(Object.keys(o).sort(), ['created_at', 'description', 'has_brief', 'id', 'impact', 'opportunity_score', 'prompt_id', 'prompt_text',
-      'status', 'title', 'type', 'updated_at']);
+    t.deepEqual(Object.keys(o).sort(), [
+      'created_at',
+      'description',
+      'has_brief',
+      'id',
+      'impact',
+      'opportunity_score',
+      'prompt_id',
+      'prompt_text',
+      'status',
+      'title',
+      'type',
+      'updated_at',
+    ]);
     t.is(o.status, 'new');
     t.false(o.has_brief);
     t.true(o.opportunity_score >= 0 && o.opportunity_score <= 100);
@@ -60,7 +93,11 @@ test('the job finds owned and earned opportunities where competitors win and the
 
   // startups: 4 answers, Globex named in 3 at position 1 (and in the 4th, second), cited in 2; Acme
   // named in 1 at position 1. Gap answers: 3. No volume data: volume signal 0.5.
-  const one = await get(server, `/api/mcp/content-opportunities/${(await opportunityOf(x, 'startups', 'owned')).id}`, x.key);
+  const one = await get(
+    server,
+    `/api/mcp/content-opportunities/${(await opportunityOf(x, 'startups', 'owned')).id}`,
+    x.key,
+  );
   t.is(one.status, 200);
   const sd = one.body.source_data;
   t.is(sd.answers, 4);
@@ -89,13 +126,24 @@ test('re-running the job on unchanged data changes nothing; open ones are refres
 
   const dismissed = await opportunityOf(x, 'migrate', 'owned');
   const done = await opportunityOf(x, 'email', 'earned');
-  await call(server, 'PATCH', `/api/mcp/content-opportunities/${dismissed.id}/status`, { key: x.key, body: { status: 'dismissed' } });
-  await call(server, 'PATCH', `/api/mcp/content-opportunities/${done.id}/status`, { key: x.key, body: { status: 'done' } });
+  await call(server, 'PATCH', `/api/mcp/content-opportunities/${dismissed.id}/status`, {
+    key: x.key,
+    body: { status: 'dismissed' },
+  });
+  await call(server, 'PATCH', `/api/mcp/content-opportunities/${done.id}/status`, {
+    key: x.key,
+    body: { status: 'done' },
+  });
   t.like(await runJob(server, 'generate-opportunities', x.brandId), { created: 0 });
   t.is((await list(x)).body.length, 4);
 
   // New answers move the figures of the open ones; no duplicate is made for an open prompt and type.
-  await ingest(server, trackingAnswers(x).slice(0, 2).map((a) => ({ ...a, collected_at: '2026-03-09T09:00:00Z' })));
+  await ingest(
+    server,
+    trackingAnswers(x)
+      .slice(0, 2)
+      .map((a) => ({ ...a, collected_at: '2026-03-09T09:00:00Z' })),
+  );
   const r = await runJob(server, 'generate-opportunities', x.brandId);
   t.like(r, { created: 0, updated: 2 });
   t.is((await list(x)).body.length, 4);
@@ -103,7 +151,10 @@ test('re-running the job on unchanged data changes nothing; open ones are refres
 
 test('list filters and limits; a bad filter is a 400 naming its values', async (t) => {
   const x = await tenantWithOpportunities();
-  t.deepEqual((await list(x, '&type=earned')).body.map((o: any) => o.type), ['earned', 'earned']);
+  t.deepEqual(
+    (await list(x, '&type=earned')).body.map((o: any) => o.type),
+    ['earned', 'earned'],
+  );
   t.is((await list(x, '&type=owned&limit=1')).body.length, 1);
   t.is((await list(x, '&limit=0')).body.length, 1, 'limit is clamped to 1');
   t.is((await list(x, '&limit=1000')).body.length, 4);
@@ -131,13 +182,22 @@ test('unknown, malformed and foreign opportunity ids are 404 Content opportunity
   const mine = await opportunityOf(x, 'startups', 'owned');
   for (const id of [randomUUID(), 'not-a-uuid', mine.id]) {
     const key = id === mine.id ? other.key : x.key;
-    for (const [method, suffix, body] of [['GET', ''], ['POST', '/brief'], ['POST', '/draft'], ['PATCH', '/status', { status: 'done' }]] as const) {
+    for (const [method, suffix, body] of [
+      ['GET', ''],
+      ['POST', '/brief'],
+      ['POST', '/draft'],
+      ['PATCH', '/status', { status: 'done' }],
+    ] as const) {
       const r = await call(server, method, `/api/mcp/content-opportunities/${id}${suffix}`, { key, body });
       t.deepEqual([r.status, r.body], [404, { error: 'Content opportunity not found' }], `${method} ${id}${suffix}`);
     }
   }
   t.is(await quotaUsed(other, 'briefs'), 0, 'a 404 uses no quota');
-  t.is((await get(server, `/api/mcp/content-opportunities/${mine.id}`, x.key)).body.status, 'new', 'the foreign PATCH changed nothing');
+  t.is(
+    (await get(server, `/api/mcp/content-opportunities/${mine.id}`, x.key)).body.status,
+    'new',
+    'the foreign PATCH changed nothing',
+  );
 });
 
 test('PATCH status: any of the five values from any state; updated_at moves; other values are 400', async (t) => {
@@ -145,7 +205,10 @@ test('PATCH status: any of the five values from any state; updated_at moves; oth
   const o = await opportunityOf(x, 'startups', 'earned');
   let last = o.updated_at;
   for (const status of ['sent', 'in_progress', 'done', 'dismissed', 'new', 'done', 'sent', 'sent', 'new']) {
-    const r = await call(server, 'PATCH', `/api/mcp/content-opportunities/${o.id}/status`, { key: x.key, body: { status } });
+    const r = await call(server, 'PATCH', `/api/mcp/content-opportunities/${o.id}/status`, {
+      key: x.key,
+      body: { status },
+    });
     t.is(r.status, 200, status);
     t.deepEqual(Object.keys(r.body).sort(), ['id', 'status', 'updated_at']);
     t.like(r.body, { id: o.id, status });
@@ -155,21 +218,36 @@ test('PATCH status: any of the five values from any state; updated_at moves; oth
   }
   for (const body of [{ status: 'archived' }, {}, { status: 'SENT' }, { status: 3 }]) {
     const r = await call(server, 'PATCH', `/api/mcp/content-opportunities/${o.id}/status`, { key: x.key, body });
-    t.deepEqual([r.status, r.body], [400, { error: 'status must be one of: new, sent, in_progress, done, dismissed' }], JSON.stringify(body));
+    t.deepEqual(
+      [r.status, r.body],
+      [400, { error: 'status must be one of: new, sent, in_progress, done, dismissed' }],
+      JSON.stringify(body),
+    );
   }
-  t.is((await get(server, `/api/mcp/content-opportunities/${o.id}`, x.key)).body.status, 'new', 'unchanged after the 400s');
+  t.is(
+    (await get(server, `/api/mcp/content-opportunities/${o.id}`, x.key)).body.status,
+    'new',
+    'unchanged after the 400s',
+  );
 });
 
 test('a change to sent queues exactly one opportunity.sent event carrying the single read, in the same transaction', async (t) => {
   const x = await tenantWithOpportunities();
   await server.stores.pg.query(
     `INSERT INTO webhook_endpoints (id, organization_id, url, events, secret) VALUES ($1, $2, 'http://127.0.0.1:9/hook', '{opportunity.sent}', 'whsec_dGVzdA==')`,
-    [randomUUID(), x.organizationId]);
+    [randomUUID(), x.organizationId],
+  );
   const o = await opportunityOf(x, 'startups', 'owned');
-  const events = async () => (await server.stores.pg.query(
-    `SELECT d.body FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE e.organization_id = $1 AND d.event_type = 'opportunity.sent' ORDER BY d.created_at`, [x.organizationId])).rows.map((r) => JSON.parse(r.body));
-  const patch = (status: string) => call(server, 'PATCH', `/api/mcp/content-opportunities/${o.id}/status`, { key: x.key, body: { status } });
+  const events = async () =>
+    (
+      await server.stores.pg.query(
+        `SELECT d.body FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE e.organization_id = $1 AND d.event_type = 'opportunity.sent' ORDER BY d.created_at`,
+        [x.organizationId],
+      )
+    ).rows.map((r) => JSON.parse(r.body));
+  const patch = (status: string) =>
+    call(server, 'PATCH', `/api/mcp/content-opportunities/${o.id}/status`, { key: x.key, body: { status } });
 
   await patch('in_progress');
   t.is((await events()).length, 0);
@@ -193,7 +271,10 @@ test('brief: always fresh, replaces the saved one; draft needs a brief; both val
   const url = `/api/mcp/content-opportunities/${o.id}`;
 
   const noBrief = await call(server, 'POST', `${url}/draft`, { key: x.key });
-  t.deepEqual([noBrief.status, noBrief.body], [400, { error: 'Generate a content brief before generating the full draft.' }]);
+  t.deepEqual(
+    [noBrief.status, noBrief.body],
+    [400, { error: 'Generate a content brief before generating the full draft.' }],
+  );
   t.is(await quotaUsed(x, 'drafts'), 0, 'the refused draft used no quota');
 
   const first = await call(server, 'POST', `${url}/brief`, { key: x.key });
@@ -201,7 +282,15 @@ test('brief: always fresh, replaces the saved one; draft needs a brief; both val
   t.deepEqual(Object.keys(first.body).sort(), ['brief', 'generated_at', 'id', 'regenerated']);
   t.like(first.body, { id: o.id, regenerated: false });
   t.true(Brief.safeParse(first.body.brief).success);
-  t.deepEqual(Object.keys(first.body.brief).sort(), ['callToAction', 'competitorInsights', 'contentType', 'outline', 'suggestedTitle', 'targetKeywords', 'targetWordCount']);
+  t.deepEqual(Object.keys(first.body.brief).sort(), [
+    'callToAction',
+    'competitorInsights',
+    'contentType',
+    'outline',
+    'suggestedTitle',
+    'targetKeywords',
+    'targetWordCount',
+  ]);
   t.regex(first.body.brief.competitorInsights, /Globex is named in 4/);
   t.is(first.body.brief.contentType, 'listicle');
 
@@ -220,8 +309,16 @@ test('brief: always fresh, replaces the saved one; draft needs a brief; both val
   t.like(draft.body, { id: o.id, regenerated: false });
   const parsed = Draft.safeParse(draft.body.content);
   t.true(parsed.success, JSON.stringify(parsed.error?.issues));
-  t.deepEqual(Object.keys(draft.body.content).sort(),
-    ['contentHtml', 'faqs', 'keyTakeaways', 'metaDescription', 'metaTitle', 'slug', 'structuredDataJsonLd', 'title']);
+  t.deepEqual(Object.keys(draft.body.content).sort(), [
+    'contentHtml',
+    'faqs',
+    'keyTakeaways',
+    'metaDescription',
+    'metaTitle',
+    'slug',
+    'structuredDataJsonLd',
+    'title',
+  ]);
   t.true(isArticleWithFaqJsonLd(draft.body.content.structuredDataJsonLd));
   t.is((await call(server, 'POST', `${url}/draft`, { key: x.key })).body.regenerated, true);
   t.is(await quotaUsed(x, 'drafts'), 2);
@@ -234,7 +331,10 @@ test('402 at the monthly limit names it; an override replaces the plan value', a
   await setQuota(x, 'briefs', 10, 10);
   await server.stores.pg.query('UPDATE organizations SET quota_briefs = NULL WHERE id = $1', [x.organizationId]);
   const full = await call(server, 'POST', `${url}/brief`, { key: x.key });
-  t.deepEqual([full.status, full.body], [402, { error: 'Monthly content brief limit reached (10 on the starter plan)' }]);
+  t.deepEqual(
+    [full.status, full.body],
+    [402, { error: 'Monthly content brief limit reached (10 on the starter plan)' }],
+  );
   t.is((await get(server, url, x.key)).body.brief, null);
 
   await setQuota(x, 'briefs', 11);
@@ -249,8 +349,11 @@ test('concurrent briefs at the quota edge: exactly one succeeds, the rest get 40
   const x = await tenantWithOpportunities();
   const o = await opportunityOf(x, 'startups', 'owned');
   await setQuota(x, 'briefs', 3, 2);
-  const replies = await Promise.all(Array.from({ length: 6 }, () =>
-    call(server, 'POST', `/api/mcp/content-opportunities/${o.id}/brief`, { key: x.key })));
+  const replies = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      call(server, 'POST', `/api/mcp/content-opportunities/${o.id}/brief`, { key: x.key }),
+    ),
+  );
   t.deepEqual(replies.map((r) => r.status).sort(), [200, 402, 402, 402, 402, 402]);
   t.is(await quotaUsed(x, 'briefs'), 3);
 });
@@ -260,14 +363,23 @@ test('the MCP tools are the same operations: status change, brief, and the same 
   const o = await opportunityOf(x, 'email', 'earned');
   const client = await connect(server, x.key);
   try {
-    const r: any = await client.callTool({ name: 'update_opportunity_status', arguments: { opportunity_id: o.id, status: 'in_progress' } });
+    const r: any = await client.callTool({
+      name: 'update_opportunity_status',
+      arguments: { opportunity_id: o.id, status: 'in_progress' },
+    });
     t.like(r.structuredContent, { id: o.id, status: 'in_progress' });
     const brief: any = await client.callTool({ name: 'generate_content_brief', arguments: { opportunity_id: o.id } });
     t.true(Brief.safeParse(brief.structuredContent.brief).success);
-    const missing: any = await client.callTool({ name: 'get_content_opportunity', arguments: { opportunity_id: randomUUID() } });
+    const missing: any = await client.callTool({
+      name: 'get_content_opportunity',
+      arguments: { opportunity_id: randomUUID() },
+    });
     t.true(missing.isError);
     t.is(missing.content[0].text, 'Content opportunity not found');
-    const listed: any = await client.callTool({ name: 'list_content_opportunities', arguments: { brand_id: x.brandId, type: 'earned' } });
+    const listed: any = await client.callTool({
+      name: 'list_content_opportunities',
+      arguments: { brand_id: x.brandId, type: 'earned' },
+    });
     t.is(listed.structuredContent.items.length, 2);
   } finally {
     await client.close();

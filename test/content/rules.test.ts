@@ -1,7 +1,15 @@
 // The pure rules of docs/content.md: keywords, intent, the volume analysis, the opportunity score
 // and the topic candidates.
 import test from 'ava';
-import { acronyms, corePhrase, normalizeName, phrases, promptKeywords, volumeCandidates, withAcronyms } from '../../src/content/keywords.ts';
+import {
+  acronyms,
+  corePhrase,
+  normalizeName,
+  phrases,
+  promptKeywords,
+  volumeCandidates,
+  withAcronyms,
+} from '../../src/content/keywords.ts';
 import { classifyIntent } from '../../src/content/intent.ts';
 import { analyzePrompt, competitionOf, type KeywordVolume } from '../../src/content/volumes.ts';
 import { opportunityScore, volumeSignal } from '../../src/content/score.ts';
@@ -11,7 +19,13 @@ import type { PromptSignals } from '../../src/content/signals.ts';
 test('phrases, core phrase, keywords and lookup candidates', (t) => {
   t.is(corePhrase('What is the best CRM for startups?'), 'best crm for startups');
   t.deepEqual(phrases('best crm for startups', 3), ['best crm', 'crm', 'crm for startups', 'startups']);
-  t.deepEqual(promptKeywords('What is the best CRM for startups?'), ['best crm for startups', 'best crm', 'crm for startups', 'crm', 'startups']);
+  t.deepEqual(promptKeywords('What is the best CRM for startups?'), [
+    'best crm for startups',
+    'best crm',
+    'crm for startups',
+    'crm',
+    'startups',
+  ]);
   t.false(volumeCandidates('best crm for startups').includes('crm'), 'single words are not looked up');
   t.true(volumeCandidates('best crm for startups').includes('crm for startups'));
   t.is(normalizeName('  CRM Tools! '), normalizeName('crm tool'));
@@ -38,14 +52,38 @@ test('volume analysis: regional figures, all-regions fallback, weighted competit
   ];
   const volumes = new Map<string, KeywordVolume[]>();
   for (const r of rows) volumes.set(r.keyword, [...(volumes.get(r.keyword) ?? []), r]);
-  const us = analyzePrompt({ text: 'best crm for startups', regions: ['us'] }, volumes, { multiplier: 0.15, entityNames: [] });
-  t.like(us, { total_google_volume: 4000, est_ai_volume: 600, competition_index: 72, competition: 'high', intent: 'commercial' });
-  const both = analyzePrompt({ text: 'best crm for startups', regions: ['US', 'GB'] }, volumes, { multiplier: 0.1, entityNames: [] });
-  t.deepEqual(both.google_volumes, [{ keyword: 'best crm for startups', volume: 2900 }, { keyword: 'crm for startups', volume: 1600 }]);
+  const us = analyzePrompt({ text: 'best crm for startups', regions: ['us'] }, volumes, {
+    multiplier: 0.15,
+    entityNames: [],
+  });
+  t.like(us, {
+    total_google_volume: 4000,
+    est_ai_volume: 600,
+    competition_index: 72,
+    competition: 'high',
+    intent: 'commercial',
+  });
+  const both = analyzePrompt({ text: 'best crm for startups', regions: ['US', 'GB'] }, volumes, {
+    multiplier: 0.1,
+    entityNames: [],
+  });
+  t.deepEqual(both.google_volumes, [
+    { keyword: 'best crm for startups', volume: 2900 },
+    { keyword: 'crm for startups', volume: 1600 },
+  ]);
   t.is(both.est_ai_volume, 450);
   const none = analyzePrompt({ text: 'crm onboarding', regions: [] }, volumes, { multiplier: 0.15, entityNames: [] });
-  t.like(none, { total_google_volume: 0, est_ai_volume: 0, competition_index: null, competition: null, google_volumes: [] });
-  t.deepEqual([competitionOf(33), competitionOf(34), competitionOf(66), competitionOf(67)], ['low', 'medium', 'medium', 'high']);
+  t.like(none, {
+    total_google_volume: 0,
+    est_ai_volume: 0,
+    competition_index: null,
+    competition: null,
+    google_volumes: [],
+  });
+  t.deepEqual(
+    [competitionOf(33), competitionOf(34), competitionOf(66), competitionOf(67)],
+    ['low', 'medium', 'medium', 'high'],
+  );
 });
 
 test('opportunity score: formula, bounds and impact', (t) => {
@@ -53,18 +91,42 @@ test('opportunity score: formula, bounds and impact', (t) => {
   t.is(volumeSignal(0), 0);
   t.is(volumeSignal(10_000), 1);
   t.is(volumeSignal(1e9), 1);
-  t.deepEqual(opportunityScore({ estAiVolume: null, brandScore: 30, bestCompetitorScore: 85.6, gapAnswers: 3, answers: 4 }),
-    { score: 59.7, impact: 'medium', volume: 0.5, gap: 0.556, presence: 0.75 });
-  t.like(opportunityScore({ estAiVolume: 10_000, brandScore: 0, bestCompetitorScore: 100, gapAnswers: 5, answers: 5 }), { score: 100, impact: 'high' });
-  t.like(opportunityScore({ estAiVolume: 0, brandScore: 50, bestCompetitorScore: 40, gapAnswers: 0, answers: 5 }), { score: 0, impact: 'low' });
-  t.like(opportunityScore({ estAiVolume: 99, brandScore: 20, bestCompetitorScore: 60, gapAnswers: 1, answers: 4 }), { impact: 'medium' });
+  t.deepEqual(
+    opportunityScore({ estAiVolume: null, brandScore: 30, bestCompetitorScore: 85.6, gapAnswers: 3, answers: 4 }),
+    { score: 59.7, impact: 'medium', volume: 0.5, gap: 0.556, presence: 0.75 },
+  );
+  t.like(
+    opportunityScore({ estAiVolume: 10_000, brandScore: 0, bestCompetitorScore: 100, gapAnswers: 5, answers: 5 }),
+    { score: 100, impact: 'high' },
+  );
+  t.like(opportunityScore({ estAiVolume: 0, brandScore: 50, bestCompetitorScore: 40, gapAnswers: 0, answers: 5 }), {
+    score: 0,
+    impact: 'low',
+  });
+  t.like(opportunityScore({ estAiVolume: 99, brandScore: 20, bestCompetitorScore: 60, gapAnswers: 1, answers: 4 }), {
+    impact: 'medium',
+  });
 });
 
-const sig = (id: string, gap: number, competitors: [string, number][] = [], urls: PromptSignals['urls'] = []): PromptSignals => ({
-  prompt_id: id, answers: gap + 1, competitor_answers: gap, gap_answers: gap,
+const sig = (
+  id: string,
+  gap: number,
+  competitors: [string, number][] = [],
+  urls: PromptSignals['urls'] = [],
+): PromptSignals => ({
+  prompt_id: id,
+  answers: gap + 1,
+  competitor_answers: gap,
+  gap_answers: gap,
   brand: { named: 1, cited: 0, mentions: 1, citations: 0, invPosition: 1 },
-  competitors: new Map(competitors.map(([cid, named]) => [cid, { named, cited: 0, mentions: named, citations: 0, invPosition: named }])),
-  third_party_answers: 0, competitor_page_answers: 0, own_page_answers: 0, domains: [], urls,
+  competitors: new Map(
+    competitors.map(([cid, named]) => [cid, { named, cited: 0, mentions: named, citations: 0, invPosition: named }]),
+  ),
+  third_party_answers: 0,
+  competitor_page_answers: 0,
+  own_page_answers: 0,
+  domains: [],
+  urls,
 });
 
 test('topic candidates: the three signals, thresholds and exclusions', (t) => {
@@ -80,7 +142,24 @@ test('topic candidates: the three signals, thresholds and exclusions', (t) => {
     ],
     topicNames: ['CRM Data'],
     signals: new Map([
-      ['3', sig('3', 4, [['g', 4]], [{ url: 'https://g2.com/x', domain: 'g2.com', category: 'review', title: 'Top Invoicing Tools for SMB', article_type: 'listicle', answers: 3 }])],
+      [
+        '3',
+        sig(
+          '3',
+          4,
+          [['g', 4]],
+          [
+            {
+              url: 'https://g2.com/x',
+              domain: 'g2.com',
+              category: 'review',
+              title: 'Top Invoicing Tools for SMB',
+              article_type: 'listicle',
+              answers: 3,
+            },
+          ],
+        ),
+      ],
       ['5', sig('5', 5, [['g', 5]])],
     ]),
   };
@@ -89,12 +168,21 @@ test('topic candidates: the three signals, thresholds and exclusions', (t) => {
   t.like(byName.get('email marketing'), { source: 'prompts', name: 'Email marketing' });
   t.false(byName.has('email'), 'inside a longer candidate that is as strong');
   t.like(byName.get('invoicing'), { source: 'competitors' });
-  t.regex(byName.get('invoicing')!.reason, /^Globex appears in 4 AI answers about "invoicing" that do not mention Acme/);
+  t.regex(
+    byName.get('invoicing')!.reason,
+    /^Globex appears in 4 AI answers about "invoicing" that do not mention Acme/,
+  );
   t.true(byName.has('smb'), 'from a cited title');
   t.is(byName.get('smb')!.name, 'SMB');
   for (const k of ['crm', 'crm data', 'data']) t.false(byName.has(k), `${k}: part of a topic name`);
   t.true(byName.has('crm data import'), 'a narrower theme than the topic is still a candidate');
   t.false(byName.has('data import'), 'inside a longer candidate that is as strong');
-  t.false([...byName.keys()].some((k) => k.includes('acme')), 'brand names are not topics');
-  t.deepEqual(c.map((x) => x.weight), [...c.map((x) => x.weight)].sort((a, b) => b - a));
+  t.false(
+    [...byName.keys()].some((k) => k.includes('acme')),
+    'brand names are not topics',
+  );
+  t.deepEqual(
+    c.map((x) => x.weight),
+    [...c.map((x) => x.weight)].sort((a, b) => b - a),
+  );
 });

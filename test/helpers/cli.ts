@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/answerscope.js');
 
-export interface CliResult { code: number; stdout: string; stderr: string; json?: any }
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json?: any;
+}
 
 export function cli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -21,7 +26,11 @@ export function cli(args: string[], env: Record<string, string>, cwd?: string): 
     child.on('error', reject);
     child.on('close', (code) => {
       let json: unknown;
-      try { json = JSON.parse(stdout); } catch { /* not JSON */ }
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        /* not JSON */
+      }
       resolve({ code: code ?? -1, stdout, stderr, json });
     });
   });

@@ -12,7 +12,10 @@ import { startServer, type RunningServer } from '../../src/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { createKey } from '../../src/tenancy/keys.ts';
 
-export interface TestDatabase { url?: string; drop(): Promise<void> }
+export interface TestDatabase {
+  url?: string;
+  drop(): Promise<void>;
+}
 
 /** A fresh database on the server of DATABASE_URL, or none (embedded PGlite) when it is unset. */
 export async function freshDatabase(baseUrl = process.env.DATABASE_URL): Promise<TestDatabase> {
@@ -42,7 +45,10 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(overrides: Record<string, string> = {}, opts: { embeddedPostgres?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Record<string, string> = {},
+  opts: { embeddedPostgres?: boolean } = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-test-'));
   const db = opts.embeddedPostgres ? await freshDatabase('') : await freshDatabase();
   const env: Record<string, string> = {
@@ -88,17 +94,30 @@ export interface Tenant {
 export async function seedTenant(server: RunningServer, brands?: any[], plan = 'growth'): Promise<Tenant> {
   const email = `${uniq('user')}@example.test`;
   const workspace = {
-    organizations: [{
-      name: uniq('Org'),
-      plan,
-      members: [{ email }],
-      brands: brands ?? [{
-        name: 'Acme', slug: 'acme', industry: 'Software', region: 'US',
-        domains: ['acme.example'], aliases: ['Acme Inc'],
-        competitors: [{ name: 'Globex', domains: ['globex.example'], aliases: [] }],
-        topics: [{ name: 'CRM software', prompts: [{ text: 'best crm for startups', platforms: ['chatgpt', 'perplexity'], regions: ['US'] }] }],
-      }],
-    }],
+    organizations: [
+      {
+        name: uniq('Org'),
+        plan,
+        members: [{ email }],
+        brands: brands ?? [
+          {
+            name: 'Acme',
+            slug: 'acme',
+            industry: 'Software',
+            region: 'US',
+            domains: ['acme.example'],
+            aliases: ['Acme Inc'],
+            competitors: [{ name: 'Globex', domains: ['globex.example'], aliases: [] }],
+            topics: [
+              {
+                name: 'CRM software',
+                prompts: [{ text: 'best crm for startups', platforms: ['chatgpt', 'perplexity'], regions: ['US'] }],
+              },
+            ],
+          },
+        ],
+      },
+    ],
   };
   const applied = await applyWorkspace(server.stores.pg, parseWorkspace(workspace));
   const org = applied.organizations[0];
@@ -109,7 +128,10 @@ export async function seedTenant(server: RunningServer, brands?: any[], plan = '
     brandIds: org.brands.map((b: any) => b.id),
     competitorIds: org.brands.flatMap((b: any) => b.competitors.map((c: any) => c.id)),
     topicIds: org.brands.flatMap((b: any) => b.topics.map((t: any) => t.id)),
-    promptIds: org.brands.flatMap((b: any) => [...b.topics.flatMap((t: any) => t.prompts.map((p: any) => p.id)), ...(b.prompts ?? []).map((p: any) => p.id)]),
+    promptIds: org.brands.flatMap((b: any) => [
+      ...b.topics.flatMap((t: any) => t.prompts.map((p: any) => p.id)),
+      ...(b.prompts ?? []).map((p: any) => p.id),
+    ]),
     email,
     key: key.key,
     keyId: key.id,
@@ -117,10 +139,19 @@ export async function seedTenant(server: RunningServer, brands?: any[], plan = '
   };
 }
 
-export interface Reply { status: number; body: any; headers: Headers }
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
 
 /** A tiny HTTP client for the running app. */
-export async function call(server: { url: string }, method: string, pathAndQuery: string, opts: { key?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply> {
+export async function call(
+  server: { url: string },
+  method: string,
+  pathAndQuery: string,
+  opts: { key?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
@@ -131,8 +162,13 @@ export async function call(server: { url: string }, method: string, pathAndQuery
   });
   const text = await res.text();
   let body: any = text;
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body, headers: res.headers };
 }
 
-export const get = (server: { url: string }, pathAndQuery: string, key?: string) => call(server, 'GET', pathAndQuery, { key });
+export const get = (server: { url: string }, pathAndQuery: string, key?: string) =>
+  call(server, 'GET', pathAndQuery, { key });

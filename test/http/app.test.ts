@@ -2,8 +2,12 @@ import test from 'ava';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 test('a missing or malformed brand_id is a 400 naming it', async (t) => {
   const { key } = await seedTenant(server);
@@ -17,31 +21,69 @@ test('a missing or malformed brand_id is a 400 naming it', async (t) => {
 });
 
 test('topics oldest first with prompt counts; prompts newest first with filters and a clamped limit', async (t) => {
-  const tenant = await seedTenant(server, [{
-    name: 'Acme', slug: 'acme', domains: ['acme.example'],
-    topics: [
-      { name: 'CRM', prompts: [{ text: 'p1', platforms: ['chatgpt'] }, { text: 'p2', platforms: ['claude'], is_active: false }] },
-      { name: 'Empty' },
-    ],
-    prompts: [{ text: 'loose', platforms: ['grok'], regions: ['DE'] }],
-  }]);
-  const topics = (await get(server, `/api/v1/topics?brand_id=${tenant.brandId}`, tenant.key));
+  const tenant = await seedTenant(server, [
+    {
+      name: 'Acme',
+      slug: 'acme',
+      domains: ['acme.example'],
+      topics: [
+        {
+          name: 'CRM',
+          prompts: [
+            { text: 'p1', platforms: ['chatgpt'] },
+            { text: 'p2', platforms: ['claude'], is_active: false },
+          ],
+        },
+        { name: 'Empty' },
+      ],
+      prompts: [{ text: 'loose', platforms: ['grok'], regions: ['DE'] }],
+    },
+  ]);
+  const topics = await get(server, `/api/v1/topics?brand_id=${tenant.brandId}`, tenant.key);
   t.is(topics.status, 404, 'topics is not on the Metrics API');
   const list = (await get(server, `/api/mcp/topics?brand_id=${tenant.brandId}`, tenant.key)).body;
-  t.deepEqual(list.map((x: any) => [x.name, x.prompt_count, x.is_active]), [['CRM', 2, true], ['Empty', 0, true]]);
+  t.deepEqual(
+    list.map((x: any) => [x.name, x.prompt_count, x.is_active]),
+    [
+      ['CRM', 2, true],
+      ['Empty', 0, true],
+    ],
+  );
 
   const all = (await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}`, tenant.key)).body;
-  t.deepEqual(all.map((p: any) => p.text), ['loose', 'p2', 'p1']);
-  t.deepEqual(Object.keys(all[0]).sort(), ['created_at', 'id', 'is_active', 'models', 'platforms', 'regions', 'text', 'topic_id', 'topic_name']);
+  t.deepEqual(
+    all.map((p: any) => p.text),
+    ['loose', 'p2', 'p1'],
+  );
+  t.deepEqual(Object.keys(all[0]).sort(), [
+    'created_at',
+    'id',
+    'is_active',
+    'models',
+    'platforms',
+    'regions',
+    'text',
+    'topic_id',
+    'topic_name',
+  ]);
   t.is(all[0].topic_id, null);
   t.deepEqual(all[0].regions, ['DE']);
   const crm = list[0].id;
-  const inTopic = (await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}&topic_id=${crm}&is_active=true`, tenant.key)).body;
-  t.deepEqual(inTopic.map((p: any) => [p.text, p.topic_name]), [['p1', 'CRM']]);
+  const inTopic = (
+    await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}&topic_id=${crm}&is_active=true`, tenant.key)
+  ).body;
+  t.deepEqual(
+    inTopic.map((p: any) => [p.text, p.topic_name]),
+    [['p1', 'CRM']],
+  );
   t.is((await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}&limit=0`, tenant.key)).body.length, 1);
   t.is((await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}&limit=100000`, tenant.key)).body.length, 3);
   const other = await seedTenant(server);
-  const foreignTopic = await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}&topic_id=${other.topicIds[0]}`, tenant.key);
+  const foreignTopic = await get(
+    server,
+    `/api/mcp/prompts?brand_id=${tenant.brandId}&topic_id=${other.topicIds[0]}`,
+    tenant.key,
+  );
   t.is(foreignTopic.status, 404);
   t.deepEqual(foreignTopic.body, { error: 'Topic not found' });
 });

@@ -4,8 +4,12 @@ import { revokeKey } from '../../src/tenancy/keys.ts';
 import { removeMember, addMember } from '../../src/tenancy/members.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 const MALFORMED = { error: 'Missing or malformed API key' };
 const INVALID = { error: 'Invalid API key' };
@@ -67,14 +71,20 @@ test('a key stops returning an organization once its owner leaves it, and follow
 
   await addMember(server.stores.pg, a.email, b.organizationId);
   const brands = (await get(server, '/api/v1/brands', a.key)).body;
-  t.deepEqual(brands.map((x: any) => x.id), [b.brandId]);
+  t.deepEqual(
+    brands.map((x: any) => x.id),
+    [b.brandId],
+  );
 });
 
 test("another organization's brand does not exist for a key", async (t) => {
   const a = await seedTenant(server);
   const b = await seedTenant(server);
   const mine = (await get(server, '/api/mcp/brands', a.key)).body;
-  t.deepEqual(mine.map((x: any) => x.id), [a.brandId]);
+  t.deepEqual(
+    mine.map((x: any) => x.id),
+    [a.brandId],
+  );
   for (const p of [`/api/mcp/topics?brand_id=${b.brandId}`, `/api/mcp/prompts?brand_id=${b.brandId}`]) {
     const r = await get(server, p, a.key);
     t.is(r.status, 404, p);

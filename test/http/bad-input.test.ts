@@ -12,29 +12,42 @@ test.before(async () => {
   server = await startTestServer({ RATE_LIMIT_MAX: String(LIMIT) });
   tenant = await seedTenant(server);
 });
-test.after.always(async () => { await server?.stop(); });
+test.after.always(async () => {
+  await server?.stop();
+});
 
 // Each test below sends few requests from one address; the rate-limit test runs alone, last.
 const b = () => `brand_id=${tenant.brandId}`;
 
-test.serial('a path under /api/ in another case is guarded, then unknown: 401 without a key, 404 with one', async (t) => {
-  const spellings = [
-    ['GET', '/Api/v1/brands'], ['GET', '/API/MCP/WEBHOOKS'], ['GET', '/api/V1/brands'],
-    ['PATCH', `/Api/mcp/content-opportunities/${tenant.brandId}/status`], ['GET', '/%61pi/v1/brands'],
-    ['POST', '/API/MCP'], ['GET', '/api/nothing-here'], ['GET', '/api'],
-  ];
-  for (const [method, path] of spellings) {
-    const anonymous = await call(server, method, path, { body: method === 'GET' ? undefined : { status: 'done' } });
-    t.is(anonymous.status, 401, `${method} ${path}`);
-    t.deepEqual(anonymous.body, { error: 'Missing or malformed API key' }, path);
-    const known = await call(server, method, path, { key: tenant.key, body: method === 'GET' ? undefined : { status: 'done' } });
-    t.is(known.status, 404, `${method} ${path} with a key`);
-    t.deepEqual(known.body, { error: 'Not found' }, path);
-  }
-  // The lower-case spelling still works, and the public paths under /api/ stay public.
-  t.is((await get(server, '/api/v1/brands', tenant.key)).status, 200);
-  t.is((await get(server, '/api/openapi.json')).status, 200);
-});
+test.serial(
+  'a path under /api/ in another case is guarded, then unknown: 401 without a key, 404 with one',
+  async (t) => {
+    const spellings = [
+      ['GET', '/Api/v1/brands'],
+      ['GET', '/API/MCP/WEBHOOKS'],
+      ['GET', '/api/V1/brands'],
+      ['PATCH', `/Api/mcp/content-opportunities/${tenant.brandId}/status`],
+      ['GET', '/%61pi/v1/brands'],
+      ['POST', '/API/MCP'],
+      ['GET', '/api/nothing-here'],
+      ['GET', '/api'],
+    ];
+    for (const [method, path] of spellings) {
+      const anonymous = await call(server, method, path, { body: method === 'GET' ? undefined : { status: 'done' } });
+      t.is(anonymous.status, 401, `${method} ${path}`);
+      t.deepEqual(anonymous.body, { error: 'Missing or malformed API key' }, path);
+      const known = await call(server, method, path, {
+        key: tenant.key,
+        body: method === 'GET' ? undefined : { status: 'done' },
+      });
+      t.is(known.status, 404, `${method} ${path} with a key`);
+      t.deepEqual(known.body, { error: 'Not found' }, path);
+    }
+    // The lower-case spelling still works, and the public paths under /api/ stay public.
+    t.is((await get(server, '/api/v1/brands', tenant.key)).status, 200);
+    t.is((await get(server, '/api/openapi.json')).status, 200);
+  },
+);
 
 test.serial('model takes at most 50 values of at most 128 characters, on every surface', async (t) => {
   const models = (n: number) => Array.from({ length: n }, (_, i) => `model-${i}`).join(',');
@@ -52,10 +65,16 @@ test.serial('model takes at most 50 values of at most 128 characters, on every s
   // The MCP probe of the issue: 80,000 values in one call is refused at once, with the REST message.
   const client = await connect(server, tenant.key);
   const values = Array.from({ length: 80_000 }, (_, i) => `m${i}`);
-  const result: any = await client.callTool({ name: 'list_citations', arguments: { brand_id: tenant.brandId, model: values } });
+  const result: any = await client.callTool({
+    name: 'list_citations',
+    arguments: { brand_id: tenant.brandId, model: values },
+  });
   t.true(result.isError);
   t.is(result.content[0].text, 'model accepts at most 50 values');
-  const asText: any = await client.callTool({ name: 'get_visibility_summary', arguments: { brand_id: tenant.brandId, model: values.join(',') } });
+  const asText: any = await client.callTool({
+    name: 'get_visibility_summary',
+    arguments: { brand_id: tenant.brandId, model: values.join(',') },
+  });
   t.is(asText.content[0].text, 'model accepts at most 50 values');
   await client.close();
 });
@@ -78,8 +97,11 @@ test.serial('dates must name a real day or instant from 2000-01-01 to 2099-12-31
       t.deepEqual([r.status, r.body], [400, { error }], `${path} ${query}`);
     }
   }
-  for (const ok of ['date_from=2024-02-29&date_to=2024-02-29', 'date_from=2000-01-01&date_to=2099-12-31',
-    'date_from=2026-03-01T00:00:00%2B05:30&date_to=2026-03-01']) {
+  for (const ok of [
+    'date_from=2024-02-29&date_to=2024-02-29',
+    'date_from=2000-01-01&date_to=2099-12-31',
+    'date_from=2026-03-01T00:00:00%2B05:30&date_to=2026-03-01',
+  ]) {
     t.is((await get(server, `/api/v1/citations?${b()}&${ok}`, tenant.key)).status, 200, ok);
   }
 });
@@ -93,7 +115,9 @@ test.serial('a cursor the service did not issue is 400 "cursor is invalid"', asy
     raw(['2026-11-01T06:00:00Z', '00000000-0000-4000-8000-000000000000']),
     raw(['2026-11-01T06:00:00.000Z', '00000000-0000-4000-8000-000000000000', 1]),
     raw({ at: '2026-11-01T06:00:00.000Z' }),
-    'bm9wZQ', '!!!', 'x'.repeat(300),
+    'bm9wZQ',
+    '!!!',
+    'x'.repeat(300),
   ];
   for (const cursor of forged) {
     const r = await get(server, `/api/v1/shopping-cards?${b()}&cursor=${encodeURIComponent(cursor)}`, tenant.key);
@@ -122,7 +146,11 @@ test.serial('tools/call with malformed params is -32602 naming the field, not a 
     t.notRegex(r.body.error.message, /"code"|"path"|invalid_type/);
   }
   // A tool's own validation stays an isError result with the REST message.
-  const own = await post(server, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'list_topics', arguments: {} } }, auth);
+  const own = await post(
+    server,
+    { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'list_topics', arguments: {} } },
+    auth,
+  );
   t.deepEqual(own.body.result?.content?.[0]?.text, 'brand_id is required');
   t.true(own.body.result.isError);
 });

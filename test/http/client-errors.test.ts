@@ -6,10 +6,18 @@ import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
-interface RawReply { status: number; headers: Record<string, string>; body: string }
+interface RawReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 function parseReply(raw: string): RawReply {
   const end = raw.indexOf('\r\n\r\n');
@@ -37,7 +45,10 @@ function rawExchange(request: string): Promise<string> {
     socket.setEncoding('latin1');
     socket.on('data', (d) => (received += d));
     socket.on('error', () => {}); // a reset after the reply still leaves the reply read
-    socket.on('close', () => { clearTimeout(timer); resolve(received); });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
   });
 }
 

@@ -24,7 +24,9 @@ test.before(async () => {
   server = await startTestServer({ RATE_LIMIT_MAX: '1000000' });
   tenant = await seedTenant(server);
 });
-test.after.always(async () => { await server?.stop(); });
+test.after.always(async () => {
+  await server?.stop();
+});
 
 /** Parameter names of an operation as the client sees them (the path id under its MCP name too). */
 function paramNames(op: Operation): string[] {
@@ -35,10 +37,35 @@ function paramNames(op: Operation): string[] {
 }
 
 const awkward = fc.constantFrom(
-  '', ' ', '\u0000', '%00', '%', '..', '/', 'null', 'undefined', 'NaN', '-1', '1e309', '0x10', '[]', '{}',
-  '2026-02-30', '2026-02-30T00:00:00Z', '9999-12-31', '1800-01-01', '+275760-09-13T00:00:00.000Z', '2026-13-01',
-  '2026-01-01T25:00:00Z', '2026-01-01T00:00:00+99:00', '00000000-0000-0000-0000-000000000000',
-  '------------------------------------', "'; DROP TABLE brands; --", '{brand:UUID}', '\u202e\u0301😀', 'a,b,,c,',
+  '',
+  ' ',
+  '\u0000',
+  '%00',
+  '%',
+  '..',
+  '/',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '1e309',
+  '0x10',
+  '[]',
+  '{}',
+  '2026-02-30',
+  '2026-02-30T00:00:00Z',
+  '9999-12-31',
+  '1800-01-01',
+  '+275760-09-13T00:00:00.000Z',
+  '2026-13-01',
+  '2026-01-01T25:00:00Z',
+  '2026-01-01T00:00:00+99:00',
+  '00000000-0000-0000-0000-000000000000',
+  '------------------------------------',
+  "'; DROP TABLE brands; --",
+  '{brand:UUID}',
+  '\u202e\u0301😀',
+  'a,b,,c,',
 );
 
 /** Anything a careless or hostile client might put in one parameter. */
@@ -47,7 +74,10 @@ const anything: fc.Arbitrary<unknown> = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ minLength: 1500, maxLength: 2500 }),
-  fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
   fc.uuid(),
   fc.array(fc.string({ maxLength: 20 }), { maxLength: 120 }),
@@ -62,8 +92,11 @@ function valid(name: string, schema: { enum?: unknown[] }): fc.Arbitrary<unknown
   if (name === 'topic_id') return fc.constant(tenant.topicIds[0]);
   if (name === 'prompt_id') return fc.constant(tenant.promptIds[0]);
   if (name === 'date_from' || name === 'date_to') {
-    return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-30'), noInvalidDate: true })
-      .chain((d) => fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString(), d.toISOString().replace('Z', '+00:00')));
+    return fc
+      .date({ min: new Date('2000-01-01'), max: new Date('2099-12-30'), noInvalidDate: true })
+      .chain((d) =>
+        fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString(), d.toISOString().replace('Z', '+00:00')),
+      );
   }
   if (name === 'limit') return fc.integer({ min: -10, max: 1000 });
   if (name === 'model') return fc.array(fc.constantFrom('gpt-4o', 'sonar', 'claude-sonnet-4'), { maxLength: 50 });
@@ -76,19 +109,44 @@ function valid(name: string, schema: { enum?: unknown[] }): fc.Arbitrary<unknown
 function hostile(name: string): fc.Arbitrary<unknown> {
   const near: fc.Arbitrary<unknown>[] = [];
   if (name === 'date_from' || name === 'date_to') {
-    near.push(fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
-      .chain((d) => fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString())));
+    near.push(
+      fc
+        .date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+        .chain((d) => fc.constantFrom(d.toISOString().slice(0, 10), d.toISOString())),
+    );
     // The ends of the stores' own types: DateTime (1970-2106), DateTime64 (1900-2299), Date's year 9999.
-    near.push(fc.constantFrom('9999-12-31', '9999-12-31T23:59:59.999Z', '0000-01-01', '1899-12-31', '1969-12-31',
-      '2106-02-07T06:28:16Z', '2299-12-31', '2300-01-01', '1999-12-31T23:59:59.999Z', '2100-01-01'));
+    near.push(
+      fc.constantFrom(
+        '9999-12-31',
+        '9999-12-31T23:59:59.999Z',
+        '0000-01-01',
+        '1899-12-31',
+        '1969-12-31',
+        '2106-02-07T06:28:16Z',
+        '2299-12-31',
+        '2300-01-01',
+        '1999-12-31T23:59:59.999Z',
+        '2100-01-01',
+      ),
+    );
   }
   if (name === 'cursor') {
-    const at = fc.oneof(fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())), fc.string());
-    near.push(fc.tuple(at, fc.oneof(fc.uuid(), fc.string({ maxLength: 40 })))
-      .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')));
+    const at = fc.oneof(
+      fc.date().map((d) => (Number.isNaN(d.getTime()) ? 'x' : d.toISOString())),
+      fc.string(),
+    );
+    near.push(
+      fc
+        .tuple(at, fc.oneof(fc.uuid(), fc.string({ maxLength: 40 })))
+        .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
+    );
   }
   if (name === 'model') near.push(fc.array(fc.string({ maxLength: 140 }), { minLength: 40, maxLength: 200 }));
-  return fc.oneof(...near.map((arbitrary) => ({ arbitrary, weight: 4 })), { arbitrary: awkward, weight: 1 }, { arbitrary: anything, weight: 1 });
+  return fc.oneof(
+    ...near.map((arbitrary) => ({ arbitrary, weight: 4 })),
+    { arbitrary: awkward, weight: 1 },
+    { arbitrary: anything, weight: 1 },
+  );
 }
 
 const forgedCursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -98,15 +156,29 @@ const forgedCursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('ba
  * every operation (as fast-check examples, which count in numRuns), before the random runs.
  */
 const EDGES: unknown[] = [
-  '', '\u0000', 'x'.repeat(5000), -1, 1e21, true, null, [], {}, ['a', ['b']],
-  '9999-12-31', '2026-02-30T00:00:00Z', '1800-01-01T00:00:00Z',
+  '',
+  '\u0000',
+  'x'.repeat(5000),
+  -1,
+  1e21,
+  true,
+  null,
+  [],
+  {},
+  ['a', ['b']],
+  '9999-12-31',
+  '2026-02-30T00:00:00Z',
+  '1800-01-01T00:00:00Z',
   forgedCursor(['2026-11-01T06:00:00.000Z', '-'.repeat(36)]),
   forgedCursor(['+275760-09-13T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']),
   Array.from({ length: 80 }, (_, i) => `model-${i}`),
 ];
 
 const schemaOf = (op: Operation) =>
-  z.toJSONSchema(op.params, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, object>; required?: string[] };
+  z.toJSONSchema(op.params, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, object>;
+    required?: string[];
+  };
 
 /** A valid request with one parameter made hostile, so that parameter's checks meet the stores. */
 const inputFor = (op: Operation) => {
@@ -211,19 +283,30 @@ for (const { op, surface, prefix } of surfaces) {
   test.serial(`${surface} ${op.method} ${operationPath(op)}: any parameters give an answer, never a 500`, async (t) => {
     let id = 0;
     const examples = edgeExamples(op);
-    await fc.assert(fc.asyncProperty(inputFor(op), async (input) => {
-      if (surface === 'MCP') {
-        const args = { ...input };
-        const message = { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: op.tool, arguments: args } };
-        const reply = await timed(`MCP ${op.tool}`, () => post(server, message, { authorization: `Bearer ${tenant.key}` }));
-        const problem = reply.status !== 200 ? `MCP ${op.tool}: HTTP ${reply.status}` : checkToolResult(op, reply.body, input);
+    await fc.assert(
+      fc.asyncProperty(inputFor(op), async (input) => {
+        if (surface === 'MCP') {
+          const args = { ...input };
+          const message = {
+            jsonrpc: '2.0',
+            id: ++id,
+            method: 'tools/call',
+            params: { name: op.tool, arguments: args },
+          };
+          const reply = await timed(`MCP ${op.tool}`, () =>
+            post(server, message, { authorization: `Bearer ${tenant.key}` }),
+          );
+          const problem =
+            reply.status !== 200 ? `MCP ${op.tool}: HTTP ${reply.status}` : checkToolResult(op, reply.body, input);
+          if (problem) throw new Error(problem);
+          return;
+        }
+        const reply = await timed(`${op.method} ${operationPath(op)}`, () => restRequest(op, prefix, input));
+        const problem = checkReply(op, reply, input);
         if (problem) throw new Error(problem);
-        return;
-      }
-      const reply = await timed(`${op.method} ${operationPath(op)}`, () => restRequest(op, prefix, input));
-      const problem = checkReply(op, reply, input);
-      if (problem) throw new Error(problem);
-    }), { seed: SEED, numRuns: examples.length + RUNS, endOnFailure: true, examples });
+      }),
+      { seed: SEED, numRuns: examples.length + RUNS, endOnFailure: true, examples },
+    );
     t.pass();
   });
 }

@@ -2,8 +2,12 @@ import test from 'ava';
 import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60', TRUST_PROXY: '1' }); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60', TRUST_PROXY: '1' });
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 const from = (ip: string, key?: string) => ({ key, headers: { 'x-forwarded-for': ip } });
 
@@ -35,7 +39,10 @@ test('RATE_LIMIT_STORE=postgres: instances on one database share each address wi
   await one.consume('203.0.113.50');
   await two.consume('203.0.113.50');
   await one.consume('203.0.113.50');
-  const rejected = await two.consume('203.0.113.50').then(() => undefined, (r) => r);
+  const rejected = await two.consume('203.0.113.50').then(
+    () => undefined,
+    (r) => r,
+  );
   t.truthy(rejected, 'the fourth request in the window is refused by the other instance');
   t.true(rejected.msBeforeNext > 0 && rejected.msBeforeNext <= 60_000);
 });

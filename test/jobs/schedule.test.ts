@@ -6,8 +6,12 @@ import { defineJob, type JobContext } from '../../jobs/registry.ts';
 import { startTestServer, uniq, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 function countingJob() {
   const calls: string[] = [];
@@ -24,8 +28,12 @@ function countingJob() {
   return { job, calls };
 }
 
-const ctxFor = (stores: TestServer['stores']): JobContext =>
-  ({ stores, config: server.config, log: pino({ level: 'silent' }), now: () => new Date() });
+const ctxFor = (stores: TestServer['stores']): JobContext => ({
+  stores,
+  config: server.config,
+  log: pino({ level: 'silent' }),
+  now: () => new Date(),
+});
 
 test('two instances ticking at once: exactly one runs the slot, and the slot is not run again', async (t) => {
   // A second instance is a second connection pool on the same database.
@@ -42,7 +50,10 @@ test('two instances ticking at once: exactly one runs the slot, and the slot is 
   t.deepEqual(calls, ['2026-11-01']);
   t.false((await runClaimed(ctxFor(server.stores), job, '2026-11-01')).ran);
   t.true((await runClaimed(ctxFor(server.stores), job, '2026-11-02')).ran);
-  const { rows } = await server.stores.pg.query('SELECT slot, status, result FROM job_runs WHERE job = $1 ORDER BY slot', [job.name]);
+  const { rows } = await server.stores.pg.query(
+    'SELECT slot, status, result FROM job_runs WHERE job = $1 ORDER BY slot',
+    [job.name],
+  );
   t.deepEqual(rows, [
     { slot: '2026-11-01', status: 'succeeded', result: { date: '2026-11-01' } },
     { slot: '2026-11-02', status: 'succeeded', result: { date: '2026-11-02' } },
@@ -52,7 +63,9 @@ test('two instances ticking at once: exactly one runs the slot, and the slot is 
 test('a failed run is recorded with its reason and may be claimed again', async (t) => {
   let attempts = 0;
   const job = defineJob({
-    name: uniq('flaky'), schedule: '0 3 * * *', description: 'fails once',
+    name: uniq('flaky'),
+    schedule: '0 3 * * *',
+    description: 'fails once',
     run: async () => {
       attempts += 1;
       if (attempts === 1) throw new Error('provider down');

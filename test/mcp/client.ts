@@ -7,7 +7,11 @@ import { operationPath } from '../../src/operations/registry.ts';
 import { idArgument, pathParam } from '../../src/mcp/schemas.ts';
 import { call, type Reply } from '../helpers/server.ts';
 
-export async function connect(server: { url: string }, key: string, headers: Record<string, string> = {}): Promise<Client> {
+export async function connect(
+  server: { url: string },
+  key: string,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: 'answerscope-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
@@ -17,7 +21,9 @@ export async function connect(server: { url: string }, key: string, headers: Rec
 }
 
 export const initialize = {
-  jsonrpc: '2.0', id: 1, method: 'initialize',
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
 };
 
@@ -30,7 +36,12 @@ export function post(server: { url: string }, message: unknown, headers: Record<
 }
 
 /** The REST request for a tool's arguments: the id argument into the path, the rest as query or body. */
-export function restTwin(server: { url: string }, tool: McpTool, args: Record<string, unknown>, key: string): Promise<Reply> {
+export function restTwin(
+  server: { url: string },
+  tool: McpTool,
+  args: Record<string, unknown>,
+  key: string,
+): Promise<Reply> {
   const { op } = tool;
   const param = pathParam(op);
   const arg = idArgument(op);
@@ -42,7 +53,8 @@ export function restTwin(server: { url: string }, tool: McpTool, args: Record<st
   }
   if (op.method === 'GET' || op.method === 'DELETE') {
     const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(rest)) if (v !== undefined) query.set(k, Array.isArray(v) ? v.join(',') : String(v));
+    for (const [k, v] of Object.entries(rest))
+      if (v !== undefined) query.set(k, Array.isArray(v) ? v.join(',') : String(v));
     const qs = query.toString();
     return call(server, op.method, qs ? `${path}?${qs}` : path, { key });
   }

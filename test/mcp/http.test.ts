@@ -8,7 +8,9 @@ let server: TestServer;
 test.before(async () => {
   server = await startTestServer({ RATE_LIMIT_MAX: '100000', MCP_ALLOWED_ORIGINS: 'https://app.example.com' });
 });
-test.after.always(async () => { await server?.stop(); });
+test.after.always(async () => {
+  await server?.stop();
+});
 
 test('a missing or bad key is refused before the transport, with the REST 401 bodies', async (t) => {
   const none = await post(server, initialize);
@@ -23,7 +25,7 @@ test('a missing or bad key is refused before the transport, with the REST 401 bo
   await t.throwsAsync(connect(server, 'ans_not_a_key'));
 });
 
-test('a POST is answered statelessly in JSON: no session id, the request id, the server\'s instructions', async (t) => {
+test("a POST is answered statelessly in JSON: no session id, the request id, the server's instructions", async (t) => {
   const { key } = await seedTenant(server);
   const init = await post(server, initialize, { authorization: `Bearer ${key}` });
   t.is(init.status, 200);
@@ -34,10 +36,18 @@ test('a POST is answered statelessly in JSON: no session id, the request id, the
   t.truthy(init.body.result.capabilities.tools);
   t.regex(init.body.result.instructions, /list_brands/);
   // Stateless: a request stands alone, without an initialize before it on this "connection".
-  const list = await post(server, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' });
+  const list = await post(
+    server,
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18' },
+  );
   t.is(list.status, 200);
   t.true(list.body.result.tools.some((x: any) => x.name === 'list_brands'));
-  const note = await post(server, { jsonrpc: '2.0', method: 'notifications/initialized' }, { authorization: `Bearer ${key}` });
+  const note = await post(
+    server,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { authorization: `Bearer ${key}` },
+  );
   t.is(note.status, 202);
 });
 
@@ -54,7 +64,12 @@ test('GET and DELETE answer 405 in JSON', async (t) => {
 test('an Origin that is not allowed gets 403; localhost and MCP_ALLOWED_ORIGINS pass', async (t) => {
   const { key } = await seedTenant(server);
   const auth = { authorization: `Bearer ${key}` };
-  for (const origin of ['http://evil.example.com', 'https://app.example.com.evil.net', 'null', 'http://app.example.com']) {
+  for (const origin of [
+    'http://evil.example.com',
+    'https://app.example.com.evil.net',
+    'null',
+    'http://app.example.com',
+  ]) {
     const res = await post(server, initialize, { ...auth, origin });
     t.is(res.status, 403, origin);
     t.deepEqual(res.body, { error: 'Origin not allowed' });
@@ -66,13 +81,20 @@ test('an Origin that is not allowed gets 403; localhost and MCP_ALLOWED_ORIGINS 
     t.is((await post(server, initialize, { ...auth, origin })).status, 200, origin);
   }
   // A browser on the server's own host name is not trusted for that alone (DNS rebinding).
-  const rebound = await post(server, initialize, { ...auth, origin: 'http://rebound.example', host: 'rebound.example' });
+  const rebound = await post(server, initialize, {
+    ...auth,
+    origin: 'http://rebound.example',
+    host: 'rebound.example',
+  });
   t.is(rebound.status, 403);
 });
 
 test('a body that is not JSON-RPC gets a JSON-RPC error', async (t) => {
   const { key } = await seedTenant(server);
-  const malformed = await post(server, '{"jsonrpc": "2.0", "id": 1, "method": ', { authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+  const malformed = await post(server, '{"jsonrpc": "2.0", "id": 1, "method": ', {
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+  });
   t.is(malformed.status, 400);
   t.is(malformed.body.error.code, -32700);
   const notRpc = await post(server, { hello: 'world' }, { authorization: `Bearer ${key}` });

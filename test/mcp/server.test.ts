@@ -21,14 +21,22 @@ const identity: Identity = { keyId: 'k1', userId: 'u1', email: 'a@example.test',
 
 const ops: Operation<any, any>[] = [
   operation({
-    name: 'things', method: 'GET', tool: 'list_things',
-    params: z.object({ brand_id: brandId }), result: z.array(z.object({ id: z.string(), at: z.string() })),
+    name: 'things',
+    method: 'GET',
+    tool: 'list_things',
+    params: z.object({ brand_id: brandId }),
+    result: z.array(z.object({ id: z.string(), at: z.string() })),
     description: 'Lists the things of a brand, newest first.',
     run: async () => [{ id: 'a', at: new Date('2026-01-02T03:04:05Z') as any }],
   }),
   operation({
-    name: 'thing', method: 'GET', path: '/things/:id', tool: 'get_thing', idArg: 'thing_id',
-    params: z.object({ id: uuid('thing_id').describe('The thing, from list_things') }), result: z.object({ id: z.string() }),
+    name: 'thing',
+    method: 'GET',
+    path: '/things/:id',
+    tool: 'get_thing',
+    idArg: 'thing_id',
+    params: z.object({ id: uuid('thing_id').describe('The thing, from list_things') }),
+    result: z.object({ id: z.string() }),
     description: 'One thing by id.',
     run: async (_ctx, p) => {
       if (p.id !== THING) throw notFound('Thing not found');
@@ -36,25 +44,48 @@ const ops: Operation<any, any>[] = [
     },
   }),
   operation({
-    name: 'who', method: 'GET', tool: 'who_am_i', params: z.object({}), result: z.object({ organizationId: z.string().nullable() }),
+    name: 'who',
+    method: 'GET',
+    tool: 'who_am_i',
+    params: z.object({}),
+    result: z.object({ organizationId: z.string().nullable() }),
     description: 'The organization the key acts on.',
     run: async (ctx) => ({ organizationId: ctx.identity.organizationId }),
   }),
   operation({
-    name: 'boom', method: 'GET', tool: 'explode', params: z.object({}), result: z.object({}),
+    name: 'boom',
+    method: 'GET',
+    tool: 'explode',
+    params: z.object({}),
+    result: z.object({}),
     description: 'Always fails unexpectedly.',
-    run: async () => { throw new Error('relation "secret_table" does not exist'); },
+    run: async () => {
+      throw new Error('relation "secret_table" does not exist');
+    },
   }),
   operation({
-    name: 'touch', method: 'PATCH', path: '/things/:id/touch', tool: 'touch_thing', idArg: 'thing_id', write: true, idempotent: true,
-    params: z.object({ id: uuid('thing_id') }), result: z.object({ touched: z.boolean() }),
-    description: 'Marks a thing as touched. Run only at the user\'s explicit request.',
+    name: 'touch',
+    method: 'PATCH',
+    path: '/things/:id/touch',
+    tool: 'touch_thing',
+    idArg: 'thing_id',
+    write: true,
+    idempotent: true,
+    params: z.object({ id: uuid('thing_id') }),
+    result: z.object({ touched: z.boolean() }),
+    description: "Marks a thing as touched. Run only at the user's explicit request.",
     says: ['explicit-request'],
     run: async () => ({ touched: true }),
   }),
   operation({
-    name: 'fetch', method: 'POST', tool: 'fetch_page', write: true, openWorld: true, destructive: true,
-    params: z.object({ url: z.string() }), result: z.object({ ok: z.boolean() }),
+    name: 'fetch',
+    method: 'POST',
+    tool: 'fetch_page',
+    write: true,
+    openWorld: true,
+    destructive: true,
+    params: z.object({ url: z.string() }),
+    result: z.object({ ok: z.boolean() }),
     description: 'Fetches a page and replaces the stored copy.',
     run: async () => ({ ok: true }),
   }),
@@ -64,8 +95,19 @@ const byName = new Map(tools.map((t) => [t.name, t.definition]));
 
 /** A client connected in memory to a fresh server; every message carries the key's authInfo. */
 async function connected(lines: string[] = []) {
-  const log = pino({ level: 'error' }, { write: (s: string) => { lines.push(s); } });
-  const server = createMcpServer({ config: loadConfig({}), stores: {} as any, log }, { requestId: 'req-7', log }, tools);
+  const log = pino(
+    { level: 'error' },
+    {
+      write: (s: string) => {
+        lines.push(s);
+      },
+    },
+  );
+  const server = createMcpServer(
+    { config: loadConfig({}), stores: {} as any, log },
+    { requestId: 'req-7', log },
+    tools,
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const send = clientSide.send.bind(clientSide);
   clientSide.send = (message, options) => send(message, { ...options, authInfo: authInfoFor('ans_test', identity) });
@@ -95,16 +137,40 @@ test('a bare array result is wrapped as {items} in the output schema and in the 
 });
 
 test('annotations: reads are read-only and idempotent; writes take their hints from the operation', (t) => {
-  t.deepEqual(byName.get('list_things')!.annotations, { title: 'List things', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-  t.deepEqual(byName.get('touch_thing')!.annotations, { title: 'Touch thing', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-  t.deepEqual(byName.get('fetch_page')!.annotations, { title: 'Fetch page', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+  t.deepEqual(byName.get('list_things')!.annotations, {
+    title: 'List things',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  });
+  t.deepEqual(byName.get('touch_thing')!.annotations, {
+    title: 'Touch thing',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  });
+  t.deepEqual(byName.get('fetch_page')!.annotations, {
+    title: 'Fetch page',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  });
 });
 
 test('descriptions send the model to list_brands and keep writes to explicit requests, saying each once', (t) => {
-  t.is(byName.get('list_things')!.description, 'Lists the things of a brand, newest first. Call list_brands first to get the brand_id.');
+  t.is(
+    byName.get('list_things')!.description,
+    'Lists the things of a brand, newest first. Call list_brands first to get the brand_id.',
+  );
   t.is(byName.get('who_am_i')!.description, 'The organization the key acts on.');
-  t.is(byName.get('touch_thing')!.description, 'Marks a thing as touched. Run only at the user\'s explicit request.');
-  t.regex(byName.get('fetch_page')!.description!, /^Fetches a page and replaces the stored copy\. It changes data: call it only when the user explicitly asks/);
+  t.is(byName.get('touch_thing')!.description, "Marks a thing as touched. Run only at the user's explicit request.");
+  t.regex(
+    byName.get('fetch_page')!.description!,
+    /^Fetches a page and replaces the stored copy\. It changes data: call it only when the user explicitly asks/,
+  );
 });
 
 test('a tool declared twice, or with a result that is not an object, stops the build', (t) => {
@@ -120,7 +186,10 @@ test('identity comes from authInfo; arguments cannot name another organization',
 
 test('API errors reach the model as isError with their message; validation names the argument', async (t) => {
   const client = await connected();
-  t.deepEqual(await client.callTool({ name: 'get_thing', arguments: { thing_id: THING } }).then((r: any) => r.structuredContent), { id: THING });
+  t.deepEqual(
+    await client.callTool({ name: 'get_thing', arguments: { thing_id: THING } }).then((r: any) => r.structuredContent),
+    { id: THING },
+  );
   const missing: any = await client.callTool({ name: 'get_thing', arguments: { thing_id: BRAND } });
   t.deepEqual([missing.isError, missing.content], [true, [{ type: 'text', text: 'Thing not found' }]]);
   const malformed: any = await client.callTool({ name: 'get_thing', arguments: { thing_id: 'nope' } });
@@ -137,7 +206,9 @@ test('an unexpected error gives a generic message with the request id and is log
   t.is(result.content[0].text, 'Internal server error (request req-7)');
   t.false(JSON.stringify(result).includes('secret_table'));
   const logged = lines.map((l) => JSON.parse(l));
-  t.true(logged.some((l) => l.msg === 'MCP tool failed' && l.tool === 'explode' && l.err.message.includes('secret_table')));
+  t.true(
+    logged.some((l) => l.msg === 'MCP tool failed' && l.tool === 'explode' && l.err.message.includes('secret_table')),
+  );
 });
 
 test('origins: none, localhost and listed ones pass; others, null and non-http fail', (t) => {
@@ -156,7 +227,10 @@ test('origins: none, localhost and listed ones pass; others, null and non-http f
 
 test('MCP_ALLOWED_ORIGINS: a comma list of origins or *, normalised; a bad item is named', (t) => {
   t.deepEqual(loadConfig({}).mcp.allowedOrigins, []);
-  t.deepEqual(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://App.Example.com/, http://b.example:8080' }).mcp.allowedOrigins, ['https://app.example.com', 'http://b.example:8080']);
+  t.deepEqual(
+    loadConfig({ MCP_ALLOWED_ORIGINS: 'https://App.Example.com/, http://b.example:8080' }).mcp.allowedOrigins,
+    ['https://app.example.com', 'http://b.example:8080'],
+  );
   t.deepEqual(loadConfig({ MCP_ALLOWED_ORIGINS: '*' }).mcp.allowedOrigins, ['*']);
   const err = t.throws(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'app.example.com' }), { instanceOf: ConfigError });
   t.regex(err!.message, /MCP_ALLOWED_ORIGINS/);

@@ -15,35 +15,85 @@ import { connect, restTwin } from './client.ts';
 // CONTRACT.md section 8.
 const CONTRACT_TOOLS = [
   'list_brands',
-  'get_visibility_summary', 'get_visibility_trend', 'get_competitor_comparison', 'list_citations',
-  'list_prompts', 'get_prompt_performance', 'get_prompt_volumes', 'list_topics', 'list_topic_suggestions',
-  'accept_topic_suggestion', 'dismiss_topic_suggestion',
-  'list_content_opportunities', 'get_content_opportunity', 'generate_content_brief', 'generate_content_draft',
+  'get_visibility_summary',
+  'get_visibility_trend',
+  'get_competitor_comparison',
+  'list_citations',
+  'list_prompts',
+  'get_prompt_performance',
+  'get_prompt_volumes',
+  'list_topics',
+  'list_topic_suggestions',
+  'accept_topic_suggestion',
+  'dismiss_topic_suggestion',
+  'list_content_opportunities',
+  'get_content_opportunity',
+  'generate_content_brief',
+  'generate_content_draft',
   'update_opportunity_status',
-  'list_site_audits', 'run_site_audit', 'get_site_audit', 'get_site_audit_quota',
-  'get_ai_traffic', 'list_shopping_cards', 'get_product_visibility',
+  'list_site_audits',
+  'run_site_audit',
+  'get_site_audit',
+  'get_site_audit_quota',
+  'get_ai_traffic',
+  'list_shopping_cards',
+  'get_product_visibility',
 ];
-const WRITE_TOOLS = ['accept_topic_suggestion', 'dismiss_topic_suggestion', 'generate_content_brief', 'generate_content_draft', 'update_opportunity_status', 'run_site_audit'];
+const WRITE_TOOLS = [
+  'accept_topic_suggestion',
+  'dismiss_topic_suggestion',
+  'generate_content_brief',
+  'generate_content_draft',
+  'update_opportunity_status',
+  'run_site_audit',
+];
 const QUOTA_TOOLS = ['generate_content_brief', 'generate_content_draft', 'run_site_audit'];
 
 let server: TestServer;
 // The whole file comes from one address: a roomy limit keeps the limiter out of these tests.
-test.before(async () => { server = await startTestServer({ RATE_LIMIT_MAX: '100000' }); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer({ RATE_LIMIT_MAX: '100000' });
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 /** A tenant with a few answers (one in shopping mode), so the figures are not all zero. */
 async function tenantWithAnswers(): Promise<Tenant> {
   const tenant = await seedTenant(server);
   const [prompt] = tenant.promptIds;
   const lines = [
-    { prompt_id: prompt, platform: 'chatgpt', model: 'gpt-4o', region: 'US', collected_at: '2026-11-01T06:00:00Z',
+    {
+      prompt_id: prompt,
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      collected_at: '2026-11-01T06:00:00Z',
       text: 'Acme is great. Globex too. [Acme](https://acme.example/x).',
-      citations: [{ url: 'https://acme.example/pricing', title: 'Pricing' }, { url: 'https://www.globex.example/' }] },
-    { prompt_id: prompt, platform: 'perplexity', model: 'sonar', region: 'US', collected_at: '2026-11-03T07:00:00Z',
-      text: 'Globex leads; Acme Inc follows.', citations: [{ url: 'https://news.example/crm' }] },
-    { prompt_id: prompt, platform: 'chatgpt', model: 'gpt-4o', region: 'US', mode: 'shopping', collected_at: '2026-11-04T06:00:00Z',
-      text: 'Products', citations: [],
-      products: [{ position: 1, title: 'Acme CRM Pro', brand: 'Acme', price: '$99', merchant_url: 'https://shop.example/p/1' }] },
+      citations: [{ url: 'https://acme.example/pricing', title: 'Pricing' }, { url: 'https://www.globex.example/' }],
+    },
+    {
+      prompt_id: prompt,
+      platform: 'perplexity',
+      model: 'sonar',
+      region: 'US',
+      collected_at: '2026-11-03T07:00:00Z',
+      text: 'Globex leads; Acme Inc follows.',
+      citations: [{ url: 'https://news.example/crm' }],
+    },
+    {
+      prompt_id: prompt,
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      mode: 'shopping',
+      collected_at: '2026-11-04T06:00:00Z',
+      text: 'Products',
+      citations: [],
+      products: [
+        { position: 1, title: 'Acme CRM Pro', brand: 'Acme', price: '$99', merchant_url: 'https://shop.example/p/1' },
+      ],
+    },
   ];
   const answers = lines.map((l) => {
     const v = validateAnswer(l);
@@ -69,19 +119,38 @@ function genericArgs(tool: McpTool, tenant: Tenant): Record<string, unknown> {
 
 /** Further argument sets for tools that have them, typed as a model sends them (numbers, booleans, arrays). */
 const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
-  list_prompts: (t) => [{ brand_id: t.brandId, limit: 1, is_active: true }, { brand_id: t.brandId, topic_id: t.topicIds[0] }, { brand_id: 'acme' }],
+  list_prompts: (t) => [
+    { brand_id: t.brandId, limit: 1, is_active: true },
+    { brand_id: t.brandId, topic_id: t.topicIds[0] },
+    { brand_id: 'acme' },
+  ],
   list_topics: () => [{}],
-  get_visibility_summary: (t) => [{ brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-02', model: ['gpt-4o'] }, { brand_id: t.brandId, date_from: 'soon' }],
+  get_visibility_summary: (t) => [
+    { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-02', model: ['gpt-4o'] },
+    { brand_id: t.brandId, date_from: 'soon' },
+  ],
   get_visibility_trend: (t) => [{ brand_id: t.brandId, granularity: 'week', region: 'US' }],
   get_competitor_comparison: (t) => [{ brand_id: t.brandId, topic_id: t.topicIds[0] }],
-  list_citations: (t) => [{ brand_id: t.brandId, limit: 1, source_filter: 'owned' }, { brand_id: t.brandId, limit: 500 }],
+  list_citations: (t) => [
+    { brand_id: t.brandId, limit: 1, source_filter: 'owned' },
+    { brand_id: t.brandId, limit: 500 },
+  ],
   get_prompt_performance: (t) => [{ brand_id: t.brandId, sort_by: 'mentions', order: 'asc', limit: 2 }],
-  list_shopping_cards: (t) => [{ brand_id: t.brandId, limit: 1 }, { brand_id: t.brandId, role: 'own' }],
+  list_shopping_cards: (t) => [
+    { brand_id: t.brandId, limit: 1 },
+    { brand_id: t.brandId, role: 'own' },
+  ],
   get_product_visibility: (t) => [{ brand_id: t.brandId, product_title: 'Acme CRM Pro' }, { brand_id: t.brandId }],
   get_ai_traffic: (t) => [{ brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30' }],
 };
 
-async function assertParity(t: any, client: Client, tool: McpTool, args: Record<string, unknown>, key: string): Promise<number> {
+async function assertParity(
+  t: any,
+  client: Client,
+  tool: McpTool,
+  args: Record<string, unknown>,
+  key: string,
+): Promise<number> {
   const label = `${tool.name} ${JSON.stringify(args)}`;
   const rest = await restTwin(server, tool, args, key);
   const result: any = await client.callTool({ name: tool.name, arguments: args });
@@ -116,7 +185,8 @@ test('tools/list returns every registry tool, with input and output schemas and 
     if (op.write) t.regex(tool.description!, /explicit request/i, tool.name);
     if ('brand_id' in (tool.inputSchema.properties ?? {})) t.regex(tool.description!, /list_brands/, tool.name);
     // The identity comes from the key, never from arguments.
-    for (const p of ['organization_id', 'organizationId', 'user_id', 'api_key', 'key']) t.false(p in (tool.inputSchema.properties ?? {}), `${tool.name} ${p}`);
+    for (const p of ['organization_id', 'organizationId', 'user_id', 'api_key', 'key'])
+      t.false(p in (tool.inputSchema.properties ?? {}), `${tool.name} ${p}`);
     // A path id is an argument named for what it identifies (opportunity_id, audit_id...).
     const param = pathParam(op);
     if (param) {
@@ -130,12 +200,19 @@ test('tools/list returns every registry tool, with input and output schemas and 
 
 test('the tools are exactly CONTRACT.md section 8; its writes are annotated so, its quota tools say so', (t) => {
   t.deepEqual(tools.map((tool) => tool.name).sort(), [...CONTRACT_TOOLS].sort());
-  for (const tool of tools) t.is(tool.definition.annotations!.readOnlyHint, !WRITE_TOOLS.includes(tool.name), tool.name);
-  t.deepEqual(tools.filter((tool) => tool.op.quota).map((tool) => tool.name).sort(), [...QUOTA_TOOLS].sort());
+  for (const tool of tools)
+    t.is(tool.definition.annotations!.readOnlyHint, !WRITE_TOOLS.includes(tool.name), tool.name);
+  t.deepEqual(
+    tools
+      .filter((tool) => tool.op.quota)
+      .map((tool) => tool.name)
+      .sort(),
+    [...QUOTA_TOOLS].sort(),
+  );
   for (const name of QUOTA_TOOLS) t.regex(toolsByName.get(name)!.definition.description!, /quota|allowance/i, name);
 });
 
-test('every read tool gives its REST twin\'s body as structuredContent, and its error message as isError', async (t) => {
+test("every read tool gives its REST twin's body as structuredContent, and its error message as isError", async (t) => {
   const tenant = await tenantWithAnswers();
   const client = await connect(server, tenant.key);
   await client.listTools(); // the client then checks each structuredContent against the outputSchema
@@ -146,16 +223,19 @@ test('every read tool gives its REST twin\'s body as structuredContent, and its 
     const sets = [genericArgs(tool, tenant), ...(MORE_ARGS[tool.name]?.(tenant) ?? [])];
     for (const args of sets) statuses.push(await assertParity(t, client, tool, args, tenant.key));
   }
-  t.log(`${reads.length} read tools, ${statuses.length} calls: ${statuses.filter((s) => s === 200).length} answered, ${statuses.filter((s) => s !== 200).length} errors`);
+  t.log(
+    `${reads.length} read tools, ${statuses.length} calls: ${statuses.filter((s) => s === 200).length} answered, ${statuses.filter((s) => s !== 200).length} errors`,
+  );
   // The figures are not all empty: the seeded answers reach the summary.
   const summary: any = await client.callTool({
-    name: 'get_visibility_summary', arguments: { brand_id: tenant.brandId },
+    name: 'get_visibility_summary',
+    arguments: { brand_id: tenant.brandId },
   });
   t.is(summary.structuredContent.totals?.resultCount, 2, JSON.stringify(summary.structuredContent));
   await client.close();
 });
 
-test('another organization\'s brand gives the REST 404 message as isError', async (t) => {
+test("another organization's brand gives the REST 404 message as isError", async (t) => {
   const mine = await seedTenant(server);
   const theirs = await seedTenant(server);
   const client = await connect(server, mine.key);
@@ -175,11 +255,14 @@ test('another organization\'s brand gives the REST 404 message as isError', asyn
   await client.close();
 });
 
-test('list_brands lists the caller\'s brands, wrapped as {items}', async (t) => {
+test("list_brands lists the caller's brands, wrapped as {items}", async (t) => {
   const tenant = await seedTenant(server);
   const client = await connect(server, tenant.key);
   const result: any = await client.callTool({ name: 'list_brands', arguments: {} });
-  t.deepEqual(result.structuredContent.items.map((b: any) => b.id), [tenant.brandId]);
+  t.deepEqual(
+    result.structuredContent.items.map((b: any) => b.id),
+    [tenant.brandId],
+  );
   await client.close();
 });
 
@@ -196,21 +279,32 @@ test('run_site_audit changes state as its REST twin does: the audit is visible o
   const tenant = await seedTenant(server);
   const other = await seedTenant(server);
   const client = await connect(server, tenant.key);
-  const started: any = await client.callTool({ name: 'run_site_audit', arguments: { brand_id: tenant.brandId, url: 'https://www.example.invalid/' } });
+  const started: any = await client.callTool({
+    name: 'run_site_audit',
+    arguments: { brand_id: tenant.brandId, url: 'https://www.example.invalid/' },
+  });
   t.falsy(started.isError, JSON.stringify(started.content));
-  t.like(started.structuredContent, { brandId: tenant.brandId, url: 'https://www.example.invalid/', status: 'running' });
+  t.like(started.structuredContent, {
+    brandId: tenant.brandId,
+    url: 'https://www.example.invalid/',
+    status: 'running',
+  });
   const audit = await call(server, 'GET', `/api/mcp/site-audits/${started.structuredContent.id}`, { key: tenant.key });
   t.is(audit.status, 200);
   t.is(audit.body.id, started.structuredContent.id);
   // (Not the quota count: an audit of an unreachable URL fails at once and gives its unit back.)
   const listed = await call(server, 'GET', `/api/mcp/site-audits?brand_id=${tenant.brandId}`, { key: tenant.key });
-  t.deepEqual(listed.body.map((a: any) => a.id), [started.structuredContent.id]);
+  t.deepEqual(
+    listed.body.map((a: any) => a.id),
+    [started.structuredContent.id],
+  );
   // The same write's validation message as REST, and another organization's audit is not found.
   const bad: any = await client.callTool({ name: 'run_site_audit', arguments: { brand_id: tenant.brandId } });
   t.deepEqual([bad.isError, bad.content[0].text], [true, 'url is required']);
   const otherClient = await connect(server, other.key);
   const foreign: any = await otherClient.callTool({
-    name: 'get_site_audit', arguments: { audit_id: started.structuredContent.id },
+    name: 'get_site_audit',
+    arguments: { audit_id: started.structuredContent.id },
   });
   t.deepEqual([foreign.isError, foreign.content[0].text], [true, 'Audit not found']);
   await otherClient.close();

@@ -4,9 +4,12 @@ import { brandId, dateRange, limit, oneOf, commaList, optionalBool } from '../..
 import { validationMessage } from '../../src/errors.ts';
 
 const schema = z.object({
-  brand_id: brandId, ...dateRange, limit: limit(1, 200, 50),
+  brand_id: brandId,
+  ...dateRange,
+  limit: limit(1, 200, 50),
   granularity: oneOf('granularity', ['day', 'week']).default('day'),
-  model: commaList('model'), is_active: optionalBool('is_active'),
+  model: commaList('model'),
+  is_active: optionalBool('is_active'),
 });
 const B = '7b3c1a52-8a0e-4f5e-9c1f-1d2e3f405162';
 const parse = (q: Record<string, unknown>) => {

@@ -17,13 +17,21 @@ const Result = z.object({ items: z.array(Item) });
 /** An operation that returns whatever the test gives it. */
 function returning(body: unknown): Operation {
   return operation({
-    name: 'things', method: 'GET', params: z.object({}), result: Result,
+    name: 'things',
+    method: 'GET',
+    params: z.object({}),
+    result: Result,
     description: 'Things.',
     run: async () => body as z.input<typeof Result>,
   }) as Operation;
 }
 
-const good = { items: [{ id: 'a', at: '2026-01-01T00:00:00.000Z', score: 1 }, { id: 'b', at: 'x', score: null }] };
+const good = {
+  items: [
+    { id: 'a', at: '2026-01-01T00:00:00.000Z', score: 1 },
+    { id: 'b', at: 'x', score: null },
+  ],
+};
 
 test('a result as documented passes; a Date is checked as the string a client receives', (t) => {
   t.notThrows(() => checkResult(returning(good), good));
@@ -46,8 +54,11 @@ for (const [label, body, field] of drifts) {
 }
 
 const identity: Identity = { keyId: 'k', userId: 'u', email: 'a@example.test', organizationId: null };
-const deps = (env: Record<string, string>) =>
-  ({ config: loadConfig(env), stores: {} as Stores, log: pino({ level: 'silent' }) });
+const deps = (env: Record<string, string>) => ({
+  config: loadConfig(env),
+  stores: {} as Stores,
+  log: pino({ level: 'silent' }),
+});
 const drifted = { items: [{ id: 1 }] };
 
 test('runOperation checks results only when VALIDATE_RESULTS=1', async (t) => {

@@ -20,7 +20,12 @@ test.before(async () => {
   receiver = await startReceiver();
   // A small limit, so the test can show the probes are outside it; each test calls from its own
   // address (X-Forwarded-For, trusted here), as tests in a file run concurrently.
-  server = await startTestServer({ RATE_LIMIT_MAX: '5', TRUST_PROXY: '1', ALLOW_PRIVATE_URLS: '1', WEBHOOK_RETRY_SCHEDULE_MS: '0' });
+  server = await startTestServer({
+    RATE_LIMIT_MAX: '5',
+    TRUST_PROXY: '1',
+    ALLOW_PRIVATE_URLS: '1',
+    WEBHOOK_RETRY_SCHEDULE_MS: '0',
+  });
 });
 test.after.always(async () => {
   await server?.stop();
@@ -28,38 +33,42 @@ test.after.always(async () => {
 });
 
 /** GET from a given client address. */
-const from = (address: string, path: string, key?: string) => call(server, 'GET', path, { key, headers: { 'x-forwarded-for': address } });
+const from = (address: string, path: string, key?: string) =>
+  call(server, 'GET', path, { key, headers: { 'x-forwarded-for': address } });
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:8123'), { code: 'ECONNREFUSED' });
 
 // Serial tests run first, alone: this one breaks the shared server's ClickHouse for a moment.
-test.serial('a ClickHouse outage: /readyz names it, analytics fail fast with a clear 500, and both recover', async (t) => {
-  const tenant = await seedTenant(server);
-  const summary = `/api/v1/visibility-summary?brand_id=${tenant.brandId}`;
-  t.is((await from('10.1.0.1', summary, tenant.key)).status, 200);
+test.serial(
+  'a ClickHouse outage: /readyz names it, analytics fail fast with a clear 500, and both recover',
+  async (t) => {
+    const tenant = await seedTenant(server);
+    const summary = `/api/v1/visibility-summary?brand_id=${tenant.brandId}`;
+    t.is((await from('10.1.0.1', summary, tenant.key)).status, 200);
 
-  // The embedded chDB cannot go down; its client failing like an unreachable server is the same to the app.
-  const client = server.stores.ch.client;
-  const original = client.query;
-  client.query = (() => Promise.reject(refused())) as typeof client.query;
-  try {
-    const ready = await get(server, '/readyz');
-    t.is(ready.status, 503);
-    t.is(ready.body.status, 'not ready');
-    t.false(ready.body.checks.clickhouse.ok);
-    t.true(ready.body.checks.postgres.ok);
-    const started = Date.now();
-    // A range not asked for before: the result cache cannot answer it.
-    const failed = await from('10.1.0.1', `${summary}&date_from=2020-01-01`, tenant.key);
-    t.is(failed.status, 500);
-    t.deepEqual(failed.body, { error: 'Analytics store unavailable' });
-    t.true(Date.now() - started < 2_000);
-  } finally {
-    client.query = original;
-  }
-  t.is((await get(server, '/readyz')).status, 200);
-  t.is((await from('10.1.0.1', `${summary}&date_from=2020-01-01`, tenant.key)).status, 200);
-});
+    // The embedded chDB cannot go down; its client failing like an unreachable server is the same to the app.
+    const client = server.stores.ch.client;
+    const original = client.query;
+    client.query = (() => Promise.reject(refused())) as typeof client.query;
+    try {
+      const ready = await get(server, '/readyz');
+      t.is(ready.status, 503);
+      t.is(ready.body.status, 'not ready');
+      t.false(ready.body.checks.clickhouse.ok);
+      t.true(ready.body.checks.postgres.ok);
+      const started = Date.now();
+      // A range not asked for before: the result cache cannot answer it.
+      const failed = await from('10.1.0.1', `${summary}&date_from=2020-01-01`, tenant.key);
+      t.is(failed.status, 500);
+      t.deepEqual(failed.body, { error: 'Analytics store unavailable' });
+      t.true(Date.now() - started < 2_000);
+    } finally {
+      client.query = original;
+    }
+    t.is((await get(server, '/readyz')).status, 200);
+    t.is((await from('10.1.0.1', `${summary}&date_from=2020-01-01`, tenant.key)).status, 200);
+  },
+);
 
 test('/healthz and /readyz answer without a key and outside the rate limit', async (t) => {
   for (let i = 0; i < 8; i++) {
@@ -81,7 +90,10 @@ test('/healthz and /readyz answer without a key and outside the rate limit', asy
 });
 
 test('readiness gives up on a store that does not answer, and names it', async (t) => {
-  const hung = { ...server.stores, ch: { ...server.stores.ch, system: () => new Promise<never>(() => {}) } } as unknown as Stores;
+  const hung = {
+    ...server.stores,
+    ch: { ...server.stores.ch, system: () => new Promise<never>(() => {}) },
+  } as unknown as Stores;
   const started = Date.now();
   const result = await readiness(hung, { timeoutMs: 300, log: pino({ level: 'silent' }) });
   t.true(Date.now() - started < 1_500);
@@ -115,7 +127,15 @@ test('/metrics exposes request, store, ingest, webhook and job counters', async 
   await from('10.3.0.1', '/api/mcp/nope', tenant.key);
 
   // Ingest: one valid answer, one invalid line.
-  const answer = { prompt_id: tenant.promptIds[0], platform: 'chatgpt', model: 'gpt-4o', region: 'US', collected_at: '2026-11-01T06:00:00Z', text: 'Acme is fine.', citations: [] };
+  const answer = {
+    prompt_id: tenant.promptIds[0],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: '2026-11-01T06:00:00Z',
+    text: 'Acme is fine.',
+    citations: [],
+  };
   async function* lines() {
     yield { line: 1, text: JSON.stringify(answer) };
     yield { line: 2, text: '{not json' };
@@ -124,7 +144,12 @@ test('/metrics exposes request, store, ingest, webhook and job counters', async 
   t.is(summary.inserted, 1);
 
   // A job run, and a skipped second claim of the same slot.
-  const job = defineJob({ name: uniq('metrics-job'), schedule: '0 3 * * *', description: 'counts', run: async () => ({ ok: true }) });
+  const job = defineJob({
+    name: uniq('metrics-job'),
+    schedule: '0 3 * * *',
+    description: 'counts',
+    run: async () => ({ ok: true }),
+  });
   const ctx = { stores: server.stores, config: server.config, log: server.log, now: () => new Date() };
   await runClaimed(ctx, job, '2026-11-01');
   await runClaimed(ctx, job, '2026-11-01');
@@ -132,9 +157,16 @@ test('/metrics exposes request, store, ingest, webhook and job counters', async 
   // A webhook test delivery to a local receiver, sent by the server's worker.
   const hook = receiver.hook();
   const headers = { 'x-forwarded-for': '10.3.0.2' };
-  const created = await call(server, 'POST', '/api/mcp/webhooks', { key: tenant.key, headers, body: { url: hook.url, events: ['webhook.test'] } });
+  const created = await call(server, 'POST', '/api/mcp/webhooks', {
+    key: tenant.key,
+    headers,
+    body: { url: hook.url, events: ['webhook.test'] },
+  });
   t.is(created.status, 200, JSON.stringify(created.body));
-  t.is((await call(server, 'POST', `/api/mcp/webhooks/${created.body.id}/test`, { key: tenant.key, headers })).status, 200);
+  t.is(
+    (await call(server, 'POST', `/api/mcp/webhooks/${created.body.id}/test`, { key: tenant.key, headers })).status,
+    200,
+  );
   await receiver.waitFor(hook, 1);
 
   const res = await fetch(`${server.url}/metrics`);
@@ -150,8 +182,12 @@ test('/metrics exposes request, store, ingest, webhook and job counters', async 
   t.true(sample(text, 'answerscope_http_requests_total', 'operation="other",method="GET",status="404"') >= 1);
   t.true(sample(text, 'answerscope_http_request_duration_seconds_count', 'operation="whoami",status="200"') >= 1);
   t.regex(text, /answerscope_http_request_duration_seconds_bucket\{le="0.1",operation="whoami",status="200"\} \d+/);
-  t.true(sample(text, 'answerscope_store_call_duration_seconds_count', 'store="postgres",call="query",outcome="ok"') >= 1);
-  t.true(sample(text, 'answerscope_store_call_duration_seconds_count', 'store="clickhouse",call="insert",outcome="ok"') >= 1);
+  t.true(
+    sample(text, 'answerscope_store_call_duration_seconds_count', 'store="postgres",call="query",outcome="ok"') >= 1,
+  );
+  t.true(
+    sample(text, 'answerscope_store_call_duration_seconds_count', 'store="clickhouse",call="insert",outcome="ok"') >= 1,
+  );
   t.true(sample(text, 'answerscope_ingest_answers_total', 'outcome="inserted"') >= 1);
   t.true(sample(text, 'answerscope_ingest_answers_total', 'outcome="rejected"') >= 1);
   t.is(sample(text, 'answerscope_job_runs_total', `job="${job.name}",outcome="succeeded"`), 1);

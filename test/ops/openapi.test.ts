@@ -13,8 +13,12 @@ import { get, startTestServer, type TestServer } from '../helpers/server.ts';
 const CHROMIUM = '/usr/bin/chromium';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 const doc = buildOpenApi(operations);
 
@@ -42,7 +46,11 @@ test('every operation is documented on each of its surfaces, with params, result
       const ref = entry.responses['200'].content['application/json'].schema.$ref as string;
       t.truthy(doc.components.schemas[ref.split('/').pop()!], `${path}: result schema ${ref}`);
       for (const status of ['401', '429', '500']) {
-        t.is(entry.responses[status].content['application/json'].schema.$ref, '#/components/schemas/Error', `${path} ${status}`);
+        t.is(
+          entry.responses[status].content['application/json'].schema.$ref,
+          '#/components/schemas/Error',
+          `${path} ${status}`,
+        );
       }
       // Every declared parameter appears once: in the path, the query or the JSON body.
       const declared = Object.keys((op.params as any).shape ?? {}).sort();
@@ -54,14 +62,24 @@ test('every operation is documented on each of its surfaces, with params, result
       for (const p of entry.parameters) if (p.in === 'path') t.true(p.required);
     }
   }
-  const documentedOps = Object.values(doc.paths).reduce((n: number, methods: any) => n + Object.keys(methods).length, 0);
+  const documentedOps = Object.values(doc.paths).reduce(
+    (n: number, methods: any) => n + Object.keys(methods).length,
+    0,
+  );
   t.is(documentedOps, count, 'no operation in the document that the registry lacks');
-  t.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: doc.components.securitySchemes.bearerAuth.description });
+  t.deepEqual(doc.components.securitySchemes.bearerAuth, {
+    type: 'http',
+    scheme: 'bearer',
+    description: doc.components.securitySchemes.bearerAuth.description,
+  });
 });
 
 test('docs/openapi.json is what the code generates (regenerate it with `npm run openapi`)', (t) => {
   const committed = fs.readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
-  t.true(committed === openApiText(operations), 'docs/openapi.json is stale: run `npm run openapi` and commit the result');
+  t.true(
+    committed === openApiText(operations),
+    'docs/openapi.json is stale: run `npm run openapi` and commit the result',
+  );
 });
 
 test('GET /api/openapi.json serves the document without a key; /docs serves the page and its renderer', async (t) => {
@@ -73,7 +91,9 @@ test('GET /api/openapi.json serves the document without a key; /docs serves the 
   t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
   t.regex(page.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self'/);
   const html = await page.text();
-  for (const src of [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((s) => !s.startsWith('data:'))) {
+  for (const src of [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
+    .map((m) => m[1])
+    .filter((s) => !s.startsWith('data:'))) {
     t.true(src.startsWith('/docs/'), `${src} is served locally`);
     const asset = await fetch(`${server.url}${src}`, { headers: { 'accept-encoding': 'gzip' } });
     t.is(asset.status, 200, src);
@@ -88,9 +108,13 @@ skipBrowser('the /docs page renders every operation in a browser without reachin
   const page = await browser.newPage();
   const elsewhere: string[] = [];
   const origin = new URL(server.url).origin;
-  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) elsewhere.push(r.url()); });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+  });
   const problems: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${server.url}/docs`);
   const expected = Object.values(doc.paths).reduce((n: number, methods: any) => n + Object.keys(methods).length, 0);

@@ -22,14 +22,25 @@ const PG_CTL = '/usr/bin/pg_ctlcluster';
 const versions = fs.existsSync('/etc/postgresql') ? fs.readdirSync('/etc/postgresql') : [];
 const local = /@(127\.0\.0\.1|localhost)(:|\/)/.test(process.env.DATABASE_URL ?? '');
 // Serial: it runs before, not beside, the other test of this file.
-const maybe = process.env.PG_OUTAGE_TEST === '1' && process.env.DATABASE_URL && local && fs.existsSync(PG_CTL) && versions.length === 1 ? test.serial : test.skip;
+const maybe =
+  process.env.PG_OUTAGE_TEST === '1' &&
+  process.env.DATABASE_URL &&
+  local &&
+  fs.existsSync(PG_CTL) &&
+  versions.length === 1
+    ? test.serial
+    : test.skip;
 
 const cluster = (action: 'stop' | 'start') =>
   run(PG_CTL, ['--skip-systemctl-redirect', versions[0], 'main', action], { timeout: 60_000 });
 
 let server: TestServer | undefined;
-test.before(async () => { if (process.env.DATABASE_URL) server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  if (process.env.DATABASE_URL) server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 async function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -50,7 +61,11 @@ maybe('Postgres stopped and started: not ready and fast 500s while down, recover
 
   try {
     await cluster('stop');
-    const ready = await waitFor('readyz', () => call(s, 'GET', '/readyz'), (r) => r.status === 503);
+    const ready = await waitFor(
+      'readyz',
+      () => call(s, 'GET', '/readyz'),
+      (r) => r.status === 503,
+    );
     t.is(ready.body.status, 'not ready');
     t.like(ready.body.checks, { postgres: { ok: false }, clickhouse: { ok: true }, migrations: { ok: false } });
     t.is((await call(s, 'GET', '/healthz')).status, 200);
@@ -66,21 +81,31 @@ maybe('Postgres stopped and started: not ready and fast 500s while down, recover
     await cluster('start');
   }
 
-  await waitFor('readyz after restart', () => call(s, 'GET', '/readyz'), (r) => r.status === 200);
+  await waitFor(
+    'readyz after restart',
+    () => call(s, 'GET', '/readyz'),
+    (r) => r.status === 200,
+  );
   const back = await waitFor('API after restart', brands, (r) => r.status === 200);
-  t.deepEqual(back.body.map((b: any) => b.id), [tenant.brandId]);
+  t.deepEqual(
+    back.body.map((b: any) => b.id),
+    [tenant.brandId],
+  );
 });
 
 const withServer = process.env.DATABASE_URL ? test : test.skip;
 
-withServer('a slow Postgres: a query past PG_QUERY_TIMEOUT_MS fails as `Database unavailable`, and the pool goes on', async (t) => {
-  const pg = await openPostgres({ url: server!.env.DATABASE_URL, dataDir: server!.dataDir, queryTimeoutMs: 300 });
-  t.teardown(() => pg.close());
-  const noop = async () => {};
-  const stores = observeStores({ pg, ch: { rows: noop, insert: noop } } as unknown as Stores, () => {});
-  const started = Date.now();
-  const err = await t.throwsAsync(stores.pg.query('SELECT pg_sleep(5)'));
-  t.true(Date.now() - started < 2_000);
-  t.is(storeOutage(err), 'Database unavailable');
-  t.deepEqual((await stores.pg.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
-});
+withServer(
+  'a slow Postgres: a query past PG_QUERY_TIMEOUT_MS fails as `Database unavailable`, and the pool goes on',
+  async (t) => {
+    const pg = await openPostgres({ url: server!.env.DATABASE_URL, dataDir: server!.dataDir, queryTimeoutMs: 300 });
+    t.teardown(() => pg.close());
+    const noop = async () => {};
+    const stores = observeStores({ pg, ch: { rows: noop, insert: noop } } as unknown as Stores, () => {});
+    const started = Date.now();
+    const err = await t.throwsAsync(stores.pg.query('SELECT pg_sleep(5)'));
+    t.true(Date.now() - started < 2_000);
+    t.is(storeOutage(err), 'Database unavailable');
+    t.deepEqual((await stores.pg.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
+  },
+);

@@ -23,7 +23,13 @@ function instance(databaseUrl: string, jobName: string, slot: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-instance-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/ops/fixtures/instance.ts', jobName, slot], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -52,21 +58,40 @@ maybe('two processes on one Postgres: migrations once, a job slot once, each del
   const jobName = uniq('scale-out-job');
   const a = instance(db.url!, jobName, '2026-11-20');
   const b = instance(db.url!, jobName, '2026-11-20');
-  t.teardown(() => { a.stop(); b.stop(); });
+  t.teardown(() => {
+    a.stop();
+    b.stop();
+  });
 
   const [ma, mb] = await Promise.all([a.next(), b.next()]);
-  const pgFiles = fs.readdirSync(path.join(ROOT, 'postgres')).filter((f) => f.endsWith('.sql')).sort();
-  t.deepEqual([ma.migrated.postgres, mb.migrated.postgres].sort((x, y) => y.length - x.length), [pgFiles, []]);
+  const pgFiles = fs
+    .readdirSync(path.join(ROOT, 'postgres'))
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  t.deepEqual(
+    [ma.migrated.postgres, mb.migrated.postgres].sort((x, y) => y.length - x.length),
+    [pgFiles, []],
+  );
 
   // An outbox of deliveries that are all due now.
   const pg = await openPostgres({ url: db.url, dataDir: os.tmpdir() });
   t.teardown(() => pg.close());
-  const applied = await applyWorkspace(pg, parseWorkspace({ organizations: [{ name: uniq('Org'), plan: 'growth', members: [{ email: `${uniq('u')}@example.test` }] }] }));
+  const applied = await applyWorkspace(
+    pg,
+    parseWorkspace({
+      organizations: [{ name: uniq('Org'), plan: 'growth', members: [{ email: `${uniq('u')}@example.test` }] }],
+    }),
+  );
   const endpoint = randomUUID();
-  await pg.query(`INSERT INTO webhook_endpoints (id, organization_id, url, events, secret) VALUES ($1, $2, 'https://hooks.example/x', '{webhook.test}', 'whsec_test')`,
-    [endpoint, applied.organizations[0].id]);
+  await pg.query(
+    `INSERT INTO webhook_endpoints (id, organization_id, url, events, secret) VALUES ($1, $2, 'https://hooks.example/x', '{webhook.test}', 'whsec_test')`,
+    [endpoint, applied.organizations[0].id],
+  );
   const ids = Array.from({ length: DELIVERIES }, () => randomUUID());
-  await pg.query(`INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body) SELECT unnest($1::uuid[]), $2, 'webhook.test', '{}'`, [ids, endpoint]);
+  await pg.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_type, body) SELECT unnest($1::uuid[]), $2, 'webhook.test', '{}'`,
+    [ids, endpoint],
+  );
 
   a.go();
   b.go();

@@ -15,16 +15,32 @@ import { cli } from '../helpers/cli.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-interface Instance { child: ChildProcess; url: string; env: Record<string, string>; dataDir: string; exited: Promise<number | null>; output: () => string }
+interface Instance {
+  child: ChildProcess;
+  url: string;
+  env: Record<string, string>;
+  dataDir: string;
+  exited: Promise<number | null>;
+  output: () => string;
+}
 
 /** Starts the service as `npm start` does, on embedded stores in a fresh DATA_DIR. */
 async function startProcess(overrides: Record<string, string> = {}): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-shutdown-'));
   const env = {
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '',
-    DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0', LOG_LEVEL: 'info', ...overrides,
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    SCHEDULER: '0',
+    LOG_LEVEL: 'info',
+    ...overrides,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -33,10 +49,16 @@ async function startProcess(overrides: Record<string, string> = {}): Promise<Ins
     const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
     const check = () => {
       const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     };
     child.stdout!.on('data', check);
-    child.on('exit', () => { clearTimeout(timer); reject(new Error(`exited before listening:\n${output}`)); });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`exited before listening:\n${output}`));
+    });
   });
   return { child, url, env, dataDir, exited, output: () => output };
 }
@@ -46,14 +68,22 @@ function slowPost(url: string, body: string) {
   const target = new URL('/api/collect', url);
   let finish!: () => void;
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(target, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': Buffer.byteLength(body), 'user-agent': CHROME },
-    }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = http.request(
+      target,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'text/plain;charset=UTF-8',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': CHROME,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.write(body.slice(0, 10));
     finish = () => req.end(body.slice(10));
@@ -71,13 +101,27 @@ test('SIGTERM: no new connections, the request in flight completes, its visit is
   });
   const site = 'as_shutdown_test';
   const workspace = path.join(app.dataDir, 'workspace.json');
-  fs.writeFileSync(workspace, JSON.stringify({ organizations: [{ name: 'Shutdown Org', plan: 'growth', members: [{ email: 'shutdown@example.test' }],
-    brands: [{ name: 'Acme', slug: 'acme', domains: ['acme.example'], tracking_id: site }] }] }));
+  fs.writeFileSync(
+    workspace,
+    JSON.stringify({
+      organizations: [
+        {
+          name: 'Shutdown Org',
+          plan: 'growth',
+          members: [{ email: 'shutdown@example.test' }],
+          brands: [{ name: 'Acme', slug: 'acme', domains: ['acme.example'], tracking_id: site }],
+        },
+      ],
+    }),
+  );
   const applied = await cli(['apply', workspace], app.env);
   t.is(applied.code, 0, applied.stderr);
   const brandId = applied.json.organizations[0].brands[0].id;
 
-  const beacon = slowPost(app.url, JSON.stringify({ site, url: 'https://acme.example/pricing', referrer: 'https://chatgpt.com/' }));
+  const beacon = slowPost(
+    app.url,
+    JSON.stringify({ site, url: 'https://acme.example/pricing', referrer: 'https://chatgpt.com/' }),
+  );
   await sleep(300);
   app.child.kill('SIGTERM');
   await sleep(700);
@@ -91,7 +135,10 @@ test('SIGTERM: no new connections, the request in flight completes, its visit is
   // The visit was buffered in memory when the signal came: the shutdown flushed it.
   const stores = await openStores(loadConfig({ DATA_DIR: app.dataDir }));
   try {
-    const [row] = await stores.ch.system<{ n: number }>('SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}', { b: brandId });
+    const [row] = await stores.ch.system<{ n: number }>(
+      'SELECT count() AS n FROM ai_visits WHERE brand_id = {b:UUID}',
+      { b: brandId },
+    );
     t.is(row.n, 1);
   } finally {
     await stores.close();
@@ -132,8 +179,7 @@ async function stopReadingAndFillTheLog(app: Instance) {
 }
 
 /** The exit code, or 'still running' after a wait no slow machine needs: what counts is that it exits. */
-const exitWithin60s = (app: Instance) =>
-  Promise.race([app.exited, sleep(60_000).then(() => 'still running' as const)]);
+const exitWithin60s = (app: Instance) => Promise.race([app.exited, sleep(60_000).then(() => 'still running' as const)]);
 
 test.serial('a log reader that stopped reading does not keep SIGTERM from exiting', async (t) => {
   const app = await startProcess();

@@ -13,7 +13,10 @@ const file = (name: string) => fs.readFileSync(new URL(`../../clickhouse/${name}
 test('the monthly citation rollups are backfilled once, exactly', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-backfill-'));
   const ch = await openClickHouse({ database: 'default', dataDir: dir });
-  t.teardown(async () => { await ch.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+  t.teardown(async () => {
+    await ch.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   for (const q of clickhouseStatements(file('001_facts.sql'))) await ch.client.command({ query: q });
   // Two brands over two months; every third row replaced (its cancel copy and a new version).
   const brand = (i: number) => `00000000-0000-4000-8000-00000000000${i}`;
@@ -21,10 +24,23 @@ test('the monthly citation rollups are backfilled once, exactly', async (t) => {
   for (let i = 0; i < 300; i++) {
     const day = i % 2 ? '2026-01-15' : '2026-02-03';
     const row = {
-      answer_id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`, brand_id: brand(i % 2), prompt_id: brand(9),
-      platform: 'chatgpt', model: i % 3 ? 'gpt-4o' : 'sonar', region: i % 5 ? 'US' : 'GB', day, collected_at: `${day} 10:00:00.000`,
-      url: `https://site${i % 7}.example/p${i % 11}`, domain: `site${i % 7}.example`, category: i % 7 ? 'editorial' : 'you',
-      article_type: 'listicle', title: i % 4 ? `Title ${i}` : '', domain_first: 1, group_first: i % 2, answer_first: i % 2, sign: 1,
+      answer_id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
+      brand_id: brand(i % 2),
+      prompt_id: brand(9),
+      platform: 'chatgpt',
+      model: i % 3 ? 'gpt-4o' : 'sonar',
+      region: i % 5 ? 'US' : 'GB',
+      day,
+      collected_at: `${day} 10:00:00.000`,
+      url: `https://site${i % 7}.example/p${i % 11}`,
+      domain: `site${i % 7}.example`,
+      category: i % 7 ? 'editorial' : 'you',
+      article_type: 'listicle',
+      title: i % 4 ? `Title ${i}` : '',
+      domain_first: 1,
+      group_first: i % 2,
+      answer_first: i % 2,
+      sign: 1,
     };
     rows.push(row);
     if (i % 3 === 0) rows.push({ ...row, sign: -1 }, { ...row, title: `${row.title} (new)`, sign: 1 });
@@ -35,18 +51,28 @@ test('the monthly citation rollups are backfilled once, exactly', async (t) => {
   for (const q of migration) await ch.client.command({ query: q });
   for (const q of migration) await ch.client.command({ query: q });
 
-  const sums = (table: string, columns: string, extra = '') => ch.system(
-    `SELECT brand_id, toString(month) AS m, domain, ${columns} FROM ${table} GROUP BY brand_id, m, domain${extra} ORDER BY ALL`);
-  const raw = (columns: string, extra = '') => ch.system(
-    `SELECT brand_id, toString(toStartOfMonth(day)) AS m, domain, ${columns} FROM answer_citations GROUP BY brand_id, m, domain${extra} ORDER BY ALL`);
+  const sums = (table: string, columns: string, extra = '') =>
+    ch.system(
+      `SELECT brand_id, toString(month) AS m, domain, ${columns} FROM ${table} GROUP BY brand_id, m, domain${extra} ORDER BY ALL`,
+    );
+  const raw = (columns: string, extra = '') =>
+    ch.system(
+      `SELECT brand_id, toString(toStartOfMonth(day)) AS m, domain, ${columns} FROM answer_citations GROUP BY brand_id, m, domain${extra} ORDER BY ALL`,
+    );
   const flags = 'sum(sign * domain_first) AS df, sum(sign * group_first) AS gf, sum(sign * answer_first) AS af';
   const rolled = 'sum(domain_firsts) AS df, sum(group_firsts) AS gf, sum(answer_firsts) AS af';
-  t.deepEqual(await sums('citation_domains_monthly', `category, sum(citation_sum) AS n, ${rolled}`, ', category'),
-    await raw(`category, sum(sign) AS n, ${flags}`, ', category'));
-  t.deepEqual(await sums('citation_domain_models_monthly', `model, region, sum(citation_sum) AS n, ${rolled}`, ', model, region'),
-    await raw(`model, region, sum(sign) AS n, ${flags}`, ', model, region'));
-  t.deepEqual(await sums('citation_urls_monthly', 'url_hash, sum(citation_sum) AS n, max(titled_day) AS td', ', url_hash'),
-    await raw("url_hash, sum(sign) AS n, maxIf(day, sign > 0 AND title != '') AS td", ', url_hash'));
+  t.deepEqual(
+    await sums('citation_domains_monthly', `category, sum(citation_sum) AS n, ${rolled}`, ', category'),
+    await raw(`category, sum(sign) AS n, ${flags}`, ', category'),
+  );
+  t.deepEqual(
+    await sums('citation_domain_models_monthly', `model, region, sum(citation_sum) AS n, ${rolled}`, ', model, region'),
+    await raw(`model, region, sum(sign) AS n, ${flags}`, ', model, region'),
+  );
+  t.deepEqual(
+    await sums('citation_urls_monthly', 'url_hash, sum(citation_sum) AS n, max(titled_day) AS td', ', url_hash'),
+    await raw("url_hash, sum(sign) AS n, maxIf(day, sign > 0 AND title != '') AS td", ', url_hash'),
+  );
   const [{ n }] = await ch.system<{ n: number }>('SELECT sum(citation_sum) AS n FROM citation_domains_monthly');
   t.is(Number(n), 300);
 });

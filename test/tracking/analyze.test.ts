@@ -2,8 +2,20 @@ import test from 'ava';
 import { analyzeAnswer, compileEntities, mentionText, visibilityScore } from '../../src/tracking/analyze.ts';
 import type { CitationInput, Entity } from '../../src/tracking/types.ts';
 
-const acme: Entity = { id: 'acme', kind: 'brand', name: 'Acme', aliases: ['Acme CRM', 'AcmeSoft'], domains: ['acme.com'] };
-const globex: Entity = { id: 'globex', kind: 'competitor', name: 'Globex', aliases: ['Globex Corporation'], domains: ['globex.com', 'globex.io'] };
+const acme: Entity = {
+  id: 'acme',
+  kind: 'brand',
+  name: 'Acme',
+  aliases: ['Acme CRM', 'AcmeSoft'],
+  domains: ['acme.com'],
+};
+const globex: Entity = {
+  id: 'globex',
+  kind: 'competitor',
+  name: 'Globex',
+  aliases: ['Globex Corporation'],
+  domains: ['globex.com', 'globex.io'],
+};
 const initech: Entity = { id: 'initech', kind: 'competitor', name: 'Initech', aliases: [], domains: ['initech.net'] };
 const compiled = compileEntities([acme, globex, initech]);
 
@@ -26,7 +38,9 @@ test('mentions count names, aliases and domains, case-insensitively', (t) => {
 });
 
 test('a match needs non-letter, non-digit neighbours', (t) => {
-  const r = run('Acmeville, SuperAcme, Acme2, 2Acme, Acme_Labs, (Acme), "acme", Acme-based, acme.community, Globexes, notacme.com, acmeXcom');
+  const r = run(
+    'Acmeville, SuperAcme, Acme2, 2Acme, Acme_Labs, (Acme), "acme", Acme-based, acme.community, Globexes, notacme.com, acmeXcom',
+  );
   // Counted: Acme_Labs, (Acme), "acme", Acme-based, and "acme" in acme.community ("." is not a letter).
   t.deepEqual(brief(r), { acme: [5, 1, 0], globex: [0, 0, 0], initech: [0, 0, 0] });
 });
@@ -57,7 +71,13 @@ test('a form shared by two entities counts for the first (brand first)', (t) => 
   const c1: Entity = { id: 'c1', kind: 'competitor', name: 'Nova', aliases: ['Polaris'], domains: [] };
   const c = compileEntities([c1, b]); // the brand is put first whatever the order given
   const r = run('Polaris and nova and NV', [], c);
-  t.deepEqual(r.entities.map((e) => [e.entity_id, e.mentions, e.position]), [['b', 2, 2], ['c1', 1, 1]]);
+  t.deepEqual(
+    r.entities.map((e) => [e.entity_id, e.mentions, e.position]),
+    [
+      ['b', 2, 2],
+      ['c1', 1, 1],
+    ],
+  );
 });
 
 test('non-ASCII names: Unicode case folding and boundaries', (t) => {
@@ -100,7 +120,9 @@ test('bare URLs are removed before matching; a domain written as text is a menti
 
 test('positions: by first mention; absent entities have position 0', (t) => {
   t.deepEqual(brief(run('Initech, then Globex, then Acme, then Initech again.')), {
-    acme: [1, 3, 0], globex: [1, 2, 0], initech: [2, 1, 0],
+    acme: [1, 3, 0],
+    globex: [1, 2, 0],
+    initech: [2, 1, 0],
   });
   t.deepEqual(brief(run('Only Globex here.')), { acme: [0, 0, 0], globex: [1, 1, 0], initech: [0, 0, 0] });
   t.deepEqual(brief(run('Nothing relevant.')), { acme: [0, 0, 0], globex: [0, 0, 0], initech: [0, 0, 0] });
@@ -122,11 +144,35 @@ test('citations: de-duplicated by normalised URL, sub-domains belong, substrings
   ]);
   t.deepEqual(r.citations, [
     { url: 'https://acme.com/blog', domain: 'acme.com', category: 'you', article_type: 'other', title: 'Acme blog' },
-    { url: 'https://docs.acme.com/start', domain: 'docs.acme.com', category: 'you', article_type: 'documentation', title: 'Getting started' },
-    { url: 'https://notacme.com/acme-review', domain: 'notacme.com', category: 'other', article_type: 'review', title: '' },
+    {
+      url: 'https://docs.acme.com/start',
+      domain: 'docs.acme.com',
+      category: 'you',
+      article_type: 'documentation',
+      title: 'Getting started',
+    },
+    {
+      url: 'https://notacme.com/acme-review',
+      domain: 'notacme.com',
+      category: 'other',
+      article_type: 'review',
+      title: '',
+    },
     { url: 'https://other.com/', domain: 'other.com', category: 'other', article_type: 'homepage', title: '' },
-    { url: 'https://globex.io/pricing', domain: 'globex.io', category: 'competitor', article_type: 'other', title: 'Pricing' },
-    { url: 'https://old.reddit.com/r/crm/comments/1/acme', domain: 'old.reddit.com', category: 'forum', article_type: 'discussion', title: 'Is Acme good?' },
+    {
+      url: 'https://globex.io/pricing',
+      domain: 'globex.io',
+      category: 'competitor',
+      article_type: 'other',
+      title: 'Pricing',
+    },
+    {
+      url: 'https://old.reddit.com/r/crm/comments/1/acme',
+      domain: 'old.reddit.com',
+      category: 'forum',
+      article_type: 'discussion',
+      title: 'Is Acme good?',
+    },
   ]);
   t.deepEqual(r.entities, [
     { entity_id: 'acme', kind: 'brand', mentions: 1, position: 1, citations: 2, score: 100 },
@@ -145,15 +191,18 @@ test('citation categories and article types of a realistic answer', (t) => {
     { url: 'https://www.ox.ac.uk/research', title: '' },
     { url: 'https://shop.initech.net/products/widget', title: 'Widget' },
   ]);
-  t.deepEqual(r.citations.map((c) => [c.domain, c.category, c.article_type]), [
-    ['nytimes.com', 'editorial', 'news'],
-    ['youtube.com', 'social', 'how_to'],
-    ['youtube.com', 'social', 'comparison'],
-    ['g2.com', 'review', 'review'],
-    ['en.wikipedia.org', 'institutional', 'other'],
-    ['ox.ac.uk', 'institutional', 'other'],
-    ['shop.initech.net', 'competitor', 'product'],
-  ]);
+  t.deepEqual(
+    r.citations.map((c) => [c.domain, c.category, c.article_type]),
+    [
+      ['nytimes.com', 'editorial', 'news'],
+      ['youtube.com', 'social', 'how_to'],
+      ['youtube.com', 'social', 'comparison'],
+      ['g2.com', 'review', 'review'],
+      ['en.wikipedia.org', 'institutional', 'other'],
+      ['ox.ac.uk', 'institutional', 'other'],
+      ['shop.initech.net', 'competitor', 'product'],
+    ],
+  );
   t.deepEqual(brief(r), { acme: [1, 2, 0], globex: [1, 1, 0], initech: [0, 0, 1] });
 });
 
@@ -166,7 +215,10 @@ test('scores: 100 x (0.6 named + 0.25 cited + 0.15 / position), unrounded', (t) 
   t.is(visibilityScore(false, true, 0), 25);
   t.is(visibilityScore(false, false, 0), 0);
   const r = run('Initech, Globex, Acme.', [{ url: 'https://acme.com/x' }]);
-  t.deepEqual(r.entities.map((e) => e.score), [90, 67.5, 75]);
+  t.deepEqual(
+    r.entities.map((e) => e.score),
+    [90, 67.5, 75],
+  );
 });
 
 test('entities without forms or domains, and answers without citations field', (t) => {

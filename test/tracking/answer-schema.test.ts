@@ -12,10 +12,17 @@ const schema = answerLineSchema(LATEST);
 const base = {
   id: '5D0C1F3E-0000-4000-8000-000000000001',
   prompt_id: 'C04515F8-74F9-4DD2-BA09-66AB02953DF1',
-  platform: 'chatgpt', model: '  gpt-4o ', region: 'US', mode: 'standard',
+  platform: 'chatgpt',
+  model: '  gpt-4o ',
+  region: 'US',
+  mode: 'standard',
   collected_at: '2026-11-01T06:00:00+02:00',
   text: 'Acme is great.',
-  citations: [{ url: 'https://acme.example/x', title: 'X', extra: 1 }, { url: 'https://b.example/', title: null }, { url: 'https://c.example/' }],
+  citations: [
+    { url: 'https://acme.example/x', title: 'X', extra: 1 },
+    { url: 'https://b.example/', title: null },
+    { url: 'https://c.example/' },
+  ],
   products: [],
   unknown_key: 'dropped',
 };
@@ -26,10 +33,13 @@ const variants: [string, unknown][] = [
   ['not an object', [base]],
   ['null', null],
   ['a string', 'answer'],
-  ...(['id', 'model', 'region', 'mode', 'citations', 'products', 'unknown_key'] as const)
-    .map((k): [string, unknown] => [`without ${k}`, { ...base, [k]: undefined }]),
-  ...(['prompt_id', 'platform', 'collected_at', 'text'] as const)
-    .map((k): [string, unknown] => [`without ${k}`, { ...base, [k]: undefined }]),
+  ...(['id', 'model', 'region', 'mode', 'citations', 'products', 'unknown_key'] as const).map(
+    (k): [string, unknown] => [`without ${k}`, { ...base, [k]: undefined }],
+  ),
+  ...(['prompt_id', 'platform', 'collected_at', 'text'] as const).map((k): [string, unknown] => [
+    `without ${k}`,
+    { ...base, [k]: undefined },
+  ]),
   ['id null', { ...base, id: null }],
   ['id not a UUID', { ...base, id: 'abc' }],
   ['id a number', { ...base, id: 7 }],
@@ -95,8 +105,10 @@ const variants: [string, unknown][] = [
 
 /** A variant of the answer collected at `when`, with and without its products (the fast path's case). */
 function at(name: string, when: string): [string, unknown][] {
-  return [[`collected ${name}`, { ...base, collected_at: when }],
-    [`collected ${name}, with products`, { ...base, collected_at: when, products: [{ title: 'Acme CRM' }] }]];
+  return [
+    [`collected ${name}`, { ...base, collected_at: when }],
+    [`collected ${name}, with products`, { ...base, collected_at: when, products: [{ title: 'Acme CRM' }] }],
+  ];
 }
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);

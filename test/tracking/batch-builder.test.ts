@@ -24,19 +24,34 @@ class FakeLookups implements Lookups {
 
   async resolvePrompts(ids: string[]) {
     this.lookedUp.push(ids);
-    for (const id of ids) if (!this.prompts.has(id)) this.prompts.set(id, id === LATER ? { brandId: BRAND, organizationId: ORG } : null);
+    for (const id of ids)
+      if (!this.prompts.has(id)) this.prompts.set(id, id === LATER ? { brandId: BRAND, organizationId: ORG } : null);
   }
-  prompt(id: string) { return this.prompts.get(id); }
-  async compiled() { return this.brand; }
-  compiledNow() { return this.brand; }
+  prompt(id: string) {
+    return this.prompts.get(id);
+  }
+  async compiled() {
+    return this.brand;
+  }
+  compiledNow() {
+    return this.brand;
+  }
 }
 
-const answer = (prompt_id: string, text: string, id?: string, mode = 'standard'): ValidAnswer => ({
-  ...(id ? { id } : {}), prompt_id, platform: 'chatgpt', model: 'gpt-4o', region: 'US', mode,
-  collected_at: `2026-11-01T06:00:0${text.length % 10}Z`, text,
-  citations: [{ url: `https://acme.example/${text.length}`, title: text }],
-  products: mode === 'shopping' ? [{ title: `Acme ${text}`, price: '$10', merchant_url: 'https://shop.example/p' }] : [],
-} as any);
+const answer = (prompt_id: string, text: string, id?: string, mode = 'standard'): ValidAnswer =>
+  ({
+    ...(id ? { id } : {}),
+    prompt_id,
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    mode,
+    collected_at: `2026-11-01T06:00:0${text.length % 10}Z`,
+    text,
+    citations: [{ url: `https://acme.example/${text.length}`, title: text }],
+    products:
+      mode === 'shopping' ? [{ title: `Acme ${text}`, price: '$10', merchant_url: 'https://shop.example/p' }] : [],
+  }) as any;
 
 const lines = (b: Uint8Array) => Buffer.from(b).toString().split('\n').filter(Boolean).sort();
 

@@ -10,31 +10,65 @@ const initech: Entity = { id: 'c2', kind: 'competitor', name: 'Initech', aliases
 /** Hosts and their class for Acme against Globex and Initech, grouped by the rule each group shows. */
 const DOMAINS: Record<string, [host: string, expected: Category][]> = {
   'you and competitor: exact host or sub-domain, never substring': [
-    ['acme.com', 'you'], ['docs.acme.io', 'you'], ['WWW.Acme.com', 'you'], ['globex.com', 'competitor'],
-    ['eu.shop.initech.net', 'competitor'], ['notacme.com', 'other'], ['acme.com.au', 'other'],
+    ['acme.com', 'you'],
+    ['docs.acme.io', 'you'],
+    ['WWW.Acme.com', 'you'],
+    ['globex.com', 'competitor'],
+    ['eu.shop.initech.net', 'competitor'],
+    ['notacme.com', 'other'],
+    ['acme.com.au', 'other'],
     ['myglobex.com', 'other'],
   ],
   'curated lists, with sub-domains': [
-    ['nytimes.com', 'editorial'], ['techcrunch.com', 'editorial'], ['forbes.com', 'editorial'],
-    ['reddit.com', 'forum'], ['old.reddit.com', 'forum'], ['quora.com', 'forum'], ['stackoverflow.com', 'forum'],
-    ['news.ycombinator.com', 'forum'], ['youtube.com', 'social'], ['m.youtube.com', 'social'], ['x.com', 'social'],
-    ['twitter.com', 'social'], ['linkedin.com', 'social'], ['facebook.com', 'social'], ['instagram.com', 'social'],
-    ['tiktok.com', 'social'], ['g2.com', 'review'], ['capterra.com', 'review'], ['uk.trustpilot.com', 'review'],
-    ['yelp.com', 'review'], ['tripadvisor.com', 'review'], ['en.wikipedia.org', 'institutional'],
+    ['nytimes.com', 'editorial'],
+    ['techcrunch.com', 'editorial'],
+    ['forbes.com', 'editorial'],
+    ['reddit.com', 'forum'],
+    ['old.reddit.com', 'forum'],
+    ['quora.com', 'forum'],
+    ['stackoverflow.com', 'forum'],
+    ['news.ycombinator.com', 'forum'],
+    ['youtube.com', 'social'],
+    ['m.youtube.com', 'social'],
+    ['x.com', 'social'],
+    ['twitter.com', 'social'],
+    ['linkedin.com', 'social'],
+    ['facebook.com', 'social'],
+    ['instagram.com', 'social'],
+    ['tiktok.com', 'social'],
+    ['g2.com', 'review'],
+    ['capterra.com', 'review'],
+    ['uk.trustpilot.com', 'review'],
+    ['yelp.com', 'review'],
+    ['tripadvisor.com', 'review'],
+    ['en.wikipedia.org', 'institutional'],
     ['who.int', 'institutional'],
   ],
   'the most specific curated entry wins': [
-    ['tomshardware.com', 'editorial'], ['forums.tomshardware.com', 'forum'], ['ycombinator.com', 'other'],
+    ['tomshardware.com', 'editorial'],
+    ['forums.tomshardware.com', 'forum'],
+    ['ycombinator.com', 'other'],
   ],
   'institutional by name: .gov .edu .mil .int and gov.xx, ac.xx, edu.xx': [
-    ['nasa.gov', 'institutional'], ['ncbi.nlm.nih.gov', 'institutional'], ['mit.edu', 'institutional'],
-    ['army.mil', 'institutional'], ['nato.int', 'institutional'], ['ox.ac.uk', 'institutional'],
-    ['data.gov.uk', 'institutional'], ['gov.uk', 'institutional'], ['unimelb.edu.au', 'institutional'],
-    ['gov.com', 'other'], ['governance.com', 'other'], ['edu.com', 'other'], ['ac.com', 'other'],
+    ['nasa.gov', 'institutional'],
+    ['ncbi.nlm.nih.gov', 'institutional'],
+    ['mit.edu', 'institutional'],
+    ['army.mil', 'institutional'],
+    ['nato.int', 'institutional'],
+    ['ox.ac.uk', 'institutional'],
+    ['data.gov.uk', 'institutional'],
+    ['gov.uk', 'institutional'],
+    ['unimelb.edu.au', 'institutional'],
+    ['gov.com', 'other'],
+    ['governance.com', 'other'],
+    ['edu.com', 'other'],
+    ['ac.com', 'other'],
     ['education.org', 'other'],
   ],
   'other for everything else': [
-    ['example.org', 'other'], ['192.168.0.1', 'other'], ['localhost', 'other'],
+    ['example.org', 'other'],
+    ['192.168.0.1', 'other'],
+    ['localhost', 'other'],
   ],
 };
 
@@ -70,14 +104,14 @@ test('domains.json: bare lower-case hosts, each in one list only', (t) => {
 
 /** [url, title, article type], grouped by the type or the rule each group shows. */
 const ARTICLES: Record<string, [url: string, title: string | null, expected: ArticleType][]> = {
-  'homepage': [
+  homepage: [
     ['https://acme.com/', '', 'homepage'],
     ['https://www.acme.com', 'Best CRM for startups | Acme', 'homepage'],
     ['https://acme.com/index.html', '', 'homepage'],
     ['https://reddit.com/', '', 'homepage'],
     ['https://acme.com/?p=123', '', 'other'],
   ],
-  'documentation': [
+  documentation: [
     ['https://docs.acme.com/getting-started', 'Getting started', 'documentation'],
     ['https://acme.com/docs/crm/setup', 'How to set up the CRM', 'documentation'],
     ['https://acme.com/documentation', '', 'documentation'],
@@ -85,7 +119,7 @@ const ARTICLES: Record<string, [url: string, title: string | null, expected: Art
     ['https://developer.acme.com/guides', '', 'documentation'],
     ['https://acme.readthedocs.io/en/latest/', '', 'documentation'],
   ],
-  'discussion': [
+  discussion: [
     ['https://www.reddit.com/r/CRM/comments/abc123/best_crm_for_startups/', 'Best CRM for startups?', 'discussion'],
     ['https://quora.com/What-is-the-best-CRM', '', 'discussion'],
     ['https://news.ycombinator.com/item?id=1', 'Acme vs Globex', 'discussion'],
@@ -93,14 +127,14 @@ const ARTICLES: Record<string, [url: string, title: string | null, expected: Art
     ['https://example.com/forum/thread/99', '', 'discussion'],
     ['https://example.com/threads/acme-review.123/', '', 'discussion'],
   ],
-  'comparison': [
+  comparison: [
     ['https://example.com/blog/acme-vs-globex', '', 'comparison'],
     ['https://example.com/a', 'Acme vs. Globex: which CRM wins?', 'comparison'],
     ['https://example.com/a', 'Acme versus Globex', 'comparison'],
     ['https://example.com/a', 'Top 10 Acme alternatives', 'comparison'],
     ['https://example.com/compare/crm', '', 'comparison'],
   ],
-  'listicle': [
+  listicle: [
     ['https://www.forbes.com/advisor/business/software/best-crm-software/', 'Best CRM Software Of 2025', 'listicle'],
     ['https://example.com/a', 'Top 10 CRM tools', 'listicle'],
     ['https://example.com/a', 'The 7 best CRMs for startups', 'listicle'],
@@ -109,18 +143,18 @@ const ARTICLES: Record<string, [url: string, title: string | null, expected: Art
     ['https://example.com/2025/11/03/best-crm-tools', '', 'listicle'],
     ['https://example.com/a', '2025 CRM trends', 'other'],
   ],
-  'review': [
+  review: [
     ['https://www.g2.com/products/acme/reviews', 'Acme Reviews 2025: Details, Pricing, & Features', 'review'],
     ['https://example.com/a', 'Acme CRM review: is it the best tool?', 'review'],
     ['https://example.com/acme-review', '', 'review'],
   ],
-  'how_to': [
+  how_to: [
     ['https://example.com/a', 'How to choose a CRM', 'how_to'],
     ['https://example.com/crm-buyers-guide', '', 'how_to'],
     ['https://example.com/a', 'Acme tutorial for beginners', 'how_to'],
     ['https://example.com/a', 'Step-by-step: importing contacts', 'how_to'],
   ],
-  'product': [
+  product: [
     ['https://www.amazon.com/Acme-Widget/dp/B0ABC123', 'Acme Widget, Best Seller', 'product'],
     ['https://shop.acme.com/products/widget-pro', 'Widget Pro', 'product'],
     ['https://acme.com/product/widget', '', 'product'],
@@ -129,7 +163,7 @@ const ARTICLES: Record<string, [url: string, title: string | null, expected: Art
     // On Substack and Medium, /p/ is a post.
     ['https://acme.substack.com/p/launch-notes', '', 'other'],
   ],
-  'news': [
+  news: [
     ['https://techcrunch.com/2025/11/03/globex-raises-50m/', 'Globex raises $50M', 'news'],
     ['https://acme.com/news/acme-launches-ai', 'Acme launches AI', 'news'],
     ['https://acme.com/press/q3-results', '', 'news'],
@@ -140,8 +174,8 @@ const ARTICLES: Record<string, [url: string, title: string | null, expected: Art
     ['not a url', 'How to choose a CRM', 'other'],
     ['https://acme.com/about', null, 'other'],
   ],
-  ['precedence: documentation > discussion > comparison > numbered listicle > review > how_to > product > '
-    + 'best/top > news']: [
+  ['precedence: documentation > discussion > comparison > numbered listicle > review > how_to > product > ' +
+    'best/top > news']: [
     ['https://docs.acme.com/forum/acme-vs-globex', '', 'documentation'],
     ['https://reddit.com/r/crm/comments/1/acme_vs_globex', 'Acme vs Globex', 'discussion'],
     ['https://example.com/a', 'Top 10 CRM reviews compared', 'comparison'],

@@ -11,8 +11,12 @@ import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
 import { uuidV5 } from '../../src/tracking/ids.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 const BOM = '\uFEFF';
 const HOUR = 3_600_000;
@@ -24,8 +28,16 @@ function write(text: string): string {
 }
 
 function answer(t: Tenant, collectedAt: string, extra: object = {}) {
-  return { prompt_id: t.promptIds[0], platform: 'chatgpt', model: 'gpt-4o', region: 'US', collected_at: collectedAt,
-    text: 'Acme and Globex.', citations: [{ url: 'https://acme.example/a' }], ...extra };
+  return {
+    prompt_id: t.promptIds[0],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: collectedAt,
+    text: 'Acme and Globex.',
+    citations: [{ url: 'https://acme.example/a' }],
+    ...extra,
+  };
 }
 
 const lines = (list: (object | string)[]) =>
@@ -35,19 +47,24 @@ const lines = (list: (object | string)[]) =>
 async function live(brandId: string) {
   return server.stores.ch.system<{ answer_id: string; mode: string; at: string; text: string }>(
     `SELECT answer_id, mode, toString(collected_at) AS at, text FROM answers WHERE brand_id = {b:UUID}
-     GROUP BY answer_id, mode, collected_at, text HAVING sum(sign) > 0 ORDER BY collected_at, mode`, { b: brandId });
+     GROUP BY answer_id, mode, collected_at, text HAVING sum(sign) > 0 ORDER BY collected_at, mode`,
+    { b: brandId },
+  );
 }
 
 test('a byte-order mark at the start of the file is ignored, on the command line', async (t) => {
   const tenant = await seedTenant(server);
-  const file = write(BOM + lines([
-    answer(tenant, '2026-11-01T06:00:00Z'),
-    answer(tenant, '2026-11-01T07:00:00Z', { text: 'Café Acme' }),
-  ]));
+  const file = write(
+    BOM +
+      lines([answer(tenant, '2026-11-01T06:00:00Z'), answer(tenant, '2026-11-01T07:00:00Z', { text: 'Café Acme' })]),
+  );
   const r = await cli(['ingest', file], server.env);
   t.is(r.code, 0, r.stderr);
   t.deepEqual(r.json, { read: 2, inserted: 2, replaced: 0, rejected: [] });
-  t.deepEqual((await live(tenant.brandId)).map((a) => a.text), ['Acme and Globex.', 'Café Acme']);
+  t.deepEqual(
+    (await live(tenant.brandId)).map((a) => a.text),
+    ['Acme and Globex.', 'Café Acme'],
+  );
 });
 
 test('only the very start of the file may hold a byte-order mark, whatever the chunk size', async (t) => {
@@ -59,16 +76,29 @@ test('only the very start of the file may hold a byte-order mark, whatever the c
   const file = write(text);
   for (const batchSize of [1, 2, 10_000]) {
     const r = await ingestFile(server.stores, file, batchSize);
-    t.deepEqual(r.rejected.map((x) => x.line), [3], `batch size ${batchSize}`);
+    t.deepEqual(
+      r.rejected.map((x) => x.line),
+      [3],
+      `batch size ${batchSize}`,
+    );
     t.regex(r.rejected[0].error, /^not valid JSON/);
     t.is(r.inserted + r.replaced, 2);
   }
   // Lines read as text (readline keeps the mark) are read the same way.
-  const byLines = await ingestLines(server.stores, (async function* () {
-    yield* text.split('\n').map((l, i) => ({ line: i + 1, text: l }));
-  })());
-  t.deepEqual(byLines.rejected.map((x) => x.line), [3]);
-  t.deepEqual((await live(tenant.brandId)).map((a) => a.text), ['Plain Acme', 'Café “Acme”']);
+  const byLines = await ingestLines(
+    server.stores,
+    (async function* () {
+      yield* text.split('\n').map((l, i) => ({ line: i + 1, text: l }));
+    })(),
+  );
+  t.deepEqual(
+    byLines.rejected.map((x) => x.line),
+    [3],
+  );
+  t.deepEqual(
+    (await live(tenant.brandId)).map((a) => a.text),
+    ['Plain Acme', 'Café “Acme”'],
+  );
 });
 
 test('a line holding JSON that is not an object is rejected as such, on the command line', async (t) => {
@@ -77,7 +107,9 @@ test('a line holding JSON that is not an object is rejected as such, on the comm
   const r = await cli(['ingest', file], server.env);
   t.is(r.code, 0, r.stderr);
   t.deepEqual(r.json, {
-    read: 6, inserted: 1, replaced: 0,
+    read: 6,
+    inserted: 1,
+    replaced: 0,
     rejected: [1, 2, 3, 4, 5].map((line) => ({ line, error: 'line must be a JSON object' })),
   });
 });
@@ -87,30 +119,36 @@ test('collected_at must be a real instant from 2000 to one day after now, on the
   // Hours either side of the bound, so the time the command takes to start cannot matter.
   const soon = new Date(Date.now() + 12 * HOUR).toISOString();
   const tooLate = new Date(Date.now() + 36 * HOUR).toISOString();
-  const file = write(lines([
-    answer(tenant, '2026-02-30T06:00:00Z'),
-    answer(tenant, '1800-01-01T00:00:00Z'),
-    answer(tenant, '9999-12-31T00:00:00Z'),
-    answer(tenant, '2026-10-01T24:00:00Z'),
-    answer(tenant, '2025-02-29T06:00:00Z'),
-    answer(tenant, '1999-12-31T23:59:59Z'),
-    answer(tenant, tooLate),
-    answer(tenant, '2024-02-29T06:00:00+05:30'),
-    answer(tenant, soon),
-    answer(tenant, '2000-01-01T00:00:00Z'),
-  ]));
+  const file = write(
+    lines([
+      answer(tenant, '2026-02-30T06:00:00Z'),
+      answer(tenant, '1800-01-01T00:00:00Z'),
+      answer(tenant, '9999-12-31T00:00:00Z'),
+      answer(tenant, '2026-10-01T24:00:00Z'),
+      answer(tenant, '2025-02-29T06:00:00Z'),
+      answer(tenant, '1999-12-31T23:59:59Z'),
+      answer(tenant, tooLate),
+      answer(tenant, '2024-02-29T06:00:00+05:30'),
+      answer(tenant, soon),
+      answer(tenant, '2000-01-01T00:00:00Z'),
+    ]),
+  );
   const r = await cli(['ingest', file], server.env);
   t.is(r.code, 0, r.stderr);
   const invalid = 'collected_at: is not a valid date';
   const range = 'collected_at: must be from 2000-01-01T00:00:00Z to one day after now';
   t.deepEqual(r.json, {
-    read: 10, inserted: 3, replaced: 0,
+    read: 10,
+    inserted: 3,
+    replaced: 0,
     rejected: [invalid, range, range, invalid, invalid, range, range].map((error, i) => ({ line: i + 1, error })),
   });
   // Nothing rolled over into another day: only the three good instants are stored.
   const stored = (iso: string) => iso.replace('T', ' ').replace('Z', '');
-  t.deepEqual((await live(tenant.brandId)).map((a) => a.at),
-    ['2000-01-01T00:00:00.000Z', '2024-02-29T00:30:00.000Z', soon].map(stored));
+  t.deepEqual(
+    (await live(tenant.brandId)).map((a) => a.at),
+    ['2000-01-01T00:00:00.000Z', '2024-02-29T00:30:00.000Z', soon].map(stored),
+  );
 });
 
 test('"now" is the clock given to ingestion, in the worker and when reading lines', async (t) => {
@@ -124,9 +162,17 @@ test('"now" is the clock given to ingestion, in the worker and when reading line
     const r = await ingestFile(server.stores, write(text), batchSize, { now });
     t.deepEqual(r.rejected, expected, `batch size ${batchSize}`);
   }
-  const byLines = await ingestLines(server.stores, (async function* () {
-    yield* text.trimEnd().split('\n').map((l, i) => ({ line: i + 1, text: l }));
-  })(), undefined, { now });
+  const byLines = await ingestLines(
+    server.stores,
+    (async function* () {
+      yield* text
+        .trimEnd()
+        .split('\n')
+        .map((l, i) => ({ line: i + 1, text: l }));
+    })(),
+    undefined,
+    { now },
+  );
   t.deepEqual(byLines.rejected, expected);
   t.is((await live(tenant.brandId)).length, 2);
 });
@@ -134,20 +180,27 @@ test('"now" is the clock given to ingestion, in the worker and when reading line
 test('a shopping answer never replaces a standard one of the same moment; standard ids are unchanged', async (t) => {
   const tenant = await seedTenant(server);
   const products = [{ position: 1, title: 'Acme CRM', brand: 'Acme', price: 10 }];
-  const file = write(lines([
-    answer(tenant, '2026-11-01T06:00:00Z'),
-    answer(tenant, '2026-11-01T06:00:00Z', { mode: 'shopping', text: 'Shopping', products }),
-    answer(tenant, '2026-11-01T07:00:00Z', { mode: 'standard' }),
-    answer(tenant, '2026-11-01T07:00:00Z', { mode: 'shopping', text: 'Shopping', products }),
-  ]));
+  const file = write(
+    lines([
+      answer(tenant, '2026-11-01T06:00:00Z'),
+      answer(tenant, '2026-11-01T06:00:00Z', { mode: 'shopping', text: 'Shopping', products }),
+      answer(tenant, '2026-11-01T07:00:00Z', { mode: 'standard' }),
+      answer(tenant, '2026-11-01T07:00:00Z', { mode: 'shopping', text: 'Shopping', products }),
+    ]),
+  );
   const first = await cli(['ingest', file], server.env);
   t.is(first.code, 0, first.stderr);
   t.deepEqual(first.json, { read: 4, inserted: 4, replaced: 0, rejected: [] });
   t.deepEqual((await cli(['ingest', file], server.env)).json, { read: 4, inserted: 0, replaced: 4, rejected: [] });
   const stored = await live(tenant.brandId);
-  t.deepEqual(stored.map((a) => a.mode), ['shopping', 'standard', 'shopping', 'standard']);
+  t.deepEqual(
+    stored.map((a) => a.mode),
+    ['shopping', 'standard', 'shopping', 'standard'],
+  );
   // A standard answer keeps the id it was always given, so files imported before keep replacing it.
   const oldId = (at: string) => uuidV5(`answer|${tenant.promptIds[0]}|chatgpt|gpt-4o|US|${at}`);
-  t.deepEqual(stored.filter((a) => a.mode === 'standard').map((a) => a.answer_id),
-    [oldId('2026-11-01T06:00:00.000Z'), oldId('2026-11-01T07:00:00.000Z')]);
+  t.deepEqual(
+    stored.filter((a) => a.mode === 'standard').map((a) => a.answer_id),
+    [oldId('2026-11-01T06:00:00.000Z'), oldId('2026-11-01T07:00:00.000Z')],
+  );
 });

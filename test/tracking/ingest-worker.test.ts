@@ -9,12 +9,19 @@ import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
 import { COLUMNS } from '../../src/tracking/row-lines.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 function answers(t: Tenant, n: number) {
   return Array.from({ length: n }, (_, i) => ({
-    prompt_id: t.promptIds[0], platform: i % 2 ? 'chatgpt' : 'perplexity', model: 'gpt-4o', region: 'US',
+    prompt_id: t.promptIds[0],
+    platform: i % 2 ? 'chatgpt' : 'perplexity',
+    model: 'gpt-4o',
+    region: 'US',
     collected_at: `2026-11-0${1 + (i % 3)}T06:00:${String(i % 60).padStart(2, '0')}Z`,
     text: i % 4 ? `Acme and Globex, answer ${i}. Café “Acme”.` : `Only Globex ${i}`,
     citations: [{ url: `https://acme.example/p/${i}`, title: 'Acme' }, { url: 'https://news.example/a' }],
@@ -30,9 +37,11 @@ function write(text: string): string {
 async function stored(brandId: string) {
   const q = (sql: string) => server.stores.ch.system<any>(sql, { b: brandId }).then((r) => r[0]);
   return {
-    answers: (await q('SELECT sum(sign) AS n, count() AS raw FROM answers WHERE brand_id = {b:UUID}')),
-    entities: (await q('SELECT sum(sign) AS n, count() AS raw, sum(mentions * sign) AS m, sum(citations * sign) AS c FROM answer_entities WHERE brand_id = {b:UUID}')),
-    citations: (await q('SELECT sum(sign) AS n, count() AS raw FROM answer_citations WHERE brand_id = {b:UUID}')),
+    answers: await q('SELECT sum(sign) AS n, count() AS raw FROM answers WHERE brand_id = {b:UUID}'),
+    entities: await q(
+      'SELECT sum(sign) AS n, count() AS raw, sum(mentions * sign) AS m, sum(citations * sign) AS c FROM answer_entities WHERE brand_id = {b:UUID}',
+    ),
+    citations: await q('SELECT sum(sign) AS n, count() AS raw FROM answer_citations WHERE brand_id = {b:UUID}'),
   };
 }
 
@@ -40,25 +49,50 @@ test('line numbers and messages are those readline gives, wherever chunks end', 
   const tenant = await seedTenant(server);
   const good = answers(tenant, 9).map((a) => JSON.stringify(a));
   // \n, \r\n and lone \r line ends, blank lines, bad lines, and no newline at the end.
-  const text = [good[0], '{"prompt_id": ', good[1], '', good[2], JSON.stringify({ ...answers(tenant, 1)[0], platform: 'altavista' })].join('\n')
-    + '\r\n' + good[3] + '\r\n\r\n' + 'not json' + '\r' + good[4] + '\n'
-    + JSON.stringify({ ...answers(tenant, 1)[0], prompt_id: '00000000-0000-4000-8000-000000000000' }) + '\n'
-    + good.slice(5).join('\n');
+  const text =
+    [
+      good[0],
+      '{"prompt_id": ',
+      good[1],
+      '',
+      good[2],
+      JSON.stringify({ ...answers(tenant, 1)[0], platform: 'altavista' }),
+    ].join('\n') +
+    '\r\n' +
+    good[3] +
+    '\r\n\r\n' +
+    'not json' +
+    '\r' +
+    good[4] +
+    '\n' +
+    JSON.stringify({ ...answers(tenant, 1)[0], prompt_id: '00000000-0000-4000-8000-000000000000' }) +
+    '\n' +
+    good.slice(5).join('\n');
   const file = write(text);
 
   // What readline (the reader before the worker) makes of the file.
   const expected: { line: number; text: string }[] = [];
   let n = 0;
-  for await (const l of readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })) expected.push({ line: ++n, text: l });
+  for await (const l of readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity }))
+    expected.push({ line: ++n, text: l });
 
-  const byLines = await ingestLines(server.stores, (async function* () { yield* expected; })(), 3);
+  const byLines = await ingestLines(
+    server.stores,
+    (async function* () {
+      yield* expected;
+    })(),
+    3,
+  );
   for (const batchSize of [1, 2, 3, 10_000]) {
     const r = await ingestFile(server.stores, file, batchSize);
     t.deepEqual(r.rejected, byLines.rejected, `batch size ${batchSize}`);
     t.is(r.read, expected.filter((l) => l.text.trim()).length);
     t.is(r.inserted + r.replaced + r.rejected.length, r.read);
   }
-  t.deepEqual(byLines.rejected.map((r) => r.line), [2, 6, 9, 11]);
+  t.deepEqual(
+    byLines.rejected.map((r) => r.line),
+    [2, 6, 9, 11],
+  );
   t.regex(byLines.rejected[0].error, /^not valid JSON/);
   t.regex(byLines.rejected[1].error, /^platform: must be one of/);
   t.regex(byLines.rejected[2].error, /^not valid JSON/);
@@ -67,34 +101,60 @@ test('line numbers and messages are those readline gives, wherever chunks end', 
 
 test('answer texts are stored exactly as the file holds them, ASCII or not, whatever the chunk', async (t) => {
   const tenant = await seedTenant(server);
-  const texts = ['Plain ASCII, Acme first.', 'Café “Acme” — 日本語 😀 and Ǆ', 'Line\u2028separator, tab\tand \\ backslash'];
-  const file = write(answers(tenant, 3).map((a, i) => JSON.stringify({ ...a, text: texts[i] })).join('\r\n'));
+  const texts = [
+    'Plain ASCII, Acme first.',
+    'Café “Acme” — 日本語 😀 and Ǆ',
+    'Line\u2028separator, tab\tand \\ backslash',
+  ];
+  const file = write(
+    answers(tenant, 3)
+      .map((a, i) => JSON.stringify({ ...a, text: texts[i] }))
+      .join('\r\n'),
+  );
   // One answer a chunk (one ASCII, two not), then all in one chunk: the second run replaces each
   // answer with the same rows, so what it reads must be the same text.
   t.like(await ingestFile(server.stores, file, 1), { inserted: 3, rejected: [] });
   t.like(await ingestFile(server.stores, file, 10_000), { replaced: 3, rejected: [] });
   const rows = await server.stores.ch.system<{ text: string }>(
-    'SELECT text FROM answers WHERE brand_id = {b:UUID} GROUP BY text HAVING sum(sign) > 0 ORDER BY text', { b: tenant.brandId });
-  t.deepEqual(rows.map((r) => r.text), [...texts].sort());
+    'SELECT text FROM answers WHERE brand_id = {b:UUID} GROUP BY text HAVING sum(sign) > 0 ORDER BY text',
+    { b: tenant.brandId },
+  );
+  t.deepEqual(
+    rows.map((r) => r.text),
+    [...texts].sort(),
+  );
 });
 
-test('past the worker\'s 500-line groups: rejections keep their line numbers, the last answer of an id wins', async (t) => {
+test("past the worker's 500-line groups: rejections keep their line numbers, the last answer of an id wins", async (t) => {
   const tenant = await seedTenant(server);
-  const good = answers(tenant, 1300).map((a, i) => ({ ...a, collected_at: `2026-11-01T${String(Math.floor(i / 60) % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z` }));
+  const good = answers(tenant, 1300).map((a, i) => ({
+    ...a,
+    collected_at: `2026-11-01T${String(Math.floor(i / 60) % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00Z`,
+  }));
   const unknown = JSON.stringify({ ...good[0], prompt_id: '00000000-0000-4000-8000-000000000000' });
   const lines = good.map((a) => JSON.stringify(a));
   // Bad lines either side of the group edges (lines 500/501 and 1000/1001), and line 1250
   // repeating line 3's answer with another text.
-  lines[499] = unknown; lines[500] = 'not json'; lines[999] = unknown; lines[1000] = unknown;
+  lines[499] = unknown;
+  lines[500] = 'not json';
+  lines[999] = unknown;
+  lines[1000] = unknown;
   lines[1249] = JSON.stringify({ ...good[2], text: 'Acme repeated' });
   const file = write(lines.join('\n'));
   const r = await ingestFile(server.stores, file);
-  t.deepEqual(r.rejected.map((x) => x.line), [500, 501, 1000, 1001]);
+  t.deepEqual(
+    r.rejected.map((x) => x.line),
+    [500, 501, 1000, 1001],
+  );
   t.is(r.rejected[1].error.slice(0, 14), 'not valid JSON');
-  t.deepEqual({ read: r.read, inserted: r.inserted, replaced: r.replaced }, { read: 1300, inserted: 1295, replaced: 1 });
+  t.deepEqual(
+    { read: r.read, inserted: r.inserted, replaced: r.replaced },
+    { read: 1300, inserted: 1295, replaced: 1 },
+  );
   const [{ text }] = await server.stores.ch.system<{ text: string }>(
     'SELECT text FROM answers WHERE brand_id = {b:UUID} AND collected_at = {at:DateTime64(3)} GROUP BY text HAVING sum(sign) > 0',
-    { b: tenant.brandId, at: '2026-11-01 00:02:00.000' });
+    { b: tenant.brandId, at: '2026-11-01 00:02:00.000' },
+  );
   t.is(text, 'Acme repeated');
   t.is((await stored(tenant.brandId)).answers.n, 1295);
 });
@@ -107,14 +167,23 @@ async function optimize() {
 
 test('a file ingested twice, in batches of any size, writes nothing the second time', async (t) => {
   const tenant = await seedTenant(server);
-  const file = write(`${answers(tenant, 25).map((a) => JSON.stringify(a)).join('\n')}\n`);
+  const file = write(
+    `${answers(tenant, 25)
+      .map((a) => JSON.stringify(a))
+      .join('\n')}\n`,
+  );
   t.deepEqual(await ingestFile(server.stores, file, 4), { read: 25, inserted: 25, replaced: 0, rejected: [] });
   // Merged down to the live rows, so any row written later shows in the raw counts.
   await optimize();
   const before = await stored(tenant.brandId);
   t.like(before, { answers: { n: 25, raw: 25 }, citations: { n: 50, raw: 50 } });
   for (const batchSize of [4, 7, 10_000]) {
-    t.deepEqual(await ingestFile(server.stores, file, batchSize), { read: 25, inserted: 0, replaced: 25, rejected: [] });
+    t.deepEqual(await ingestFile(server.stores, file, batchSize), {
+      read: 25,
+      inserted: 0,
+      replaced: 25,
+      rejected: [],
+    });
     t.deepEqual(await stored(tenant.brandId), before, `batch size ${batchSize}`);
   }
 });
@@ -131,18 +200,28 @@ test('an answer repeated later in the file: the last one wins, in one batch or a
   t.deepEqual(await ingestFile(server.stores, file, 10_000), { read: 11, inserted: 10, replaced: 1, rejected: [] });
   const once = await figures();
   for (const batchSize of [2, 10_000]) {
-    t.deepEqual(await ingestFile(server.stores, file, batchSize), { read: 11, inserted: 0, replaced: 11, rejected: [] });
+    t.deepEqual(await ingestFile(server.stores, file, batchSize), {
+      read: 11,
+      inserted: 0,
+      replaced: 11,
+      rejected: [],
+    });
     t.deepEqual(await figures(), once, `batch size ${batchSize}`);
   }
   const [{ text }] = await server.stores.ch.system<{ text: string }>(
     'SELECT text FROM answers WHERE brand_id = {b:UUID} AND collected_at = {at:DateTime64(3)} GROUP BY text HAVING sum(sign) > 0',
-    { b: tenant.brandId, at: '2026-11-01 06:00:03.000' });
+    { b: tenant.brandId, at: '2026-11-01 06:00:03.000' },
+  );
   t.is(text, 'Acme Acme Acme');
 });
 
 test('an earlier attempt that wrote some tables and not others is healed', async (t) => {
   const tenant = await seedTenant(server);
-  const file = write(answers(tenant, 6).map((a) => JSON.stringify(a)).join('\n'));
+  const file = write(
+    answers(tenant, 6)
+      .map((a) => JSON.stringify(a))
+      .join('\n'),
+  );
   await ingestFile(server.stores, file);
   const before = await stored(tenant.brandId);
   // As if a crash had come between tables: the answers rows are gone, the other tables' rows stay.
@@ -167,7 +246,13 @@ test('a source that fails ends the ingest with its error, and the next ingest ru
     throw new Error('disk gone');
   })();
   await t.throwsAsync(ingestLines(server.stores, failing, 2), { message: 'disk gone' });
-  const r = await ingestLines(server.stores, (async function* () { yield* lines; })(), 2);
+  const r = await ingestLines(
+    server.stores,
+    (async function* () {
+      yield* lines;
+    })(),
+    2,
+  );
   t.is(r.read, 5);
   t.is(r.inserted + r.replaced, 5);
   t.is((await stored(tenant.brandId)).answers.n, 5);

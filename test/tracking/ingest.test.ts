@@ -7,8 +7,12 @@ import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from 
 import { cli } from '../helpers/cli.ts';
 
 let server: TestServer;
-test.before(async () => { server = await startTestServer(); });
-test.after.always(async () => { await server?.stop(); });
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
 
 function writeLines(lines: (object | string)[]): string {
   const file = path.join(server.dataDir, `${uniq('answers')}.jsonl`);
@@ -21,7 +25,9 @@ async function stored(brandId: string) {
   const q = (sql: string) => server.stores.ch.system<any>(sql, { b: brandId }).then((r) => r[0]);
   return {
     answers: (await q('SELECT sum(sign) AS n FROM answers WHERE brand_id = {b:UUID}')).n,
-    entities: (await q('SELECT sum(sign) AS n, sum(mentions * sign) AS mentions, sum(citations * sign) AS citations FROM answer_entities WHERE brand_id = {b:UUID}')),
+    entities: await q(
+      'SELECT sum(sign) AS n, sum(mentions * sign) AS mentions, sum(citations * sign) AS citations FROM answer_entities WHERE brand_id = {b:UUID}',
+    ),
     citations: (await q('SELECT sum(sign) AS n FROM answer_citations WHERE brand_id = {b:UUID}')).n,
     cards: (await q('SELECT sum(sign) AS n FROM shopping_cards WHERE brand_id = {b:UUID}')).n,
   };
@@ -30,15 +36,50 @@ async function stored(brandId: string) {
 function answersFor(t: Tenant) {
   const [prompt] = t.promptIds;
   return [
-    { prompt_id: prompt, platform: 'chatgpt', model: 'gpt-4o', region: 'US', mode: 'standard', collected_at: '2026-11-01T06:00:00Z',
+    {
+      prompt_id: prompt,
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      mode: 'standard',
+      collected_at: '2026-11-01T06:00:00Z',
       text: 'Acme is great. Globex too. [Acme](https://acme.example/x) again.',
-      citations: [{ url: 'https://acme.example/pricing', title: 'Pricing' }, { url: 'https://www.globex.example/', title: 'Globex' }, { url: 'https://acme.example/pricing?utm_source=x' }] },
-    { prompt_id: prompt, platform: 'perplexity', model: 'sonar', region: 'US', collected_at: '2026-11-01T07:00:00Z',
-      text: 'Globex leads; Acme Inc follows.', citations: [] },
-    { id: '5d0c1f3e-0000-4000-8000-000000000001', prompt_id: prompt, platform: 'chatgpt', model: 'gpt-4o', region: 'US', mode: 'shopping',
-      collected_at: '2026-11-02T06:00:00Z', text: 'Products', citations: [],
-      products: [{ position: 1, title: 'Acme CRM Pro', brand: 'Acme', price: '$1,299.99', merchant_url: 'https://shop.example/p/1' },
-                 { position: 2, title: 'Globex Suite', brand: 'Globex', price: 49, currency: 'EUR' }] },
+      citations: [
+        { url: 'https://acme.example/pricing', title: 'Pricing' },
+        { url: 'https://www.globex.example/', title: 'Globex' },
+        { url: 'https://acme.example/pricing?utm_source=x' },
+      ],
+    },
+    {
+      prompt_id: prompt,
+      platform: 'perplexity',
+      model: 'sonar',
+      region: 'US',
+      collected_at: '2026-11-01T07:00:00Z',
+      text: 'Globex leads; Acme Inc follows.',
+      citations: [],
+    },
+    {
+      id: '5d0c1f3e-0000-4000-8000-000000000001',
+      prompt_id: prompt,
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      mode: 'shopping',
+      collected_at: '2026-11-02T06:00:00Z',
+      text: 'Products',
+      citations: [],
+      products: [
+        {
+          position: 1,
+          title: 'Acme CRM Pro',
+          brand: 'Acme',
+          price: '$1,299.99',
+          merchant_url: 'https://shop.example/p/1',
+        },
+        { position: 2, title: 'Globex Suite', brand: 'Globex', price: 49, currency: 'EUR' },
+      ],
+    },
   ];
 }
 
@@ -68,24 +109,60 @@ test('re-importing an id with new content replaces the old rows exactly, even ac
   const tenant = await seedTenant(server);
   const id = '5d0c1f3e-0000-4000-8000-00000000a001';
   const base = { id, prompt_id: tenant.promptIds[0], platform: 'claude', model: 'claude-sonnet-4', region: 'US' };
-  await cli(['ingest', writeLines([{ ...base, collected_at: '2026-11-03T06:00:00Z', text: 'Acme, Acme and Globex.',
-    citations: [{ url: 'https://acme.example/a' }, { url: 'https://news.example/b' }] }])], server.env);
+  await cli(
+    [
+      'ingest',
+      writeLines([
+        {
+          ...base,
+          collected_at: '2026-11-03T06:00:00Z',
+          text: 'Acme, Acme and Globex.',
+          citations: [{ url: 'https://acme.example/a' }, { url: 'https://news.example/b' }],
+        },
+      ]),
+    ],
+    server.env,
+  );
   t.deepEqual((await stored(tenant.brandId)).entities, { n: 2, mentions: 3, citations: 1 });
 
-  const r = await cli(['ingest', writeLines([{ ...base, collected_at: '2026-11-05T09:00:00Z', text: 'Only Globex here.', citations: [] }])], server.env);
+  const r = await cli(
+    [
+      'ingest',
+      writeLines([{ ...base, collected_at: '2026-11-05T09:00:00Z', text: 'Only Globex here.', citations: [] }]),
+    ],
+    server.env,
+  );
   t.deepEqual(r.json, { read: 1, inserted: 0, replaced: 1, rejected: [] });
   const after = await stored(tenant.brandId);
   t.deepEqual(after, { answers: 1, entities: { n: 2, mentions: 1, citations: 0 }, citations: 0, cards: 0 });
   const days = await server.stores.ch.system<{ day: string }>(
-    'SELECT day FROM answers WHERE brand_id = {b:UUID} GROUP BY day HAVING sum(sign) > 0', { b: tenant.brandId });
+    'SELECT day FROM answers WHERE brand_id = {b:UUID} GROUP BY day HAVING sum(sign) > 0',
+    { b: tenant.brandId },
+  );
   t.deepEqual(days, [{ day: '2026-11-05' }]);
 });
 
 test('the same id twice in one file: the last line wins and counts as a replacement', async (t) => {
   const tenant = await seedTenant(server);
-  const a = { id: '5d0c1f3e-0000-4000-8000-00000000b001', prompt_id: tenant.promptIds[0], platform: 'gemini', model: 'gemini-2.5-flash',
-    region: 'US', collected_at: '2026-11-03T06:00:00Z', citations: [] };
-  const r = await cli(['ingest', writeLines([{ ...a, text: 'Acme' }, { ...a, text: 'Acme and Acme' }])], server.env);
+  const a = {
+    id: '5d0c1f3e-0000-4000-8000-00000000b001',
+    prompt_id: tenant.promptIds[0],
+    platform: 'gemini',
+    model: 'gemini-2.5-flash',
+    region: 'US',
+    collected_at: '2026-11-03T06:00:00Z',
+    citations: [],
+  };
+  const r = await cli(
+    [
+      'ingest',
+      writeLines([
+        { ...a, text: 'Acme' },
+        { ...a, text: 'Acme and Acme' },
+      ]),
+    ],
+    server.env,
+  );
   t.deepEqual(r.json, { read: 2, inserted: 1, replaced: 1, rejected: [] });
   // Globex is neither named nor cited: only the brand's row is stored.
   t.deepEqual((await stored(tenant.brandId)).entities, { n: 1, mentions: 2, citations: 0 });
@@ -93,7 +170,15 @@ test('the same id twice in one file: the last line wins and counts as a replacem
 
 test('bad lines are rejected with their numbers and reasons; good lines are imported', async (t) => {
   const tenant = await seedTenant(server);
-  const good = { prompt_id: tenant.promptIds[0], platform: 'chatgpt', model: 'gpt-5', region: 'GB', collected_at: '2026-11-04T06:00:00+01:00', text: 'Acme', citations: [] };
+  const good = {
+    prompt_id: tenant.promptIds[0],
+    platform: 'chatgpt',
+    model: 'gpt-5',
+    region: 'GB',
+    collected_at: '2026-11-04T06:00:00+01:00',
+    text: 'Acme',
+    citations: [],
+  };
   const file = writeLines([
     good,
     '{"prompt_id": ',
@@ -110,7 +195,10 @@ test('bad lines are rejected with their numbers and reasons; good lines are impo
   t.is(r.json.read, 8);
   t.is(r.json.inserted, 2);
   t.is(r.json.replaced, 0);
-  t.deepEqual(r.json.rejected.map((x: any) => x.line), [2, 3, 4, 5, 6, 9]);
+  t.deepEqual(
+    r.json.rejected.map((x: any) => x.line),
+    [2, 3, 4, 5, 6, 9],
+  );
   t.regex(r.json.rejected[0].error, /^not valid JSON/);
   t.is(r.json.rejected[1].error, 'prompt_id: unknown prompt 00000000-0000-4000-8000-000000000000');
   t.regex(r.json.rejected[2].error, /^platform: must be one of: chatgpt, perplexity/);
@@ -123,7 +211,23 @@ test('bad lines are rejected with their numbers and reasons; good lines are impo
 test("an answer lands on its prompt's brand and no other", async (t) => {
   const a = await seedTenant(server);
   const b = await seedTenant(server);
-  const r = await cli(['ingest', writeLines([{ prompt_id: b.promptIds[0], platform: 'chatgpt', model: 'gpt-4o', region: 'US', collected_at: '2026-11-04T06:00:00Z', text: 'Globex', citations: [] }])], server.env);
+  const r = await cli(
+    [
+      'ingest',
+      writeLines([
+        {
+          prompt_id: b.promptIds[0],
+          platform: 'chatgpt',
+          model: 'gpt-4o',
+          region: 'US',
+          collected_at: '2026-11-04T06:00:00Z',
+          text: 'Globex',
+          citations: [],
+        },
+      ]),
+    ],
+    server.env,
+  );
   t.is(r.json.inserted, 1);
   t.is((await stored(a.brandId)).answers, 0);
   t.is((await stored(b.brandId)).answers, 1);

@@ -18,7 +18,7 @@ const PRICES: Record<string, [input: unknown, hint: string | undefined, expected
     ['12,50 eur', undefined, { amount: 12.5, currency: 'EUR' }],
     ['¥12,800', undefined, { amount: 12800, currency: 'JPY' }],
     ['₹1,49,999', undefined, { amount: 149999, currency: 'INR' }],
-    ['CHF 1\'299.50', undefined, { amount: 1299.5, currency: 'CHF' }],
+    ["CHF 1'299.50", undefined, { amount: 1299.5, currency: 'CHF' }],
     ['US$ 5', undefined, { amount: 5, currency: 'USD' }],
     ['R$ 49,90', undefined, { amount: 49.9, currency: 'BRL' }],
     ['1.299.000 ₫', undefined, { amount: 1299000, currency: 'VND' }],
@@ -94,23 +94,55 @@ const compiled = compileEntities([acme, globex, skoda]);
 
 test('parseCards: fields, positions and raw', (t) => {
   const p1: ProductInput = {
-    position: 3, title: 'Acme Widget Pro', brand: 'Acme', price: '$1,299.99', currency: null,
-    image_url: 'https://img.example.com/1.jpg', merchant_url: 'https://www.BestBuy.com/site/123?utm_source=x',
-    rating: 4.6, review_count: 120, extra: { sponsored: true },
+    position: 3,
+    title: 'Acme Widget Pro',
+    brand: 'Acme',
+    price: '$1,299.99',
+    currency: null,
+    image_url: 'https://img.example.com/1.jpg',
+    merchant_url: 'https://www.BestBuy.com/site/123?utm_source=x',
+    rating: 4.6,
+    review_count: 120,
+    extra: { sponsored: true },
   };
-  const p2: ProductInput = { title: 'Generic kettle', price: 19.5, currency: 'usd', rating: '4,2', review_count: '1.2k' };
+  const p2: ProductInput = {
+    title: 'Generic kettle',
+    price: 19.5,
+    currency: 'usd',
+    rating: '4,2',
+    review_count: '1.2k',
+  };
   const cards = parseCards([p1, p2], compiled, acme, [globex, skoda]);
   t.deepEqual(cards, [
     {
-      position: 3, product_title: 'Acme Widget Pro', product_brand: 'Acme', price_amount: 1299.99, price_currency: 'USD',
-      image_url: 'https://img.example.com/1.jpg', merchant_url: 'https://www.BestBuy.com/site/123?utm_source=x',
-      merchant_domain: 'bestbuy.com', rating: 4.6, review_count: 120, raw: p1,
-      matched_brand_id: 'acme', matched_brand_role: 'own',
+      position: 3,
+      product_title: 'Acme Widget Pro',
+      product_brand: 'Acme',
+      price_amount: 1299.99,
+      price_currency: 'USD',
+      image_url: 'https://img.example.com/1.jpg',
+      merchant_url: 'https://www.BestBuy.com/site/123?utm_source=x',
+      merchant_domain: 'bestbuy.com',
+      rating: 4.6,
+      review_count: 120,
+      raw: p1,
+      matched_brand_id: 'acme',
+      matched_brand_role: 'own',
     },
     {
-      position: 2, product_title: 'Generic kettle', product_brand: '', price_amount: 19.5, price_currency: 'USD',
-      image_url: null, merchant_url: null, merchant_domain: null, rating: 4.2, review_count: 1200, raw: p2,
-      matched_brand_id: null, matched_brand_role: 'other',
+      position: 2,
+      product_title: 'Generic kettle',
+      product_brand: '',
+      price_amount: 19.5,
+      price_currency: 'USD',
+      image_url: null,
+      merchant_url: null,
+      merchant_domain: null,
+      rating: 4.2,
+      review_count: 1200,
+      raw: p2,
+      matched_brand_id: null,
+      matched_brand_role: 'other',
     },
   ]);
   t.is(cards[0].raw, p1);
@@ -129,15 +161,18 @@ test('parseCards: match by brand, then title, then merchant domain', (t) => {
     ],
     compiled,
   );
-  t.deepEqual(cards.map((c) => [c.position, c.matched_brand_id, c.matched_brand_role]), [
-    [1, 'globex', 'competitor'],
-    [2, 'acme', 'own'],
-    [3, 'globex', 'competitor'],
-    [4, null, 'other'],
-    [5, 'skoda', 'competitor'],
-    [6, null, 'other'],
-    [7, 'globex', 'competitor'],
-  ]);
+  t.deepEqual(
+    cards.map((c) => [c.position, c.matched_brand_id, c.matched_brand_role]),
+    [
+      [1, 'globex', 'competitor'],
+      [2, 'acme', 'own'],
+      [3, 'globex', 'competitor'],
+      [4, null, 'other'],
+      [5, 'skoda', 'competitor'],
+      [6, null, 'other'],
+      [7, 'globex', 'competitor'],
+    ],
+  );
   t.is(cards[2].merchant_domain, 'shop.globex.com');
 });
 
@@ -148,8 +183,17 @@ test('parseCards: works from the entities alone and tolerates odd values', (t) =
     acme,
     [globex],
   );
-  t.deepEqual(cards.map((c) => [c.position, c.matched_brand_id, c.rating, c.review_count, c.price_amount, c.price_currency, c.image_url]), [
-    [1, 'acme', null, 1234, null, null, null],
-  ]);
+  t.deepEqual(
+    cards.map((c) => [
+      c.position,
+      c.matched_brand_id,
+      c.rating,
+      c.review_count,
+      c.price_amount,
+      c.price_currency,
+      c.image_url,
+    ]),
+    [[1, 'acme', null, 1234, null, null, null]],
+  );
   t.deepEqual(parseCards([], compiled), []);
 });

@@ -41,8 +41,14 @@ const NORMALISED: Record<string, [url: string, expected: string | null][]> = {
     ['  https://acme.com/a  ', 'https://acme.com/a'],
   ],
   'returns null for unparsable and non-http(s) URLs': [
-    ['', null], ['not a url', null], ['acme', null], ['ftp://acme.com/file', null], ['mailto:ana@acme.com', null],
-    ['javascript:alert(1)', null], ['https://', null], ['http://exa mple.com/', null],
+    ['', null],
+    ['not a url', null],
+    ['acme', null],
+    ['ftp://acme.com/file', null],
+    ['mailto:ana@acme.com', null],
+    ['javascript:alert(1)', null],
+    ['https://', null],
+    ['http://exa mple.com/', null],
   ],
 };
 
@@ -60,12 +66,15 @@ test('normaliseUrl keeps two videos two URLs', (t) => {
 
 test('parseCitationUrl returns the parts analysis needs', (t) => {
   const { url, domain, path, query } = parseCitationUrl('https://Blog.Acme.com/Posts/?b=1&utm_id=2')!;
-  t.deepEqual({ url, domain, path, query }, {
-    url: 'https://blog.acme.com/Posts?b=1',
-    domain: 'blog.acme.com',
-    path: '/Posts',
-    query: '?b=1',
-  });
+  t.deepEqual(
+    { url, domain, path, query },
+    {
+      url: 'https://blog.acme.com/Posts?b=1',
+      domain: 'blog.acme.com',
+      path: '/Posts',
+      query: '?b=1',
+    },
+  );
 });
 
 test('domainOf: host lower-cased without a leading www.', (t) => {

@@ -34,7 +34,15 @@ test.before(async () => {
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 
@@ -45,13 +53,18 @@ test.after.always(async () => {
 });
 
 async function trackingId(brandId: string): Promise<string> {
-  const { rows } = await server.stores.pg.query<{ tracking_id: string }>('SELECT tracking_id FROM brands WHERE id = $1', [brandId]);
+  const { rows } = await server.stores.pg.query<{ tracking_id: string }>(
+    'SELECT tracking_id FROM brands WHERE id = $1',
+    [brandId],
+  );
   return rows[0].tracking_id;
 }
 
 async function aiTraffic(key: string, brandId: string) {
   await server.traffic.flush();
-  const res = await fetch(`${server.url}/api/v1/ai-traffic?brand_id=${brandId}`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${server.url}/api/v1/ai-traffic?brand_id=${brandId}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   return res.json();
 }
 
@@ -59,7 +72,9 @@ async function aiTraffic(key: string, brandId: string) {
 async function visit(context: BrowserContext, url: string, referer: string): Promise<Request[]> {
   const page = await context.newPage();
   const beacons: Request[] = [];
-  page.on('request', (r) => { if (r.url() === `${server.url}/api/collect`) beacons.push(r); });
+  page.on('request', (r) => {
+    if (r.url() === `${server.url}/api/collect`) beacons.push(r);
+  });
   await page.goto(url, { referer, waitUntil: 'load' });
   await page.waitForFunction(() => (window as any).__answerscope === 1);
   // A beacon leaves as the script runs; give its request event a moment to arrive.

@@ -3,8 +3,13 @@ import test from 'ava';
 import { createVisitBuffer, type VisitRow } from '../../src/traffic/buffer.ts';
 
 const row = (i: number): VisitRow => ({
-  brand_id: '00000000-0000-4000-8000-000000000001', ts: '2026-03-01 10:00:00.000', day: '2026-03-01',
-  platform: 'chatgpt', path: `/p${i}`, country: 'XX', referrer_host: 'chatgpt.com',
+  brand_id: '00000000-0000-4000-8000-000000000001',
+  ts: '2026-03-01 10:00:00.000',
+  day: '2026-03-01',
+  platform: 'chatgpt',
+  path: `/p${i}`,
+  country: 'XX',
+  referrer_host: 'chatgpt.com',
 });
 
 function fakeClickHouse(opts: { failTimes?: number; delayMs?: number } = {}) {
@@ -14,13 +19,18 @@ function fakeClickHouse(opts: { failTimes?: number; delayMs?: number } = {}) {
   let overlapped = false;
   return {
     inserts,
-    get overlapped() { return overlapped; },
+    get overlapped() {
+      return overlapped;
+    },
     async insert(_table: string, values: readonly object[]) {
       active++;
       if (active > 1) overlapped = true;
       await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
       active--;
-      if (failures > 0) { failures--; throw new Error('ClickHouse down'); }
+      if (failures > 0) {
+        failures--;
+        throw new Error('ClickHouse down');
+      }
       inserts.push(values.length);
     },
   };
@@ -71,12 +81,26 @@ test('close writes what is left, and later visits are dropped', async (t) => {
 
 test('while an insert hangs, the buffer holds at most maxPending visits', async (t) => {
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   const inserts: number[] = [];
-  const buffer = createVisitBuffer({ insert: async (_t, v) => { await gate; inserts.push(v.length); } }, { maxRows: 10, intervalMs: 60_000, maxPending: 25 });
+  const buffer = createVisitBuffer(
+    {
+      insert: async (_t, v) => {
+        await gate;
+        inserts.push(v.length);
+      },
+    },
+    { maxRows: 10, intervalMs: 60_000, maxPending: 25 },
+  );
   for (let i = 0; i < 100; i++) buffer.add(row(i));
   t.true(buffer.pending <= 25, `${buffer.pending} pending`);
   release();
   await buffer.close();
-  t.is(inserts.reduce((a, b) => a + b, 0), 25, 'the 25 held are written; the other 75 were refused');
+  t.is(
+    inserts.reduce((a, b) => a + b, 0),
+    25,
+    'the 25 held are written; the other 75 were refused',
+  );
 });

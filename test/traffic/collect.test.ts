@@ -8,16 +8,31 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 
 let server: TestServer;
 test.before(async () => {
-  server = await startTestServer({ TRUST_PROXY: '1', COLLECT_RATE_LIMIT_MAX: '20', COLLECT_RATE_LIMIT_WINDOW_S: '60', RATE_LIMIT_MAX: '40' });
+  server = await startTestServer({
+    TRUST_PROXY: '1',
+    COLLECT_RATE_LIMIT_MAX: '20',
+    COLLECT_RATE_LIMIT_WINDOW_S: '60',
+    RATE_LIMIT_MAX: '40',
+  });
 });
-test.after.always(async () => { await server?.stop(); });
+test.after.always(async () => {
+  await server?.stop();
+});
 
 // Every request gets its own client address unless a test pins one, so the limits of this file's
 // many requests never interfere; the rate-limit test pins addresses on purpose.
 let seq = 0;
-const freshIp = () => { seq++; return `10.${(seq >> 16) & 255}.${(seq >> 8) & 255}.${seq & 255}`; };
+const freshIp = () => {
+  seq++;
+  return `10.${(seq >> 16) & 255}.${(seq >> 8) & 255}.${seq & 255}`;
+};
 
-interface BeaconOpts { ip?: string; ua?: string; country?: string; contentType?: string }
+interface BeaconOpts {
+  ip?: string;
+  ua?: string;
+  country?: string;
+  contentType?: string;
+}
 
 async function beacon(body: unknown, o: BeaconOpts = {}) {
   const headers: Record<string, string> = {
@@ -26,19 +41,28 @@ async function beacon(body: unknown, o: BeaconOpts = {}) {
     'x-forwarded-for': o.ip ?? freshIp(),
   };
   if (o.country) headers['cf-ipcountry'] = o.country;
-  const res = await fetch(`${server.url}/api/collect`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${server.url}/api/collect`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
 async function api(path: string, key?: string, ip = freshIp()) {
-  const res = await fetch(`${server.url}${path}`, { headers: { 'x-forwarded-for': ip, ...(key ? { authorization: `Bearer ${key}` } : {}) } });
+  const res = await fetch(`${server.url}${path}`, {
+    headers: { 'x-forwarded-for': ip, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+  });
 
   const text = await res.text();
   return { status: res.status, text, body: JSON.parse(text) };
 }
 
 async function trackingId(brandId: string): Promise<string> {
-  const { rows } = await server.stores.pg.query<{ tracking_id: string }>('SELECT tracking_id FROM brands WHERE id = $1', [brandId]);
+  const { rows } = await server.stores.pg.query<{ tracking_id: string }>(
+    'SELECT tracking_id FROM brands WHERE id = $1',
+    [brandId],
+  );
   return rows[0].tracking_id;
 }
 
@@ -62,10 +86,16 @@ test('GET /t.js is small, cacheable and revalidates with its ETag', async (t) =>
   // node:http, not fetch: fetch adds `Cache-Control: no-cache` to conditional requests, which
   // rightly forces a full answer.
   const again = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
-    http.get(`${server.url}/t.js`, { headers: { 'if-none-match': etag! } }, (res) => {
-      let b = '';
-      res.on('data', (c) => { b += c; }).on('end', () => resolve({ status: res.statusCode, body: b }));
-    }).on('error', reject);
+    http
+      .get(`${server.url}/t.js`, { headers: { 'if-none-match': etag! } }, (res) => {
+        let b = '';
+        res
+          .on('data', (c) => {
+            b += c;
+          })
+          .on('end', () => resolve({ status: res.statusCode, body: b }));
+      })
+      .on('error', reject);
   });
   t.is(again.status, 304);
   t.is(again.body, '');
@@ -75,7 +105,11 @@ test('GET /t.js is small, cacheable and revalidates with its ETag', async (t) =>
 test('/api/collect answers the CORS preflight and needs no API key', async (t) => {
   const pre = await fetch(`${server.url}/api/collect`, {
     method: 'OPTIONS',
-    headers: { origin: 'https://acme.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    headers: {
+      origin: 'https://acme.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    },
   });
   t.is(pre.status, 204);
   t.is(pre.headers.get('access-control-allow-origin'), '*');
@@ -87,26 +121,57 @@ test('/api/collect answers the CORS preflight and needs no API key', async (t) =
 test('an AI visit is accepted with 202 and an empty body, and counted once flushed', async (t) => {
   const { brandId, key } = await seedTenant(server);
   const site = await trackingId(brandId);
-  const res = await beacon({ site, url: 'https://acme.example/pricing?utm_campaign=x#top', referrer: 'https://chatgpt.com/' }, { country: 'de' });
+  const res = await beacon(
+    { site, url: 'https://acme.example/pricing?utm_campaign=x#top', referrer: 'https://chatgpt.com/' },
+    { country: 'de' },
+  );
   t.is(res.status, 202);
   t.is(res.text, '');
   t.is(res.headers.get('access-control-allow-origin'), '*');
   // JSON content type is accepted as well as sendBeacon's text/plain.
-  t.is((await beacon({ site, url: 'https://acme.example/', referrer: 'https://www.perplexity.ai/search/x' }, { contentType: 'application/json', ip: '8.8.8.8' })).status, 202);
+  t.is(
+    (
+      await beacon(
+        { site, url: 'https://acme.example/', referrer: 'https://www.perplexity.ai/search/x' },
+        { contentType: 'application/json', ip: '8.8.8.8' },
+      )
+    ).status,
+    202,
+  );
 
   const r = await traffic(key, brandId);
   t.is(r.status, 200);
   t.deepEqual(r.body, {
     total_visits: 2,
-    platform_breakdown: [{ platform: 'chatgpt', visits: 1 }, { platform: 'perplexity', visits: 1 }],
-    top_pages: [{ url: '/', visits: 1 }, { url: '/pricing', visits: 1 }],
+    platform_breakdown: [
+      { platform: 'chatgpt', visits: 1 },
+      { platform: 'perplexity', visits: 1 },
+    ],
+    top_pages: [
+      { url: '/', visits: 1 },
+      { url: '/pricing', visits: 1 },
+    ],
     // CF-IPCountry (upper-cased) for one; the address look-up (8.8.8.8) for the other.
-    country_breakdown: [{ country: 'DE', visits: 1 }, { country: 'US', visits: 1 }],
+    country_breakdown: [
+      { country: 'DE', visits: 1 },
+      { country: 'US', visits: 1 },
+    ],
   });
   const rows = await server.stores.ch.system<Record<string, unknown>>(
-    'SELECT * FROM ai_visits WHERE brand_id = {b:UUID} ORDER BY platform', { b: brandId });
-  t.deepEqual(rows.map((row) => Object.keys(row).sort()), Array(2).fill(['brand_id', 'country', 'day', 'path', 'platform', 'referrer_host', 'ts']));
-  t.deepEqual(rows.map((row) => [row.path, row.referrer_host]), [['/pricing', 'chatgpt.com'], ['/', 'www.perplexity.ai']]);
+    'SELECT * FROM ai_visits WHERE brand_id = {b:UUID} ORDER BY platform',
+    { b: brandId },
+  );
+  t.deepEqual(
+    rows.map((row) => Object.keys(row).sort()),
+    Array(2).fill(['brand_id', 'country', 'day', 'path', 'platform', 'referrer_host', 'ts']),
+  );
+  t.deepEqual(
+    rows.map((row) => [row.path, row.referrer_host]),
+    [
+      ['/pricing', 'chatgpt.com'],
+      ['/', 'www.perplexity.ai'],
+    ],
+  );
   t.false(JSON.stringify(rows).includes('8.8.8.8'), 'the client address is never stored');
 });
 
@@ -118,27 +183,46 @@ test('non-AI visits and crawlers are accepted with 202 and dropped; utm_source c
     await beacon({ site, url: 'https://acme.example/b', referrer: '' }),
     await beacon({ site, url: 'https://acme.example/c', referrer: 'https://notchatgpt.com/' }),
     await beacon({ site, url: 'https://acme.example/d', referrer: 'https://claude.example.workers.dev/' }),
-    await beacon({ site, url: 'https://acme.example/e', referrer: 'https://chatgpt.com/' }, { ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)' }),
-    await beacon({ site, url: 'https://acme.example/f', referrer: 'https://chatgpt.com/' }, { ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36' }),
+    await beacon(
+      { site, url: 'https://acme.example/e', referrer: 'https://chatgpt.com/' },
+      { ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)' },
+    ),
+    await beacon(
+      { site, url: 'https://acme.example/f', referrer: 'https://chatgpt.com/' },
+      {
+        ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36',
+      },
+    ),
     await beacon({ site, url: 'https://acme.example/g?utm_source=chatgpt.com', referrer: 'https://www.google.com/' }),
     await beacon({ site, url: 'https://acme.example/h?utm_source=perplexity', referrer: '' }),
   ];
-  t.deepEqual(sent.map((s) => s.status), Array(8).fill(202));
+  t.deepEqual(
+    sent.map((s) => s.status),
+    Array(8).fill(202),
+  );
   const r = await traffic(key, brandId);
-  t.deepEqual(r.body.platform_breakdown, [{ platform: 'chatgpt', visits: 1 }, { platform: 'perplexity', visits: 1 }]);
-  t.deepEqual(r.body.top_pages, [{ url: '/g', visits: 1 }, { url: '/h', visits: 1 }]);
+  t.deepEqual(r.body.platform_breakdown, [
+    { platform: 'chatgpt', visits: 1 },
+    { platform: 'perplexity', visits: 1 },
+  ]);
+  t.deepEqual(r.body.top_pages, [
+    { url: '/g', visits: 1 },
+    { url: '/h', visits: 1 },
+  ]);
   t.is(r.body.total_visits, 2);
 });
 
 // CONTRACT section 9: the tracking id is public, so anyone can send a beacon with it; only a page on
 // the brand's own domains (or a sub-domain of one) counts. Another host is answered 202 and dropped.
-test('a beacon counts only when its page is on one of the brand\'s domains or a sub-domain of one', async (t) => {
+test("a beacon counts only when its page is on one of the brand's domains or a sub-domain of one", async (t) => {
   const { brandId, key } = await seedTenant(server);
   const site = await trackingId(brandId);
   const referrer = 'https://chatgpt.com/';
   const kept = [
-    'https://acme.example/a', 'https://blog.acme.example/b',
-    'https://WWW.Acme.Example:8443/c', 'http://www.acme.example./d',
+    'https://acme.example/a',
+    'https://blog.acme.example/b',
+    'https://WWW.Acme.Example:8443/c',
+    'http://www.acme.example./d',
   ];
   const dropped = [
     'https://attacker.example/x',
@@ -158,7 +242,10 @@ test('a beacon counts only when its page is on one of the brand\'s domains or a 
   }
   const r = await traffic(key, brandId);
   t.is(r.body.total_visits, kept.length);
-  t.deepEqual(r.body.top_pages.map((p: any) => p.url), ['/a', '/b', '/c', '/d']);
+  t.deepEqual(
+    r.body.top_pages.map((p: any) => p.url),
+    ['/a', '/b', '/c', '/d'],
+  );
 });
 
 test('a brand without domains counts no beacon', async (t) => {
@@ -193,10 +280,16 @@ test('bad input gets 400 and stores nothing', async (t) => {
   }
   // An oversized body sent without Content-Length (chunked) is cut off while it streams.
   const stream = new ReadableStream({
-    start(c) { for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode(`{"pad":"${'b'.repeat(1000)}",`)); c.close(); },
+    start(c) {
+      for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode(`{"pad":"${'b'.repeat(1000)}",`));
+      c.close();
+    },
   });
   const chunked = await fetch(`${server.url}/api/collect`, {
-    method: 'POST', body: stream, duplex: 'half', headers: { 'user-agent': CHROME, 'x-forwarded-for': freshIp() },
+    method: 'POST',
+    body: stream,
+    duplex: 'half',
+    headers: { 'user-agent': CHROME, 'x-forwarded-for': freshIp() },
   } as RequestInit);
   t.is(chunked.status, 400);
   t.is((await traffic(key, brandId)).text, JSON.stringify(EMPTY));
@@ -211,7 +304,11 @@ test('the collect limit is per address and apart from the API limit', async (t) 
   t.is(over.status, 429);
   t.true(Number(over.headers.get('retry-after')) >= 1);
   t.is((await beacon(body, { ip: '203.0.113.11' })).status, 202, 'another address has its own window');
-  t.is((await api('/api/v1/whoami', key, '203.0.113.10')).status, 200, 'a busy site does not lock its owner out of the API');
+  t.is(
+    (await api('/api/v1/whoami', key, '203.0.113.10')).status,
+    200,
+    'a busy site does not lock its owner out of the API',
+  );
   // And the other way round: an address that used up the API limit still sends beacons.
   for (let i = 0; i < 41; i++) await api('/api/v1/whoami', undefined, '203.0.113.12');
   t.is((await api('/api/v1/whoami', key, '203.0.113.12')).status, 429);
@@ -223,8 +320,15 @@ test('the collect limit is per address and apart from the API limit', async (t) 
 test('ai-traffic figures, date filters, ordering and tenancy', async (t) => {
   const { brandId, key } = await seedTenant(server);
   const other = await seedTenant(server);
-  const row = (ts: string, platform: string, path: string, country: string, brand = brandId) =>
-    ({ brand_id: brand, ts, day: ts.slice(0, 10), platform, path, country, referrer_host: `${platform}.example` });
+  const row = (ts: string, platform: string, path: string, country: string, brand = brandId) => ({
+    brand_id: brand,
+    ts,
+    day: ts.slice(0, 10),
+    platform,
+    path,
+    country,
+    referrer_host: `${platform}.example`,
+  });
   await server.stores.ch.insert('ai_visits', [
     row('2026-03-01 08:00:00.000', 'chatgpt', '/pricing', 'US'),
     row('2026-03-01 09:00:00.000', 'chatgpt', '/pricing', 'US'),
@@ -241,24 +345,50 @@ test('ai-traffic figures, date filters, ordering and tenancy', async (t) => {
   t.deepEqual(all.body, {
     total_visits: 8,
     platform_breakdown: [
-      { platform: 'chatgpt', visits: 4 }, { platform: 'perplexity', visits: 2 },
-      { platform: 'claude', visits: 1 }, { platform: 'gemini', visits: 1 },
+      { platform: 'chatgpt', visits: 4 },
+      { platform: 'perplexity', visits: 2 },
+      { platform: 'claude', visits: 1 },
+      { platform: 'gemini', visits: 1 },
     ],
-    top_pages: [{ url: '/pricing', visits: 4 }, { url: '/', visits: 2 }, { url: '/blog/a', visits: 1 }, { url: '/docs', visits: 1 }],
-    country_breakdown: [{ country: 'US', visits: 4 }, { country: 'DE', visits: 2 }, { country: 'FR', visits: 1 }, { country: 'GB', visits: 1 }],
+    top_pages: [
+      { url: '/pricing', visits: 4 },
+      { url: '/', visits: 2 },
+      { url: '/blog/a', visits: 1 },
+      { url: '/docs', visits: 1 },
+    ],
+    country_breakdown: [
+      { country: 'US', visits: 4 },
+      { country: 'DE', visits: 2 },
+      { country: 'FR', visits: 1 },
+      { country: 'GB', visits: 1 },
+    ],
   });
 
   // A bare date_to takes the whole day, through 23:59:59.999.
   const day2 = await traffic(key, brandId, '&date_from=2026-03-02&date_to=2026-03-02');
   t.deepEqual(day2.body, {
     total_visits: 3,
-    platform_breakdown: [{ platform: 'chatgpt', visits: 1 }, { platform: 'claude', visits: 1 }, { platform: 'gemini', visits: 1 }],
-    top_pages: [{ url: '/', visits: 1 }, { url: '/blog/a', visits: 1 }, { url: '/pricing', visits: 1 }],
-    country_breakdown: [{ country: 'US', visits: 2 }, { country: 'GB', visits: 1 }],
+    platform_breakdown: [
+      { platform: 'chatgpt', visits: 1 },
+      { platform: 'claude', visits: 1 },
+      { platform: 'gemini', visits: 1 },
+    ],
+    top_pages: [
+      { url: '/', visits: 1 },
+      { url: '/blog/a', visits: 1 },
+      { url: '/pricing', visits: 1 },
+    ],
+    country_breakdown: [
+      { country: 'US', visits: 2 },
+      { country: 'GB', visits: 1 },
+    ],
   });
   const from2 = await traffic(key, brandId, '&date_from=2026-03-02');
   t.deepEqual(from2.body.platform_breakdown, [
-    { platform: 'chatgpt', visits: 2 }, { platform: 'claude', visits: 1 }, { platform: 'gemini', visits: 1 }, { platform: 'perplexity', visits: 1 },
+    { platform: 'chatgpt', visits: 2 },
+    { platform: 'claude', visits: 1 },
+    { platform: 'gemini', visits: 1 },
+    { platform: 'perplexity', visits: 1 },
   ]);
   t.is(from2.body.total_visits, 5);
   const stamp = await traffic(key, brandId, '&date_from=2026-03-02T12:00:00Z&date_to=2026-03-03T07:00:00Z');
@@ -289,7 +419,15 @@ test('top_pages holds the 10 most visited pages, ties by path', async (t) => {
   // /p01 gets 12 visits, /p02 11, ..., /p12 1: the top 10 are /p01../p10.
   for (let i = 1; i <= 12; i++) {
     for (let n = 0; n < 13 - i; n++) {
-      rows.push({ brand_id: brandId, ts: '2026-04-01 10:00:00.000', day: '2026-04-01', platform: 'chatgpt', path: `/p${String(i).padStart(2, '0')}`, country: 'XX', referrer_host: 'chatgpt.com' });
+      rows.push({
+        brand_id: brandId,
+        ts: '2026-04-01 10:00:00.000',
+        day: '2026-04-01',
+        platform: 'chatgpt',
+        path: `/p${String(i).padStart(2, '0')}`,
+        country: 'XX',
+        referrer_host: 'chatgpt.com',
+      });
     }
   }
   // /a-tie ties with /p10 at 3 visits and sorts before it, so /p10 is the one left out.
@@ -297,8 +435,10 @@ test('top_pages holds the 10 most visited pages, ties by path', async (t) => {
   await server.stores.ch.insert('ai_visits', rows);
   const r = await traffic(key, brandId);
   t.is(r.body.total_visits, 82);
-  t.deepEqual(r.body.top_pages.map((p: any) => `${p.url}:${p.visits}`),
-    ['/p01:12', '/p02:11', '/p03:10', '/p04:9', '/p05:8', '/p06:7', '/p07:6', '/p08:5', '/p09:4', '/a-tie:3']);
+  t.deepEqual(
+    r.body.top_pages.map((p: any) => `${p.url}:${p.visits}`),
+    ['/p01:12', '/p02:11', '/p03:10', '/p04:9', '/p05:8', '/p06:7', '/p07:6', '/p08:5', '/p09:4', '/a-tie:3'],
+  );
   t.deepEqual(r.body.country_breakdown, [{ country: 'XX', visits: 82 }]);
 });
 

@@ -16,7 +16,17 @@ test('the address look-up covers IPv4 and IPv4-mapped IPv6; the rest is XX', (t)
   t.is(countryOfAddress('8.8.8.8'), 'US');
   t.is(countryOfAddress('81.2.69.142'), 'GB');
   t.is(countryOfAddress('::ffff:8.8.8.8'), 'US');
-  for (const ip of ['127.0.0.1', '10.1.2.3', '192.168.0.1', '::1', '2001:4860:4860::8888', '999.1.1.1', 'nonsense', '', undefined]) {
+  for (const ip of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '192.168.0.1',
+    '::1',
+    '2001:4860:4860::8888',
+    '999.1.1.1',
+    'nonsense',
+    '',
+    undefined,
+  ]) {
     t.is(countryOfAddress(ip), 'XX', String(ip));
   }
 });

@@ -5,20 +5,40 @@ import test from 'ava';
 import { buildScript, serveScript } from '../../src/traffic/script.ts';
 import { platforms } from '../../src/traffic/referrers.ts';
 
-interface Run { beacons: { url: string; body: any }[]; fetches: { url: string; init: any }[] }
+interface Run {
+  beacons: { url: string; body: any }[];
+  fetches: { url: string; init: any }[];
+}
 
-function run(page: { href: string; referrer: string; site?: string | null; beacon?: boolean; src?: string }, times = 1): Run {
+function run(
+  page: { href: string; referrer: string; site?: string | null; beacon?: boolean; src?: string },
+  times = 1,
+): Run {
   const out: Run = { beacons: [], fetches: [] };
   const u = new URL(page.href);
-  const script = { src: page.src ?? 'https://as.example/t.js', getAttribute: (n: string) => (n === 'data-site' ? ('site' in page ? page.site : 'as_site123') : null) };
+  const script = {
+    src: page.src ?? 'https://as.example/t.js',
+    getAttribute: (n: string) => (n === 'data-site' ? ('site' in page ? page.site : 'as_site123') : null),
+  };
   const window: any = {
-    fetch: (url: string, init: any) => { out.fetches.push({ url, init }); return Promise.resolve(); },
+    fetch: (url: string, init: any) => {
+      out.fetches.push({ url, init });
+      return Promise.resolve();
+    },
   };
   const sandbox = {
     window,
     document: { currentScript: script, referrer: page.referrer, querySelector: () => script },
     location: { href: page.href, search: u.search },
-    navigator: page.beacon === false ? {} : { sendBeacon: (url: string, body: string) => { out.beacons.push({ url, body: JSON.parse(body) }); return true; } },
+    navigator:
+      page.beacon === false
+        ? {}
+        : {
+            sendBeacon: (url: string, body: string) => {
+              out.beacons.push({ url, body: JSON.parse(body) });
+              return true;
+            },
+          },
     fetch: window.fetch,
     URL,
     URLSearchParams,
@@ -37,15 +57,23 @@ test('is under 2 KB, valid JavaScript, and lists every platform host', (t) => {
   t.regex(s.etag, /^"[A-Za-z0-9_-]{22}"$/);
 });
 
-test('an AI referrer sends one beacon {site, url, referrer} to the script\'s own origin', (t) => {
+test("an AI referrer sends one beacon {site, url, referrer} to the script's own origin", (t) => {
   const r = run({ href: 'https://acme.example/pricing?x=1', referrer: 'https://chatgpt.com/' });
-  t.deepEqual(r.beacons, [{ url: 'https://as.example/api/collect', body: { site: 'as_site123', url: 'https://acme.example/pricing?x=1', referrer: 'https://chatgpt.com/' } }]);
+  t.deepEqual(r.beacons, [
+    {
+      url: 'https://as.example/api/collect',
+      body: { site: 'as_site123', url: 'https://acme.example/pricing?x=1', referrer: 'https://chatgpt.com/' },
+    },
+  ]);
   t.is(run({ href: 'https://acme.example/', referrer: 'https://www.perplexity.ai/search' }).beacons.length, 1);
 });
 
 test('utm_source alone is enough, as a listed value or a platform host', (t) => {
   t.is(run({ href: 'https://acme.example/?utm_source=chatgpt.com', referrer: '' }).beacons.length, 1);
-  t.is(run({ href: 'https://acme.example/?utm_source=Perplexity', referrer: 'https://www.google.com/' }).beacons.length, 1);
+  t.is(
+    run({ href: 'https://acme.example/?utm_source=Perplexity', referrer: 'https://www.google.com/' }).beacons.length,
+    1,
+  );
 });
 
 test('nothing is sent without an AI referrer or utm_source, for look-alikes, or without data-site', (t) => {
@@ -68,5 +96,9 @@ test('embedded twice: one beacon; without sendBeacon: fetch with keepalive and n
   t.is(r.fetches.length, 1);
   t.is(r.fetches[0].url, 'https://as.example/api/collect');
   t.like(r.fetches[0].init, { method: 'POST', keepalive: true, credentials: 'omit' });
-  t.deepEqual(JSON.parse(r.fetches[0].init.body), { site: 'as_site123', url: 'https://acme.example/', referrer: 'https://claude.ai/' });
+  t.deepEqual(JSON.parse(r.fetches[0].init.body), {
+    site: 'as_site123',
+    url: 'https://acme.example/',
+    referrer: 'https://claude.ai/',
+  });
 });

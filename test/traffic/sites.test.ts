@@ -48,22 +48,35 @@ test('a failed look-up is not cached', async (t) => {
   t.is(await brandOf(sites, 'as_known1'), 'brand-1');
 });
 
-test('the brand\'s domains are normalised once, when the site is looked up', async (t) => {
+test("the brand's domains are normalised once, when the site is looked up", async (t) => {
   const pg = fakePg({ as_known1: 'brand-1' }, { domains: ['WWW.Acme.Example', 'https://shop.example/', ' '] });
   const site = await createSiteResolver(pg).siteOf('as_known1');
   t.deepEqual(site, { brandId: 'brand-1', domains: ['acme.example', 'shop.example'] });
 });
 
-test('pageOnSite: the brand\'s domains and their sub-domains, by whole labels, any port, with or without www.', (t) => {
+test("pageOnSite: the brand's domains and their sub-domains, by whole labels, any port, with or without www.", (t) => {
   const site = { brandId: 'b', domains: ['acme.example', 'shop.example'] };
   const on = [
-    'https://acme.example/', 'https://blog.acme.example/x', 'http://WWW.ACME.EXAMPLE:8080/', 'https://acme.example./',
-    'https://a.b.shop.example/', 'https://www.shop.example/p?q=1',
+    'https://acme.example/',
+    'https://blog.acme.example/x',
+    'http://WWW.ACME.EXAMPLE:8080/',
+    'https://acme.example./',
+    'https://a.b.shop.example/',
+    'https://www.shop.example/p?q=1',
   ];
   const off = [
-    'https://acme.example.evil.com/', 'https://evilacme.example/', 'https://www.evilacme.example/', 'https://example/',
-    'https://acme.example@evil.com/', 'https://evil.com/acme.example', 'https://evil.com/?acme.example',
-    'https://cme.example/', 'https://wwwacme.example/', 'http://[::1]/', 'not a url', '',
+    'https://acme.example.evil.com/',
+    'https://evilacme.example/',
+    'https://www.evilacme.example/',
+    'https://example/',
+    'https://acme.example@evil.com/',
+    'https://evil.com/acme.example',
+    'https://evil.com/?acme.example',
+    'https://cme.example/',
+    'https://wwwacme.example/',
+    'http://[::1]/',
+    'not a url',
+    '',
   ];
   for (const url of on) t.true(pageOnSite(url, site), url);
   for (const url of off) t.false(pageOnSite(url, site), url);

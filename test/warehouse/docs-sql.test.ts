@@ -8,7 +8,10 @@ import test from 'ava';
 import { get, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { goldenTenant } from './fixture.ts';
 
-const DOC = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/warehouse.md'), 'utf8');
+const DOC = fs.readFileSync(
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/warehouse.md'),
+  'utf8',
+);
 
 /** Fenced ```sql blocks whose first line is `-- name: NAME`. */
 const BLOCKS = new Map([...DOC.matchAll(/```sql\n-- name: (\w+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
@@ -41,7 +44,9 @@ test.before(async () => {
     },
   });
 });
-test.after.always(async () => { await server?.stop(); });
+test.after.always(async () => {
+  await server?.stop();
+});
 
 async function api(t: Tenant, endpoint: string, query: string) {
   const r = await get(server, `/api/v1/${endpoint}?brand_id=${t.brandId}${query}`, t.key);
@@ -63,11 +68,21 @@ const range = ([from, to]: string[]) => `&date_from=${from}&date_to=${to}`;
 
 test('the documented blocks are all there', (t) => {
   t.deepEqual([...BLOCKS.keys()].sort(), [
-    'ai_traffic_by_country', 'ai_traffic_by_platform', 'ai_traffic_top_pages', 'ai_traffic_total',
-    'citations_source_types', 'citations_top_domains', 'citations_totals',
-    'competitor_comparison_brand', 'competitor_figures', 'prompt_performance',
-    'share_of_voice', 'share_of_voice_by_platform',
-    'visibility_summary_totals', 'visibility_trend_daily', 'visibility_trend_weekly',
+    'ai_traffic_by_country',
+    'ai_traffic_by_platform',
+    'ai_traffic_top_pages',
+    'ai_traffic_total',
+    'citations_source_types',
+    'citations_top_domains',
+    'citations_totals',
+    'competitor_comparison_brand',
+    'competitor_figures',
+    'prompt_performance',
+    'share_of_voice',
+    'share_of_voice_by_platform',
+    'visibility_summary_totals',
+    'visibility_trend_daily',
+    'visibility_trend_weekly',
   ]);
 });
 
@@ -75,7 +90,9 @@ test('every view column is documented with its type, and nothing else is', async
   for (const view of VIEWS) {
     const section = DOC.split(`### \`${view}\``)[1]?.split('\n### ')[0] ?? '';
     const documented = [...section.matchAll(/^\| `(\w+)` \| `([^`]+)` \| .+ \|$/gm)].map((m) => `${m[1]} ${m[2]}`);
-    const actual = (await server.stores.ch.system<{ name: string; type: string }>(`DESCRIBE TABLE ${view}`)).map((c) => `${c.name} ${c.type}`);
+    const actual = (await server.stores.ch.system<{ name: string; type: string }>(`DESCRIBE TABLE ${view}`)).map(
+      (c) => `${c.name} ${c.type}`,
+    );
     t.deepEqual(documented, actual, view);
   }
 });
@@ -83,15 +100,27 @@ test('every view column is documented with its type, and nothing else is', async
 test('the views hold live rows only: one row per answer after re-imports', async (t) => {
   const [answers] = await server.stores.ch.system<{ n: number; ids: number; shopping: number }>(
     'SELECT count() AS n, uniqExact(answer_id) AS ids, countIf(is_shopping = 1) AS shopping FROM v_answers WHERE brand_id = {b:UUID}',
-    { b: acme.brandId });
+    { b: acme.brandId },
+  );
   t.deepEqual(answers, { n: 26, ids: 26, shopping: 2 });
   // The edited re-import: answer 1 (now text D, no citations) names nobody and cites nothing.
   const [first] = await server.stores.ch.system<any>(
     `SELECT brand_mentions, brand_named, brand_position, brand_citations, brand_score, answer_text FROM v_answers
-     WHERE brand_id = {b:UUID} AND collected_at = '2026-11-02 06:00:00'`, { b: edited.brandId });
-  t.deepEqual(first, { brand_mentions: 0, brand_named: 0, brand_position: null, brand_citations: 0, brand_score: 0, answer_text: 'Nothing relevant here.' });
+     WHERE brand_id = {b:UUID} AND collected_at = '2026-11-02 06:00:00'`,
+    { b: edited.brandId },
+  );
+  t.deepEqual(first, {
+    brand_mentions: 0,
+    brand_named: 0,
+    brand_position: null,
+    brand_citations: 0,
+    brand_score: 0,
+    answer_text: 'Nothing relevant here.',
+  });
   const [entities] = await server.stores.ch.system<{ n: number }>(
-    `SELECT count() AS n FROM v_answer_entities WHERE brand_id = {b:UUID} AND collected_at = '2026-11-02 06:00:00'`, { b: edited.brandId });
+    `SELECT count() AS n FROM v_answer_entities WHERE brand_id = {b:UUID} AND collected_at = '2026-11-02 06:00:00'`,
+    { b: edited.brandId },
+  );
   t.is(entities.n, 1, 'only the brand row of an answer that names and cites nobody');
 });
 
@@ -115,8 +144,15 @@ test('visibility summary and competitor comparison', async (t) => {
       // topCompetitors: the first five by mentions, as competitor_figures gives them.
       const names = new Map(comparison.competitors.map((c: any) => [c.competitor_id, c.name]));
       t.deepEqual(
-        rows.slice(0, 5).map((c) => ({ name: names.get(c.competitor_id), mentions: c.total_mentions, avgVisibility: c.avg_visibility_score, score: c.ai_visibility_score })),
-        summary.topCompetitors, label);
+        rows.slice(0, 5).map((c) => ({
+          name: names.get(c.competitor_id),
+          mentions: c.total_mentions,
+          avgVisibility: c.avg_visibility_score,
+          score: c.ai_visibility_score,
+        })),
+        summary.topCompetitors,
+        label,
+      );
 
       const { by_platform: byPlatform, ...overall } = comparison.share_of_voice;
       t.deepEqual((await block('share_of_voice', tenant, r))[0], overall, label);
@@ -128,9 +164,16 @@ test('visibility summary and competitor comparison', async (t) => {
 test('visibility trend, daily and weekly', async (t) => {
   for (const tenant of [acme, edited]) {
     for (const r of RANGES) {
-      t.deepEqual(await block('visibility_trend_daily', tenant, r), (await api(tenant, 'visibility-trend', range(r))).buckets, `day ${r}`);
-      t.deepEqual(await block('visibility_trend_weekly', tenant, r),
-        (await api(tenant, 'visibility-trend', `${range(r)}&granularity=week`)).buckets, `week ${r}`);
+      t.deepEqual(
+        await block('visibility_trend_daily', tenant, r),
+        (await api(tenant, 'visibility-trend', range(r))).buckets,
+        `day ${r}`,
+      );
+      t.deepEqual(
+        await block('visibility_trend_weekly', tenant, r),
+        (await api(tenant, 'visibility-trend', `${range(r)}&granularity=week`)).buckets,
+        `week ${r}`,
+      );
     }
   }
 });
@@ -141,8 +184,10 @@ test('citations: totals, source types and top domains', async (t) => {
       const body = await api(tenant, 'citations', range(r));
       t.deepEqual((await block('citations_totals', tenant, r))[0], body.totals, `${r}`);
       t.deepEqual(await block('citations_source_types', tenant, r), body.source_type_breakdown, `${r}`);
-      const domains = (await block('citations_top_domains', tenant, r))
-        .map((d) => ({ ...d, article_types: d.article_types.map(([type, count]: [string, number]) => ({ type, count })) }));
+      const domains = (await block('citations_top_domains', tenant, r)).map((d) => ({
+        ...d,
+        article_types: d.article_types.map(([type, count]: [string, number]) => ({ type, count })),
+      }));
       t.deepEqual(domains, body.top_domains, `${r}`);
     }
   }
@@ -153,8 +198,16 @@ test('prompt performance', async (t) => {
     for (const r of RANGES) {
       const body = await api(tenant, 'prompt-performance', `${range(r)}&limit=100`);
       const order = byFigure('avg_visibility', 'prompt_id');
-      const expected = body.prompts
-        .map((p: any) => pick(p, ['prompt_id', 'result_count', 'avg_visibility', 'total_mentions', 'total_citations', 'avg_competitor_score']));
+      const expected = body.prompts.map((p: any) =>
+        pick(p, [
+          'prompt_id',
+          'result_count',
+          'avg_visibility',
+          'total_mentions',
+          'total_citations',
+          'avg_competitor_score',
+        ]),
+      );
       t.deepEqual(order(await block('prompt_performance', tenant, r)), order(expected), `${r}`);
     }
   }

@@ -16,20 +16,35 @@ const VISITS: [string, string, string, string, number][] = [
   ['2026-11-03', 'claude', '/pricing', 'US', 2],
   ['2026-11-03', 'perplexity', '/blog/b', 'US', 1],
   ['2026-11-09', 'chatgpt', '/', 'US', 4],
-  ...['/p1', '/p2', '/p3', '/p4', '/p5', '/p6'].map((p): [string, string, string, string, number] => ['2026-11-09', 'copilot', p, 'XX', 1]),
+  ...['/p1', '/p2', '/p3', '/p4', '/p5', '/p6'].map((p): [string, string, string, string, number] => [
+    '2026-11-09',
+    'copilot',
+    p,
+    'XX',
+    1,
+  ]),
 ];
 
 export async function writeVisits(server: TestServer, brandId: string) {
   const rows = VISITS.flatMap(([day, platform, pagePath, country, n]) =>
     Array.from({ length: n }, (_, i) => ({
-      brand_id: brandId, ts: `${day} ${String(8 + i).padStart(2, '0')}:00:00.000`, day, platform, path: pagePath,
-      country, referrer_host: `${platform}.example`,
-    })));
+      brand_id: brandId,
+      ts: `${day} ${String(8 + i).padStart(2, '0')}:00:00.000`,
+      day,
+      platform,
+      path: pagePath,
+      country,
+      referrer_host: `${platform}.example`,
+    })),
+  );
   await server.stores.ch.insert('ai_visits', rows);
 }
 
 /** A tenant with the golden workspace, its answers ingested twice, and AI visits. */
-export async function goldenTenant(server: TestServer, opts: { edit?: (answers: any[]) => void } = {}): Promise<Tenant> {
+export async function goldenTenant(
+  server: TestServer,
+  opts: { edit?: (answers: any[]) => void } = {},
+): Promise<Tenant> {
   const tenant = await seedTenant(server, [WORKSPACE_BRAND]);
   const answers = goldenAnswers(tenant.promptIds);
   const file = path.join(server.dataDir, `golden-${tenant.brandId}.jsonl`);

@@ -46,7 +46,10 @@ test('registration refuses non-public addresses', async (t) => {
   }
   t.deepEqual((await get(server, '/api/mcp/webhooks', x.key)).body, []);
   // A public address is accepted (nothing is sent until an event).
-  const ok = await call(server, 'POST', '/api/mcp/webhooks', { key: x.key, body: { url: 'https://93.184.215.14/hook', events: ['digest.daily'] } });
+  const ok = await call(server, 'POST', '/api/mcp/webhooks', {
+    key: x.key,
+    body: { url: 'https://93.184.215.14/hook', events: ['digest.daily'] },
+  });
   t.is(ok.status, 200);
 });
 
@@ -56,7 +59,8 @@ async function endpointAt(organizationId: string, url: string): Promise<string> 
   await server.stores.pg.query(
     `INSERT INTO webhook_endpoints (id, organization_id, url, events, secret)
      VALUES ($1, $2, $3, '{webhook.test}', $4)`,
-    [id, organizationId, url, `whsec_${Buffer.alloc(32, 1).toString('base64')}`]);
+    [id, organizationId, url, `whsec_${Buffer.alloc(32, 1).toString('base64')}`],
+  );
   return id;
 }
 
@@ -73,10 +77,11 @@ test('delivery re-checks the address after DNS resolution and sends nothing to a
     t.is((await call(server, 'POST', `/api/mcp/webhooks/${id}/test`, { key: x.key })).status, 200);
     ids.push(id);
   }
-  const first = async (id: string) => eventually(async () => {
-    const [d] = (await get(server, `/api/mcp/webhooks/${id}/deliveries`, x.key)).body;
-    return d?.attempts.length ? d : null;
-  });
+  const first = async (id: string) =>
+    eventually(async () => {
+      const [d] = (await get(server, `/api/mcp/webhooks/${id}/deliveries`, x.key)).body;
+      return d?.attempts.length ? d : null;
+    });
   const [a, b] = [await first(ids[0]), await first(ids[1])];
   t.is(a.status, 'pending');
   t.like(a.attempts[0], { attempt: 1, status_code: null });

@@ -4,7 +4,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 
-export interface Received { headers: http.IncomingHttpHeaders; body: string; at: number }
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
 export type Answer = { status?: number; delayMs?: number; body?: string };
 
 export interface Receiver {
@@ -23,12 +27,18 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const hook = hooks.get(req.url ?? '');
-      if (!hook) { res.writeHead(404).end(); return; }
+      if (!hook) {
+        res.writeHead(404).end();
+        return;
+      }
       const n = hook.received.length;
       hook.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const a = hook.answer(n);
-      const reply = () => { if (!res.destroyed) res.writeHead(a.status ?? 200, { 'content-type': 'text/plain' }).end(a.body ?? 'ok'); };
-      if (a.delayMs) setTimeout(reply, a.delayMs); else reply();
+      const reply = () => {
+        if (!res.destroyed) res.writeHead(a.status ?? 200, { 'content-type': 'text/plain' }).end(a.body ?? 'ok');
+      };
+      if (a.delayMs) setTimeout(reply, a.delayMs);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,10 +59,11 @@ export async function startReceiver(): Promise<Receiver> {
       }
       return hook.received;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -14,7 +14,10 @@ let server: TestServer;
 let receiver: Receiver;
 test.before(async () => {
   server = await startTestServer({
-    ALLOW_PRIVATE_URLS: '1', WEBHOOK_WORKER: '0', WEBHOOK_RETRY_SCHEDULE_MS: '100,100', WEBHOOK_SECRET_KEY: 'test-key-0123456789abcdef',
+    ALLOW_PRIVATE_URLS: '1',
+    WEBHOOK_WORKER: '0',
+    WEBHOOK_RETRY_SCHEDULE_MS: '100,100',
+    WEBHOOK_SECRET_KEY: 'test-key-0123456789abcdef',
   });
   receiver = await startReceiver();
 });
@@ -23,13 +26,16 @@ test.after.always(async () => {
   await receiver?.close();
 });
 
-const worker = () => startWebhookWorker({ stores: server.stores, config: server.config, log: server.log }, { pollMs: 100 });
+const worker = () =>
+  startWebhookWorker({ stores: server.stores, config: server.config, log: server.log }, { pollMs: 100 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function endpointWithTest(answer?: Parameters<Receiver['hook']>[0]) {
   const x = await seedTenant(server);
   const hook = receiver.hook(answer);
-  const created = (await call(server, 'POST', '/api/mcp/webhooks', { key: x.key, body: { url: hook.url, events: ['webhook.test'] } })).body;
+  const created = (
+    await call(server, 'POST', '/api/mcp/webhooks', { key: x.key, body: { url: hook.url, events: ['webhook.test'] } })
+  ).body;
   const sent = (await call(server, 'POST', `/api/mcp/webhooks/${created.id}/test`, { key: x.key })).body;
   const delivery = async () => (await get(server, `/api/mcp/webhooks/${created.id}/deliveries`, x.key)).body[0];
   return { x, hook, created, deliveryId: sent.delivery_id as string, delivery };
@@ -70,10 +76,16 @@ test.serial('a delivery claimed by a worker that died is sent once its lease lap
   t.is(hook.received.length, 0, 'not before the lease lapses');
   const [req] = await receiver.waitFor(hook, 1);
   t.is(req.headers['webhook-id'], deliveryId);
-  const d = await eventually(async () => { const v = await delivery(); return v.status === 'succeeded' ? v : null; });
+  const d = await eventually(async () => {
+    const v = await delivery();
+    return v.status === 'succeeded' ? v : null;
+  });
   await w.stop();
   t.is(d.attempt_count, 2);
-  t.deepEqual(d.attempts.map((a: any) => [a.attempt, a.status_code]), [[2, 200]]);
+  t.deepEqual(
+    d.attempts.map((a: any) => [a.attempt, a.status_code]),
+    [[2, 200]],
+  );
   t.is(hook.received.length, 1);
 });
 
@@ -82,7 +94,10 @@ test.serial('claims that keep dying end in failed without a send', async (t) => 
   // Three attempts are allowed (two retries); each claim lapses at once.
   for (let i = 0; i < 3; i++) t.true((await claimDue(server.stores.pg, 100, 0)).some((c) => c.id === deliveryId));
   const w = worker();
-  const d = await eventually(async () => { const v = await delivery(); return v.status === 'failed' ? v : null; });
+  const d = await eventually(async () => {
+    const v = await delivery();
+    return v.status === 'failed' ? v : null;
+  });
   await w.stop();
   t.is(d.attempt_count, 4);
   t.is(hook.received.length, 0);
@@ -91,7 +106,9 @@ test.serial('claims that keep dying end in failed without a send', async (t) => 
 test.serial('two workers send each delivery exactly once', async (t) => {
   const x = await seedTenant(server);
   const hook = receiver.hook(() => ({ delayMs: 20 }));
-  const created = (await call(server, 'POST', '/api/mcp/webhooks', { key: x.key, body: { url: hook.url, events: ['webhook.test'] } })).body;
+  const created = (
+    await call(server, 'POST', '/api/mcp/webhooks', { key: x.key, body: { url: hook.url, events: ['webhook.test'] } })
+  ).body;
   for (let i = 0; i < 20; i++) await call(server, 'POST', `/api/mcp/webhooks/${created.id}/test`, { key: x.key });
   const workers = [worker(), worker()];
   await receiver.waitFor(hook, 20);

@@ -18,7 +18,11 @@ function authoritativeSources(input: AuditInput): Signal {
   }
   const list = [...domains.keys()];
   const seen = `${plural(list.length, 'authoritative source')} linked from the content${list.length ? ` (${list.slice(0, 5).join(', ')})` : ''}, of ${plural(external.length, 'external link')}.`;
-  return list.length >= 2 ? pass('authoritative_sources', seen) : list.length === 1 ? warn('authoritative_sources', 0.5, seen) : fail('authoritative_sources', seen);
+  return list.length >= 2
+    ? pass('authoritative_sources', seen)
+    : list.length === 1
+      ? warn('authoritative_sources', 0.5, seen)
+      : fail('authoritative_sources', seen);
 }
 
 function citationDensity(input: AuditInput): Signal {
@@ -61,14 +65,23 @@ function statistics(input: AuditInput): Signal {
   const { page } = input;
   const found = figures(page.mainText);
   const target = Math.max(2, Math.round(page.mainWords / 300));
-  const seen = `${plural(found.length, 'figure')} in ${page.mainWords} words (target ${target})${found.length ? `, e.g. ${found.slice(0, 4).map((f) => `"${f}"`).join(', ')}` : ''}.`;
+  const seen = `${plural(found.length, 'figure')} in ${page.mainWords} words (target ${target})${
+    found.length
+      ? `, e.g. ${found
+          .slice(0, 4)
+          .map((f) => `"${f}"`)
+          .join(', ')}`
+      : ''
+  }.`;
   return graded('statistics', Math.min(1, found.length / target), seen);
 }
 
 function quotations(input: AuditInput): Signal {
   const { page } = input;
   const $ = page.$;
-  const quotes = $('blockquote, q').filter((_, el) => $(el).parents('blockquote').length === 0).toArray();
+  const quotes = $('blockquote, q')
+    .filter((_, el) => $(el).parents('blockquote').length === 0)
+    .toArray();
   if (!quotes.length) {
     return page.kind === 'home' || page.kind === 'product'
       ? na('quotations', `No quotations (optional on a ${page.kind} page).`)
@@ -76,21 +89,40 @@ function quotations(input: AuditInput): Signal {
   }
   const attributed = quotes.filter((el) => {
     const q = $(el);
-    return Boolean(q.attr('cite')) || q.find('cite, footer').length > 0 || q.closest('figure').find('figcaption').length > 0
-      || /(?:^|\s)[—–-]\s*[A-Z][\w.'’-]+/.test(q.text().trim().split('\n').pop() ?? '');
+    return (
+      Boolean(q.attr('cite')) ||
+      q.find('cite, footer').length > 0 ||
+      q.closest('figure').find('figcaption').length > 0 ||
+      /(?:^|\s)[—–-]\s*[A-Z][\w.'’-]+/.test(q.text().trim().split('\n').pop() ?? '')
+    );
   });
   const seen = `${attributed.length} of ${plural(quotes.length, 'quotation')} attributed${quotes.length ? ` (e.g. ${quote($(quotes[0]).text(), 60)})` : ''}.`;
   return attributed.length ? pass('quotations', seen) : warn('quotations', 0.5, seen);
 }
 
-const hostOf = (u: string) => { try { return new URL(u).hostname; } catch { return u; } };
+const hostOf = (u: string) => {
+  try {
+    return new URL(u).hostname;
+  } catch {
+    return u;
+  }
+};
 
 function sameAs(input: AuditInput): Signal {
   const entities = nodesOf(input.page, [...ORGANIZATION_TYPES, 'Person', 'Brand']);
-  if (!entities.length) return fail('same_as', 'No Organization or Person in the structured data to attach sameAs profiles to.');
-  const profiles = new Set(entities.flatMap((n) => [n.data.sameAs].flat()).filter((u): u is string => typeof u === 'string' && /^https?:\/\//i.test(u)));
+  if (!entities.length)
+    return fail('same_as', 'No Organization or Person in the structured data to attach sameAs profiles to.');
+  const profiles = new Set(
+    entities
+      .flatMap((n) => [n.data.sameAs].flat())
+      .filter((u): u is string => typeof u === 'string' && /^https?:\/\//i.test(u)),
+  );
   const seen = `${plural(profiles.size, 'sameAs profile')} on ${entities.map((n) => n.types[0]).join(', ')}${profiles.size ? ` (${[...new Set([...profiles].map(hostOf))].slice(0, 3).join(', ')})` : ''}.`;
-  return profiles.size >= 2 ? pass('same_as', seen) : profiles.size === 1 ? warn('same_as', 0.5, seen) : fail('same_as', seen);
+  return profiles.size >= 2
+    ? pass('same_as', seen)
+    : profiles.size === 1
+      ? warn('same_as', 0.5, seen)
+      : fail('same_as', seen);
 }
 
 export function authoritySignals(input: AuditInput): Signal[] {

@@ -16,7 +16,10 @@ export function syllables(word: string): number {
   const w = word.toLowerCase().replace(/[^a-z]/g, '');
   if (!w) return 0;
   if (w.length <= 3) return 1;
-  const groups = w.replace(/(?:[^laeiouy]es|ed|[^laeiouy]e)$/, '').replace(/^y/, '').match(/[aeiouy]{1,2}/g);
+  const groups = w
+    .replace(/(?:[^laeiouy]es|ed|[^laeiouy]e)$/, '')
+    .replace(/^y/, '')
+    .match(/[aeiouy]{1,2}/g);
   return Math.max(1, groups?.length ?? 1);
 }
 
@@ -27,17 +30,26 @@ function readability(input: AuditInput): Signal {
   const text = words(prose).length >= 50 ? prose : page.mainText;
   const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((s) => words(s).length >= 3);
   const ws = words(text);
-  if (ws.length < 50 || sentences.length === 0) return na('readability', `Too little prose to judge (${plural(ws.length, 'word')}).`);
+  if (ws.length < 50 || sentences.length === 0)
+    return na('readability', `Too little prose to judge (${plural(ws.length, 'word')}).`);
   const perSentence = ws.length / sentences.length;
   const english = (page.lang ?? 'en').toLowerCase().startsWith('en');
   if (english) {
     const perWord = ws.reduce((n, w) => n + syllables(w), 0) / ws.length;
     const flesch = 206.835 - 1.015 * perSentence - 84.6 * perWord;
     const seen = `Flesch reading ease ${flesch.toFixed(0)}, ${perSentence.toFixed(1)} words per sentence (${plural(sentences.length, 'sentence')}).`;
-    return flesch >= 50 ? pass('readability', seen) : flesch < 30 ? fail('readability', seen) : warn('readability', 0.3 + 0.6 * (flesch - 30) / 20, seen);
+    return flesch >= 50
+      ? pass('readability', seen)
+      : flesch < 30
+        ? fail('readability', seen)
+        : warn('readability', 0.3 + (0.6 * (flesch - 30)) / 20, seen);
   }
   const seen = `${perSentence.toFixed(1)} words per sentence (${plural(sentences.length, 'sentence')}; language ${page.lang}).`;
-  return perSentence <= 20 ? pass('readability', seen) : perSentence > 28 ? fail('readability', seen) : warn('readability', 0.5, seen);
+  return perSentence <= 20
+    ? pass('readability', seen)
+    : perSentence > 28
+      ? fail('readability', seen)
+      : warn('readability', 0.5, seen);
 }
 
 function directAnswer(input: AuditInput): Signal {
@@ -61,7 +73,9 @@ function questionHeadings(input: AuditInput): Signal {
   if (subs.length < 2) return na('question_headings', `${plural(subs.length, 'subheading')}: too few to judge.`);
   const qs = subs.filter((h) => h.text.endsWith('?') || QUESTION_START.test(h.text));
   const seen = `${qs.length} of ${plural(subs.length, 'subheading')} phrased as questions${qs.length ? ` (e.g. ${quote(qs[0].text, 60)})` : ''}.`;
-  return qs.length >= 2 || qs.length / subs.length >= 0.25 ? pass('question_headings', seen) : warn('question_headings', qs.length ? 0.6 : 0.25, seen);
+  return qs.length >= 2 || qs.length / subs.length >= 0.25
+    ? pass('question_headings', seen)
+    : warn('question_headings', qs.length ? 0.6 : 0.25, seen);
 }
 
 function paragraphLength(input: AuditInput): Signal {
@@ -74,18 +88,24 @@ function paragraphLength(input: AuditInput): Signal {
   return warn('paragraph_length', avg <= 120 ? 0.6 : 0.3, seen);
 }
 
-const SUMMARY = /key takeaways?|summary|tl;?dr|in short|in brief|at a glance|the short answer|bottom line|highlights|in a nutshell|conclusion/i;
+const SUMMARY =
+  /key takeaways?|summary|tl;?dr|in short|in brief|at a glance|the short answer|bottom line|highlights|in a nutshell|conclusion/i;
 
 function summary(input: AuditInput): Signal {
   const { page } = input;
   if (page.mainWords < 600) return na('summary', `Short page (${page.mainWords} words): no summary needed.`);
   const $ = page.$;
-  const hit = $('h2,h3,h4,strong,b,dt,summary,p').toArray().map((el) => $(el).text().trim())
+  const hit = $('h2,h3,h4,strong,b,dt,summary,p')
+    .toArray()
+    .map((el) => $(el).text().trim())
     .find((t) => t.length <= 60 && SUMMARY.test(t));
-  return hit ? pass('summary', `Summary section: ${quote(hit, 60)}.`) : fail('summary', `No summary or key takeaways section in ${page.mainWords} words.`);
+  return hit
+    ? pass('summary', `Summary section: ${quote(hit, 60)}.`)
+    : fail('summary', `No summary or key takeaways section in ${page.mainWords} words.`);
 }
 
-const GENERIC = /^(click here|here|read more|more|learn more|this|link|this link|continue|go|details|more info|find out more|see more|read on)[.!…]*$/i;
+const GENERIC =
+  /^(click here|here|read more|more|learn more|this|link|this link|continue|go|details|more info|find out more|see more|read on)[.!…]*$/i;
 
 function descriptiveLinks(input: AuditInput): Signal {
   const texts = input.page.links.filter((l) => l.url).map((l) => l.text);
@@ -94,7 +114,11 @@ function descriptiveLinks(input: AuditInput): Signal {
   const ratio = generic.length / texts.length;
   const examples = [...new Set(generic.map((t) => (t ? `"${t}"` : '(no text)')))].slice(0, 3).join(', ');
   const seen = `${generic.length} of ${plural(texts.length, 'link')} use generic or empty text${generic.length ? ` (${examples})` : ''}.`;
-  return ratio <= 0.1 ? pass('descriptive_links', seen) : ratio > 0.3 ? fail('descriptive_links', seen) : warn('descriptive_links', 0.5, seen);
+  return ratio <= 0.1
+    ? pass('descriptive_links', seen)
+    : ratio > 0.3
+      ? fail('descriptive_links', seen)
+      : warn('descriptive_links', 0.5, seen);
 }
 
 export function contentSignals(input: AuditInput): Signal[] {

@@ -22,7 +22,9 @@ export function evaluateSignals(input: AuditInput): Signal[] {
   const byKey = new Map(all.map((s) => [s.key, s]));
   // A rubric entry without an evaluator (or a duplicate) is a programming error: fail loudly.
   if (byKey.size !== all.length || byKey.size !== SIGNAL_KEYS.length) {
-    throw new Error(`signals out of step with the rubric: ${all.length} evaluated, ${SIGNAL_KEYS.length} in the rubric`);
+    throw new Error(
+      `signals out of step with the rubric: ${all.length} evaluated, ${SIGNAL_KEYS.length} in the rubric`,
+    );
   }
   return SIGNAL_KEYS.map((k) => byKey.get(k)!);
 }

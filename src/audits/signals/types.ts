@@ -20,7 +20,14 @@ export interface Signal {
 export interface AuditInput {
   page: Page;
   site: SiteFiles;
-  fetch: { requestedUrl: string; redirects: string[]; firstByteMs: number; totalMs: number; bytes: number; headers: Record<string, string | string[] | undefined> };
+  fetch: {
+    requestedUrl: string;
+    redirects: string[];
+    firstByteMs: number;
+    totalMs: number;
+    bytes: number;
+    headers: Record<string, string | string[] | undefined>;
+  };
   now: Date;
   /** First-byte time that still scores 1 (AUDIT_FAST_MS). */
   fastMs: number;
@@ -38,7 +45,8 @@ export const pass = (key: SignalKey, evidence: string) => make(key, 'pass', 1, e
 export const fail = (key: SignalKey, evidence: string) => make(key, 'fail', 0, evidence);
 export const na = (key: SignalKey, evidence: string) => make(key, 'na', 0, evidence);
 /** A partial result; the score is kept strictly between 0 and 1. */
-export const warn = (key: SignalKey, score: number, evidence: string) => make(key, 'warn', Math.min(0.9, Math.max(0.1, score)), evidence);
+export const warn = (key: SignalKey, score: number, evidence: string) =>
+  make(key, 'warn', Math.min(0.9, Math.max(0.1, score)), evidence);
 
 /** pass / warn / fail from a score: 1 passes, 0 fails, anything between warns. */
 export const graded = (key: SignalKey, score: number, evidence: string): Signal =>

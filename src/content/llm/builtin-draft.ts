@@ -11,10 +11,16 @@ import { OUTLINE_SEPARATOR, plan } from './builtin-brief.ts';
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const p = (html: string) => `<p>${html}</p>`;
 const note = (text: string) => `<p class="editor-note"><strong>Editor:</strong> ${esc(text)}</p>`;
-const link = (url: string, text: string) => (/^https?:\/\//.test(url) ? `<a href="${esc(url)}">${esc(text)}</a>` : esc(text));
+const link = (url: string, text: string) =>
+  /^https?:\/\//.test(url) ? `<a href="${esc(url)}">${esc(text)}</a>` : esc(text);
 
 export function slugify(s: string, max = 80): string {
-  const slug = s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return clip(slug.replace(/-/g, ' '), max).replace(/ /g, '-') || 'article';
 }
 
@@ -36,15 +42,20 @@ function section(key: string, f: Facts): string {
   if (key === 'answer') {
     const rivals = rivalNames(f);
     return [
-      p(`There is no single right answer to “${esc(f.prompt)}” for every team. ${rivals.length
-        ? `The ${rivals.length === 1 ? 'name that comes up most often for this question is' : 'names that come up most often for this question are'} ${esc(andList(rivals))}; ${esc(f.brand)} is an option too.`
-        : `${esc(f.brand)} is one of the options.`} Choose on fit for your use case, total cost and time to set up, and check independent reviews before you commit.`),
+      p(
+        `There is no single right answer to “${esc(f.prompt)}” for every team. ${
+          rivals.length
+            ? `The ${rivals.length === 1 ? 'name that comes up most often for this question is' : 'names that come up most often for this question are'} ${esc(andList(rivals))}; ${esc(f.brand)} is an option too.`
+            : `${esc(f.brand)} is one of the options.`
+        } Choose on fit for your use case, total cost and time to set up, and check independent reviews before you commit.`,
+      ),
       note(`State in one sentence who ${f.brand} is best for, with one concrete fact that proves it.`),
     ].join('\n');
   }
   if (key === 'criteria') {
-    return `${p(`The right choice for ${esc(f.subject)} comes down to a few questions:`)}\n<ul>\n${CRITERIA
-      .map(([k, v]) => `<li><strong>${k}:</strong> ${v}</li>`).join('\n')}\n</ul>`;
+    return `${p(`The right choice for ${esc(f.subject)} comes down to a few questions:`)}\n<ul>\n${CRITERIA.map(
+      ([k, v]) => `<li><strong>${k}:</strong> ${v}</li>`,
+    ).join('\n')}\n</ul>`;
   }
   if (key === 'steps') {
     return `<ol>\n${[
@@ -53,27 +64,41 @@ function section(key: string, f: Facts): string {
       'Try the shortlist on one real task with the people who will use it.',
       'Compare the total cost for your team size over a year.',
       'Decide, then plan the roll-out and the data you need to move.',
-    ].map((s) => `<li>${esc(s)}</li>`).join('\n')}\n</ol>\n${note(`Add where ${f.brand} shortens these steps, with a concrete example.`)}`;
+    ]
+      .map((s) => `<li>${esc(s)}</li>`)
+      .join('\n')}\n</ol>\n${note(`Add where ${f.brand} shortens these steps, with a concrete example.`)}`;
   }
   if (key === `option:${f.brand}`) {
     return [
       p(`${esc(f.brand)}${siteLink(f)} is one of the options for ${esc(f.subject)}.`),
-      note(`Add what ${f.brand} offers for ${f.subject}: pricing model, two or three standout capabilities, honest limits and the kind of team it suits, each with a source or figure.`),
+      note(
+        `Add what ${f.brand} offers for ${f.subject}: pricing model, two or three standout capabilities, honest limits and the kind of team it suits, each with a source or figure.`,
+      ),
     ].join('\n');
   }
   if (key.startsWith('option:')) {
     const r = f.rivals.find((x) => `option:${x.name}` === key);
     if (!r) return '';
     return [
-      p(`${esc(r.name)} comes up in ${r.named} of the ${f.answers} AI answers we tracked for this question${r.cited ? `, and its pages are cited in ${r.cited}` : ''}.`),
-      note(`Describe ${r.name} fairly from its current website and independent reviews: strengths, limits and who it suits.`),
+      p(
+        `${esc(r.name)} comes up in ${r.named} of the ${f.answers} AI answers we tracked for this question${r.cited ? `, and its pages are cited in ${r.cited}` : ''}.`,
+      ),
+      note(
+        `Describe ${r.name} fairly from its current website and independent reviews: strengths, limits and who it suits.`,
+      ),
     ].join('\n');
   }
   if (key === 'table') {
     const head = ['Option', 'Best for', 'Pricing model', 'Setup time', 'Integrations'];
-    const rows = names(f).map((n) => `<tr><th scope="row">${esc(n)}</th>${head.slice(1).map(() => '<td>to confirm</td>').join('')}</tr>`);
+    const rows = names(f).map(
+      (n) =>
+        `<tr><th scope="row">${esc(n)}</th>${head
+          .slice(1)
+          .map(() => '<td>to confirm</td>')
+          .join('')}</tr>`,
+    );
     return [
-      note('Fill each cell from the vendors\' current pricing and documentation pages, and date the table.'),
+      note("Fill each cell from the vendors' current pricing and documentation pages, and date the table."),
       `<table>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`,
     ].join('\n');
   }
@@ -87,10 +112,15 @@ function section(key: string, f: Facts): string {
       p(`Read them alongside this page: they show how reviewers and users judge ${esc(andList(names(f)))}.`),
     ].join('\n');
   }
-  if (key === 'faq') return faqs(f).map((q) => `<h3>${esc(q.question)}</h3>\n${p(esc(q.answer))}`).join('\n');
+  if (key === 'faq')
+    return faqs(f)
+      .map((q) => `<h3>${esc(q.question)}</h3>\n${p(esc(q.answer))}`)
+      .join('\n');
   if (key === 'next') {
     return f.type === 'owned' && f.domain
-      ? p(`Want to see whether ${esc(f.brand)} fits? ${link(`https://${f.domain}`, `Visit ${f.domain}`)} to start a trial, book a demo or compare plans.`)
+      ? p(
+          `Want to see whether ${esc(f.brand)} fits? ${link(`https://${f.domain}`, `Visit ${f.domain}`)} to start a trial, book a demo or compare plans.`,
+        )
       : p(`Learn more about ${esc(f.brand)}${f.domain ? ` at ${link(`https://${f.domain}`, f.domain)}` : ''}.`);
   }
   return '';
@@ -100,10 +130,14 @@ function section(key: string, f: Facts): string {
 const QUESTION = /^\s*(what|which|how|who|why|where|when|is|are|can|should|do|does|will|would)\b/i;
 
 export function faqs(f: Facts): { question: string; answer: string }[] {
-  const list = [{
-    question: QUESTION.test(f.prompt) ? `${clip(capitalize(f.prompt.replace(/[?!.]+$/, '')), 290)}?` : clip(`Which ${f.subject} is best?`, 300),
-    answer: `It depends on your use case and budget. ${f.rivals.length ? `The options that come up most often are ${andList(names(f))}. ` : ''}Compare them on fit, total cost, setup time, integrations and support, and check independent reviews${f.sources.length ? ` such as ${andList(sourceNames(f))}` : ''}.`,
-  }];
+  const list = [
+    {
+      question: QUESTION.test(f.prompt)
+        ? `${clip(capitalize(f.prompt.replace(/[?!.]+$/, '')), 290)}?`
+        : clip(`Which ${f.subject} is best?`, 300),
+      answer: `It depends on your use case and budget. ${f.rivals.length ? `The options that come up most often are ${andList(names(f))}. ` : ''}Compare them on fit, total cost, setup time, integrations and support, and check independent reviews${f.sources.length ? ` such as ${andList(sourceNames(f))}` : ''}.`,
+    },
+  ];
   if (f.rivals.length) {
     list.push({
       question: `How does ${f.brand} compare with ${f.rivals[0].name}?`,
@@ -112,7 +146,8 @@ export function faqs(f: Facts): { question: string; answer: string }[] {
   }
   list.push({
     question: 'What matters most when choosing?',
-    answer: 'Fit for your use case, the total cost of the plan you will actually need, time to set up, integrations with the tools you already use, support, and what independent reviewers say.',
+    answer:
+      'Fit for your use case, the total cost of the plan you will actually need, time to set up, integrations with the tools you already use, support, and what independent reviewers say.',
   });
   if (f.sources.length) {
     list.push({
@@ -126,8 +161,13 @@ export function faqs(f: Facts): { question: string; answer: string }[] {
 function keyTakeaways(f: Facts): string[] {
   const list = [`For ${f.subject}, compare the options on fit, total cost, setup time, integrations and support.`];
   if (f.rivals.length) list.push(`${andList(names(f))} are the options that come up most often for this question.`);
-  if (f.sources.length) list.push(`Independent sources such as ${andList(sourceNames(f))} shape which options get recommended: check them before deciding.`);
-  list.push(`${f.brand} is worth a look${f.domain ? ` at ${f.domain}` : ''}: judge it on the same criteria as the rest.`);
+  if (f.sources.length)
+    list.push(
+      `Independent sources such as ${andList(sourceNames(f))} shape which options get recommended: check them before deciding.`,
+    );
+  list.push(
+    `${f.brand} is worth a look${f.domain ? ` at ${f.domain}` : ''}: judge it on the same criteria as the rest.`,
+  );
   return list.map((t) => clip(t, 400));
 }
 
@@ -147,9 +187,12 @@ export function builtinDraft(input: GenerationInput, brief: Brief): DraftBody {
   return {
     title,
     metaTitle: clip(title, 60),
-    metaDescription: clip(f.rivals.length
-      ? `${topicTitle(f)}: how ${andList(names(f))} compare on fit, cost, setup, integrations and support, with answers to common questions.`
-      : `${topicTitle(f)}: what to look for, where ${f.brand} fits, and answers to common questions.`, 155),
+    metaDescription: clip(
+      f.rivals.length
+        ? `${topicTitle(f)}: how ${andList(names(f))} compare on fit, cost, setup, integrations and support, with answers to common questions.`
+        : `${topicTitle(f)}: what to look for, where ${f.brand} fits, and answers to common questions.`,
+      155,
+    ),
     slug: slugify(f.core),
     contentHtml: `<article>\n<h1>${esc(title)}</h1>\n${body.join('\n')}\n</article>`,
     faqs: faqs(f),

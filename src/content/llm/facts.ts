@@ -1,13 +1,38 @@
 // The facts a brief or draft may rest on, read from a GenerationInput: what the prompt asks, who the
 // engines name instead of the brand, which sources they cite, and the keywords. The built-in
 // generator writes only from these; the LLM provider hands the same facts to the model.
-import { acronyms, capitalize, corePhrase, isContentWord, isStopword, promptKeywords, withAcronyms, words } from '../keywords.ts';
+import {
+  acronyms,
+  capitalize,
+  corePhrase,
+  isContentWord,
+  isStopword,
+  promptKeywords,
+  withAcronyms,
+  words,
+} from '../keywords.ts';
 import type { ContentType } from '../schemas.ts';
 import type { GenerationInput } from './generator.ts';
 
-export interface Rival { name: string; named: number; cited: number; visibility_score: number }
-export interface Source { domain: string; category: string; answers: number }
-export interface Page { url: string; domain: string; category: string; title: string; article_type: string; answers: number }
+export interface Rival {
+  name: string;
+  named: number;
+  cited: number;
+  visibility_score: number;
+}
+export interface Source {
+  domain: string;
+  category: string;
+  answers: number;
+}
+export interface Page {
+  url: string;
+  domain: string;
+  category: string;
+  title: string;
+  article_type: string;
+  answers: number;
+}
 
 export interface Facts {
   prompt: string;
@@ -33,7 +58,12 @@ export interface Facts {
   contentType: ContentType;
 }
 
-const TYPE_BY_ARTICLE: Record<string, ContentType> = { listicle: 'listicle', comparison: 'comparison', how_to: 'how_to', review: 'review' };
+const TYPE_BY_ARTICLE: Record<string, ContentType> = {
+  listicle: 'listicle',
+  comparison: 'comparison',
+  how_to: 'how_to',
+  review: 'review',
+};
 
 /** From the prompt's words first, then from what the engines cite most. */
 export function contentTypeOf(prompt: string, pages: Page[]): ContentType {
@@ -66,7 +96,10 @@ export function factsOf(input: GenerationInput): Facts {
   const allPages: Page[] = (sd.citations?.top_urls ?? []) as Page[];
   const pages = allPages.filter((p) => p.category !== 'you' && p.category !== 'competitor');
   // Clipped: the core is quoted in titles and sentences, and a prompt may be 2000 characters long.
-  const core = clip(withAcronyms(corePhrase(prompt) || prompt.toLowerCase(), acronyms([prompt, ...allPages.map((p) => p.title)])), 100);
+  const core = clip(
+    withAcronyms(corePhrase(prompt) || prompt.toLowerCase(), acronyms([prompt, ...allPages.map((p) => p.title)])),
+    100,
+  );
   const volumeKeywords = [
     ...(input.volumes?.google_volumes ?? []).map((g) => g.keyword),
     ...(input.volumes?.keywords ?? []),
@@ -84,7 +117,9 @@ export function factsOf(input: GenerationInput): Facts {
     brandCited: Number(sd.brand?.cited ?? 0),
     brandScore: Number(sd.brand?.visibility_score ?? 0),
     rivals: ((sd.competitors ?? []) as Rival[]).slice(0, 5),
-    sources: ((sd.citations?.top_domains ?? []) as Source[]).filter((d) => d.category !== 'you' && d.category !== 'competitor'),
+    sources: ((sd.citations?.top_domains ?? []) as Source[]).filter(
+      (d) => d.category !== 'you' && d.category !== 'competitor',
+    ),
     pages,
     competitorPages: allPages.filter((p) => p.category === 'competitor'),
     // Longer than a search box takes is not a keyword.

@@ -16,9 +16,14 @@ export interface OpenAiOptions {
   attempts?: number;
 }
 
-interface Message { role: 'system' | 'user'; content: string }
+interface Message {
+  role: 'system' | 'user';
+  content: string;
+}
 /** What is read of a chat-completions answer (the endpoint's JSON, checked below). */
-interface Completion { choices?: { message?: { content?: unknown } }[] }
+interface Completion {
+  choices?: { message?: { content?: unknown } }[];
+}
 
 /** The model gave no valid output after its attempts (the caller gives the quota unit back). */
 export class GenerationError extends Error {
@@ -40,8 +45,17 @@ Answer with exactly one JSON object that matches the JSON Schema given, and noth
 function factsMessage(input: GenerationInput): string {
   const f = factsOf(input);
   return JSON.stringify({
-    brand: { name: input.brand.name, domains: input.brand.domains, industry: input.brand.industry, region: input.brand.region },
-    opportunity: { type: input.opportunity.type, title: input.opportunity.title, description: input.opportunity.description },
+    brand: {
+      name: input.brand.name,
+      domains: input.brand.domains,
+      industry: input.brand.industry,
+      region: input.brand.region,
+    },
+    opportunity: {
+      type: input.opportunity.type,
+      title: input.opportunity.title,
+      description: input.opportunity.description,
+    },
     prompt: f.prompt,
     tracked_answers: f.answers,
     answers_naming_competitors_but_not_brand: f.gapAnswers,
@@ -60,7 +74,7 @@ export function briefMessages(input: GenerationInput): Message[] {
     {
       role: 'user',
       content: `Write a content brief for a piece that makes AI assistants mention ${input.brand.name} when people ask the prompt below.
-${input.opportunity.type === 'earned' ? 'This is an earned opportunity: the piece is meant for the third-party sources the assistants cite.' : 'This is an owned opportunity: the piece will be published on the brand\'s own site.'}
+${input.opportunity.type === 'earned' ? 'This is an earned opportunity: the piece is meant for the third-party sources the assistants cite.' : "This is an owned opportunity: the piece will be published on the brand's own site."}
 Each outline item is "Heading — what the section covers". targetKeywords come from the keywords given.
 JSON Schema: ${JSON.stringify(z.toJSONSchema(Brief))}
 Facts: ${factsMessage(input)}`,
@@ -88,7 +102,7 @@ function jsonOf(content: string): unknown {
   try {
     return JSON.parse(fenced ? fenced[1] : content);
   } catch {
-    throw new Retryable('the model\'s answer is not valid JSON');
+    throw new Retryable("the model's answer is not valid JSON");
   }
 }
 
@@ -134,7 +148,10 @@ export class OpenAiCompatibleGenerator implements ContentGenerator {
           messages,
           temperature: 0.4,
           // Not `strict`: strict mode refuses schemas with lengths and sizes; zod checks them below.
-          response_format: { type: 'json_schema', json_schema: { name, schema: z.toJSONSchema(schema), strict: false } },
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name, schema: z.toJSONSchema(schema), strict: false },
+          },
         }),
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });
@@ -142,18 +159,25 @@ export class OpenAiCompatibleGenerator implements ContentGenerator {
     } catch (err) {
       const e = err as Error;
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
-      throw new Retryable(timedOut ? `the model did not answer within ${this.opts.timeoutMs} ms` : `cannot reach the model (${e.message})`);
+      throw new Retryable(
+        timedOut
+          ? `the model did not answer within ${this.opts.timeoutMs} ms`
+          : `cannot reach the model (${e.message})`,
+      );
     }
     if (!res.ok) {
       const message = `the model endpoint answered HTTP ${res.status}`;
       throw res.status === 408 || res.status === 429 || res.status >= 500 ? new Retryable(message) : new Error(message);
     }
     const content = (body as Completion | null | undefined)?.choices?.[0]?.message?.content;
-    if (typeof content !== 'string' || !content.trim()) throw new Retryable('the model\'s answer has no message content');
+    if (typeof content !== 'string' || !content.trim())
+      throw new Retryable("the model's answer has no message content");
     const parsed = schema.safeParse(jsonOf(content));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Retryable(`the model's answer does not match the schema (${issue.path.join('.') || 'root'}: ${issue.message})`);
+      throw new Retryable(
+        `the model's answer does not match the schema (${issue.path.join('.') || 'root'}: ${issue.message})`,
+      );
     }
     return parsed.data;
   }

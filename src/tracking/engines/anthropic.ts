@@ -29,7 +29,9 @@ export function createAnthropicEngine({ provider, http }: AdapterOptions): Engin
       if (!apiKey) return failure('not_configured', 'ANTHROPIC_API_KEY is not set');
       const country = countryCode(req.region);
       const tool = {
-        type: 'web_search_20250305', name: 'web_search', max_uses: MAX_SEARCHES,
+        type: 'web_search_20250305',
+        name: 'web_search',
+        max_uses: MAX_SEARCHES,
         ...(country ? { user_location: { type: 'approximate', country } } : {}),
       };
       const content: any[] = [];
@@ -37,13 +39,16 @@ export function createAnthropicEngine({ provider, http }: AdapterOptions): Engin
       for (let turn = 1; turn <= MAX_TURNS; turn++) {
         const messages: any[] = [{ role: 'user', content: req.prompt }];
         if (content.length) messages.push({ role: 'assistant', content });
-        const r = await requestJson({
-          provider: 'Anthropic',
-          url: `${trimSlash(baseUrl)}/messages`,
-          headers: { 'x-api-key': apiKey, 'anthropic-version': API_VERSION },
-          body: { model, max_tokens: MAX_TOKENS, messages, tools: [tool] },
-          signal: req.signal,
-        }, http);
+        const r = await requestJson(
+          {
+            provider: 'Anthropic',
+            url: `${trimSlash(baseUrl)}/messages`,
+            headers: { 'x-api-key': apiKey, 'anthropic-version': API_VERSION },
+            body: { model, max_tokens: MAX_TOKENS, messages, tools: [tool] },
+            signal: req.signal,
+          },
+          http,
+        );
         if (!r.ok) return r;
         if (!Array.isArray(r.json?.content)) return failure('malformed', 'Anthropic response has no content[]');
         content.push(...r.json.content);
@@ -59,17 +64,30 @@ function parseContent(content: any[], model: string, mode: 'standard' | 'shoppin
   const lastResult = content.map((b) => b?.type).lastIndexOf('web_search_tool_result');
   const texts = (from: number) => content.slice(from).filter((b) => b?.type === 'text' && typeof b.text === 'string');
   let blocks = texts(lastResult + 1);
-  if (!joinText(blocks.map((b) => b.text), '')) blocks = texts(0);
+  if (
+    !joinText(
+      blocks.map((b) => b.text),
+      '',
+    )
+  )
+    blocks = texts(0);
   // Cited passages come as separate text blocks of one continuous answer: join without separators.
-  const text = joinText(blocks.map((b) => b.text), '');
+  const text = joinText(
+    blocks.map((b) => b.text),
+    '',
+  );
   if (!text) {
-    const error = content.find((b) => b?.type === 'web_search_tool_result' && b.content?.type === 'web_search_tool_result_error');
+    const error = content.find(
+      (b) => b?.type === 'web_search_tool_result' && b.content?.type === 'web_search_tool_result_error',
+    );
     const code = error?.content?.error_code;
-    if (code === 'too_many_requests') return failure('rate_limited', 'Anthropic web search rate limit (too_many_requests)', true);
+    if (code === 'too_many_requests')
+      return failure('rate_limited', 'Anthropic web search rate limit (too_many_requests)', true);
     if (code) return failure('http_error', `Anthropic web search failed (${code})`, code === 'unavailable');
     return failure('malformed', 'Anthropic response holds no answer text');
   }
-  const cites = blocks.flatMap((b) => (Array.isArray(b.citations) ? b.citations : []))
+  const cites = blocks
+    .flatMap((b) => (Array.isArray(b.citations) ? b.citations : []))
     .filter((c: any) => c?.type === 'web_search_result_location');
   return captured({ text, citations: uniqueCitations(cites), model, mode, products: [] });
 }

@@ -25,13 +25,16 @@ export function createGeminiEngine({ provider, http }: AdapterOptions): Engine {
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'GEMINI_API_KEY is not set');
-      const r = await requestJson({
-        provider: 'Gemini',
-        url: `${trimSlash(baseUrl)}/models/${encodeURIComponent(model)}:generateContent`,
-        headers: { 'x-goog-api-key': apiKey },
-        body: { contents: [{ role: 'user', parts: [{ text: req.prompt }] }], tools: [{ google_search: {} }] },
-        signal: req.signal,
-      }, http);
+      const r = await requestJson(
+        {
+          provider: 'Gemini',
+          url: `${trimSlash(baseUrl)}/models/${encodeURIComponent(model)}:generateContent`,
+          headers: { 'x-goog-api-key': apiKey },
+          body: { contents: [{ role: 'user', parts: [{ text: req.prompt }] }], tools: [{ google_search: {} }] },
+          signal: req.signal,
+        },
+        http,
+      );
       if (!r.ok) return r;
       const json = r.json;
       const candidate = Array.isArray(json?.candidates) ? json.candidates[0] : undefined;
@@ -43,9 +46,18 @@ export function createGeminiEngine({ provider, http }: AdapterOptions): Engine {
       }
       const parts = Array.isArray(candidate.content?.parts) ? candidate.content.parts : [];
       // Thought summaries are not part of the answer a user reads.
-      const text = joinText(parts.filter((p: any) => !p?.thought).map((p: any) => p?.text), '');
-      if (!text) return failure('malformed', `Gemini response holds no answer text (finishReason ${candidate.finishReason ?? 'missing'})`);
-      const chunks = Array.isArray(candidate.groundingMetadata?.groundingChunks) ? candidate.groundingMetadata.groundingChunks : [];
+      const text = joinText(
+        parts.filter((p: any) => !p?.thought).map((p: any) => p?.text),
+        '',
+      );
+      if (!text)
+        return failure(
+          'malformed',
+          `Gemini response holds no answer text (finishReason ${candidate.finishReason ?? 'missing'})`,
+        );
+      const chunks = Array.isArray(candidate.groundingMetadata?.groundingChunks)
+        ? candidate.groundingMetadata.groundingChunks
+        : [];
       const webs = chunks.map((c: any) => c?.web).filter((w: any) => w && typeof w.uri === 'string');
       const hosts = new Set([REDIRECT_HOST, new URL(baseUrl).host]);
       const sources = await Promise.all(webs.map((w: any) => resolveSource(w.uri, w.title, hosts, req.signal)));
@@ -61,7 +73,12 @@ export function createGeminiEngine({ provider, http }: AdapterOptions): Engine {
 }
 
 /** The source behind a grounding redirect: its Location, else https://{title}/ when the title is a domain. */
-async function resolveSource(uri: string, title: unknown, hosts: Set<string>, signal?: AbortSignal): Promise<{ url: string; title: unknown }> {
+async function resolveSource(
+  uri: string,
+  title: unknown,
+  hosts: Set<string>,
+  signal?: AbortSignal,
+): Promise<{ url: string; title: unknown }> {
   const domain = typeof title === 'string' && HOSTNAME.test(title.trim()) ? title.trim().toLowerCase() : undefined;
   if (!uri.includes('/grounding-api-redirect/')) return { url: uri, title };
   try {

@@ -31,11 +31,20 @@ export async function requestJson(req: JsonRequest, policy: HttpPolicy): Promise
     if (result.ok || !result.failure.retryable || req.signal?.aborted) return result;
     const f = result.failure;
     if (attempt >= policy.maxAttempts) {
-      return { ok: false, failure: { ...f, message: `${f.message} (after ${attempt} attempt${attempt > 1 ? 's' : ''})` } };
+      return {
+        ok: false,
+        failure: { ...f, message: `${f.message} (after ${attempt} attempt${attempt > 1 ? 's' : ''})` },
+      };
     }
     const wait = f.retryAfterMs ?? backoff(policy.retryBaseMs, attempt);
     if (wait > maxWait) {
-      return { ok: false, failure: { ...f, message: `${f.message}; Retry-After ${Math.ceil(wait / 1000)} s is longer than worth waiting` } };
+      return {
+        ok: false,
+        failure: {
+          ...f,
+          message: `${f.message}; Retry-After ${Math.ceil(wait / 1000)} s is longer than worth waiting`,
+        },
+      };
     }
     await sleep(wait, undefined, { signal: req.signal }).catch(() => {});
   }
@@ -66,7 +75,11 @@ async function once(req: JsonRequest, timeoutMs: number): Promise<JsonResult> {
     if (timeout.aborted) return fail('timeout', `${req.provider} did not answer within ${timeoutMs} ms`, true);
     if (req.signal?.aborted) return fail('timeout', `the capture was cancelled`, false);
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return fail('http_error', `${req.provider} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message})`, true);
+    return fail(
+      'http_error',
+      `${req.provider} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message})`,
+      true,
+    );
   }
   const retryAfterMs = retryAfter(res.headers);
   if (res.status === 429) {

@@ -31,5 +31,8 @@ export function uniqueCitations(list: { url?: unknown; title?: unknown }[]): Cit
 
 /** Non-empty strings joined with a separator; non-strings are skipped. */
 export function joinText(parts: unknown[], separator: string): string {
-  return parts.filter((p): p is string => typeof p === 'string' && p.trim() !== '').join(separator).trim();
+  return parts
+    .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+    .join(separator)
+    .trim();
 }

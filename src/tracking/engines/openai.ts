@@ -11,7 +11,10 @@ import { requestJson } from './http.ts';
 import { countryCode, joinText, uniqueCitations } from './normalize.ts';
 import { captured, failure, type CaptureOutcome, type Engine, type HttpPolicy } from './types.ts';
 
-export interface AdapterOptions { provider: ProviderConfig; http: HttpPolicy }
+export interface AdapterOptions {
+  provider: ProviderConfig;
+  http: HttpPolicy;
+}
 
 export const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
@@ -24,13 +27,16 @@ export function createOpenAIEngine({ provider, http }: AdapterOptions): Engine {
       if (!apiKey) return failure('not_configured', 'OPENAI_API_KEY is not set');
       const country = countryCode(req.region);
       const tool = { type: 'web_search', ...(country ? { user_location: { type: 'approximate', country } } : {}) };
-      const r = await requestJson({
-        provider: 'OpenAI',
-        url: `${trimSlash(baseUrl)}/responses`,
-        headers: { authorization: `Bearer ${apiKey}` },
-        body: { model, input: req.prompt, tools: [tool] },
-        signal: req.signal,
-      }, http);
+      const r = await requestJson(
+        {
+          provider: 'OpenAI',
+          url: `${trimSlash(baseUrl)}/responses`,
+          headers: { authorization: `Bearer ${apiKey}` },
+          body: { model, input: req.prompt, tools: [tool] },
+          signal: req.signal,
+        },
+        http,
+      );
       if (!r.ok) return r;
       return parseResponsesApi(r.json, { provider: 'OpenAI', model, mode: req.mode });
     },
@@ -40,13 +46,22 @@ export function createOpenAIEngine({ provider, http }: AdapterOptions): Engine {
 /** Text and cited URLs of a Responses API answer (OpenAI's, or xAI's which follows it). */
 export function parseResponsesApi(
   json: any,
-  opts: { provider: string; model: string; mode: AnswerMode; fallbackCitations?: (json: any) => { url?: unknown; title?: unknown }[] },
+  opts: {
+    provider: string;
+    model: string;
+    mode: AnswerMode;
+    fallbackCitations?: (json: any) => { url?: unknown; title?: unknown }[];
+  },
 ): CaptureOutcome {
   if (!json || typeof json !== 'object' || !Array.isArray(json.output)) {
     return failure('malformed', `${opts.provider} response has no output[]`);
   }
   if (json.status === 'failed') {
-    return failure('http_error', `${opts.provider} could not answer: ${json.error?.message ?? 'no reason given'}`, true);
+    return failure(
+      'http_error',
+      `${opts.provider} could not answer: ${json.error?.message ?? 'no reason given'}`,
+      true,
+    );
   }
   const texts: unknown[] = [];
   const cites: { url?: unknown; title?: unknown }[] = [];

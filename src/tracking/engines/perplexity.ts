@@ -16,25 +16,30 @@ export function createPerplexityEngine({ provider, http }: AdapterOptions): Engi
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'PERPLEXITY_API_KEY is not set');
       const country = countryCode(req.region);
-      const r = await requestJson({
-        provider: 'Perplexity',
-        url: `${trimSlash(baseUrl)}/chat/completions`,
-        headers: { authorization: `Bearer ${apiKey}` },
-        body: {
-          model,
-          messages: [{ role: 'user', content: req.prompt }],
-          ...(country ? { web_search_options: { user_location: { country } } } : {}),
+      const r = await requestJson(
+        {
+          provider: 'Perplexity',
+          url: `${trimSlash(baseUrl)}/chat/completions`,
+          headers: { authorization: `Bearer ${apiKey}` },
+          body: {
+            model,
+            messages: [{ role: 'user', content: req.prompt }],
+            ...(country ? { web_search_options: { user_location: { country } } } : {}),
+          },
+          signal: req.signal,
         },
-        signal: req.signal,
-      }, http);
+        http,
+      );
       if (!r.ok) return r;
       const json = r.json;
       const content = json?.choices?.[0]?.message?.content;
-      if (typeof content !== 'string') return failure('malformed', 'Perplexity response has no choices[0].message.content');
+      if (typeof content !== 'string')
+        return failure('malformed', 'Perplexity response has no choices[0].message.content');
       if (!content.trim()) return failure('malformed', 'Perplexity response holds no answer text');
-      const sources = Array.isArray(json.search_results) && json.search_results.length
-        ? json.search_results
-        : (Array.isArray(json.citations) ? json.citations : []).map((url: unknown) => ({ url }));
+      const sources =
+        Array.isArray(json.search_results) && json.search_results.length
+          ? json.search_results
+          : (Array.isArray(json.citations) ? json.citations : []).map((url: unknown) => ({ url }));
       return captured({
         text: content.trim(),
         citations: uniqueCitations(sources),

@@ -15,13 +15,20 @@ import type { Engine } from './types.ts';
 import { createXaiEngine } from './xai.ts';
 
 /** The platforms each provider answers, and the variable that holds its key. */
-export const PROVIDERS: Record<ProviderName, { platforms: Platform[]; keyVariable: string; create: (o: AdapterOptions) => Engine }> = {
+export const PROVIDERS: Record<
+  ProviderName,
+  { platforms: Platform[]; keyVariable: string; create: (o: AdapterOptions) => Engine }
+> = {
   openai: { platforms: ['chatgpt'], keyVariable: 'OPENAI_API_KEY', create: createOpenAIEngine },
   perplexity: { platforms: ['perplexity'], keyVariable: 'PERPLEXITY_API_KEY', create: createPerplexityEngine },
   gemini: { platforms: ['gemini'], keyVariable: 'GEMINI_API_KEY', create: createGeminiEngine },
   anthropic: { platforms: ['claude'], keyVariable: 'ANTHROPIC_API_KEY', create: createAnthropicEngine },
   xai: { platforms: ['grok'], keyVariable: 'XAI_API_KEY', create: createXaiEngine },
-  serpapi: { platforms: ['google_ai_overviews', 'google_ai_mode', 'copilot'], keyVariable: 'SERPAPI_API_KEY', create: createSerpApiEngine },
+  serpapi: {
+    platforms: ['google_ai_overviews', 'google_ai_mode', 'copilot'],
+    keyVariable: 'SERPAPI_API_KEY',
+    create: createSerpApiEngine,
+  },
 };
 
 export function providerOf(platform: Platform): ProviderName {

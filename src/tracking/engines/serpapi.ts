@@ -28,11 +28,14 @@ export const SERPAPI_PLATFORMS = Object.keys(SURFACES) as Platform[];
 export function createSerpApiEngine({ provider, http }: AdapterOptions): Engine {
   const { apiKey, baseUrl } = provider;
   const search = (params: Record<string, string>, signal?: AbortSignal): Promise<JsonResult> =>
-    requestJson({
-      provider: 'SerpApi',
-      url: `${trimSlash(baseUrl)}/search.json?${new URLSearchParams({ ...params, api_key: apiKey ?? '' })}`,
-      signal,
-    }, http);
+    requestJson(
+      {
+        provider: 'SerpApi',
+        url: `${trimSlash(baseUrl)}/search.json?${new URLSearchParams({ ...params, api_key: apiKey ?? '' })}`,
+        signal,
+      },
+      http,
+    );
 
   return {
     name: 'serpapi',
@@ -42,7 +45,10 @@ export function createSerpApiEngine({ provider, http }: AdapterOptions): Engine 
       const surface = SURFACES[req.platform];
       if (!surface) return failure('http_error', `SerpApi does not serve the ${req.platform} platform`);
       const gl = countryCode(req.region)?.toLowerCase();
-      const r = await search({ engine: surface.engine, q: req.prompt, ...(surface.google && gl ? { gl } : {}) }, req.signal);
+      const r = await search(
+        { engine: surface.engine, q: req.prompt, ...(surface.google && gl ? { gl } : {}) },
+        req.signal,
+      );
       if (!r.ok) return r;
       const error = searchError(r.json);
       if (error) return error;
@@ -70,7 +76,8 @@ function searchError(json: any): CaptureOutcome | undefined {
 }
 
 function parseBlock(block: any, page: any, model: string, req: CaptureRequest): CaptureOutcome {
-  if (!Array.isArray(block?.text_blocks)) return failure('malformed', `SerpApi response has no text_blocks for ${req.platform}`);
+  if (!Array.isArray(block?.text_blocks))
+    return failure('malformed', `SerpApi response has no text_blocks for ${req.platform}`);
   const text = joinText(block.text_blocks.map(blockText), '\n\n');
   if (!text) return failure('no_answer', `${req.platform} showed an empty answer for this query`);
   const references = Array.isArray(block.references) ? block.references : [];
@@ -94,14 +101,16 @@ function blockText(b: any): string {
 /** AI Mode's shopping_results as the answer file's product cards (CONTRACT.md section 5). */
 function shoppingCards(results: unknown): ProductInput[] {
   if (!Array.isArray(results)) return [];
-  return results.filter((p) => p && typeof p === 'object' && typeof p.title === 'string').map((p: any, i) => ({
-    position: Number.isInteger(p.position) ? p.position : i + 1,
-    title: p.title,
-    price: typeof p.price === 'string' ? p.price : (p.extracted_price ?? null),
-    image_url: p.thumbnail ?? null,
-    merchant_url: p.link ?? p.product_link ?? null,
-    merchant: p.source ?? null,
-    rating: p.rating ?? null,
-    review_count: p.reviews ?? null,
-  }));
+  return results
+    .filter((p) => p && typeof p === 'object' && typeof p.title === 'string')
+    .map((p: any, i) => ({
+      position: Number.isInteger(p.position) ? p.position : i + 1,
+      title: p.title,
+      price: typeof p.price === 'string' ? p.price : (p.extracted_price ?? null),
+      image_url: p.thumbnail ?? null,
+      merchant_url: p.link ?? p.product_link ?? null,
+      merchant: p.source ?? null,
+      rating: p.rating ?? null,
+      review_count: p.reviews ?? null,
+    }));
 }

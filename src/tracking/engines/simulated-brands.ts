@@ -16,7 +16,10 @@ export async function loadSimBrands(pg: Postgres, brandIds: string[]): Promise<S
       competitors,
       // A prompt without regions is asked in the brand's own region.
       prompts: prompts.map((p) => ({
-        id: p.id, text: p.text, platforms: p.platforms, regions: p.regions.length ? p.regions : [brand.region || 'US'],
+        id: p.id,
+        text: p.text,
+        platforms: p.platforms,
+        regions: p.regions.length ? p.regions : [brand.region || 'US'],
       })),
     });
   }

@@ -27,7 +27,14 @@ export function createSimulatedEngine(brandOf: (promptId: string) => SimBrand | 
         // Asked for shopping, it shops; asked for a standard answer it keeps its usual mix.
         ...(req.mode === 'shopping' ? { shoppingShare: 1 } : {}),
       });
-      return captured({ text: a.text, citations: a.citations, model: a.model, mode: a.mode, products: a.products, collectedAt: a.collected_at });
+      return captured({
+        text: a.text,
+        citations: a.citations,
+        model: a.model,
+        mode: a.mode,
+        products: a.products,
+        collectedAt: a.collected_at,
+      });
     },
   };
 }

@@ -12,8 +12,17 @@ import { buildCitations, buildShopping, buildText, int, topicOf, type Ctx, type 
 /** The label callers attach to anything produced by this engine (engine name, UI, logs). */
 export const SIMULATED_LABEL = 'simulated';
 
-export interface SimPrompt { id: string; text: string; platforms: Platform[]; regions: string[] }
-export interface SimBrand { brand: Entity; competitors: Entity[]; prompts: SimPrompt[] }
+export interface SimPrompt {
+  id: string;
+  text: string;
+  platforms: Platform[];
+  regions: string[];
+}
+export interface SimBrand {
+  brand: Entity;
+  competitors: Entity[];
+  prompts: SimPrompt[];
+}
 
 export interface SimulateAnswerOptions {
   seed: string | number;
@@ -21,17 +30,17 @@ export interface SimulateAnswerOptions {
   prompt: SimPrompt;
   platform: Platform;
   region: string;
-  day: string;            // YYYY-MM-DD, UTC
-  sample?: number;        // 0-based index when a prompt is sampled several times a day
+  day: string; // YYYY-MM-DD, UTC
+  sample?: number; // 0-based index when a prompt is sampled several times a day
   shoppingShare?: number; // share of shopping answers on the platforms that have them (0.08)
 }
 
 export interface SimulateDaysOptions {
   seed: string | number;
   brands: SimBrand[];
-  from: string;           // first day, YYYY-MM-DD
+  from: string; // first day, YYYY-MM-DD
   days: number;
-  samples?: number;       // answers per (prompt, platform, region, day); default 1
+  samples?: number; // answers per (prompt, platform, region, day); default 1
   shoppingShare?: number;
 }
 
@@ -44,8 +53,10 @@ function hash32(s: string): number {
   return mix(h);
 }
 function mix(h: number): number {
-  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
 }
 /** mulberry32: tiny, fast, good enough for simulation (not for anything secret). */
@@ -62,13 +73,25 @@ const unit = (h: number) => h / 4294967296; // a 32-bit hash as a number in [0, 
 // ---- how visible each entity is --------------------------------------------------------------
 // Each platform has its own propensity to name the brand, so per-platform figures differ.
 const PLATFORM_REACH: Record<Platform, number> = {
-  chatgpt: 0.55, perplexity: 0.62, gemini: 0.45, google_ai_overviews: 0.34,
-  google_ai_mode: 0.5, claude: 0.4, copilot: 0.3, grok: 0.26,
+  chatgpt: 0.55,
+  perplexity: 0.62,
+  gemini: 0.45,
+  google_ai_overviews: 0.34,
+  google_ai_mode: 0.5,
+  claude: 0.4,
+  copilot: 0.3,
+  grok: 0.26,
 };
 // Cited sources per answer [min, max]; retrieval-heavy platforms cite more.
 const CITES: Record<Platform, [number, number]> = {
-  chatgpt: [1, 6], perplexity: [3, 8], gemini: [1, 5], google_ai_overviews: [2, 8],
-  google_ai_mode: [2, 7], claude: [0, 4], copilot: [1, 5], grok: [0, 5],
+  chatgpt: [1, 6],
+  perplexity: [3, 8],
+  gemini: [1, 5],
+  google_ai_overviews: [2, 8],
+  google_ai_mode: [2, 7],
+  claude: [0, 4],
+  copilot: [1, 5],
+  grok: [0, 5],
 };
 const SHOPPING_PLATFORMS = new Set<Platform>(['chatgpt', 'perplexity', 'google_ai_mode']);
 
@@ -78,8 +101,19 @@ const SHOPPING_PLATFORMS = new Set<Platform>(['chatgpt', 'perplexity', 'google_a
  * of the platform's own.
  */
 interface Reach {
-  id: string; kind: string; key: number; base: number;
-  a0: number; w0: number; f0: number; a1: number; w1: number; f1: number; a2: number; w2: number; f2: number;
+  id: string;
+  kind: string;
+  key: number;
+  base: number;
+  a0: number;
+  w0: number;
+  f0: number;
+  a1: number;
+  w1: number;
+  f1: number;
+  a2: number;
+  w2: number;
+  f2: number;
 }
 // Cached per entity object and "seed|platform"; id and kind are re-checked so that a reused,
 // edited entity object never gets a stale profile.
@@ -94,14 +128,23 @@ function reachOf(seed: string, seedPlatform: string, e: Entity, platform: Platfo
   let p = byKey.get(seedPlatform);
   if (!p || p.id !== e.id || p.kind !== e.kind) {
     const r = mulberry32(hash32(`${seed}|${e.kind}|${e.id}|${platform}`));
-    const key = hash32(`${seed}|${e.id}`), shared = mulberry32(key); // the same for every platform
+    const key = hash32(`${seed}|${e.id}`),
+      shared = mulberry32(key); // the same for every platform
     const lvl = PLATFORM_REACH[platform];
     p = {
-      id: e.id, kind: e.kind, key,
-      a0: 0.06 + shared() * 0.08, w0: (2 * Math.PI) / (50 + shared() * 100), f0: shared() * 2 * Math.PI, // a season
+      id: e.id,
+      kind: e.kind,
+      key,
+      a0: 0.06 + shared() * 0.08,
+      w0: (2 * Math.PI) / (50 + shared() * 100),
+      f0: shared() * 2 * Math.PI, // a season
       base: e.kind === 'brand' ? lvl + (r() - 0.5) * 0.24 : lvl * (0.45 + r() * 0.65),
-      a1: 0.06 + r() * 0.1, w1: (2 * Math.PI) / (40 + r() * 80), f1: r() * 2 * Math.PI,  // weeks to months
-      a2: 0.02 + r() * 0.04, w2: (2 * Math.PI) / (7 + r() * 14), f2: r() * 2 * Math.PI,  // a week or two
+      a1: 0.06 + r() * 0.1,
+      w1: (2 * Math.PI) / (40 + r() * 80),
+      f1: r() * 2 * Math.PI, // weeks to months
+      a2: 0.02 + r() * 0.04,
+      w2: (2 * Math.PI) / (7 + r() * 14),
+      f2: r() * 2 * Math.PI, // a week or two
     };
     if (byKey.size > 1000) byKey.clear(); // bound memory when one entity meets many seeds
     byKey.set(seedPlatform, p);
@@ -111,9 +154,13 @@ function reachOf(seed: string, seedPlatform: string, e: Entity, platform: Platfo
 
 /** Probability that `e` is named in an answer to this prompt on this day and region. */
 function nameOdds(p: Reach, dayIdx: number, promptKey: number, regionKey: number): number {
-  const v = p.base + p.a0 * Math.sin(p.w0 * dayIdx + p.f0) + p.a1 * Math.sin(p.w1 * dayIdx + p.f1) + p.a2 * Math.sin(p.w2 * dayIdx + p.f2)
-    + (unit(mix(promptKey ^ p.key)) - 0.5) * 0.4   // some prompts suit an entity better than others
-    + (unit(mix(regionKey ^ p.key)) - 0.5) * 0.12; // and some markets
+  const v =
+    p.base +
+    p.a0 * Math.sin(p.w0 * dayIdx + p.f0) +
+    p.a1 * Math.sin(p.w1 * dayIdx + p.f1) +
+    p.a2 * Math.sin(p.w2 * dayIdx + p.f2) +
+    (unit(mix(promptKey ^ p.key)) - 0.5) * 0.4 + // some prompts suit an entity better than others
+    (unit(mix(regionKey ^ p.key)) - 0.5) * 0.12; // and some markets
   return Math.min(0.95, Math.max(0.02, v));
 }
 
@@ -129,7 +176,8 @@ function topicFor(text: string) {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-let lastDay = '', lastIdx = 0; // answers come day by day: skip re-parsing the same date
+let lastDay = '',
+  lastIdx = 0; // answers come day by day: skip re-parsing the same date
 function dayIndex(day: string): number {
   if (day === lastDay) return lastIdx;
   const ms = DAY.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
@@ -141,14 +189,22 @@ function dayIndex(day: string): number {
 
 function modelFor(r: Rng, platform: Platform): string {
   switch (platform) {
-    case 'chatgpt': return r() < 0.5 ? 'gpt-4o' : 'gpt-5';
-    case 'perplexity': return r() < 0.6 ? 'sonar' : 'sonar-pro';
-    case 'gemini': return 'gemini-2.5-flash';
-    case 'google_ai_overviews': return 'google-aio';
-    case 'google_ai_mode': return 'google-ai-mode';
-    case 'claude': return 'claude-sonnet-4';
-    case 'copilot': return 'copilot';
-    case 'grok': return 'grok-3';
+    case 'chatgpt':
+      return r() < 0.5 ? 'gpt-4o' : 'gpt-5';
+    case 'perplexity':
+      return r() < 0.6 ? 'sonar' : 'sonar-pro';
+    case 'gemini':
+      return 'gemini-2.5-flash';
+    case 'google_ai_overviews':
+      return 'google-aio';
+    case 'google_ai_mode':
+      return 'google-ai-mode';
+    case 'claude':
+      return 'claude-sonnet-4';
+    case 'copilot':
+      return 'copilot';
+    case 'grok':
+      return 'grok-3';
   }
 }
 
@@ -157,7 +213,9 @@ const pad2 = (n: number) => (n < 10 ? '0' : '') + n;
 /** One simulated answer. Deterministic in (seed, prompt, platform, region, day, sample). */
 export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
   const { brand, prompt, platform, region, day } = opts;
-  const seed = String(opts.seed), sample = opts.sample ?? 0, shoppingShare = opts.shoppingShare ?? 0.08;
+  const seed = String(opts.seed),
+    sample = opts.sample ?? 0,
+    shoppingShare = opts.shoppingShare ?? 0.08;
   if (!Number.isInteger(sample) || sample < 0) throw new Error(`simulated engine: bad sample ${sample}`);
   if (!(platform in PLATFORM_REACH)) throw new Error(`simulated engine: unknown platform "${platform}"`);
   const dayIdx = dayIndex(day);
@@ -169,14 +227,25 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
 
   // The ingestion id derives from collected_at among others, so samples must never share a
   // timestamp: 7919 is prime to 86400, giving distinct seconds for up to 86,400 samples.
-  const secs = (slot % 86_400 + sample * 7919) % 86_400;
+  const secs = ((slot % 86_400) + sample * 7919) % 86_400;
   const collected_at = `${day}T${pad2((secs / 3600) | 0)}:${pad2(((secs / 60) | 0) % 60)}:${pad2(secs % 60)}Z`;
   const model = modelFor(r, platform);
 
   const { topic, topicTitle } = topicFor(prompt.text);
   const entities = [brand.brand, ...brand.competitors];
-  const ctx: Ctx = { r, platform, region, year: Number(day.slice(0, 4)), prompt: prompt.text, topic, topicTitle, entities };
-  const promptKey = hash32(`${seed}|${prompt.id}`), regionKey = hash32(region), seedPlatform = `${seed}|${platform}`;
+  const ctx: Ctx = {
+    r,
+    platform,
+    region,
+    year: Number(day.slice(0, 4)),
+    prompt: prompt.text,
+    topic,
+    topicTitle,
+    entities,
+  };
+  const promptKey = hash32(`${seed}|${prompt.id}`),
+    regionKey = hash32(region),
+    seedPlatform = `${seed}|${platform}`;
   const odds = entities.map((e) => nameOdds(reachOf(seed, seedPlatform, e, platform), dayIdx, promptKey, regionKey));
 
   if (SHOPPING_PLATFORMS.has(platform) && r() < shoppingShare) {
@@ -184,7 +253,9 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
     const makerOdds = odds.map((p, i) => p * (i === 0 ? 0.45 : 0.25));
     const { text, products } = buildShopping(ctx, makerOdds);
     // Shopping answers cite a few retailer pages of their own cards, sometimes a buying guide.
-    const citations: CitationInput[] = products.filter(() => r() < 0.35).map((p) => ({ url: p.merchant_url as string, title: p.title }));
+    const citations: CitationInput[] = products
+      .filter(() => r() < 0.35)
+      .map((p) => ({ url: p.merchant_url as string, title: p.title }));
     if (r() < 0.3) citations.push(...buildCitations(ctx, 1, []));
     return { prompt_id: prompt.id, platform, model, region, mode: 'shopping', collected_at, text, citations, products };
   }
@@ -203,7 +274,17 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
   for (const x of named) ownCite[x.i] = x.i === 0 ? 0.5 : 0.3;
   const citations = nCites ? buildCitations(ctx, nCites, ownCite) : [];
   const text = buildText(ctx, order, citations.length);
-  return { prompt_id: prompt.id, platform, model, region, mode: 'standard', collected_at, text, citations, products: [] };
+  return {
+    prompt_id: prompt.id,
+    platform,
+    model,
+    region,
+    mode: 'standard',
+    collected_at,
+    text,
+    citations,
+    products: [],
+  };
 }
 
 /**
@@ -211,7 +292,8 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
  * sample. A generator, so a million answers stream through without being held in memory.
  */
 export function* simulateDays(opts: SimulateDaysOptions): Generator<AnswerInput> {
-  const start = dayIndex(opts.from), samples = opts.samples ?? 1;
+  const start = dayIndex(opts.from),
+    samples = opts.samples ?? 1;
   if (!Number.isInteger(opts.days) || opts.days < 0) throw new Error(`simulated engine: bad days ${opts.days}`);
   if (!Number.isInteger(samples) || samples < 1) throw new Error(`simulated engine: bad samples ${samples}`);
   for (let d = 0; d < opts.days; d++) {
@@ -221,7 +303,16 @@ export function* simulateDays(opts: SimulateDaysOptions): Generator<AnswerInput>
         for (const platform of prompt.platforms) {
           for (const region of prompt.regions) {
             for (let sample = 0; sample < samples; sample++) {
-              yield simulateAnswer({ seed: opts.seed, brand, prompt, platform, region, day, sample, shoppingShare: opts.shoppingShare });
+              yield simulateAnswer({
+                seed: opts.seed,
+                brand,
+                prompt,
+                platform,
+                region,
+                day,
+                sample,
+                shoppingShare: opts.shoppingShare,
+              });
             }
           }
         }

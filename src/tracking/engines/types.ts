@@ -29,11 +29,11 @@ export interface Capture {
 
 export type FailureKind =
   | 'not_configured' // the provider's key is unset
-  | 'rate_limited'   // 429 after the retries, or a Retry-After too long to wait
-  | 'timeout'        // no complete answer within TRACKING_TIMEOUT_MS
-  | 'http_error'     // a non-2xx answer (or a network error) that retrying did not cure
-  | 'malformed'      // a 2xx answer without the documented shape, or without answer text
-  | 'no_answer';     // the platform showed no AI answer for this query (not an error; nothing to store)
+  | 'rate_limited' // 429 after the retries, or a Retry-After too long to wait
+  | 'timeout' // no complete answer within TRACKING_TIMEOUT_MS
+  | 'http_error' // a non-2xx answer (or a network error) that retrying did not cure
+  | 'malformed' // a 2xx answer without the documented shape, or without answer text
+  | 'no_answer'; // the platform showed no AI answer for this query (not an error; nothing to store)
 
 export interface EngineFailure {
   kind: FailureKind;
@@ -63,7 +63,14 @@ export interface HttpPolicy {
   maxRetryAfterMs?: number;
 }
 
-export const failure = (kind: FailureKind, message: string, retryable = false, retryAfterMs?: number): CaptureOutcome =>
-  ({ ok: false, failure: { kind, message, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) } });
+export const failure = (
+  kind: FailureKind,
+  message: string,
+  retryable = false,
+  retryAfterMs?: number,
+): CaptureOutcome => ({
+  ok: false,
+  failure: { kind, message, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+});
 
 export const captured = (capture: Capture): CaptureOutcome => ({ ok: true, capture });

@@ -16,13 +16,16 @@ export function createXaiEngine({ provider, http }: AdapterOptions): Engine {
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'XAI_API_KEY is not set');
-      const r = await requestJson({
-        provider: 'xAI',
-        url: `${trimSlash(baseUrl)}/responses`,
-        headers: { authorization: `Bearer ${apiKey}` },
-        body: { model, input: [{ role: 'user', content: req.prompt }], tools: [{ type: 'web_search' }] },
-        signal: req.signal,
-      }, http);
+      const r = await requestJson(
+        {
+          provider: 'xAI',
+          url: `${trimSlash(baseUrl)}/responses`,
+          headers: { authorization: `Bearer ${apiKey}` },
+          body: { model, input: [{ role: 'user', content: req.prompt }], tools: [{ type: 'web_search' }] },
+          signal: req.signal,
+        },
+        http,
+      );
       if (!r.ok) return r;
       return parseResponsesApi(r.json, {
         provider: 'xAI',

@@ -17,13 +17,23 @@ export class FakeUserError extends Error {
   }
 }
 
-const FETCH_OPTIONS = new Set(['method', 'headers', 'contentType', 'payload', 'muteHttpExceptions', 'followRedirects', 'validateHttpsCertificates', 'escaping']);
+const FETCH_OPTIONS = new Set([
+  'method',
+  'headers',
+  'contentType',
+  'payload',
+  'muteHttpExceptions',
+  'followRedirects',
+  'validateHttpsCertificates',
+  'escaping',
+]);
 
 function urlFetchApp(syncFetch, log) {
   return {
     fetch(url, params = {}) {
       if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new Error(`Exception: Invalid argument: ${url}`);
-      for (const name of Object.keys(params)) if (!FETCH_OPTIONS.has(name)) throw new Error(`Exception: unknown UrlFetchApp option ${name}`);
+      for (const name of Object.keys(params))
+        if (!FETCH_OPTIONS.has(name)) throw new Error(`Exception: unknown UrlFetchApp option ${name}`);
       const request = {
         url,
         method: String(params.method ?? 'get').toUpperCase(),
@@ -35,7 +45,9 @@ function urlFetchApp(syncFetch, log) {
       const reply = syncFetch(request);
       if (reply.error) throw new Error(`Exception: Address unavailable: ${url} (${reply.error})`);
       if (reply.status >= 400 && !params.muteHttpExceptions) {
-        throw new Error(`Exception: Request failed for ${new URL(url).host} returned code ${reply.status}. Truncated server response: ${reply.body.slice(0, 100)}`);
+        throw new Error(
+          `Exception: Request failed for ${new URL(url).host} returned code ${reply.status}. Truncated server response: ${reply.body.slice(0, 100)}`,
+        );
       }
       return {
         getResponseCode: () => reply.status,
@@ -51,11 +63,20 @@ function properties() {
   const map = new Map();
   const store = {
     getProperty: (key) => (map.has(key) ? map.get(key) : null),
-    setProperty: (key, value) => { map.set(String(key), String(value)); return store; },
-    deleteProperty: (key) => { map.delete(key); return store; },
+    setProperty: (key, value) => {
+      map.set(String(key), String(value));
+      return store;
+    },
+    deleteProperty: (key) => {
+      map.delete(key);
+      return store;
+    },
     getProperties: () => Object.fromEntries(map),
     getKeys: () => [...map.keys()],
-    deleteAllProperties: () => { map.clear(); return store; },
+    deleteAllProperties: () => {
+      map.clear();
+      return store;
+    },
   };
   return store;
 }
@@ -79,7 +100,9 @@ function cache(now) {
       if (seconds > 21600) throw new Error('Exception: expiration over 6 hours');
       map.set(key, { value: String(value), expires: now() + seconds * 1000 });
     },
-    remove(key) { map.delete(key); },
+    remove(key) {
+      map.delete(key);
+    },
     keys: () => [...map.keys()],
   };
 }
@@ -89,19 +112,64 @@ const utilities = {
   Charset: { UTF_8: 'utf8', US_ASCII: 'ascii' },
   /** Apps Script returns Java-style signed bytes. */
   computeDigest(algorithm, value, charset = 'utf8') {
-    return [...createHash(algorithm).update(Buffer.from(String(value), charset)).digest()].map((b) => (b > 127 ? b - 256 : b));
+    return [
+      ...createHash(algorithm)
+        .update(Buffer.from(String(value), charset))
+        .digest(),
+    ].map((b) => (b > 127 ? b - 256 : b));
   },
-  base64Encode: (data) => Buffer.from(typeof data === 'string' ? Buffer.from(data) : data.map((b) => b & 255)).toString('base64'),
-  base64EncodeWebSafe: (data) => Buffer.from(typeof data === 'string' ? Buffer.from(data) : data.map((b) => b & 255)).toString('base64')
-    .replace(/\+/g, '-').replace(/\//g, '_'),
+  base64Encode: (data) =>
+    Buffer.from(typeof data === 'string' ? Buffer.from(data) : data.map((b) => b & 255)).toString('base64'),
+  base64EncodeWebSafe: (data) =>
+    Buffer.from(typeof data === 'string' ? Buffer.from(data) : data.map((b) => b & 255))
+      .toString('base64')
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_'),
 };
 
 // ---- DataStudioApp --------------------------------------------------------------------------
 
-const FIELD_TYPES = ['YEAR', 'YEAR_QUARTER', 'YEAR_MONTH', 'YEAR_WEEK', 'YEAR_MONTH_DAY', 'YEAR_MONTH_DAY_HOUR', 'YEAR_MONTH_DAY_SECOND',
-  'QUARTER', 'MONTH', 'WEEK', 'MONTH_DAY', 'DAY_OF_WEEK', 'DAY', 'HOUR', 'MINUTE', 'DURATION', 'COUNTRY', 'COUNTRY_CODE', 'CONTINENT',
-  'CONTINENT_CODE', 'SUB_CONTINENT', 'SUB_CONTINENT_CODE', 'REGION', 'REGION_CODE', 'CITY', 'CITY_CODE', 'METRO', 'METRO_CODE',
-  'LATITUDE_LONGITUDE', 'NUMBER', 'PERCENT', 'TEXT', 'BOOLEAN', 'URL', 'HYPERLINK', 'IMAGE', 'IMAGE_LINK', 'CURRENCY_USD', 'CURRENCY_EUR'];
+const FIELD_TYPES = [
+  'YEAR',
+  'YEAR_QUARTER',
+  'YEAR_MONTH',
+  'YEAR_WEEK',
+  'YEAR_MONTH_DAY',
+  'YEAR_MONTH_DAY_HOUR',
+  'YEAR_MONTH_DAY_SECOND',
+  'QUARTER',
+  'MONTH',
+  'WEEK',
+  'MONTH_DAY',
+  'DAY_OF_WEEK',
+  'DAY',
+  'HOUR',
+  'MINUTE',
+  'DURATION',
+  'COUNTRY',
+  'COUNTRY_CODE',
+  'CONTINENT',
+  'CONTINENT_CODE',
+  'SUB_CONTINENT',
+  'SUB_CONTINENT_CODE',
+  'REGION',
+  'REGION_CODE',
+  'CITY',
+  'CITY_CODE',
+  'METRO',
+  'METRO_CODE',
+  'LATITUDE_LONGITUDE',
+  'NUMBER',
+  'PERCENT',
+  'TEXT',
+  'BOOLEAN',
+  'URL',
+  'HYPERLINK',
+  'IMAGE',
+  'IMAGE_LINK',
+  'CURRENCY_USD',
+  'CURRENCY_EUR',
+];
 const AGGREGATIONS = ['AVG', 'COUNT', 'COUNT_DISTINCT', 'MAX', 'MIN', 'SUM', 'AUTO', 'NO_AGGREGATION'];
 const AUTH_TYPES = ['NONE', 'OAUTH2', 'USER_PASS', 'KEY', 'USER_TOKEN', 'PATH_USER_PASS', 'PATH_KEY'];
 const enumOf = (names) => Object.freeze(Object.fromEntries(names.map((n) => [n, n])));
@@ -109,23 +177,43 @@ const FieldType = enumOf(FIELD_TYPES);
 const AggregationType = enumOf(AGGREGATIONS);
 const AuthType = enumOf(AUTH_TYPES);
 
-const dataType = (type) => (type === 'NUMBER' || type === 'PERCENT' || type.startsWith('CURRENCY_') || type === 'DURATION' ? 'NUMBER'
-  : type === 'BOOLEAN' ? 'BOOLEAN' : 'STRING');
+const dataType = (type) =>
+  type === 'NUMBER' || type === 'PERCENT' || type.startsWith('CURRENCY_') || type === 'DURATION'
+    ? 'NUMBER'
+    : type === 'BOOLEAN'
+      ? 'BOOLEAN'
+      : 'STRING';
 
 function newField(conceptType) {
   const f = { conceptType };
   const field = {
-    setId: (id) => { f.id = id; return field; },
-    setName: (name) => { f.name = name; return field; },
-    setDescription: (d) => { f.description = d; return field; },
-    setType: (type) => { if (!FIELD_TYPES.includes(type)) throw new Error(`unknown FieldType ${type}`); f.type = type; return field; },
+    setId: (id) => {
+      f.id = id;
+      return field;
+    },
+    setName: (name) => {
+      f.name = name;
+      return field;
+    },
+    setDescription: (d) => {
+      f.description = d;
+      return field;
+    },
+    setType: (type) => {
+      if (!FIELD_TYPES.includes(type)) throw new Error(`unknown FieldType ${type}`);
+      f.type = type;
+      return field;
+    },
     setAggregation: (a) => {
       if (!AGGREGATIONS.includes(a)) throw new Error(`unknown AggregationType ${a}`);
       if (conceptType !== 'METRIC') throw new Error('an aggregation is set on metrics only');
       f.aggregation = a;
       return field;
     },
-    setIsHidden: (h) => { f.isHidden = !!h; return field; },
+    setIsHidden: (h) => {
+      f.isHidden = !!h;
+      return field;
+    },
     getId: () => f.id,
     getName: () => f.name,
     getType: () => f.type,
@@ -135,8 +223,12 @@ function newField(conceptType) {
     build() {
       if (!f.id || !f.type) throw new Error(`a field needs an id and a type (${JSON.stringify(f)})`);
       return {
-        name: f.id, label: f.name ?? f.id, ...(f.description ? { description: f.description } : {}), dataType: dataType(f.type),
-        semantics: { conceptType, semanticType: f.type }, ...(f.aggregation ? { defaultAggregationType: f.aggregation } : {}),
+        name: f.id,
+        label: f.name ?? f.id,
+        ...(f.description ? { description: f.description } : {}),
+        dataType: dataType(f.type),
+        semantics: { conceptType, semanticType: f.type },
+        ...(f.aggregation ? { defaultAggregationType: f.aggregation } : {}),
         ...(f.isHidden ? { isHidden: true } : {}),
       };
     },
@@ -146,16 +238,27 @@ function newField(conceptType) {
 
 function newFields(list = []) {
   const fields = {
-    newDimension: () => { const f = newField('DIMENSION'); list.push(f); return f; },
-    newMetric: () => { const f = newField('METRIC'); list.push(f); return f; },
+    newDimension: () => {
+      const f = newField('DIMENSION');
+      list.push(f);
+      return f;
+    },
+    newMetric: () => {
+      const f = newField('METRIC');
+      list.push(f);
+      return f;
+    },
     getFieldById: (id) => list.find((f) => f.getId() === id) ?? null,
     asArray: () => [...list],
     // Unknown ids are an error: Looker Studio only asks for fields of the schema.
-    forIds: (ids) => newFields(ids.map((id) => {
-      const f = fields.getFieldById(id);
-      if (!f) throw new Error(`Exception: no field with id ${id}`);
-      return f;
-    })),
+    forIds: (ids) =>
+      newFields(
+        ids.map((id) => {
+          const f = fields.getFieldById(id);
+          if (!f) throw new Error(`Exception: no field with id ${id}`);
+          return f;
+        }),
+      ),
     build() {
       const built = list.map((f) => f.build());
       const ids = built.map((f) => f.name);
@@ -174,14 +277,38 @@ function newConfig() {
     const e = { type };
     const options = [];
     const builder = {
-      setId: (id) => { e.name = id; return builder; },
-      setName: (name) => { e.displayName = name; return builder; },
-      setHelpText: (t) => { e.helpText = t; return builder; },
-      setPlaceholder: (t) => { e.placeholder = t; return builder; },
-      setText: (t) => { e.text = t; return builder; },
-      setAllowOverride: (b) => { e.parameterControl = { allowOverride: !!b }; return builder; },
-      setIsDynamic: (b) => { e.isDynamic = !!b; return builder; },
-      addOption: (o) => { options.push(o.build()); return builder; },
+      setId: (id) => {
+        e.name = id;
+        return builder;
+      },
+      setName: (name) => {
+        e.displayName = name;
+        return builder;
+      },
+      setHelpText: (t) => {
+        e.helpText = t;
+        return builder;
+      },
+      setPlaceholder: (t) => {
+        e.placeholder = t;
+        return builder;
+      },
+      setText: (t) => {
+        e.text = t;
+        return builder;
+      },
+      setAllowOverride: (b) => {
+        e.parameterControl = { allowOverride: !!b };
+        return builder;
+      },
+      setIsDynamic: (b) => {
+        e.isDynamic = !!b;
+        return builder;
+      },
+      addOption: (o) => {
+        options.push(o.build());
+        return builder;
+      },
       build: () => ({ ...e, ...(options.length ? { options } : {}) }),
     };
     entries.push(builder);
@@ -196,11 +323,27 @@ function newConfig() {
     newInfo: () => entry('INFO'),
     newOptionBuilder() {
       const o = {};
-      const option = { setLabel: (l) => { o.label = l; return option; }, setValue: (v) => { o.value = v; return option; }, build: () => ({ ...o }) };
+      const option = {
+        setLabel: (l) => {
+          o.label = l;
+          return option;
+        },
+        setValue: (v) => {
+          o.value = v;
+          return option;
+        },
+        build: () => ({ ...o }),
+      };
       return option;
     },
-    setDateRangeRequired: (b) => { dateRangeRequired = !!b; return config; },
-    setIsSteppedConfig: (b) => { isSteppedConfig = !!b; return config; },
+    setDateRangeRequired: (b) => {
+      dateRangeRequired = !!b;
+      return config;
+    },
+    setIsSteppedConfig: (b) => {
+      isSteppedConfig = !!b;
+      return config;
+    },
     build() {
       const configParams = entries.map((b) => b.build());
       for (const p of configParams) if (!p.name) throw new Error(`a config entry needs an id (${JSON.stringify(p)})`);
@@ -217,13 +360,25 @@ function newConfig() {
 
 function communityConnector() {
   return {
-    AuthType, FieldType, AggregationType,
+    AuthType,
+    FieldType,
+    AggregationType,
     newAuthTypeResponse() {
       const r = {};
       const builder = {
-        setAuthType: (t) => { if (!AUTH_TYPES.includes(t)) throw new Error(`unknown AuthType ${t}`); r.type = t; return builder; },
-        setHelpUrl: (u) => { r.helpUrl = u; return builder; },
-        build: () => { if (!r.type) throw new Error('an auth type is required'); return { ...r }; },
+        setAuthType: (t) => {
+          if (!AUTH_TYPES.includes(t)) throw new Error(`unknown AuthType ${t}`);
+          r.type = t;
+          return builder;
+        },
+        setHelpUrl: (u) => {
+          r.helpUrl = u;
+          return builder;
+        },
+        build: () => {
+          if (!r.type) throw new Error('an auth type is required');
+          return { ...r };
+        },
       };
       return builder;
     },
@@ -233,9 +388,17 @@ function communityConnector() {
       let text = '';
       let debugText;
       const error = {
-        setText: (t) => { text = String(t); return error; },
-        setDebugText: (t) => { debugText = String(t); return error; },
-        throwException: () => { throw new FakeUserError(text, debugText); },
+        setText: (t) => {
+          text = String(t);
+          return error;
+        },
+        setDebugText: (t) => {
+          debugText = String(t);
+          return error;
+        },
+        throwException: () => {
+          throw new FakeUserError(text, debugText);
+        },
       };
       return error;
     },

@@ -23,7 +23,10 @@ function syncFetch(request) {
 let clock = Date.now();
 const fakes = appsScriptGlobals({ fetch: syncFetch, now: () => clock });
 const context = vm.createContext({ ...fakes.globals, console });
-for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.gs')).sort()) {
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.gs'))
+  .sort()) {
   vm.runInContext(fs.readFileSync(path.join(dir, file), 'utf8'), context, { filename: file });
 }
 
@@ -38,11 +41,17 @@ parentPort.on('message', ({ id, op, fn, args, name, value, seconds }) => {
     if (op === 'call') {
       if (typeof context[fn] !== 'function') throw new Error(`the connector has no function ${fn}`);
       // Arguments cross into the context as JSON, as Looker Studio's requests do.
-      result = JSON.parse(JSON.stringify(context[fn](...args.map((a) => vm.runInContext(`(${JSON.stringify(a)})`, context))) ?? null));
+      result = JSON.parse(
+        JSON.stringify(context[fn](...args.map((a) => vm.runInContext(`(${JSON.stringify(a)})`, context))) ?? null),
+      );
     } else if (op === 'set') {
       context[name] = value;
     } else if (op === 'state') {
-      result = { requests: fakes.log.requests, userProperties: fakes.userProperties.getProperties(), cacheKeys: fakes.userCache.keys() };
+      result = {
+        requests: fakes.log.requests,
+        userProperties: fakes.userProperties.getProperties(),
+        cacheKeys: fakes.userCache.keys(),
+      };
     } else if (op === 'advance') {
       clock += seconds * 1000;
     }

@@ -7,7 +7,14 @@ import { fixtureText } from './fake-server.ts';
 const create = (url: string, apiKey: string | undefined, http = POLICY) =>
   createAnthropicEngine({ provider: { apiKey, baseUrl: `${url}/v1`, model: 'claude-sonnet-4-20250514' }, http });
 
-adapterContract({ provider: 'anthropic', platform: 'claude', create, good: 'good.json', serverError: 'overloaded.json', keyVariable: 'ANTHROPIC_API_KEY' });
+adapterContract({
+  provider: 'anthropic',
+  platform: 'claude',
+  create,
+  good: 'good.json',
+  serverError: 'overloaded.json',
+  keyVariable: 'ANTHROPIC_API_KEY',
+});
 
 test('claude: asks with web_search located in the region; the answer is the text after the search, citations come from it', async (t) => {
   const server = await fake(t, () => ({ body: fixtureText('anthropic', 'good.json') }));
@@ -16,10 +23,23 @@ test('claude: asks with web_search located in the region; the answer is the text
   t.is(req.path, '/v1/messages');
   t.is(req.headers['x-api-key'], 'ant-key');
   t.is(req.headers['anthropic-version'], '2023-06-01');
-  t.like(req.body, { model: 'claude-sonnet-4-20250514', messages: [{ role: 'user', content: 'best crm for startups' }] });
-  t.deepEqual(req.body.tools, [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5, user_location: { type: 'approximate', country: 'FR' } }]);
+  t.like(req.body, {
+    model: 'claude-sonnet-4-20250514',
+    messages: [{ role: 'user', content: 'best crm for startups' }],
+  });
+  t.deepEqual(req.body.tools, [
+    {
+      type: 'web_search_20250305',
+      name: 'web_search',
+      max_uses: 5,
+      user_location: { type: 'approximate', country: 'FR' },
+    },
+  ]);
   if (!out.ok) return t.fail(JSON.stringify(out));
-  t.is(out.capture.text, 'Based on the search results, here are the usual recommendations:\n\nAcme is the most common first CRM for early-stage teams, while Globex fits larger sales organisations.');
+  t.is(
+    out.capture.text,
+    'Based on the search results, here are the usual recommendations:\n\nAcme is the most common first CRM for early-stage teams, while Globex fits larger sales organisations.',
+  );
   // Only what the answer cites: the uncited search result is not a citation.
   t.deepEqual(out.capture.citations, [
     { url: 'https://acme.example/crm', title: 'Acme CRM - built for startups' },
@@ -29,7 +49,9 @@ test('claude: asks with web_search located in the region; the answer is the text
 });
 
 test('claude: a paused turn is continued by sending its content back', async (t) => {
-  const server = await fake(t, (_r, n) => ({ body: fixtureText('anthropic', n === 1 ? 'pause-turn.json' : 'good.json') }));
+  const server = await fake(t, (_r, n) => ({
+    body: fixtureText('anthropic', n === 1 ? 'pause-turn.json' : 'good.json'),
+  }));
   const out = await create(server.url, 'k').capture(request('claude'));
   t.true(out.ok);
   t.is(server.requests.length, 2);

@@ -12,8 +12,12 @@ export const POLICY: HttpPolicy = { timeoutMs: 10_000, maxAttempts: 3, retryBase
 
 export function request(platform: Platform, over: Partial<CaptureRequest> = {}): CaptureRequest {
   return {
-    prompt: 'best crm for startups', platform, region: 'US', mode: 'standard',
-    slot: { promptId: '00000000-0000-4000-8000-000000000001', day: '2026-11-01', sample: 0 }, ...over,
+    prompt: 'best crm for startups',
+    platform,
+    region: 'US',
+    mode: 'standard',
+    slot: { promptId: '00000000-0000-4000-8000-000000000001', day: '2026-11-01', sample: 0 },
+    ...over,
   };
 }
 
@@ -41,9 +45,11 @@ export function adapterContract(spec: ContractSpec): void {
   const good = (base: string) => ({ body: fixtureText(spec.provider, spec.good, base) });
 
   test(`${p}: a 429 with Retry-After is retried once the wait is over, then succeeds`, async (t) => {
-    const server = await fake(t, (_r, n) => (n === 1
-      ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } }
-      : good(server.url)));
+    const server = await fake(t, (_r, n) =>
+      n === 1
+        ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } }
+        : good(server.url),
+    );
     const started = Date.now();
     const out = await spec.create(server.url, 'test-key', POLICY).capture(request(p));
     t.true(out.ok, JSON.stringify(out));
@@ -76,7 +82,9 @@ export function adapterContract(spec: ContractSpec): void {
 
   test(`${p}: an answer that does not come within the deadline is a timeout`, async (t) => {
     const server = await fake(t, () => ({ hang: true }));
-    const out = await spec.create(server.url, 'test-key', { ...POLICY, timeoutMs: 300, maxAttempts: 2 }).capture(request(p));
+    const out = await spec
+      .create(server.url, 'test-key', { ...POLICY, timeoutMs: 300, maxAttempts: 2 })
+      .capture(request(p));
     t.false(out.ok);
     if (out.ok) return;
     t.is(out.failure.kind, 'timeout');
@@ -99,7 +107,10 @@ export function adapterContract(spec: ContractSpec): void {
     const engine = spec.create(server.url, undefined, POLICY);
     t.false(engine.configured);
     const out = await engine.capture(request(p));
-    t.deepEqual(out, { ok: false, failure: { kind: 'not_configured', message: `${spec.keyVariable} is not set`, retryable: false } });
+    t.deepEqual(out, {
+      ok: false,
+      failure: { kind: 'not_configured', message: `${spec.keyVariable} is not set`, retryable: false },
+    });
     t.is(server.requests.length, 0);
   });
 }

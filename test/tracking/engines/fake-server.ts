@@ -51,13 +51,24 @@ export async function startFake(handler: Handler): Promise<FakeServer> {
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       let body: any = raw;
-      try { body = raw ? JSON.parse(raw) : undefined; } catch { /* not JSON */ }
-      const rec: Recorded = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        /* not JSON */
+      }
+      const rec: Recorded = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      };
       requests.push(rec);
       const reply = handler(rec, requests.length);
       if (reply.hang) return;
       const send = () => {
-        const text = typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body);
+        const text =
+          typeof reply.body === 'string' ? reply.body : reply.body === undefined ? '' : JSON.stringify(reply.body);
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(text);
       };
@@ -70,9 +81,10 @@ export async function startFake(handler: Handler): Promise<FakeServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

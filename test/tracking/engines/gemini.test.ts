@@ -7,20 +7,31 @@ import { fixtureText } from './fake-server.ts';
 const create = (url: string, apiKey: string | undefined, http = POLICY) =>
   createGeminiEngine({ provider: { apiKey, baseUrl: `${url}/v1beta`, model: 'gemini-2.5-flash' }, http });
 
-adapterContract({ provider: 'gemini', platform: 'gemini', create, good: 'good.json', serverError: 'quota.json', keyVariable: 'GEMINI_API_KEY' });
+adapterContract({
+  provider: 'gemini',
+  platform: 'gemini',
+  create,
+  good: 'good.json',
+  serverError: 'quota.json',
+  keyVariable: 'GEMINI_API_KEY',
+});
 
 test('gemini: asks with google_search; reads the text, follows grounding redirects to the sources, reports modelVersion', async (t) => {
   const server = await fake(t, (req) => {
     if (req.path.endsWith('/AWQVqAKc1')) return { status: 302, headers: { location: 'https://acme.example/crm' } };
     if (req.path.endsWith('/AWQVqAKc2')) return { status: 404, body: 'gone' };
-    if (req.path.endsWith('/AWQVqAKc3')) return { status: 302, headers: { location: 'https://globex.example/pricing' } };
+    if (req.path.endsWith('/AWQVqAKc3'))
+      return { status: 302, headers: { location: 'https://globex.example/pricing' } };
     return { body: fixtureText('gemini', 'good.json', server.url) };
   });
   const out = await create(server.url, 'g-key').capture(request('gemini'));
   const api = server.requests.find((r) => r.method === 'POST')!;
   t.is(api.path, '/v1beta/models/gemini-2.5-flash:generateContent');
   t.is(api.headers['x-goog-api-key'], 'g-key');
-  t.deepEqual(api.body, { contents: [{ role: 'user', parts: [{ text: 'best crm for startups' }] }], tools: [{ google_search: {} }] });
+  t.deepEqual(api.body, {
+    contents: [{ role: 'user', parts: [{ text: 'best crm for startups' }] }],
+    tools: [{ google_search: {} }],
+  });
   if (!out.ok) return t.fail(JSON.stringify(out));
   t.regex(out.capture.text, /^For a startup, Acme is usually the best first CRM/);
   t.deepEqual(out.capture.citations, [
@@ -35,7 +46,10 @@ test('gemini: asks with google_search; reads the text, follows grounding redirec
 test('gemini: a refused prompt is an http_error naming the reason, and is not retried', async (t) => {
   const server = await fake(t, () => ({ body: fixtureText('gemini', 'blocked.json') }));
   const out = await create(server.url, 'k').capture(request('gemini'));
-  t.like(out, { ok: false, failure: { kind: 'http_error', message: 'Gemini refused the prompt (SAFETY)', retryable: false } });
+  t.like(out, {
+    ok: false,
+    failure: { kind: 'http_error', message: 'Gemini refused the prompt (SAFETY)', retryable: false },
+  });
   t.is(server.requests.length, 1);
 });
 
@@ -51,6 +65,9 @@ test('gemini: a redirect on another host is not followed; the domain in the titl
   const server = await fake(t, () => ({ body: fixtureText('gemini', 'good.json', 'https://elsewhere.example') }));
   const out = await create(server.url, 'k').capture(request('gemini'));
   if (!out.ok) return t.fail(JSON.stringify(out));
-  t.deepEqual(out.capture.citations.map((c) => c.url), ['https://acme.example/', 'https://reviews.example/', 'https://globex.example/']);
+  t.deepEqual(
+    out.capture.citations.map((c) => c.url),
+    ['https://acme.example/', 'https://reviews.example/', 'https://globex.example/'],
+  );
   t.is(server.requests.length, 1);
 });

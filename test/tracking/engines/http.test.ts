@@ -24,7 +24,13 @@ test('a Retry-After longer than worth waiting ends the request as rate_limited a
   const server = await fake(t, () => ({ status: 429, headers: { 'retry-after': '3600' } }));
   const started = Date.now();
   const r = await requestJson({ provider: 'Test', url: `${server.url}/x` }, { ...POLICY, maxRetryAfterMs: 60_000 });
-  t.like(r, { ok: false, failure: { kind: 'rate_limited', message: 'Test rate limit (HTTP 429); Retry-After 3600 s is longer than worth waiting' } });
+  t.like(r, {
+    ok: false,
+    failure: {
+      kind: 'rate_limited',
+      message: 'Test rate limit (HTTP 429); Retry-After 3600 s is longer than worth waiting',
+    },
+  });
   t.is(server.requests.length, 1);
   t.true(Date.now() - started < 2000);
 });

@@ -7,7 +7,14 @@ import { fixtureText } from './fake-server.ts';
 const create = (url: string, apiKey: string | undefined, http = POLICY) =>
   createOpenAIEngine({ provider: { apiKey, baseUrl: `${url}/v1/`, model: 'gpt-4o' }, http });
 
-adapterContract({ provider: 'openai', platform: 'chatgpt', create, good: 'good.json', serverError: 'server-error.json', keyVariable: 'OPENAI_API_KEY' });
+adapterContract({
+  provider: 'openai',
+  platform: 'chatgpt',
+  create,
+  good: 'good.json',
+  serverError: 'server-error.json',
+  keyVariable: 'OPENAI_API_KEY',
+});
 
 test('chatgpt: asks with the web_search tool located in the region; reads the text, its url citations and the model', async (t) => {
   const server = await fake(t, () => ({ body: fixtureText('openai', 'good.json') }));
@@ -40,8 +47,18 @@ test('chatgpt: a region that is not a country is asked without a location', asyn
 });
 
 test('chatgpt: a response that failed, or holds no message, is reported with its reason', async (t) => {
-  const failed = await fake(t, () => ({ body: { status: 'failed', output: [], error: { code: 'server_error', message: 'The model crashed' } } }));
-  t.like(await create(failed.url, 'k').capture(request('chatgpt')), { ok: false, failure: { kind: 'http_error', message: 'OpenAI could not answer: The model crashed' } });
-  const empty = await fake(t, () => ({ body: { status: 'incomplete', output: [{ type: 'web_search_call', id: 'ws', status: 'completed' }] } }));
-  t.like(await create(empty.url, 'k').capture(request('chatgpt')), { ok: false, failure: { kind: 'malformed', message: 'OpenAI response holds no answer text (status incomplete)' } });
+  const failed = await fake(t, () => ({
+    body: { status: 'failed', output: [], error: { code: 'server_error', message: 'The model crashed' } },
+  }));
+  t.like(await create(failed.url, 'k').capture(request('chatgpt')), {
+    ok: false,
+    failure: { kind: 'http_error', message: 'OpenAI could not answer: The model crashed' },
+  });
+  const empty = await fake(t, () => ({
+    body: { status: 'incomplete', output: [{ type: 'web_search_call', id: 'ws', status: 'completed' }] },
+  }));
+  t.like(await create(empty.url, 'k').capture(request('chatgpt')), {
+    ok: false,
+    failure: { kind: 'malformed', message: 'OpenAI response holds no answer text (status incomplete)' },
+  });
 });

@@ -7,7 +7,14 @@ import { fixtureText } from './fake-server.ts';
 const create = (url: string, apiKey: string | undefined, http = POLICY) =>
   createPerplexityEngine({ provider: { apiKey, baseUrl: url, model: 'sonar' }, http });
 
-adapterContract({ provider: 'perplexity', platform: 'perplexity', create, good: 'good.json', serverError: 'server-error.json', keyVariable: 'PERPLEXITY_API_KEY' });
+adapterContract({
+  provider: 'perplexity',
+  platform: 'perplexity',
+  create,
+  good: 'good.json',
+  serverError: 'server-error.json',
+  keyVariable: 'PERPLEXITY_API_KEY',
+});
 
 test('perplexity: asks Sonar with the user location; reads the answer, search_results as citations and the model', async (t) => {
   const server = await fake(t, () => ({ body: fixtureText('perplexity', 'good.json') }));
@@ -34,6 +41,9 @@ test('perplexity: without search_results, the citations list gives the sources',
   const server = await fake(t, () => ({ body: fixtureText('perplexity', 'citations-only.json') }));
   const out = await create(server.url, 'k').capture(request('perplexity'));
   if (!out.ok) return t.fail(JSON.stringify(out));
-  t.deepEqual(out.capture.citations, [{ url: 'https://acme.example/crm', title: null }, { url: 'https://globex.example/', title: null }]);
+  t.deepEqual(out.capture.citations, [
+    { url: 'https://acme.example/crm', title: null },
+    { url: 'https://globex.example/', title: null },
+  ]);
   t.is(out.capture.model, 'sonar-pro');
 });

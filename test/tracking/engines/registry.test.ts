@@ -6,7 +6,16 @@ import { PLATFORMS } from '../../../src/tracking/types.ts';
 import { request } from './contract.ts';
 
 test('every platform has exactly one provider', (t) => {
-  t.deepEqual(PLATFORMS.map(providerOf), ['openai', 'perplexity', 'gemini', 'serpapi', 'serpapi', 'anthropic', 'serpapi', 'xai']);
+  t.deepEqual(PLATFORMS.map(providerOf), [
+    'openai',
+    'perplexity',
+    'gemini',
+    'serpapi',
+    'serpapi',
+    'anthropic',
+    'serpapi',
+    'xai',
+  ]);
   t.is(Object.values(PROVIDERS).flatMap((p) => p.platforms).length, PLATFORMS.length);
 });
 
@@ -15,10 +24,15 @@ test('live engines: a provider without a key is not configured and says which va
   t.is(config.tracking.engine, 'live', 'live by default: simulated answers are never a silent fallback');
   const engines = liveEngines(config.tracking);
   t.true(engines.forPlatform('copilot').configured);
-  t.is(engines.forPlatform('google_ai_mode'), engines.forPlatform('copilot'), 'one SerpApi engine serves its three platforms');
+  t.is(
+    engines.forPlatform('google_ai_mode'),
+    engines.forPlatform('copilot'),
+    'one SerpApi engine serves its three platforms',
+  );
   t.false(engines.forPlatform('chatgpt').configured);
   t.deepEqual(await engines.forPlatform('chatgpt').capture(request('chatgpt')), {
-    ok: false, failure: { kind: 'not_configured', message: 'OPENAI_API_KEY is not set', retryable: false },
+    ok: false,
+    failure: { kind: 'not_configured', message: 'OPENAI_API_KEY is not set', retryable: false },
   });
 });
 

@@ -7,7 +7,14 @@ import { fixtureText } from './fake-server.ts';
 const create = (url: string, apiKey: string | undefined, http = POLICY) =>
   createSerpApiEngine({ provider: { apiKey, baseUrl: url, model: '' }, http });
 
-adapterContract({ provider: 'serpapi', platform: 'google_ai_mode', create, good: 'google-ai-mode.json', serverError: 'server-error.json', keyVariable: 'SERPAPI_API_KEY' });
+adapterContract({
+  provider: 'serpapi',
+  platform: 'google_ai_mode',
+  create,
+  good: 'google-ai-mode.json',
+  serverError: 'server-error.json',
+  keyVariable: 'SERPAPI_API_KEY',
+});
 
 const served = (name: string) => () => ({ body: fixtureText('serpapi', name) });
 
@@ -17,15 +24,26 @@ test('google_ai_mode: text blocks become the text (lists and tables a line each)
   const [req] = server.requests;
   t.is(req.method, 'GET');
   t.is(req.path, '/search.json');
-  t.deepEqual(Object.fromEntries(req.query), { engine: 'google_ai_mode', q: 'best crm for startups', gl: 'us', api_key: 'serp-key' });
+  t.deepEqual(Object.fromEntries(req.query), {
+    engine: 'google_ai_mode',
+    q: 'best crm for startups',
+    gl: 'us',
+    api_key: 'serp-key',
+  });
   if (!out.ok) return t.fail(JSON.stringify(out));
-  t.is(out.capture.text, [
-    'For most early-stage companies Acme is the easiest CRM to adopt.',
-    'Alternatives',
-    '- Globex: strong reporting for larger teams.\n- Initech: a budget option.',
-    'CRM | Free tier\nAcme | Yes\nGlobex | No',
-  ].join('\n\n'));
-  t.deepEqual(out.capture.citations.map((c) => c.url), ['https://acme.example/crm', 'https://globex.example/', 'https://reviews.example/initech']);
+  t.is(
+    out.capture.text,
+    [
+      'For most early-stage companies Acme is the easiest CRM to adopt.',
+      'Alternatives',
+      '- Globex: strong reporting for larger teams.\n- Initech: a budget option.',
+      'CRM | Free tier\nAcme | Yes\nGlobex | No',
+    ].join('\n\n'),
+  );
+  t.deepEqual(
+    out.capture.citations.map((c) => c.url),
+    ['https://acme.example/crm', 'https://globex.example/', 'https://reviews.example/initech'],
+  );
   t.is(out.capture.model, 'google-ai-mode');
   t.deepEqual(out.capture.products, [], 'standard mode asks for no product cards');
 });
@@ -36,8 +54,14 @@ test('google_ai_mode: in shopping mode the shopping results are the product card
   if (!out.ok) return t.fail(JSON.stringify(out));
   t.is(out.capture.mode, 'shopping');
   t.deepEqual(out.capture.products[0], {
-    position: 1, title: 'Acme CRM Starter (annual)', price: '$120.00', image_url: 'https://serpapi.com/images/acme.jpg',
-    merchant_url: 'https://store.acme.example/starter', merchant: 'Acme Store', rating: 4.6, review_count: 128,
+    position: 1,
+    title: 'Acme CRM Starter (annual)',
+    price: '$120.00',
+    image_url: 'https://serpapi.com/images/acme.jpg',
+    merchant_url: 'https://store.acme.example/starter',
+    merchant: 'Acme Store',
+    rating: 4.6,
+    review_count: 128,
   });
   t.is(out.capture.products.length, 2);
 });
@@ -45,20 +69,34 @@ test('google_ai_mode: in shopping mode the shopping results are the product card
 test('google_ai_overviews: an inline AI Overview is read from the Google search itself', async (t) => {
   const server = await fake(t, served('google-ai-overview-inline.json'));
   const out = await create(server.url, 'k').capture(request('google_ai_overviews', { region: 'GB' }));
-  t.deepEqual(Object.fromEntries(server.requests[0].query), { engine: 'google', q: 'best crm for startups', gl: 'gb', api_key: 'k' });
+  t.deepEqual(Object.fromEntries(server.requests[0].query), {
+    engine: 'google',
+    q: 'best crm for startups',
+    gl: 'gb',
+    api_key: 'k',
+  });
   if (!out.ok) return t.fail(JSON.stringify(out));
-  t.is(out.capture.text, 'The best CRM for a startup depends on team size and budget; Acme is the most common first choice.\n\nPopular options\n\n'
-    + '- Acme: free for small teams, quick to set up.\n- Globex: built for larger sales organisations.');
+  t.is(
+    out.capture.text,
+    'The best CRM for a startup depends on team size and budget; Acme is the most common first choice.\n\nPopular options\n\n' +
+      '- Acme: free for small teams, quick to set up.\n- Globex: built for larger sales organisations.',
+  );
   t.is(out.capture.citations.length, 3);
   t.is(out.capture.model, 'google-aio');
 });
 
 test('google_ai_overviews: a deferred AI Overview is fetched at once with its page_token', async (t) => {
   const server = await fake(t, (req) => ({
-    body: fixtureText('serpapi', req.query.get('engine') === 'google' ? 'google-ai-overview-token.json' : 'google-ai-overview-page.json'),
+    body: fixtureText(
+      'serpapi',
+      req.query.get('engine') === 'google' ? 'google-ai-overview-token.json' : 'google-ai-overview-page.json',
+    ),
   }));
   const out = await create(server.url, 'k').capture(request('google_ai_overviews'));
-  t.deepEqual(server.requests.map((r) => r.query.get('engine')), ['google', 'google_ai_overview']);
+  t.deepEqual(
+    server.requests.map((r) => r.query.get('engine')),
+    ['google', 'google_ai_overview'],
+  );
   t.is(server.requests[1].query.get('page_token'), 'KIVu-nictZPdjqJIFMf7ZYx3ohT42ZlkFxBFG9ESUVzdTAlVUAoiDgj');
   if (!out.ok) return t.fail(JSON.stringify(out));
   t.is(out.capture.text, 'Startups most often choose Acme for its free tier.');
@@ -76,15 +114,28 @@ test('google_ai_overviews: a search without an AI Overview is no_answer, not a f
 test('copilot: asks the bing_copilot engine and reads its text blocks and references', async (t) => {
   const server = await fake(t, served('bing-copilot.json'));
   const out = await create(server.url, 'k').capture(request('copilot'));
-  t.deepEqual(Object.fromEntries(server.requests[0].query), { engine: 'bing_copilot', q: 'best crm for startups', api_key: 'k' });
+  t.deepEqual(Object.fromEntries(server.requests[0].query), {
+    engine: 'bing_copilot',
+    q: 'best crm for startups',
+    api_key: 'k',
+  });
   if (!out.ok) return t.fail(JSON.stringify(out));
-  t.is(out.capture.text, 'Acme and Globex are the two CRMs startups mention most.\n\nQuick comparison\n\n- Acme - free tier, quick setup\n- Globex - deeper reporting');
-  t.deepEqual(out.capture.citations.map((c) => c.url), ['https://acme.example/crm', 'https://globex.example/']);
+  t.is(
+    out.capture.text,
+    'Acme and Globex are the two CRMs startups mention most.\n\nQuick comparison\n\n- Acme - free tier, quick setup\n- Globex - deeper reporting',
+  );
+  t.deepEqual(
+    out.capture.citations.map((c) => c.url),
+    ['https://acme.example/crm', 'https://globex.example/'],
+  );
   t.is(out.capture.model, 'copilot');
 });
 
-test('serpapi: an error in a 200 answer is an http_error with SerpApi\'s message, never the key', async (t) => {
+test("serpapi: an error in a 200 answer is an http_error with SerpApi's message, never the key", async (t) => {
   const server = await fake(t, () => ({ body: { error: 'Your account has run out of searches.' } }));
   const out = await create(server.url, 'secret').capture(request('copilot'));
-  t.like(out, { ok: false, failure: { kind: 'http_error', message: 'SerpApi: Your account has run out of searches.', retryable: false } });
+  t.like(out, {
+    ok: false,
+    failure: { kind: 'http_error', message: 'SerpApi: Your account has run out of searches.', retryable: false },
+  });
 });

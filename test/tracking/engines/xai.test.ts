@@ -7,7 +7,14 @@ import { fixtureText } from './fake-server.ts';
 const create = (url: string, apiKey: string | undefined, http = POLICY) =>
   createXaiEngine({ provider: { apiKey, baseUrl: `${url}/v1`, model: 'grok-4' }, http });
 
-adapterContract({ provider: 'xai', platform: 'grok', create, good: 'good.json', serverError: 'server-error.json', keyVariable: 'XAI_API_KEY' });
+adapterContract({
+  provider: 'xai',
+  platform: 'grok',
+  create,
+  good: 'good.json',
+  serverError: 'server-error.json',
+  keyVariable: 'XAI_API_KEY',
+});
 
 test('grok: asks the Responses API with web_search; inline url citations are the citations', async (t) => {
   const server = await fake(t, () => ({ body: fixtureText('xai', 'good.json') }));
@@ -15,11 +22,18 @@ test('grok: asks the Responses API with web_search; inline url citations are the
   const [req] = server.requests;
   t.is(req.path, '/v1/responses');
   t.is(req.headers.authorization, 'Bearer xai-key');
-  t.deepEqual(req.body, { model: 'grok-4', input: [{ role: 'user', content: 'best crm for startups' }], tools: [{ type: 'web_search' }] });
+  t.deepEqual(req.body, {
+    model: 'grok-4',
+    input: [{ role: 'user', content: 'best crm for startups' }],
+    tools: [{ type: 'web_search' }],
+  });
   if (!out.ok) return t.fail(JSON.stringify(out));
   t.regex(out.capture.text, /^Acme is the usual first CRM/);
   // The visited-but-uncited x.com post is not a citation of the answer.
-  t.deepEqual(out.capture.citations.map((c) => c.url), ['https://acme.example/crm', 'https://globex.example/']);
+  t.deepEqual(
+    out.capture.citations.map((c) => c.url),
+    ['https://acme.example/crm', 'https://globex.example/'],
+  );
   t.is(out.capture.model, 'grok-4-0709');
 });
 
@@ -27,5 +41,8 @@ test('grok: an answer without inline citations falls back to the citations list'
   const server = await fake(t, () => ({ body: fixtureText('xai', 'no-inline-citations.json') }));
   const out = await create(server.url, 'k').capture(request('grok'));
   if (!out.ok) return t.fail(JSON.stringify(out));
-  t.deepEqual(out.capture.citations.map((c) => c.url), ['https://acme.example/crm', 'https://globex.example/']);
+  t.deepEqual(
+    out.capture.citations.map((c) => c.url),
+    ['https://acme.example/crm', 'https://globex.example/'],
+  );
 });
