@@ -5,7 +5,7 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { round } from './formulas.ts';
 import { chTime, select, type Clauses, type Source } from '../stores/scoped-query.ts';
-import type { MatchedRole } from '../tracking/types.ts';
+import type { CardFigures } from '../tracking/types.ts';
 
 const CARD_COLUMNS = [
   'card_id',
@@ -30,23 +30,12 @@ const CARD_COLUMNS = [
 ];
 
 /** A card as CARD_COLUMNS reads it (timestamps come as ISO strings: CLICKHOUSE_SETTINGS). */
-interface CardRow {
+interface CardRow extends Omit<CardFigures, 'raw'> {
   card_id: string;
   answer_id: string;
   brand_id: string;
-  position: number;
-  product_title: string;
-  product_brand: string;
-  price_amount: number | null;
-  price_currency: string | null;
-  image_url: string | null;
-  merchant_url: string | null;
-  merchant_domain: string | null;
-  rating: number | null;
-  review_count: number | null;
+  /** The product as the answer gave it, as JSON text. */
   raw: string;
-  matched_brand_id: string | null;
-  matched_brand_role: MatchedRole;
   platform: string;
   region: string;
   created_at: string;

@@ -2,7 +2,7 @@
 // The audit itself runs in the background worker (src/audits/runner.ts).
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, pathId } from './params.ts';
+import { brandId, pathId, requiredUrl } from './params.ts';
 import { notFound } from '../errors.ts';
 import { CATEGORIES } from '../audits/rubric.ts';
 import { auditInOrganization, createAudit, listAudits, type AuditRow } from '../audits/store.ts';
@@ -12,31 +12,20 @@ import { UUID_RE } from '../uuid.ts';
 
 const AUDIT_NOT_FOUND = 'Audit not found';
 
-/** The page to audit: a required absolute http(s) URL without credentials. */
-const pageUrl = z.preprocess(
-  (v) =>
-    v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
-      ? undefined
-      : typeof v === 'string'
-        ? v.trim()
-        : v,
-  z
-    .string({ error: (iss) => (iss.input === undefined ? 'url is required' : 'url must be a string') })
-    .max(2048, 'url must be at most 2048 characters')
-    .superRefine((s, ctx) => {
-      let u: URL | null = null;
-      try {
-        u = new URL(s);
-      } catch {
-        /* reported below */
-      }
-      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
-        ctx.addIssue({ code: 'custom', message: 'url must be an http(s) URL' });
-      } else if (u.username || u.password) {
-        ctx.addIssue({ code: 'custom', message: 'url must not contain a user name or password' });
-      }
-    }),
-);
+/** What is wrong with a page to audit: it must be an absolute http(s) URL without credentials. */
+function pageUrlProblem(s: string): string | undefined {
+  let u: URL | null = null;
+  try {
+    u = new URL(s);
+  } catch {
+    /* reported below */
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) return 'url must be an http(s) URL';
+  if (u.username || u.password) return 'url must not contain a user name or password';
+  return undefined;
+}
+
+const pageUrl = requiredUrl('url', pageUrlProblem);
 
 const Status = z.enum(['running', 'completed', 'failed']);
 

@@ -77,6 +77,24 @@ export function optionalText(name: string, max = 200) {
   );
 }
 
+/**
+ * A required absolute URL (trimmed, at most 2048 characters); `problem` says what else is wrong
+ * with it (its message names the parameter), or nothing.
+ */
+export function requiredUrl(name: string, problem: (url: string) => string | undefined) {
+  return z.preprocess(
+    (v) =>
+      isMissing(v) || (typeof v === 'string' && v.trim() === '') ? undefined : typeof v === 'string' ? v.trim() : v,
+    z
+      .string({ error: (iss) => (iss.input === undefined ? `${name} is required` : `${name} must be a string`) })
+      .max(2048, `${name} must be at most 2048 characters`)
+      .superRefine((s, ctx) => {
+        const message = problem(s);
+        if (message) ctx.addIssue({ code: 'custom', message });
+      }),
+  );
+}
+
 /** The longest date parameter a client can mean: `2026-11-01T06:00:00.123456789+05:30` is 35. */
 const DATE_MAX_LENGTH = 40;
 

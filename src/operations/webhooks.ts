@@ -3,7 +3,7 @@
 // REST only: these are not MCP tools and not part of the Metrics API.
 import { z } from 'zod';
 import { operation, type Ctx } from './registry.ts';
-import { limit, pathId } from './params.ts';
+import { limit, pathId, requiredUrl } from './params.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { EVENT_TYPES, enqueueTestEvent, type WebhookEventType } from '../webhooks/outbox.ts';
 import {
@@ -22,21 +22,7 @@ const NOT_FOUND = 'Webhook not found';
 const NO_ORGANIZATION = 'The API key belongs to no organization';
 const notFoundError = { status: 404, message: NOT_FOUND } as const;
 
-const webhookUrl = z.preprocess(
-  (v) =>
-    v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
-      ? undefined
-      : typeof v === 'string'
-        ? v.trim()
-        : v,
-  z
-    .string({ error: (iss) => (iss.input === undefined ? 'url is required' : 'url must be a string') })
-    .max(2048, 'url must be at most 2048 characters')
-    .superRefine((s, ctx) => {
-      const problem = urlShapeProblem(s);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-);
+const webhookUrl = requiredUrl('url', (s) => urlShapeProblem(s) ?? undefined);
 
 const eventsMessage = `events must be a non-empty list of: ${EVENT_TYPES.join(', ')}`;
 const events = z.preprocess(
