@@ -42,7 +42,12 @@ const cards = answers.map((a) => (a.mode === 'shopping' ? parseCards(a.products,
 // would make every garbage collection in the run walk them.
 const flat = (s: string) => Buffer.from(s).toString();
 const ids = answers.map((a) => flat(answerId(a)));
-const ctx = (i: number) => ({ answerId: ids[i], organizationId: prompt.organizationId, brandId: prompt.brandId });
+const ctx = (i: number) => ({
+  answerId: ids[i],
+  organizationId: prompt.organizationId,
+  brandId: prompt.brandId,
+  generation: 0,
+});
 const wide = answers.map((a, i) => flat(answerRows(a, ctx(i), analyses[i], cards[i]).wide));
 
 let sink = 0; // keeps results alive long enough that no stage is optimised away

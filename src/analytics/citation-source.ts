@@ -101,6 +101,7 @@ export function citationSource(
         table: rollup,
         scope: {
           brandId: f.brandId,
+          generation: f.generation,
           models: f.models,
           region: f.region,
           from: months.from ? new Date(`${months.from}T00:00:00.000Z`) : undefined,

@@ -3,7 +3,7 @@
 // sums of answer_entities, so all three give the same figures; a timestamp bound (not a whole day)
 // always reads answer_entities, which alone has collected_at.
 import type { Filters } from './filters.ts';
-import type { FactTable, Source } from '../stores/scoped-query.ts';
+import type { AnalysisTable } from '../stores/scoped-query.ts';
 
 export type Measure = 'rows' | 'named' | 'cited' | 'mentions' | 'citations' | 'inv_position';
 export type Dimension = 'entity_id' | 'is_brand' | 'prompt_id' | 'platform' | 'model' | 'region';
@@ -27,14 +27,15 @@ const ROLLUP: Record<Measure, string> = {
 };
 
 /** Rollups, smallest first, with the dimensions each keeps (besides brand and day). */
-const ROLLUPS: { table: FactTable; dims: Dimension[] }[] = [
+const ROLLUPS: { table: AnalysisTable; dims: Dimension[] }[] = [
   { table: 'entity_daily', dims: ['entity_id', 'is_brand', 'platform', 'model', 'region'] },
   { table: 'prompt_daily', dims: ['prompt_id', 'is_brand'] },
 ];
 
 /** The table to read, scoped to the filters: select() takes it as its FROM. */
-export interface EntitySource extends Source {
-  table: FactTable;
+export interface EntitySource {
+  table: AnalysisTable;
+  scope: Filters;
   /** `sum` (or `sumIf` with a condition) of a measure, e.g. m('named', 'is_brand = 1'). */
   m(measure: Measure, condition?: string): string;
 }

@@ -134,14 +134,14 @@ export function deriveCandidates(
 /** Computes the brand's candidates and writes them: new ones inserted, open ones refreshed. */
 export async function generateBrandOpportunities(
   stores: Stores,
-  brand: { id: string; organization_id: string; name: string; domains: string[] },
+  brand: { id: string; organization_id: string; name: string; domains: string[]; analysis_generation: number },
   date: string,
   now: Date,
 ): Promise<{ candidates: number; created: number; updated: number }> {
   const [prompts, competitors, signals] = await Promise.all([
     activePrompts(stores.pg, brand.id),
     competitorsOf(stores.pg, brand.id),
-    promptSignals(stores.ch, windowFilters(brand.id, date)),
+    promptSignals(stores.ch, windowFilters(brand, date)),
   ]);
   const volumes = await volumesOf(
     stores.pg,

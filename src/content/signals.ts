@@ -18,10 +18,14 @@ import {
 /** Days of tracking data the content jobs look at, ending on the job's date. */
 export const WINDOW_DAYS = 30;
 
-export function windowFilters(brandId: string, date: string, days = WINDOW_DAYS): Filters {
+export function windowFilters(
+  brand: { id: string; analysis_generation: number },
+  date: string,
+  days = WINDOW_DAYS,
+): Filters {
   const to = new Date(`${date}T23:59:59.999Z`);
   const from = new Date(Date.parse(`${date}T00:00:00.000Z`) - (days - 1) * 86_400_000);
-  return { brandId, from, to };
+  return { brandId: brand.id, generation: brand.analysis_generation, from, to };
 }
 
 export interface PromptSignals {

@@ -156,7 +156,7 @@ function reasonOf(source: SuggestionSource, e: Evidence, input: SuggestionInput)
 /** Runs the candidates for one brand and inserts the new ones, up to MAX_PENDING pending. */
 export async function suggestTopicsForBrand(
   stores: Stores,
-  brand: { id: string; organization_id: string; name: string; aliases: string[] },
+  brand: { id: string; organization_id: string; name: string; aliases: string[]; analysis_generation: number },
   date: string,
 ): Promise<{ candidates: number; created: number }> {
   const pg = stores.pg;
@@ -164,7 +164,7 @@ export async function suggestTopicsForBrand(
     activePrompts(pg, brand.id),
     competitorsOf(pg, brand.id),
     topicNames(pg, brand.id),
-    promptSignals(stores.ch, windowFilters(brand.id, date)),
+    promptSignals(stores.ch, windowFilters(brand, date)),
   ]);
   const candidates = topicCandidates({ brand, competitors, prompts, topicNames: names, signals });
   if (!candidates.length) return { candidates: 0, created: 0 };

@@ -19,7 +19,15 @@ export async function resolveFilters(ctx: Ctx, p: FilterParams): Promise<{ brand
   const promptIds = p.topic_id ? await topicPromptIds(ctx.stores.pg, brand.id, p.topic_id) : undefined;
   return {
     brand,
-    filters: { brandId: brand.id, from: p.date_from, to: p.date_to, models: p.model, region: p.region, promptIds },
+    filters: {
+      brandId: brand.id,
+      generation: brand.analysis_generation,
+      from: p.date_from,
+      to: p.date_to,
+      models: p.model,
+      region: p.region,
+      promptIds,
+    },
   };
 }
 

@@ -12,6 +12,8 @@ export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
 
 /** A fact table's date key, the column holding the instant (if any), and the columns `eq` may name. */
 interface TableShape {
+  /** Analysis rows (clickhouse/011): read in the brand's live generation only. */
+  generations: boolean;
   period: 'day' | 'month';
   time?: string;
   /** Whether it keeps model and region (model and region filters), and prompt_id (a topic filter). */
@@ -22,9 +24,24 @@ interface TableShape {
 }
 
 const TABLES = {
-  answers: { period: 'day', time: 'collected_at', models: true, prompts: true, dimensions: ['platform', 'mode'] },
-  answer_entities: { period: 'day', time: 'collected_at', models: true, prompts: true, dimensions: ['platform'] },
+  answers: {
+    generations: false,
+    period: 'day',
+    time: 'collected_at',
+    models: true,
+    prompts: true,
+    dimensions: ['platform', 'mode'],
+  },
+  answer_entities: {
+    generations: true,
+    period: 'day',
+    time: 'collected_at',
+    models: true,
+    prompts: true,
+    dimensions: ['platform'],
+  },
   answer_citations: {
+    generations: true,
     period: 'day',
     time: 'collected_at',
     models: true,
@@ -32,18 +49,39 @@ const TABLES = {
     dimensions: ['platform', 'domain', 'category', 'article_type'],
   },
   shopping_cards: {
+    generations: false,
     period: 'day',
     time: 'created_at',
     models: true,
     prompts: true,
     dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
   },
-  ai_visits: { period: 'day', time: 'ts', models: false, prompts: false, dimensions: ['platform', 'path', 'country'] },
-  entity_daily: { period: 'day', models: true, prompts: false, dimensions: ['platform'] },
-  prompt_daily: { period: 'day', models: false, prompts: true, dimensions: [] },
-  citation_domains_monthly: { period: 'month', models: false, prompts: false, dimensions: ['domain', 'category'] },
-  citation_domain_models_monthly: { period: 'month', models: true, prompts: false, dimensions: ['domain', 'category'] },
+  ai_visits: {
+    generations: false,
+    period: 'day',
+    time: 'ts',
+    models: false,
+    prompts: false,
+    dimensions: ['platform', 'path', 'country'],
+  },
+  entity_daily: { generations: true, period: 'day', models: true, prompts: false, dimensions: ['platform'] },
+  prompt_daily: { generations: true, period: 'day', models: false, prompts: true, dimensions: [] },
+  citation_domains_monthly: {
+    generations: true,
+    period: 'month',
+    models: false,
+    prompts: false,
+    dimensions: ['domain', 'category'],
+  },
+  citation_domain_models_monthly: {
+    generations: true,
+    period: 'month',
+    models: true,
+    prompts: false,
+    dimensions: ['domain', 'category'],
+  },
   citation_urls_monthly: {
+    generations: true,
     period: 'month',
     models: false,
     prompts: false,
@@ -57,6 +95,11 @@ export type FactTable = keyof typeof TABLES;
 /** What a request asks of one brand's facts. */
 export interface Filters {
   brandId: string;
+  /**
+   * The brand's live analysis generation (brands.analysis_generation). Required, like the brand:
+   * a re-analysis writes the next one beside it, and a read of both would count answers twice.
+   */
+  generation: number;
   /** Inclusive bounds on the instant (a bare date_to already reaches 23:59:59.999). */
   from?: Date;
   to?: Date;
@@ -68,18 +111,37 @@ export interface Filters {
 }
 
 /** The brands of a read: one brand with a request's filters, or (ingestion) the brands of a batch. */
-export type Scope = Filters | { brandIds: readonly string[] };
+export type Scope = Filters | BatchScope;
 
-/** A table read inside a scope: what follows FROM. */
-export interface Source {
-  /** Several tables are read together through merge() (they must share the filtered columns). */
-  table: FactTable | readonly FactTable[];
-  scope: Scope;
+/** Ingestion's scope: every row of the batch's brands, in every generation (it compares rows). */
+export interface BatchScope {
+  brandIds: readonly string[];
+}
+
+/** The tables holding analysis rows, kept per generation. */
+export type AnalysisTable = {
+  [T in FactTable]: (typeof TABLES)[T]['generations'] extends true ? T : never;
+}[FactTable];
+
+/** A scope for the tables that have no generation (answers, shopping cards, AI visits). */
+export type PlainFilters = Omit<Filters, 'generation'> & { generation?: number };
+
+interface SourceOptions {
   /** Collapse +1/-1 rows at read time (listed rows, not sums). */
   final?: boolean;
   /** Equality on whitelisted dimensions; an undefined value adds no condition. */
   eq?: Readonly<Record<string, string | undefined>>;
 }
+
+/**
+ * A table read inside a scope: what follows FROM. Analysis tables take the brand's generation as
+ * well as the brand (a type error without it); several tables are read together through merge()
+ * (they must share the filtered columns) for ingestion's batch scope only.
+ */
+export type Source =
+  | (SourceOptions & { table: AnalysisTable; scope: Filters | BatchScope })
+  | (SourceOptions & { table: Exclude<FactTable, AnalysisTable>; scope: PlainFilters | BatchScope })
+  | (SourceOptions & { table: readonly FactTable[]; scope: BatchScope });
 
 /** The caller's text around the scoped FROM/WHERE. Values appear only as {name:Type} placeholders. */
 export interface Clauses {
@@ -134,7 +196,7 @@ function shapeOf(table: string): TableShape {
 }
 
 /** The bounds of a monthly rollup: whole months only, or it would answer for days outside the range. */
-function monthBounds(f: Filters, parts: string[], params: Record<string, unknown>) {
+function monthBounds(f: PlainFilters, parts: string[], params: Record<string, unknown>) {
   if (f.from) {
     if (!startsDay(f.from) || f.from.getUTCDate() !== 1) throw new Error('a monthly rollup starts on a whole month');
     parts.push('month >= {monthFrom:Date}');
@@ -149,7 +211,7 @@ function monthBounds(f: Filters, parts: string[], params: Record<string, unknown
 }
 
 /** `day` bounds let the primary key prune; bounds on the instant make a range inside a day exact. */
-function dayBounds(f: Filters, shape: TableShape, parts: string[], params: Record<string, unknown>) {
+function dayBounds(f: PlainFilters, shape: TableShape, parts: string[], params: Record<string, unknown>) {
   const time = () => {
     if (!shape.time) throw new Error('this table answers whole days only');
     return shape.time;
@@ -189,6 +251,14 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
     const [shape] = shapes;
     parts.push('brand_id = {brand:UUID}');
     params.brand = scope.brandId;
+    if (shape.generations) {
+      const { generation } = scope;
+      if (generation === undefined || !Number.isInteger(generation) || generation < 0) {
+        throw new Error('a fact query needs its generation');
+      }
+      parts.push('generation = {generation:UInt32}');
+      params.generation = generation;
+    }
     if (shape.period === 'month') monthBounds(scope, parts, params);
     else dayBounds(scope, shape, parts, params);
     const [table] = tables;

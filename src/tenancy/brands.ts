@@ -18,11 +18,13 @@ export interface BrandRecord {
   aliases: string[];
   tracking_id: string;
   data_version: number;
+  /** The analysis generation the brand's figures are read from (docs/analysis.md, re-analysis). */
+  analysis_generation: number;
   created_at: Date;
 }
 
 const COLUMNS =
-  'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, created_at';
+  'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, analysis_generation, created_at';
 
 /** The brand if it belongs to the organization, else the 404 of SPEC.md (other tenants' brands do not exist). */
 export async function brandInOrganization(

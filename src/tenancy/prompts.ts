@@ -74,6 +74,8 @@ interface PromptOwner {
   id: string;
   brand_id: string;
   organization_id: string;
+  /** The brand's live analysis generation (src/stores/scoped-query.ts): what new rows are written as. */
+  generation: number;
   topic_id: string | null;
   text: string;
 }
@@ -81,7 +83,7 @@ interface PromptOwner {
 /** Prompt id -> brand, topic and text, for ingestion and for records that name a prompt. */
 export async function promptsById(db: Queryable, ids: string[]): Promise<Map<string, PromptOwner>> {
   const { rows } = await db.query(
-    `SELECT p.id, p.brand_id, b.organization_id, p.topic_id, p.text
+    `SELECT p.id, p.brand_id, b.organization_id, b.analysis_generation AS generation, p.topic_id, p.text
        FROM prompts p JOIN brands b ON b.id = p.brand_id WHERE p.id = ANY($1::uuid[])`,
     [ids],
   );

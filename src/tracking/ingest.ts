@@ -25,6 +25,8 @@ export interface BatchResult {
 export interface PromptInfo {
   brandId: string;
   organizationId: string;
+  /** The brand's live analysis generation when the prompt was looked up (under the ingest lock). */
+  generation: number;
 }
 
 /** What preparing a batch looks up: prompts, and each brand's entities compiled for analysis. */
@@ -55,7 +57,10 @@ export class IngestCache implements Lookups {
     const found = await promptsById(this.stores.pg, unknown);
     for (const id of unknown) {
       const p = found.get(id);
-      this.prompts.set(id, p ? { brandId: p.brand_id, organizationId: p.organization_id } : null);
+      this.prompts.set(
+        id,
+        p ? { brandId: p.brand_id, organizationId: p.organization_id, generation: p.generation } : null,
+      );
     }
   }
 
@@ -220,7 +225,7 @@ export class BatchBuilder {
     const cards = shopping ? parseCards(a.products, compiled) : [];
     const rows = answerRows(
       a,
-      { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId },
+      { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId, generation: prompt.generation },
       analysis,
       cards,
     );

@@ -46,6 +46,7 @@ const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
     position: 'num',
     citations: 'num',
     score: 'num',
+    generation: 'num',
   },
   answer_citations: {
     answer_id: 'plain',
@@ -64,6 +65,7 @@ const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
     domain_first: 'num',
     group_first: 'num',
     answer_first: 'num',
+    generation: 'num',
   },
   shopping_cards: {
     card_id: 'plain',
@@ -134,8 +136,16 @@ const TUPLES = {
   ],
 } as const;
 
-/** The columns an answer_rows_in line fills. */
-export const WIDE_COLUMNS: readonly string[] = [...COLUMNS.answers, 'sign', 'entity_rows', 'citation_rows'];
+/** The columns an answer_rows_in line fills: the answer, its analysis rows, their generation. */
+export const WIDE_COLUMNS: readonly string[] = [
+  ...COLUMNS.answers,
+  'sign',
+  'entity_rows',
+  'citation_rows',
+  'generation',
+];
+/** A re-analysis line: the same, flagged, so the answers row (stored already) is not written again. */
+export const REANALYSIS_COLUMNS: readonly string[] = [...WIDE_COLUMNS, 'reanalysis'];
 
 /**
  * An answers row's key (rowKey('answers', ...) written by one template, without an array of
@@ -188,9 +198,18 @@ const tupleArray = (list: readonly string[]) => {
   return `${out}]`;
 };
 
-/** An answer's answer_rows_in line, from its answers key and its entity and citation tuples. */
-export function wideLine(key: string, entities: readonly string[], citations: readonly string[]): string {
-  return `[${key},1,${tupleArray(entities)},${tupleArray(citations)}]\n`;
+/**
+ * An answer's answer_rows_in line, from its answers key, its entity and citation tuples and the
+ * analysis generation they belong to; `reanalysis` adds the flag of REANALYSIS_COLUMNS.
+ */
+export function wideLine(
+  key: string,
+  entities: readonly string[],
+  citations: readonly string[],
+  generation: number,
+  reanalysis = false,
+): string {
+  return `[${key},1,${tupleArray(entities)},${tupleArray(citations)},${generation}${reanalysis ? ',1' : ''}]\n`;
 }
 
 /**
@@ -201,8 +220,9 @@ export function keysOfWide(
   line: string,
 ): Pick<Record<FactTable, string[]>, 'answers' | 'answer_entities' | 'answer_citations'> {
   const values = JSON.parse(line) as unknown[];
-  const answer = new Map(COLUMNS.answers.map((c, i) => [c, values[i]]));
   const n = COLUMNS.answers.length;
+  const answer = new Map<string, unknown>(COLUMNS.answers.map((c, i) => [c, values[i]]));
+  answer.set('generation', values[n + 3]);
   const expand = (table: 'answer_entities' | 'answer_citations', tuples: unknown[][]) =>
     tuples.map((tuple) => {
       const field = new Map<string, unknown>(TUPLES[table].map((f, i) => [f, tuple[i]]));

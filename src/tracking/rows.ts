@@ -12,6 +12,10 @@ export interface AnswerContext {
   answerId: string;
   organizationId: string;
   brandId: string;
+  /** The brand's analysis generation the rows belong to. */
+  generation: number;
+  /** A re-analysis of a stored answer: only its analysis rows are written. */
+  reanalysis?: boolean;
 }
 
 /**
@@ -79,7 +83,10 @@ export function answerRows(
       seenGroups.add(group);
     });
   }
-  const rows: AnswerRows = { wide: wideLine(key, entities, citations), shopping_cards: [] };
+  const rows: AnswerRows = {
+    wide: wideLine(key, entities, citations, ctx.generation, ctx.reanalysis),
+    shopping_cards: [],
+  };
   cards.forEach((c, i) => {
     rows.shopping_cards.push(
       rowKey('shopping_cards', [

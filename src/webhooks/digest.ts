@@ -23,10 +23,12 @@ interface DigestBrand {
   id: string;
   name: string;
   organization_id: string;
+  analysis_generation: number;
 }
 
-const dayFilters = (brandId: string, day: string): Filters => ({
-  brandId,
+const dayFilters = (brand: DigestBrand, day: string): Filters => ({
+  brandId: brand.id,
+  generation: brand.analysis_generation,
   from: new Date(`${day}T00:00:00.000Z`),
   to: new Date(`${day}T23:59:59.999Z`),
 });
@@ -49,11 +51,11 @@ const byChange =
     return label(a).localeCompare(label(b));
   };
 
-async function promptMovers(stores: Stores, brandId: string, day: string, before: string) {
+async function promptMovers(stores: Stores, brand: DigestBrand, day: string, before: string) {
   const [today, yesterday, texts] = await Promise.all([
-    promptFigures(stores.ch, dayFilters(brandId, day)),
-    promptFigures(stores.ch, dayFilters(brandId, before)),
-    promptTexts(stores.pg, brandId),
+    promptFigures(stores.ch, dayFilters(brand, day)),
+    promptFigures(stores.ch, dayFilters(brand, before)),
+    promptTexts(stores.pg, brand.id),
   ]);
   const previous = new Map(yesterday.map((p) => [p.prompt_id, p]));
   return today
@@ -88,8 +90,8 @@ async function competitorMovers(
   before: string,
 ) {
   const [today, yesterday] = await Promise.all([
-    competitorComparison(stores.ch, dayFilters(brand.id, day), brand, competitors),
-    competitorComparison(stores.ch, dayFilters(brand.id, before), brand, competitors),
+    competitorComparison(stores.ch, dayFilters(brand, day), brand, competitors),
+    competitorComparison(stores.ch, dayFilters(brand, before), brand, competitors),
   ]);
   const previous = new Map(yesterday.competitors.map((c) => [c.competitor_id, c]));
   return today.competitors
@@ -121,9 +123,9 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
   const competitors = await competitorsOf(stores.pg, brand.id);
   const names = new Map(competitors.map((c) => [c.id, c.name]));
   const [summary, previous, prompts, competitorRows, opportunities] = await Promise.all([
-    visibilitySummary(stores.ch, dayFilters(brand.id, day), brand, names),
-    visibilitySummary(stores.ch, dayFilters(brand.id, before), brand, names),
-    promptMovers(stores, brand.id, day, before),
+    visibilitySummary(stores.ch, dayFilters(brand, day), brand, names),
+    visibilitySummary(stores.ch, dayFilters(brand, before), brand, names),
+    promptMovers(stores, brand, day, before),
     competitorMovers(stores, brand, competitors, day, before),
     opportunitiesCreatedOn(stores.pg, brand.id, day),
   ]);
@@ -163,7 +165,12 @@ async function brandsDue(stores: Stores, day: string, brandId?: string): Promise
   const digested = new Set(done.map((r) => r.brand_id));
   return brands
     .filter((b) => !digested.has(b.id))
-    .map((b) => ({ id: b.id, name: b.name, organization_id: b.organization_id }));
+    .map((b) => ({
+      id: b.id,
+      name: b.name,
+      organization_id: b.organization_id,
+      analysis_generation: b.analysis_generation,
+    }));
 }
 
 /**

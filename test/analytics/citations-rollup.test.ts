@@ -65,7 +65,12 @@ const range = (from: string, to: string): Pick<Filters, 'from' | 'to'> => ({ fro
 
 test('whole months of a range', (t) => {
   const f = (from?: string, to?: string) =>
-    wholeMonths({ brandId: 'b', from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined });
+    wholeMonths({
+      brandId: 'b',
+      generation: 0,
+      from: from ? new Date(from) : undefined,
+      to: to ? new Date(to) : undefined,
+    });
   t.deepEqual(f('2026-02-01T00:00:00.000Z', '2026-03-31T23:59:59.999Z'), {
     from: '2026-02-01',
     to: '2026-03-01',
@@ -96,7 +101,7 @@ test('whole months of a range', (t) => {
 test('which parts answer', (t) => {
   const columns = { c: ['citation_sum', 'sign'] as [string, string] };
   const src = (f: Partial<Filters>, rollups: CitationRollup[] = ['citation_urls_monthly']) =>
-    citationSource({ brandId: t0.brandId, ...f }, rollups, { columns }).sql;
+    citationSource({ brandId: t0.brandId, generation: 0, ...f }, rollups, { columns }).sql;
   // Exactly two whole months: the rollup alone.
   t.notRegex(src(range('2026-02-01', '2026-03-31T23:59:59.999Z')), /answer_citations/);
   // Edges on both sides: rollup and raw rows.
@@ -133,6 +138,7 @@ for (const [name, filters] of cases) {
     test(`rollups and raw rows agree: ${name}, ${source}`, async (t) => {
       const f: Filters = {
         brandId: t0.brandId,
+        generation: 0,
         ...filters,
         ...(filters.promptIds ? { promptIds: [t0.promptIds[0]] } : {}),
       };

@@ -10,14 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openClickHouse, type ClickHouse } from '../../src/stores/clickhouse.ts';
 import { observeStores } from '../../src/stores/observe.ts';
 import type { Stores } from '../../src/stores/index.ts';
-import {
-  isScoped,
-  select,
-  storedAnswerPlaces,
-  unionAll,
-  type FactTable,
-  type ScopedQuery,
-} from '../../src/stores/scoped-query.ts';
+import { isScoped, select, storedAnswerPlaces, unionAll, type ScopedQuery } from '../../src/stores/scoped-query.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BRAND = '0b5e2a3c-1d4f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -59,7 +52,11 @@ test('a read without a brand cannot be made', (t) => {
 test('only whitelisted tables and dimensions, and filters the table can answer', (t) => {
   const read = (table: string, scope: object, eq?: object) =>
     select(
-      { table: table as FactTable, scope: { brandId: BRAND, ...scope }, eq: eq as Record<string, string> },
+      {
+        table: table as 'answers',
+        scope: { brandId: BRAND, generation: 0, ...scope },
+        eq: eq as Record<string, string>,
+      },
       {
         select: '1',
       },
@@ -91,12 +88,20 @@ test('day bounds always, the instant only inside a day; whole months on a monthl
   const months = select(
     {
       table: 'citation_domains_monthly',
-      scope: { brandId: BRAND, from: new Date('2026-02-01T00:00:00.000Z'), to: new Date('2026-03-31T23:59:59.999Z') },
+      scope: {
+        brandId: BRAND,
+        generation: 0,
+        from: new Date('2026-02-01T00:00:00.000Z'),
+        to: new Date('2026-03-31T23:59:59.999Z'),
+      },
     },
     { select: '1' },
   );
-  t.regex(months.sql, /WHERE brand_id = \{brand:UUID\} AND month >= \{monthFrom:Date\} AND month <= \{monthTo:Date\}$/);
-  t.deepEqual(months.params, { brand: BRAND, monthFrom: '2026-02-01', monthTo: '2026-03-01' });
+  t.regex(
+    months.sql,
+    /WHERE brand_id = \{brand:UUID\} AND generation = \{generation:UInt32\} AND month >= \{monthFrom:Date\} AND month <= \{monthTo:Date\}$/,
+  );
+  t.deepEqual(months.params, { brand: BRAND, generation: 0, monthFrom: '2026-02-01', monthTo: '2026-03-01' });
 });
 
 test("the caller's conditions cannot widen the scope or rebind its values", (t) => {
@@ -134,9 +139,12 @@ test('a batch of brands (ingestion) reads several tables through merge()', (t) =
       'WHERE brand_id IN {brands:Array(UUID)} LIMIT 1',
   );
   t.deepEqual(q.params, { brands: [BRAND] });
-  t.throws(() => select({ table: ['answers', 'shopping_cards'], scope: { brandId: BRAND } }, { select: '1' }), {
-    message: 'filters apply to one table',
-  });
+  t.throws(
+    () => select({ table: ['answers', 'shopping_cards'], scope: { brandId: BRAND } as never }, { select: '1' }),
+    {
+      message: 'filters apply to one table',
+    },
+  );
   t.true(isScoped(storedAnswerPlaces([BRAND])));
 });
 

@@ -29,6 +29,7 @@ const OWNER: Record<string, string> = {
   webhook_attempts: 'webhooks',
   webhook_digests: 'webhooks',
   capture_runs: 'tracking',
+  reanalyses: 'tracking',
   job_runs: 'jobs',
   schema_migrations: 'stores',
 };

@@ -15,7 +15,7 @@ const X = '66666666-6666-4666-8666-666666666666';
 const Z = '77777777-7777-4777-8777-777777777777';
 
 class FakeLookups implements Lookups {
-  prompts = new Map<string, PromptInfo | null>([[KNOWN, { brandId: BRAND, organizationId: ORG }]]);
+  prompts = new Map<string, PromptInfo | null>([[KNOWN, { brandId: BRAND, organizationId: ORG, generation: 0 }]]);
   lookedUp: string[][] = [];
   private brand: CompiledEntities = compileEntities([
     { id: BRAND, kind: 'brand', name: 'Acme', aliases: [], domains: ['acme.example'] },
@@ -25,7 +25,8 @@ class FakeLookups implements Lookups {
   async resolvePrompts(ids: string[]) {
     this.lookedUp.push(ids);
     for (const id of ids)
-      if (!this.prompts.has(id)) this.prompts.set(id, id === LATER ? { brandId: BRAND, organizationId: ORG } : null);
+      if (!this.prompts.has(id))
+        this.prompts.set(id, id === LATER ? { brandId: BRAND, organizationId: ORG, generation: 0 } : null);
   }
   prompt(id: string) {
     return this.prompts.get(id);

@@ -82,7 +82,7 @@ test('free text is escaped exactly like JSON.stringify, null and missing values 
 
 test('numbers are written as JSON writes them, including ones JSON cannot hold', (t) => {
   for (const n of [0, -0, 1, -1.5, 61.66666666666667, 1e21, 1e-7, 2 ** 53 + 2, NaN, Infinity, -Infinity]) {
-    const values = ['a', 'b', 'e', 1, 'p', 'gemini', 'm', 'r', '2026-11-01', '2026-11-01 06:00:00.000', n, n, n, n];
+    const values = ['a', 'b', 'e', 1, 'p', 'gemini', 'm', 'r', '2026-11-01', '2026-11-01 06:00:00.000', n, n, n, n, n];
     t.is(rowKey('answer_entities', values), json(values), String(n));
   }
 });
@@ -154,9 +154,10 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
       rowKey('answers', answer),
       entities.map((e) => entityTuple(...e)),
       citations.map((c) => citationTuple(...c)),
+      3,
     );
-    // What ClickHouse reads: valid JSON of the answer's values, sign 1, then the tuples.
-    t.deepEqual(JSON.parse(line), [...answer, 1, entities, citations], s);
+    // What ClickHouse reads: valid JSON of the answer's values, sign 1, the tuples, the generation.
+    t.deepEqual(JSON.parse(line), [...answer, 1, entities, citations, 3], s);
     const [id, , brand, prompt, platform, model, region, , at, day] = answer;
     t.deepEqual(
       keysOfWide(line),
@@ -178,6 +179,7 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
             position,
             cited,
             score,
+            3,
           ]),
         ),
         answer_citations: citations.map(([url, domain, category, type, title, df, gf, af]) =>
@@ -198,6 +200,7 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
             df,
             gf,
             af,
+            3,
           ]),
         ),
       },
@@ -224,6 +227,7 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
         ]),
         [],
         [],
+        0,
       ),
     ),
     {
