@@ -1,6 +1,8 @@
 // `answerscope apply FILE`: upserts organizations, members, brands, competitors, topics and prompts
 // by their natural keys (CONTRACT.md section 5), all in one transaction. Applying the same file
 // again changes nothing and prints the same ids. Things absent from the file are left as they are.
+// A brand that existed before is compared with itself after the upsert (brand-state.ts): a change
+// of what it shows bumps its data_version, a change of its entities queues a re-analysis.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Postgres } from '../stores/postgres.ts';
@@ -8,6 +10,9 @@ import { UserError } from '../errors.ts';
 import { PLATFORMS } from '../tracking/types.ts';
 import { upsertMember } from './members.ts';
 import type { Queryable } from '../stores/postgres.ts';
+import { bumpDataVersion } from './brands.ts';
+import { entityChanges, readBrandState, stateChanged, type BrandState } from './brand-state.ts';
+import { queueReanalysis } from './reanalysis-queue.ts';
 
 const TRIAL_DAYS = 14;
 
@@ -145,6 +150,12 @@ export async function applyWorkspace(pgStore: Postgres, workspace: Workspace) {
 
 async function applyBrand(db: Db, orgId: string, b: Workspace['organizations'][number]['brands'][number]) {
   const trackingId = b.tracking_id ?? `as_${randomBytes(9).toString('base64url')}`;
+  // Locked until commit, so a concurrent apply of the same brand cannot slip between the two reads.
+  const { rows: existing } = await db.query<{ id: string }>(
+    'SELECT id FROM brands WHERE organization_id = $1 AND slug = $2 FOR UPDATE',
+    [orgId, b.slug],
+  );
+  const before = existing[0] ? await readBrandState(db, existing[0].id) : undefined;
   let brandId: string;
   try {
     brandId = await upsertReturningId(
@@ -225,5 +236,17 @@ async function applyBrand(db: Db, orgId: string, b: Workspace['organizations'][n
     competitors,
     topics,
     ...(prompts.length ? { prompts } : {}),
+    // A new brand has no answers to analyse again.
+    reanalysis_queued: before ? await afterChange(db, brandId, before) : false,
   };
+}
+
+/** Invalidates what the changes made stale; returns whether a re-analysis was queued. */
+async function afterChange(db: Db, brandId: string, before: BrandState): Promise<boolean> {
+  const after = await readBrandState(db, brandId);
+  if (!stateChanged(before, after)) return false;
+  await bumpDataVersion(db, [brandId]);
+  const reason = entityChanges(before, after);
+  if (reason) await queueReanalysis(db, brandId, reason);
+  return reason !== '';
 }

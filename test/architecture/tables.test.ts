@@ -29,7 +29,7 @@ const OWNER: Record<string, string> = {
   webhook_attempts: 'webhooks',
   webhook_digests: 'webhooks',
   capture_runs: 'tracking',
-  reanalyses: 'tracking',
+  reanalyses: 'tenancy',
   job_runs: 'jobs',
   schema_migrations: 'stores',
 };
