@@ -124,6 +124,8 @@ const schema = z.object({
   }),
   // `0` turns the in-process cron schedule off (one-off commands, tests).
   scheduler: env('SCHEDULER', flag.default(true)),
+  // Whether this instance runs queued re-analyses (docs/analysis.md); `answerscope reanalyze` works either way.
+  reanalysisWorker: env('REANALYSIS_WORKER', flag.default(true)),
   // Analytics results kept in memory per process (src/analytics/cache.ts); 0 turns the cache off.
   resultCacheEntries: env('RESULT_CACHE_ENTRIES', z.coerce.number().int().min(0).default(5000)),
   logLevel: env('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),

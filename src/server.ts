@@ -16,6 +16,7 @@ import { jobs } from '../jobs/index.ts';
 import { startScheduler } from '../jobs/schedule.ts';
 import { startAuditWorker } from './audits/runner.ts';
 import { startWebhookWorker } from './webhooks/worker.ts';
+import { startReanalysisWorker } from './tracking/reanalysis-worker.ts';
 import { createTraffic, type Traffic } from './traffic/index.ts';
 import { mcpMount, mcpOriginGuard } from './mcp/http.ts';
 import { createLogger } from './logger.ts';
@@ -105,6 +106,11 @@ export async function startServer(
       closers.push(() => scheduler.stop());
     }
     // Site audits run in the background of every server instance (claims keep them exclusive).
+    // Re-analyses queued by workspace changes (one at a time; each holds the ingest lock).
+    if (config.reanalysisWorker) {
+      const reanalysisWorker = startReanalysisWorker({ stores, log });
+      closers.push(() => reanalysisWorker.stop());
+    }
     const auditWorker = startAuditWorker({ stores, config, log, now: opts.now });
     closers.push(() => auditWorker.stop());
     // Webhook deliveries likewise (claims keep each delivery to one instance); stop() lets sends finish.

@@ -15,6 +15,10 @@ import { addMember, removeMember } from '../tenancy/members.ts';
 import { findJob, jobs } from '../../jobs/index.ts';
 import { utcDay } from '../../jobs/schedule.ts';
 import { ingestFile } from '../tracking/ingest-file.ts';
+import { reanalyzeBrand } from '../tracking/reanalyze.ts';
+import { reanalysisQueued } from '../tracking/reanalysis-worker.ts';
+import { brandById } from '../tenancy/brands.ts';
+import { failReanalysis, reanalysisStatus, startReanalysis } from '../tenancy/reanalysis-queue.ts';
 import { importVolumes } from '../content/volumes.ts';
 import { runWarehouseCommand } from './warehouse.ts';
 import { UUID_RE } from '../uuid.ts';
@@ -32,6 +36,8 @@ export const USAGE = `usage: answerscope <command>
   migrate
   apply FILE
   ingest FILE
+  reanalyze --brand ID
+  reanalyze status [--brand ID]
   keys create --email E [--name N]
   keys revoke ID
   members add --email E --org ORG_ID
@@ -79,12 +85,18 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
   switch (command) {
     case 'migrate':
       return migrate(env.stores.pg, env.stores.ch);
-    case 'apply':
-      return applyWorkspace(env.stores.pg, parseWorkspace(readJsonFile(file(sub))));
+    case 'apply': {
+      const applied = await applyWorkspace(env.stores.pg, parseWorkspace(readJsonFile(file(sub))));
+      // Run through a server (the admin channel), its worker starts at once instead of at its next poll.
+      if (applied.organizations.some((o) => o.brands.some((b) => b.reanalysis_queued))) reanalysisQueued();
+      return applied;
+    }
     case 'ingest':
       return ingestFile(env.stores, file(sub), undefined, { now: env.now });
     case 'warehouse':
       return runWarehouseCommand(env, sub, rest);
+    case 'reanalyze':
+      return reanalyzeCommand(env, argv.slice(1));
     case 'volumes':
       if (sub === 'import') return importVolumes(env.stores.pg, file(rest[0]));
       break;
@@ -121,4 +133,27 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
     }
   }
   throw new UserError(`Unknown command: ${argv.join(' ') || '(none)'}\n${USAGE}`);
+}
+
+/**
+ * `reanalyze --brand ID` re-analyses the brand now and prints {brand_id, answers, seconds};
+ * `reanalyze status [--brand ID]` prints the reanalyses rows (queued, running with progress, done, failed).
+ */
+async function reanalyzeCommand(env: CommandEnv, argv: string[]): Promise<unknown> {
+  const status = argv[0] === 'status';
+  const { values } = parse(status ? argv.slice(1) : argv, { brand: { type: 'string' } });
+  if (status) {
+    const brandId = values.brand === undefined ? undefined : uuidArg(values.brand, '--brand');
+    return { reanalyses: await reanalysisStatus(env.stores.pg, brandId) };
+  }
+  const brandId = uuidArg(values.brand, '--brand');
+  if (!(await brandById(env.stores.pg, brandId))) throw new UserError(`No brand ${brandId}`);
+  await startReanalysis(env.stores.pg, brandId, 'operator request (answerscope reanalyze)');
+  try {
+    const { brand_id, answers, seconds } = await reanalyzeBrand(env.stores, brandId);
+    return { brand_id, answers, seconds };
+  } catch (err) {
+    await failReanalysis(env.stores.pg, brandId, (err as Error).message);
+    throw err;
+  }
 }

@@ -17,7 +17,6 @@ interface Pending {
 export class AnswerSink {
   private buffer: Pending[] = [];
   private chain: Promise<void> = Promise.resolve();
-  private cache: IngestCache;
   /** Answers stored and marked succeeded by this run. */
   stored = 0;
   /** Set when the store failed: the run stops asking providers and ends with this error. */
@@ -28,9 +27,7 @@ export class AnswerSink {
     private log: Logger,
     private batchSize: number,
     private onError: () => void,
-  ) {
-    this.cache = new IngestCache(stores);
-  }
+  ) {}
 
   /** Queues an answer; a full batch is written before this resolves (back-pressure on captures). */
   async add(claim: Claim, answer: ValidAnswer): Promise<void> {
@@ -52,10 +49,12 @@ export class AnswerSink {
       return;
     }
     try {
+      // A fresh cache inside the lock: a re-analysis between two batches may have switched a
+      // brand's generation and entities, and rows must be written as the brand reads them now.
       const result = await withIngestLock(this.stores, () =>
         ingestBatch(
           this.stores,
-          this.cache,
+          new IngestCache(this.stores),
           batch.map((p) => p.answer),
         ),
       );

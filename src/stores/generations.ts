@@ -1,0 +1,38 @@
+// Deleting a brand's analysis generations other than one (clickhouse/011_analysis_generation.sql):
+// the rows a finished re-analysis has replaced, or the partial generation a crashed one left. A
+// read never sees either (it binds the brand's live generation), so this only frees space; it is
+// a mutation, the one kind of statement besides inserts that touches tenant rows, kept here.
+import type { ClickHouse } from './clickhouse.ts';
+
+/** Every table that keeps analysis rows per generation: the facts and their rollups. */
+export const GENERATION_TABLES = [
+  'answer_entities',
+  'answer_citations',
+  'entity_daily',
+  'prompt_daily',
+  'citation_domain_models_monthly',
+  'citation_domains_monthly',
+  'citation_urls_monthly',
+] as const;
+
+/**
+ * Deletes the brand's rows of every generation but `keep`. `wait`: return only once the rows are
+ * gone (before a generation number is written again); otherwise ClickHouse deletes in the
+ * background. Either way rows inserted after this call are not touched: a mutation applies to
+ * the parts that exist when it is issued.
+ */
+export async function dropOtherGenerations(
+  ch: ClickHouse,
+  brandId: string,
+  keep: number,
+  opts: { wait: boolean },
+): Promise<void> {
+  const onCluster = ch.cluster ? ` ON CLUSTER \`${ch.cluster}\`` : '';
+  for (const table of GENERATION_TABLES) {
+    await ch.client.command({
+      query: `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} AND generation != {keep:UInt32}`,
+      query_params: { brand: brandId, keep },
+      clickhouse_settings: { mutations_sync: opts.wait ? '2' : '0' },
+    });
+  }
+}
