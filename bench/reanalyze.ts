@@ -57,7 +57,8 @@ const sample = () => {
 const timer = setInterval(sample, 100);
 sample();
 const during: number[] = [];
-let running = true;
+// READS=0 measures the re-analysis alone.
+let running = process.env.READS !== '0';
 const reader = (async () => {
   while (running) during.push(await read());
 })();

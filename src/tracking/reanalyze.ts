@@ -53,8 +53,11 @@ interface StoredCitation {
   title: string;
 }
 
+type PageAfter = { day: string; id: string } | null;
+type StoredPage = (StoredAnswer & { text: string })[];
+
 /** One page of the brand's live standard answers after (day, answer_id), in that order. */
-function answersPage(brandId: string, after: { day: string; id: string } | null, size: number) {
+function answersPage(brandId: string, after: PageAfter, size: number) {
   return select(
     { table: 'answers', scope: { brandId }, final: true },
     {
@@ -153,17 +156,19 @@ export function reanalyzeBrand(
     await reanalysisProgress(stores.pg, brandId, { target_generation: target, answers_total: total, answers_done: 0 });
 
     const size = opts.pageSize ?? PAGE_SIZE;
-    let after: { day: string; id: string } | null = null;
+    let after: PageAfter = null;
     let done = 0;
     for (;;) {
-      const page: (StoredAnswer & { text: string })[] = await stores.ch.rows(answersPage(brandId, after, size));
+      const page: StoredPage = await stores.ch.rows(answersPage(brandId, after, size));
       if (!page.length) break;
-      const first = page[0];
-      const last = page[page.length - 1];
+      const [first, last] = [page[0], page[page.length - 1]];
       const ids = page.map((a) => a.answer_id);
       const citations = await stores.ch.rows<StoredCitation>(citationsOf(brandId, live, ids, first.day, last.day));
-      const lines = pageLines(page, citations, brandId, compiled, target);
-      await stores.ch.insertLines('answer_rows_in', REANALYSIS_COLUMNS, lines);
+      await stores.ch.insertLines(
+        'answer_rows_in',
+        REANALYSIS_COLUMNS,
+        pageLines(page, citations, brandId, compiled, target),
+      );
       done += page.length;
       if (opts.crashAfter !== undefined && done >= opts.crashAfter) throw new Error('re-analysis stopped (test)');
       await reanalysisProgress(stores.pg, brandId, {
@@ -171,8 +176,8 @@ export function reanalyzeBrand(
         answers_total: total,
         answers_done: done,
       });
-      after = { day: last.day, id: last.answer_id };
       if (page.length < size) break;
+      after = { day: last.day, id: last.answer_id };
     }
 
     // The switch: from here on every read of the brand takes `target` (and its cache is new).

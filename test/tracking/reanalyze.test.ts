@@ -145,6 +145,13 @@ test('adding a competitor: every figure over all history equals a fresh ingest u
   const [status] = await reanalysisStatus(server.stores.pg, tenant.brandId);
   t.is(status.status, 'done');
   t.is(status.answers_done, 3);
+  // The warehouse views read the live generation too, whether the old rows are deleted yet or not:
+  // the brand's row of each answer (3), Globex named in 3, Zeta CRM in 2.
+  const [rows] = await server.stores.ch.system<{ n: number }>(
+    'SELECT count() AS n FROM v_answer_entities WHERE brand_id = {b:UUID}',
+    { b: tenant.brandId },
+  );
+  t.is(Number(rows.n), 8);
 });
 
 test('an alias change is re-derived: "Acme Inc" stops counting once it is no alias', async (t) => {
@@ -174,8 +181,19 @@ test('a crash in the middle leaves the old figures; a rerun finishes cleanly', a
   await ingest(tenant);
   await applyCompetitors(tenant, [GLOBEX, ZETA]);
   const before = await figures(tenant);
+  const warehouseRows = async () =>
+    (
+      await server.stores.ch.system<{ n: number }>(
+        'SELECT count() AS n FROM v_answer_entities WHERE brand_id = {b:UUID}',
+        {
+          b: tenant.brandId,
+        },
+      )
+    )[0].n;
+  const rowsBefore = await warehouseRows();
   await t.throwsAsync(reanalyze(tenant, { pageSize: 1, crashAfter: 2 }), { message: /stopped/ });
   t.deepEqual(await figures(tenant), before, 'a partial generation is never read');
+  t.is(await warehouseRows(), rowsBefore, 'nor by the warehouse views');
   const [running] = await reanalysisStatus(server.stores.pg, tenant.brandId);
   t.is(running.status, 'running');
   await reanalyze(tenant, { pageSize: 1 });
