@@ -4,7 +4,7 @@
 // brand's visibility summary (uncached) again and again: the cost of reads during a re-analysis.
 // Prints answers per second, peak memory (in all and per tenth of the run), read latencies, and
 // the target line.
-//   node --import tsx bench/reanalyze.ts [N=100000]
+//   node --import tsx bench/reanalyze.ts [N=100000]   (READS=0: no reader; PAGE_SIZE=n: answers per page)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,7 +64,7 @@ const reader = (async () => {
 })();
 const started = performance.now();
 await startReanalysis(stores.pg, brandId, 'bench');
-const result = await reanalyzeBrand(stores, brandId);
+const result = await reanalyzeBrand(stores, brandId, { pageSize: Number(process.env.PAGE_SIZE ?? 10_000) });
 const seconds = (performance.now() - started) / 1000;
 running = false;
 await reader;
