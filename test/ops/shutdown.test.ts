@@ -7,7 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { loadConfig } from '../../src/config.ts';
 import { openStores } from '../../src/stores/index.ts';
 import { cli } from '../helpers/cli.ts';
@@ -181,43 +181,41 @@ async function stopReadingAndFillTheLog(app: Instance) {
 /** The exit code, or 'still running' after a wait no slow machine needs: what counts is that it exits. */
 const exitWithin60s = (app: Instance) => Promise.race([app.exited, sleep(60_000).then(() => 'still running' as const)]);
 
-test.serial('a log reader that stopped reading does not keep SIGTERM from exiting', async (t) => {
-  const app = await startProcess();
+/** A server whose log reader stopped reading with the pipe full; killed and removed after the test. */
+async function stuckApp(t: ExecutionContext, env: Record<string, string> = {}) {
+  const app = await startProcess(env);
   t.teardown(() => {
     app.child.kill('SIGKILL');
     fs.rmSync(app.dataDir, { recursive: true, force: true });
   });
   await stopReadingAndFillTheLog(app);
+  return app;
+}
+
+/** A beacon whose body never finishes: it holds the shutdown until its deadline. */
+async function holdARequest(app: { url: string }) {
+  const beacon = slowPost(app.url, JSON.stringify({ site: 'as_nobody_site', url: 'https://x.example/', referrer: '' }));
+  beacon.response.catch(() => {});
+  await sleep(300);
+}
+
+test.serial('a log reader that stopped reading does not keep SIGTERM from exiting', async (t) => {
+  const app = await stuckApp(t);
   app.child.kill('SIGTERM');
   t.is(await exitWithin60s(app), 0, app.output());
 });
 
 test.serial('with a stuck log reader, the shutdown deadline still exits 1', async (t) => {
-  const app = await startProcess({ SHUTDOWN_TIMEOUT_MS: '2000' });
-  t.teardown(() => {
-    app.child.kill('SIGKILL');
-    fs.rmSync(app.dataDir, { recursive: true, force: true });
-  });
-  await stopReadingAndFillTheLog(app);
-  // A request that never completes holds the shutdown until its deadline.
-  const beacon = slowPost(app.url, JSON.stringify({ site: 'as_nobody_site', url: 'https://x.example/', referrer: '' }));
-  beacon.response.catch(() => {});
-  await sleep(300);
+  const app = await stuckApp(t, { SHUTDOWN_TIMEOUT_MS: '2000' });
+  await holdARequest(app);
   app.child.kill('SIGTERM');
   t.is(await exitWithin60s(app), 1, app.output());
 });
 
 test.serial('with a stuck log reader, a second signal exits 1', async (t) => {
   // No deadline within the test's wait: only the second signal can end the process.
-  const app = await startProcess({ SHUTDOWN_TIMEOUT_MS: '600000' });
-  t.teardown(() => {
-    app.child.kill('SIGKILL');
-    fs.rmSync(app.dataDir, { recursive: true, force: true });
-  });
-  await stopReadingAndFillTheLog(app);
-  const beacon = slowPost(app.url, JSON.stringify({ site: 'as_nobody_site', url: 'https://x.example/', referrer: '' }));
-  beacon.response.catch(() => {});
-  await sleep(300);
+  const app = await stuckApp(t, { SHUTDOWN_TIMEOUT_MS: '600000' });
+  await holdARequest(app);
   app.child.kill('SIGTERM');
   await sleep(500);
   t.is(app.child.exitCode, null, 'the first signal waits for the request in flight');
