@@ -37,8 +37,9 @@ export function underApi(path: string): boolean {
   } catch {
     /* malformed escapes: judged as written */
   }
+  // Decoding never removes a plain `/api/` prefix, so the decoded form decides alone.
   const p = decoded.toLowerCase();
-  return p === '/api' || p.startsWith('/api/') || path.toLowerCase().startsWith('/api/');
+  return p === '/api' || p.startsWith('/api/');
 }
 
 export async function createApp(opts: AppOptions): Promise<Koa> {

@@ -3,21 +3,13 @@
 // (src/operations/run.ts), which parses them by the operation's own schema: a handler only ever
 // sees valid input.
 import Router from '@koa/router';
-import type Koa from 'koa';
 import type { Operation } from '../operations/registry.ts';
 import { operationPath } from '../operations/registry.ts';
 import type { AppDeps } from '../operations/context.ts';
 import { runOperation } from '../operations/run.ts';
-import { ApiError, badRequest } from '../errors.ts';
-import { MALFORMED, type Identity } from '../tenancy/keys.ts';
+import { badRequest } from '../errors.ts';
+import { requireIdentity } from '../tenancy/keys.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
-
-/** The identity the guard resolved; a route reached without one is refused, whatever the wiring. */
-function identityOf(ctx: Koa.Context): Identity {
-  const identity = ctx.state.identity as Identity | undefined;
-  if (!identity) throw new ApiError(401, MALFORMED);
-  return identity;
-}
 
 export function mountOperations(deps: AppDeps, operations: Operation[]): Router {
   // Case-sensitive: paths are matched as written (CONTRACT.md section 9), as the guard in front expects.
@@ -27,7 +19,7 @@ export function mountOperations(deps: AppDeps, operations: Operation[]): Router 
     for (const prefix of prefixes) {
       router.register(`${prefix}${operationPath(op)}`, [op.method], async (ctx) => {
         ctx.state.operation = op.name;
-        const identity = identityOf(ctx);
+        const identity = requireIdentity(ctx.state);
         const body = op.method === 'GET' || op.method === 'DELETE' ? {} : await readJsonBody(ctx);
         const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
         if (!isObject) throw badRequest('Request body must be a JSON object');

@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { AppDeps } from '../operations/context.ts';
 import { ApiError } from '../errors.ts';
-import { MALFORMED, type Identity } from '../tenancy/keys.ts';
+import { requireIdentity } from '../tenancy/keys.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
 import { originAllowed } from './origin.ts';
 import { authInfoFor, createMcpServer } from './server.ts';
@@ -19,8 +19,7 @@ export const MCP_PATH = '/api/mcp';
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
 async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
-  const identity = ctx.state.identity as Identity | undefined;
-  if (!identity) throw new ApiError(401, MALFORMED);
+  const identity = requireIdentity(ctx.state);
   let body: unknown;
   try {
     body = await readJsonBody(ctx);

@@ -3,7 +3,7 @@
 // effect on the very next request (there is no cache to outlive it).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Postgres } from '../stores/postgres.ts';
-import { UserError } from '../errors.ts';
+import { ApiError, UserError } from '../errors.ts';
 
 export const KEY_PREFIX = 'ans_';
 
@@ -19,6 +19,15 @@ export interface Identity {
 /** The 401 messages of SPEC.md's Authentication section, the same on REST and MCP. */
 export const MALFORMED = 'Missing or malformed API key';
 export const INVALID = 'Invalid API key';
+
+/**
+ * The identity the key check put in a request's state. Every surface takes it through here, so a
+ * request that reached an operation without passing the check is refused, whatever the wiring.
+ */
+export function requireIdentity(state: { identity?: Identity }): Identity {
+  if (!state.identity) throw new ApiError(401, MALFORMED);
+  return state.identity;
+}
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
