@@ -3,17 +3,7 @@
 // read never sees either (it binds the brand's live generation), so this only frees space; it is
 // a mutation, the one kind of statement besides inserts that touches tenant rows, kept here.
 import type { ClickHouse } from './clickhouse.ts';
-
-/** Every table that keeps analysis rows per generation: the facts and their rollups. */
-export const GENERATION_TABLES = [
-  'answer_entities',
-  'answer_citations',
-  'entity_daily',
-  'prompt_daily',
-  'citation_domain_models_monthly',
-  'citation_domains_monthly',
-  'citation_urls_monthly',
-] as const;
+import { ANALYSIS_TABLES } from './scoped-query.ts';
 
 /**
  * Deletes the brand's rows of every generation but `keep`. `wait`: return only once the rows are
@@ -28,7 +18,7 @@ export async function dropOtherGenerations(
   opts: { wait: boolean },
 ): Promise<void> {
   const onCluster = ch.cluster ? ` ON CLUSTER \`${ch.cluster}\`` : '';
-  for (const table of GENERATION_TABLES) {
+  for (const table of ANALYSIS_TABLES) {
     await ch.client.command({
       query: `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} AND generation != {keep:UInt32}`,
       query_params: { brand: brandId, keep },

@@ -123,6 +123,11 @@ export type AnalysisTable = {
   [T in FactTable]: (typeof TABLES)[T]['generations'] extends true ? T : never;
 }[FactTable];
 
+/** Every table that keeps analysis rows per generation (what a finished re-analysis cleans up). */
+export const ANALYSIS_TABLES = (Object.keys(TABLES) as FactTable[]).filter(
+  (t): t is AnalysisTable => TABLES[t].generations,
+);
+
 /** A scope for the tables that have no generation (answers, shopping cards, AI visits). */
 export type PlainFilters = Omit<Filters, 'generation'> & { generation?: number };
 

@@ -8,7 +8,7 @@
 // It holds the ingest lock throughout: an answer ingested meanwhile would be analysed into the old
 // generation only, and a re-import could cancel rows the run is about to read.
 import type { Stores } from '../stores/index.ts';
-import { select } from '../stores/scoped-query.ts';
+import { chTime, select } from '../stores/scoped-query.ts';
 import { dropOtherGenerations } from '../stores/generations.ts';
 import { brandById, brandEntities } from '../tenancy/brands.ts';
 import { finishReanalysis, reanalysisProgress } from '../tenancy/reanalysis-queue.ts';
@@ -144,8 +144,16 @@ export function reanalyzeBrand(
     if (!brand) throw new Error(`brand ${brandId} does not exist`);
     const live = brand.analysis_generation;
     const target = live + 1;
-    // What a crashed run left of `target` (or beyond) goes first, before any of it is written again.
-    await dropOtherGenerations(stores.ch, brandId, live, { wait: true });
+    // What a crashed run left of `target` goes first, before any of it is written again (a run always
+    // writes live + 1, so nothing lies beyond). Every page holds each answer's brand row, so
+    // answer_entities tells; a brand whose runs all finished skips the seven mutations.
+    const leftover = select(
+      { table: 'answer_entities', scope: { brandId, generation: target } },
+      { select: '1', limit: '1' },
+    );
+    if ((await stores.ch.rows(leftover)).length) {
+      await dropOtherGenerations(stores.ch, brandId, live, { wait: true });
+    }
     const compiled = compileEntities(await brandEntities(stores.pg, brand));
     const [{ total }] = await stores.ch.rows<{ total: number }>(
       select(
@@ -186,7 +194,7 @@ export function reanalyzeBrand(
       {
         brand_id: brandId,
         generation: target,
-        switched_at: new Date().toISOString().replace('T', ' ').replace('Z', ''),
+        switched_at: chTime(new Date().toISOString()),
       },
     ]);
     await dropOtherGenerations(stores.ch, brandId, target, { wait: false });
