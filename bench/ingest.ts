@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { ingestFile } from '../src/tracking/ingest-file.ts';
 import { benchWorkspace } from './ingest-workspace.ts';
 import { threadCpu } from './thread-cpu.ts';
+import { watchMemory } from './memory.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-bench-ingest-'));
@@ -26,15 +27,7 @@ await once(out, 'finish');
 const bytes = fs.statSync(file).size;
 
 const baseline = process.memoryUsage().rss;
-let peak = 0;
-const samples: { at: number; rss: number }[] = [];
-const sample = () => {
-  const rss = process.memoryUsage().rss;
-  peak = Math.max(peak, rss);
-  samples.push({ at: performance.now(), rss });
-};
-const timer = setInterval(sample, 100);
-sample();
+const memory = watchMemory();
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
 const threads = threadCpu();
@@ -43,15 +36,7 @@ const seconds = (performance.now() - started) / 1000;
 // CPU time of the whole process (every thread, chDB's included): near 2x seconds means both cores were busy.
 const cpu = process.cpuUsage(cpuBefore);
 const cpuByThread = threads.stop();
-clearInterval(timer);
-sample();
-
-// The peak of each tenth of the run: flat memory shows as no upward trend from tenth to tenth.
-const byTenth = Array<number>(10).fill(0);
-for (const { at, rss } of samples) {
-  const tenth = Math.min(9, Math.max(0, Math.floor(((at - started) / (seconds * 1000)) * 10)));
-  byTenth[tenth] = Math.max(byTenth[tenth], rss);
-}
+const { peakMb, peakMbByTenth } = memory.stop(seconds);
 
 const [{ answers }] = await stores.ch.system<{ answers: number }>('SELECT sum(sign) AS answers FROM answers');
 console.log(
@@ -65,8 +50,8 @@ console.log(
       // The same by kind of thread (Linux only): where to look for the next saving.
       cpu_seconds_by_thread: cpuByThread,
       rss_before_mb: Math.round(baseline / 1e6),
-      peak_rss_mb: Math.round(peak / 1e6),
-      peak_rss_mb_by_tenth: byTenth.map((b) => Math.round(b / 1e6)),
+      peak_rss_mb: peakMb,
+      peak_rss_mb_by_tenth: peakMbByTenth,
       inserted: result.inserted,
       rejected: result.rejected.length,
       stored_answers: answers,

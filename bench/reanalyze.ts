@@ -15,6 +15,7 @@ import { startReanalysis } from '../src/tenancy/reanalysis-queue.ts';
 import { brandById } from '../src/tenancy/brands.ts';
 import { visibilitySummary } from '../src/analytics/visibility-summary.ts';
 import { benchWorkspace } from './ingest-workspace.ts';
+import { watchMemory } from './memory.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 const TARGET = 20_000;
@@ -47,15 +48,7 @@ async function read(): Promise<number> {
 const alone: number[] = [];
 for (let i = 0; i < 20; i++) alone.push(await read());
 
-let peak = 0;
-const samples: { at: number; rss: number }[] = [];
-const sample = () => {
-  const rss = process.memoryUsage().rss;
-  peak = Math.max(peak, rss);
-  samples.push({ at: performance.now(), rss });
-};
-const timer = setInterval(sample, 100);
-sample();
+const memory = watchMemory();
 const during: number[] = [];
 // READS=0 measures the re-analysis alone.
 let running = process.env.READS !== '0';
@@ -68,14 +61,7 @@ const result = await reanalyzeBrand(stores, brandId, { pageSize: Number(process.
 const seconds = (performance.now() - started) / 1000;
 running = false;
 await reader;
-clearInterval(timer);
-sample();
-
-const byTenth = Array<number>(10).fill(0);
-for (const { at, rss } of samples) {
-  const tenth = Math.min(9, Math.max(0, Math.floor(((at - started) / (seconds * 1000)) * 10)));
-  byTenth[tenth] = Math.max(byTenth[tenth], rss);
-}
+const { peakMb, peakMbByTenth } = memory.stop(seconds);
 const pct = (list: number[], p: number) => {
   const sorted = [...list].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
@@ -87,8 +73,8 @@ console.log(
       answers: result.answers,
       seconds: Math.round(seconds * 10) / 10,
       answers_per_second: rate,
-      peak_rss_mb: Math.round(peak / 1e6),
-      peak_rss_mb_by_tenth: byTenth.map((b) => Math.round(b / 1e6)),
+      peak_rss_mb: peakMb,
+      peak_rss_mb_by_tenth: peakMbByTenth,
       summary_read_ms_alone: { p50: pct(alone, 50), p99: pct(alone, 99) },
       summary_read_ms_during: { reads: during.length, p50: pct(during, 50), p99: pct(during, 99) },
       postgres: stores.pg.embedded ? 'embedded PGlite' : 'server',
