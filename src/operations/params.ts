@@ -235,10 +235,8 @@ export function commaList(name: string) {
           return z.NEVER;
         }
         const raw = v as string | string[];
-        if (
-          (Array.isArray(raw) && raw.length > LIST_MAX_LENGTH) ||
-          (typeof raw === 'string' && raw.length > LIST_MAX_LENGTH)
-        ) {
+        // Longer than the longest list within the bounds: refused before it is joined or split.
+        if (raw.length > LIST_MAX_LENGTH) {
           ctx.addIssue({ code: 'custom', message: tooMany });
           return z.NEVER;
         }
