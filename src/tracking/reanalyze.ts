@@ -45,6 +45,7 @@ interface StoredAnswer {
   region: string;
   collected_at: string;
   day: string;
+  text: string;
 }
 
 interface StoredCitation {
@@ -54,7 +55,7 @@ interface StoredCitation {
 }
 
 type PageAfter = { day: string; id: string } | null;
-type StoredPage = (StoredAnswer & { text: string })[];
+type StoredPage = StoredAnswer[];
 
 /** One page of the brand's live standard answers after (day, answer_id), in that order. */
 function answersPage(brandId: string, after: PageAfter, size: number) {
@@ -95,7 +96,7 @@ function citationsOf(brandId: string, generation: number, ids: string[], firstDa
 
 /** The answer_rows_in lines of one page: its answers analysed as they would be at ingestion. */
 function pageLines(
-  answers: (StoredAnswer & { text: string })[],
+  answers: StoredPage,
   citations: StoredCitation[],
   brandId: string,
   compiled: CompiledEntities,
