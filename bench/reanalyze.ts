@@ -16,6 +16,7 @@ import { brandById } from '../src/tenancy/brands.ts';
 import { visibilitySummary } from '../src/analytics/visibility-summary.ts';
 import { benchWorkspace } from './ingest-workspace.ts';
 import { watchMemory } from './memory.ts';
+import { threadCpu } from './thread-cpu.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 const TARGET = 20_000;
@@ -55,11 +56,14 @@ let running = process.env.READS !== '0';
 const reader = (async () => {
   while (running) during.push(await read());
 })();
+const cpu = threadCpu();
 const started = performance.now();
 await startReanalysis(stores.pg, brandId, 'bench');
-const result = await reanalyzeBrand(stores, brandId, { pageSize: Number(process.env.PAGE_SIZE ?? 10_000) });
+const pageSize = process.env.PAGE_SIZE ? Number(process.env.PAGE_SIZE) : undefined;
+const result = await reanalyzeBrand(stores, brandId, { pageSize });
 const seconds = (performance.now() - started) / 1000;
 running = false;
+const cpuByThread = cpu.stop();
 await reader;
 const { peakMb, peakMbByTenth } = memory.stop(seconds);
 const pct = (list: number[], p: number) => {
@@ -73,6 +77,7 @@ console.log(
       answers: result.answers,
       seconds: Math.round(seconds * 10) / 10,
       answers_per_second: rate,
+      cpu_seconds_by_thread: cpuByThread,
       peak_rss_mb: peakMb,
       peak_rss_mb_by_tenth: peakMbByTenth,
       summary_read_ms_alone: { p50: pct(alone, 50), p99: pct(alone, 99) },

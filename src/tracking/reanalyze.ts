@@ -15,12 +15,22 @@ import { finishReanalysis, reanalysisProgress } from '../tenancy/reanalysis-queu
 import { analyzeAnswer, compileEntities, type CompiledEntities } from './analyze.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { withIngestLock } from './ingest-lock.ts';
-import { REANALYSIS_COLUMNS } from './row-lines.ts';
+import { LineWriter, REANALYSIS_COLUMNS } from './row-lines.ts';
 import { answerRows } from './rows.ts';
 import type { Platform } from './types.ts';
 
-/** Answers read, analysed and written per step: about 10-20 MB of text, whatever the brand's size. */
-export const PAGE_SIZE = 10_000;
+/**
+ * Answers read, analysed and written per step at most (a day holding more is split by answer id):
+ * about 25 MB of text and citations, whatever the brand's size.
+ */
+export const PAGE_SIZE = 20_000;
+
+/**
+ * Steps read before they are analysed. At 100,000 answers (bench/reanalyze.ts, READS=0) one step
+ * ahead ran 14,400-15,300 answers/s, two 16,400 and three 18,400: with fewer, this thread waited
+ * for a read queued behind a write.
+ */
+const READ_AHEAD = 3;
 
 export interface ReanalysisResult {
   brand_id: string;
@@ -44,7 +54,6 @@ interface StoredAnswer {
   model: string;
   region: string;
   collected_at: string;
-  day: string;
   text: string;
 }
 
@@ -52,63 +61,114 @@ interface StoredCitation {
   answer_id: string;
   url: string;
   title: string;
+  answer_first: number;
 }
 
-type PageAfter = { day: string; id: string } | null;
-type StoredPage = StoredAnswer[];
+/**
+ * A step of the run: whole days from `from` to `to`, or one share of a single day too large for a
+ * step (the answers whose id hashes to `share.index` modulo `share.of`). Steps read by day let the
+ * primary key and the partitions prune: a page after a (day, answer_id) key over FINAL read twice as
+ * slowly, and its citations looked up by 10,000 ids more slowly still (bench/reanalyze.ts).
+ */
+export interface Step {
+  from: string;
+  to: string;
+  /** The answers of a whole-days step (what planning adds up); 0 for a share. */
+  answers: number;
+  share?: { index: number; of: number };
+}
 
-/** One page of the brand's live standard answers after (day, answer_id), in that order. */
-function answersPage(brandId: string, after: PageAfter, size: number) {
+/** The brand's live standard answers: shopping answers have no analysis rows (CONTRACT.md section 2). */
+const LIVE_STANDARD = "sign = 1 AND mode = 'standard'";
+
+/** Cuts the brand's answers, counted per day, into steps of at most `size` answers. */
+export function planSteps(days: { day: string; answers: number }[], size: number): Step[] {
+  const steps: Step[] = [];
+  let open: Step | null = null;
+  for (const { day, answers } of days) {
+    if (answers > size) {
+      const of = Math.ceil(answers / size);
+      for (let index = 0; index < of; index++) steps.push({ from: day, to: day, answers: 0, share: { index, of } });
+      open = null;
+    } else if (open && open.answers + answers <= size) {
+      open.to = day;
+      open.answers += answers;
+    } else {
+      open = { from: day, to: day, answers };
+      steps.push(open);
+    }
+  }
+  return steps;
+}
+
+/** A step's bounds as a scope, and its share (if any) as a condition on answer_id. */
+function stepScope(brandId: string, step: Step) {
+  return {
+    brandId,
+    from: new Date(`${step.from}T00:00:00.000Z`),
+    to: new Date(`${step.to}T23:59:59.999Z`),
+  };
+}
+function stepShare(step: Step): { where: string; params: Record<string, number> } {
+  if (!step.share) return { where: '', params: {} };
+  return {
+    where: ' AND cityHash64(answer_id) % {shareOf:UInt32} = {shareIndex:UInt32}',
+    params: { shareOf: step.share.of, shareIndex: step.share.index },
+  };
+}
+
+/** The step's live standard answers. */
+function answersOf(brandId: string, step: Step) {
+  const share = stepShare(step);
   return select(
-    { table: 'answers', scope: { brandId }, final: true },
+    { table: 'answers', scope: stepScope(brandId, step), final: true },
     {
-      select: 'answer_id, organization_id, prompt_id, platform, model, region, collected_at, day, text',
-      // Shopping answers have no analysis rows (CONTRACT.md section 2); a cancelled answer is gone.
-      where: `sign = 1 AND mode = 'standard'${after ? ' AND (day, answer_id) > ({afterDay:Date}, {afterId:UUID})' : ''}`,
-      orderBy: 'day, answer_id',
-      limit: '{size:UInt32}',
-      params: { size, ...(after ? { afterDay: after.day, afterId: after.id } : {}) },
+      select: 'answer_id, organization_id, prompt_id, platform, model, region, collected_at, text',
+      where: LIVE_STANDARD + share.where,
+      params: share.params,
     },
   );
 }
 
-/** The stored citations of these answers in the live generation, each answer's first one first. */
-function citationsOf(brandId: string, generation: number, ids: string[], firstDay: string, lastDay: string) {
+/** The stored citations of the step's answers in the live generation, each answer's first one first. */
+function citationsOf(brandId: string, generation: number, step: Step) {
+  const share = stepShare(step);
   return select(
+    { table: 'answer_citations', scope: { ...stepScope(brandId, step), generation }, final: true },
     {
-      table: 'answer_citations',
-      scope: {
-        brandId,
-        generation,
-        from: new Date(`${firstDay}T00:00:00.000Z`),
-        to: new Date(`${lastDay}T23:59:59.999Z`),
-      },
-      final: true,
-    },
-    {
-      select: 'answer_id, url, title',
-      where: 'sign = 1 AND answer_id IN {ids:Array(UUID)}',
-      orderBy: 'answer_id, answer_first DESC, url',
-      params: { ids },
+      select: 'answer_id, url, title, answer_first',
+      where: `sign = 1${share.where}`,
+      params: share.params,
     },
   );
+}
+
+/**
+ * An answer's citations as analysis takes them: its first one first, then by URL (the stored rows
+ * keep which one came first, not the order of the rest). Sorted here rather than by ClickHouse,
+ * which then streams the rows as stored instead of sorting every row of the step.
+ */
+function inStoredOrder(list: StoredCitation[] | undefined): { url: string; title: string }[] {
+  if (!list) return [];
+  list.sort((a, b) => b.answer_first - a.answer_first || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return list.map((c) => ({ url: c.url, title: c.title }));
 }
 
 /** The answer_rows_in lines of one page: its answers analysed as they would be at ingestion. */
 function pageLines(
-  answers: StoredPage,
+  answers: StoredAnswer[],
   citations: StoredCitation[],
   brandId: string,
   compiled: CompiledEntities,
   generation: number,
-): string {
-  const byAnswer = new Map<string, { url: string; title: string }[]>();
+): Uint8Array {
+  const byAnswer = new Map<string, StoredCitation[]>();
   for (const c of citations) {
-    const list = byAnswer.get(c.answer_id) ?? [];
-    list.push({ url: c.url, title: c.title });
-    byAnswer.set(c.answer_id, list);
+    const list = byAnswer.get(c.answer_id);
+    if (list) list.push(c);
+    else byAnswer.set(c.answer_id, [c]);
   }
-  let body = '';
+  const out = new LineWriter(answers.length * 1024);
   for (const a of answers) {
     const answer: ValidAnswer = {
       prompt_id: a.prompt_id,
@@ -118,16 +178,18 @@ function pageLines(
       mode: 'standard',
       collected_at: new Date(a.collected_at).toISOString(),
       text: a.text,
-      citations: byAnswer.get(a.answer_id) ?? [],
+      citations: inStoredOrder(byAnswer.get(a.answer_id)),
       products: [],
     };
     const analysis = analyzeAnswer(answer, compiled);
     // The answers row is stored already and the answers view skips re-analysis lines: no need to
     // send the text to ClickHouse again.
     const ctx = { answerId: a.answer_id, organizationId: a.organization_id, brandId, generation, reanalysis: true };
-    body += answerRows({ ...answer, text: '' }, ctx, analysis, []).wide;
+    out.addLines(answerRows({ ...answer, text: '' }, ctx, analysis, []).wide);
   }
-  return body;
+  // Bytes, as ingestion writes them: one string of the whole page cost more in concatenation,
+  // garbage collection and its UTF-8 copy for the insert than the analysis itself.
+  return out.lines();
 }
 
 /**
@@ -156,38 +218,52 @@ export function reanalyzeBrand(
       await dropOtherGenerations(stores.ch, brandId, live, { wait: true });
     }
     const compiled = compileEntities(await brandEntities(stores.pg, brand));
-    const [{ total }] = await stores.ch.rows<{ total: number }>(
+    const days = await stores.ch.rows<{ day: string; answers: number }>(
       select(
         { table: 'answers', scope: { brandId }, final: true },
-        { select: 'count() AS total', where: "sign = 1 AND mode = 'standard'" },
+        { select: 'day, count() AS answers', where: LIVE_STANDARD, groupBy: 'day', orderBy: 'day' },
       ),
     );
+    const total = days.reduce((sum, d) => sum + d.answers, 0);
     await reanalysisProgress(stores.pg, brandId, { target_generation: target, answers_total: total, answers_done: 0 });
 
-    const size = opts.pageSize ?? PAGE_SIZE;
-    let after: PageAfter = null;
+    // Steps are read READ_AHEAD ahead of the one analysed on this thread, and each is written
+    // while the next is analysed: chDB, which runs one query at a time on its own threads, always
+    // has the next read or write queued, and this thread always has a step to analyse.
+    const read = (step: Step) =>
+      Promise.all([
+        stores.ch.rows<StoredAnswer>(answersOf(brandId, step)),
+        stores.ch.rows<StoredCitation>(citationsOf(brandId, live, step)),
+      ]);
+    const steps = planSteps(days, opts.pageSize ?? PAGE_SIZE);
     let done = 0;
-    for (;;) {
-      const page: StoredPage = await stores.ch.rows(answersPage(brandId, after, size));
-      if (!page.length) break;
-      const [first, last] = [page[0], page[page.length - 1]];
-      const ids = page.map((a) => a.answer_id);
-      const citations = await stores.ch.rows<StoredCitation>(citationsOf(brandId, live, ids, first.day, last.day));
-      await stores.ch.insertLines(
-        'answer_rows_in',
-        REANALYSIS_COLUMNS,
-        pageLines(page, citations, brandId, compiled, target),
-      );
-      done += page.length;
-      if (opts.crashAfter !== undefined && done >= opts.crashAfter) throw new Error('re-analysis stopped (test)');
-      await reanalysisProgress(stores.pg, brandId, {
-        target_generation: target,
-        answers_total: total,
-        answers_done: done,
-      });
-      if (page.length < size) break;
-      after = { day: last.day, id: last.answer_id };
+    let writing: Promise<void> = Promise.resolve();
+    const reads: Promise<[StoredAnswer[], StoredCitation[]]>[] = [];
+    const readAhead = (i: number) => {
+      if (i >= steps.length) return;
+      const r = read(steps[i]);
+      // A failed write ends the run before this read is awaited: its own failure is then moot.
+      r.catch(() => {});
+      reads.push(r);
+    };
+    for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
+    for (let i = 0; i < steps.length; i++) {
+      const [answers, citations] = await reads.shift()!;
+      readAhead(i + READ_AHEAD);
+      const lines = pageLines(answers, citations, brandId, compiled, target);
+      await writing;
+      writing = (async () => {
+        await stores.ch.insertLines('answer_rows_in', REANALYSIS_COLUMNS, lines);
+        done += answers.length;
+        if (opts.crashAfter !== undefined && done >= opts.crashAfter) throw new Error('re-analysis stopped (test)');
+        await reanalysisProgress(stores.pg, brandId, {
+          target_generation: target,
+          answers_total: total,
+          answers_done: done,
+        });
+      })();
     }
+    await writing;
 
     // The switch: from here on every read of the brand takes `target` (and its cache is new).
     await finishReanalysis(stores.pg, brandId, target);

@@ -8,7 +8,7 @@ import test from 'ava';
 import { get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { ingestFile } from '../../src/tracking/ingest-file.ts';
-import { reanalyzeBrand } from '../../src/tracking/reanalyze.ts';
+import { planSteps, reanalyzeBrand } from '../../src/tracking/reanalyze.ts';
 import { reanalysisStatus, startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 
 let server: TestServer;
@@ -223,4 +223,22 @@ test('reads during the re-analysis see the old figures or the new, never a mix',
       t.true(one === JSON.stringify(before[e]) || one === JSON.stringify(after[e]), `${e} mixed analyses`);
     }
   }
+});
+
+test('steps cover every day once: small days together up to the page size, a larger day in shares by answer id', (t) => {
+  const days = [
+    { day: '2026-01-01', answers: 3 },
+    { day: '2026-01-02', answers: 2 },
+    { day: '2026-01-03', answers: 7 },
+    { day: '2026-01-04', answers: 1 },
+    { day: '2026-01-05', answers: 5 },
+  ];
+  t.deepEqual(planSteps(days, 5), [
+    { from: '2026-01-01', to: '2026-01-02', answers: 5 },
+    { from: '2026-01-03', to: '2026-01-03', answers: 0, share: { index: 0, of: 2 } },
+    { from: '2026-01-03', to: '2026-01-03', answers: 0, share: { index: 1, of: 2 } },
+    { from: '2026-01-04', to: '2026-01-04', answers: 1 },
+    { from: '2026-01-05', to: '2026-01-05', answers: 5 },
+  ]);
+  t.deepEqual(planSteps([], 5), []);
 });
