@@ -46,6 +46,7 @@ async function main() {
     TRUST_PROXY: '1',
     WEBHOOK_WORKER: '0',
     RESULT_CACHE_ENTRIES: process.env.RESULT_CACHE_ENTRIES,
+    CLICKHOUSE_READ_SLOTS: process.env.CLICKHOUSE_READ_SLOTS,
     ...(db.url ? { DATABASE_URL: db.url } : {}),
   });
   const server = await startServer(config, {

@@ -25,6 +25,14 @@ export function validationMessage(issues: { path: PropertyKey[]; message: string
   return !name || issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
 }
 
+/** The client closed the connection before its answer: the work for it stops where it can. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection');
+    this.name = 'ClientGone';
+  }
+}
+
 /** A command-line or admin failure: a one-line reason, no stack. */
 export class UserError extends Error {
   constructor(message: string) {

@@ -1,7 +1,7 @@
 // Turns anything thrown below into {"error": message}. ApiErrors carry their own status and
 // message; anything else is a 500 whose cause is logged with the request id and never sent.
 import type Koa from 'koa';
-import { ApiError } from '../errors.ts';
+import { ApiError, ClientGone } from '../errors.ts';
 import { storeOutage } from '../stores/outage.ts';
 
 export function errorHandler(): Koa.Middleware {
@@ -19,6 +19,12 @@ export function errorHandler(): Koa.Middleware {
       if (err instanceof ApiError) {
         ctx.status = err.status;
         ctx.body = { error: err.message };
+        return;
+      }
+      if (err instanceof ClientGone) {
+        // Nobody is left to answer; not a failure of the service.
+        ctx.state.log?.info({ requestId: ctx.state.requestId }, 'client gone before the answer');
+        ctx.status = 499;
         return;
       }
       const outage = storeOutage(err);

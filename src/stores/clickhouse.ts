@@ -5,6 +5,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { isScoped, type ScopedQuery } from './scoped-query.ts';
+import { ApiError } from '../errors.ts';
+import { FairQueue } from '../runtime/fair-queue.ts';
+import { requestScope } from '../runtime/request-scope.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -46,7 +49,14 @@ export interface ClickHouseOptions {
   dataDir: string;
   /** Deadline of one HTTP request to a ClickHouse server (ms). */
   requestTimeoutMs?: number;
+  /** Reads running at once (default 1 embedded, 8 on a server); the rest wait in turns per organization (0: no line). */
+  readSlots?: number;
+  /** How long one tenant read may run (ms) before ClickHouse stops it. */
+  queryBudgetMs?: number;
 }
+
+/** ClickHouse's TIMEOUT_EXCEEDED: a read ran past max_execution_time. */
+const TIMEOUT_EXCEEDED = /TIMEOUT_EXCEEDED|Timeout exceeded: elapsed/;
 
 /**
  * Rows travel as JSONCompactEachRow (one array per row, named columns): far less to write and
@@ -115,10 +125,40 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     });
     for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
   };
-  const select = async <T>(query: string, params?: Readonly<Record<string, unknown>>) => {
+  const select = async <T>(
+    query: string,
+    params?: Readonly<Record<string, unknown>>,
+    extra: { clickhouse_settings?: Record<string, number>; abort_signal?: AbortSignal } = {},
+  ) => {
     const query_params = params as Record<string, unknown> | undefined;
-    const result = await client.query({ query, query_params, format: 'JSONEachRow' });
+    const result = await client.query({ query, query_params, format: 'JSONEachRow', ...extra });
     return (await result.json()) as T[];
+  };
+  const reads = new FairQueue(opts.readSlots ?? (opts.url ? 8 : 1));
+  const budgetS = (opts.queryBudgetMs ?? 10_000) / 1000;
+  const tenantRead = async <T>(query: ScopedQuery): Promise<T[]> => {
+    const { lane, signal } = requestScope();
+    try {
+      return await reads.run(
+        lane ?? 'service',
+        () =>
+          select<T>(query.sql, query.params, {
+            // The budget bounds what a caller asks for; the service's own reads (ingestion,
+            // re-analysis, jobs) run outside any organization's lane and are sized by their code.
+            ...(lane ? { clickhouse_settings: { max_execution_time: budgetS } } : {}),
+            ...(signal ? { abort_signal: signal } : {}),
+          }),
+        signal,
+      );
+    } catch (err) {
+      if (TIMEOUT_EXCEEDED.test(String((err as Error)?.message))) {
+        throw new ApiError(
+          500,
+          `The analytics store stopped this request's query after its ${budgetS} s budget: narrow the date range or filters`,
+        );
+      }
+      throw err;
+    }
   };
   return {
     client,
@@ -127,7 +167,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     async rows<T>(query: ScopedQuery) {
       // The type already refuses anything else; this stops callers the type system does not see.
       if (!isScoped(query)) throw new TypeError('ch.rows takes a ScopedQuery (src/stores/scoped-query.ts)');
-      return select<T>(query.sql, query.params);
+      return tenantRead<T>(query);
     },
     system: select,
     async insert(table, values) {

@@ -1,0 +1,110 @@
+// The fair line in front of ClickHouse (src/runtime/fair-queue.ts): lanes take turns, no more
+// than `slots` tasks run at once, and a task whose caller has gone never runs.
+import test from 'ava';
+import { FairQueue } from '../../src/runtime/fair-queue.ts';
+
+/** A task that finishes when the test says so, recording when it started. */
+function gate(order: string[], name: string) {
+  let open!: () => void;
+  const done = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return {
+    task: async () => {
+      order.push(name);
+      await done;
+      return name;
+    },
+    open: () => open(),
+  };
+}
+
+test('lanes take turns: a lane with a backlog delays another lane by one task, not by its backlog', async (t) => {
+  const q = new FairQueue(1);
+  const order: string[] = [];
+  const heavy = Array.from({ length: 5 }, (_, i) => gate(order, `heavy${i}`));
+  const light = gate(order, 'light');
+  const results = heavy.map((g) => q.run('heavy', g.task));
+  const lightResult = q.run('light', light.task);
+  t.deepEqual(order, ['heavy0']);
+  heavy[0].open();
+  await results[0];
+  await new Promise(setImmediate);
+  t.deepEqual(order, ['heavy0', 'light']);
+  light.open();
+  t.is(await lightResult, 'light');
+  for (const g of heavy) g.open();
+  t.deepEqual(await Promise.all(results), ['heavy0', 'heavy1', 'heavy2', 'heavy3', 'heavy4']);
+  t.deepEqual(order, ['heavy0', 'light', 'heavy1', 'heavy2', 'heavy3', 'heavy4']);
+});
+
+test('no more tasks run at once than there are slots, and every task runs', async (t) => {
+  const q = new FairQueue(2);
+  let running = 0;
+  let most = 0;
+  const tasks = Array.from({ length: 30 }, (_, i) =>
+    q.run(`lane${i % 3}`, async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 1));
+      running--;
+      return i;
+    }),
+  );
+  t.deepEqual(
+    await Promise.all(tasks),
+    Array.from({ length: 30 }, (_, i) => i),
+  );
+  t.is(most, 2);
+  t.is(q.waiting, 0);
+});
+
+test('a waiting task whose signal aborts leaves the line unrun, with the signal reason', async (t) => {
+  const q = new FairQueue(1);
+  const order: string[] = [];
+  const first = gate(order, 'first');
+  const running = q.run('a', first.task);
+  const gone = new AbortController();
+  const waiting = q.run(
+    'b',
+    async () => {
+      order.push('never');
+      return 'never';
+    },
+    gone.signal,
+  );
+  t.is(q.waiting, 1);
+  gone.abort(new Error('client left'));
+  await t.throwsAsync(waiting, { message: 'client left' });
+  t.is(q.waiting, 0);
+  first.open();
+  await running;
+  t.deepEqual(order, ['first']);
+  // Already aborted: refused at once.
+  await t.throwsAsync(
+    q.run('b', async () => 'x', gone.signal),
+    { message: 'client left' },
+  );
+});
+
+test('a failing task frees its slot and fails only its own caller', async (t) => {
+  const q = new FairQueue(1);
+  const failing = q.run('a', async () => {
+    throw new Error('boom');
+  });
+  const next = q.run('b', async () => 'fine');
+  await t.throwsAsync(failing, { message: 'boom' });
+  t.is(await next, 'fine');
+});
+
+test('0 slots: no line, every task runs at once', async (t) => {
+  const q = new FairQueue(0);
+  const order: string[] = [];
+  const a = gate(order, 'a');
+  const b = gate(order, 'b');
+  const both = [q.run('x', a.task), q.run('x', b.task)];
+  t.deepEqual(order, ['a', 'b']);
+  a.open();
+  b.open();
+  t.deepEqual(await Promise.all(both), ['a', 'b']);
+});

@@ -1,0 +1,63 @@
+// What bounds a tenant's reads of ClickHouse (docs/operations.md, "Sharing the analytics engine"):
+// a read that runs past CLICKHOUSE_QUERY_BUDGET_MS is stopped with a 500 that says so, and a read
+// whose client has gone is dropped before it runs.
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
+import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { select } from '../../src/stores/scoped-query.ts';
+import { inRequestScope } from '../../src/runtime/request-scope.ts';
+import { ApiError, ClientGone } from '../../src/errors.ts';
+
+let server: TestServer;
+test.before(async () => {
+  server = await startTestServer({ CLICKHOUSE_QUERY_BUDGET_MS: '100' });
+});
+test.after.always(async () => {
+  await server?.stop();
+});
+
+async function brandWithAnswers(n: number) {
+  const tenant = await seedTenant(server);
+  const file = path.join(server.dataDir, `${uniq('a')}.jsonl`);
+  const lines = Array.from({ length: n }, (_, i) => ({
+    prompt_id: tenant.promptIds[0],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: `2026-03-01T10:00:${String(i).padStart(2, '0')}Z`,
+    text: `Answer ${i} names Acme.`,
+    citations: [],
+  }));
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+  await ingestFile(server.stores, file);
+  return tenant;
+}
+
+test("a caller's read past its budget is stopped with a 500 naming the budget", async (t) => {
+  const tenant = await brandWithAnswers(20);
+  // 20 rows sleeping 100 ms each: two seconds of work against a budget of 100 ms, on any machine.
+  const slow = select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'sleepEachRow(0.1) AS s' });
+  const err = await t.throwsAsync(inRequestScope({ lane: tenant.organizationId }, () => server.stores.ch.rows(slow)));
+  t.true(err instanceof ApiError);
+  t.is((err as ApiError).status, 500);
+  t.is(
+    err?.message,
+    "The analytics store stopped this request's query after its 0.1 s budget: narrow the date range or filters",
+  );
+  // The budget is per query and per caller: the service's own reads (here, outside any lane) have none.
+  const quick = select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'count() AS n' });
+  t.deepEqual(await server.stores.ch.rows(quick), [{ n: 20 }]);
+});
+
+test('a read whose client has gone is dropped before it runs', async (t) => {
+  const tenant = await brandWithAnswers(1);
+  const gone = new AbortController();
+  gone.abort(new ClientGone());
+  const q = select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'count() AS n' });
+  await t.throwsAsync(
+    inRequestScope({ lane: tenant.organizationId, signal: gone.signal }, () => server.stores.ch.rows(q)),
+    { instanceOf: ClientGone },
+  );
+});
