@@ -18,15 +18,32 @@ export interface AppDeps {
 
 const noCache = { get: <T>(_key: string, compute: () => Promise<T>) => compute() };
 
+/** How long after a day ends its figures count as settled: covers clock skew between instances. */
+const SETTLE_MS = 60 * 60_000;
+
+/**
+ * The version a cached result is keyed by: history_version for figures whose last day ended over
+ * an hour ago (only a change reaching back before today bumps it, so the daily ingest of today's
+ * answers keeps them), data_version otherwise (every change bumps it).
+ */
+export function versionOf(brand: BrandRecord, until: Date | undefined, now: Date): string {
+  if (until) {
+    const dayEnd = Date.UTC(until.getUTCFullYear(), until.getUTCMonth(), until.getUTCDate() + 1);
+    if (dayEnd + SETTLE_MS <= now.getTime()) return `h${brand.history_version}`;
+  }
+  return `d${brand.data_version}`;
+}
+
 export function createCtx(deps: AppDeps, identity: Identity, log: Logger = deps.log): Ctx {
+  const ctxNow = deps.now ?? (() => new Date());
   return {
     identity,
     stores: deps.stores,
     config: deps.config,
     log,
-    now: deps.now ?? (() => new Date()),
+    now: ctxNow,
     brand: (id) => brandInOrganization(deps.stores.pg, identity.organizationId, id),
-    cached: <T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>) =>
-      (deps.cache ?? noCache).get(cacheKey([brand.id, brand.data_version, ...key]), compute),
+    cached: <T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>, until?: Date) =>
+      (deps.cache ?? noCache).get(cacheKey([brand.id, versionOf(brand, until, ctxNow()), ...key]), compute),
   };
 }

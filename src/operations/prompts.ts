@@ -92,7 +92,7 @@ export const promptPerformance = operation({
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const [figures, texts] = await Promise.all([
-      ctx.cached(brand, ['prompt-figures', filters], () => promptFigures(ctx.stores.ch, filters)),
+      ctx.cached(brand, ['prompt-figures', filters], () => promptFigures(ctx.stores.ch, filters), filters.to),
       promptTexts(ctx.stores.pg, brand.id),
     ]);
     const rows = figures

@@ -16,8 +16,12 @@ export interface Ctx {
   now(): Date;
   /** The brand if it belongs to the caller's organization; else throws 404 `Brand not found`. */
   brand(id: string): Promise<BrandRecord>;
-  /** Memoises an analytics result under the brand's data version (see analytics/cache.ts). */
-  cached<T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>): Promise<T>;
+  /**
+   * Memoises an analytics result under the brand's data version (analytics/cache.ts): the result
+   * cached under the brand and `key`. `until`: the last instant the figures cover, when
+   * bounded; figures of a range that ended before today survive an ingest of today's answers.
+   */
+  cached<T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>, until?: Date): Promise<T>;
 }
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

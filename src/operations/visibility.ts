@@ -32,10 +32,15 @@ export const visibilitySummary = operation({
     'How visible a brand is in AI answers over a date range: answer count, mention and citation counts, the 0-100 AI visibility score and its components, and the top 5 competitors. Filter by model_used or region. Dates are YYYY-MM-DD (UTC); omit both for all history.',
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
-    return ctx.cached(brand, ['visibility-summary', filters], async () => {
-      const names = new Map((await competitorsOf(ctx.stores.pg, brand.id)).map((c) => [c.id, c.name]));
-      return summary(ctx.stores.ch, filters, brand, names);
-    });
+    return ctx.cached(
+      brand,
+      ['visibility-summary', filters],
+      async () => {
+        const names = new Map((await competitorsOf(ctx.stores.pg, brand.id)).map((c) => [c.id, c.name]));
+        return summary(ctx.stores.ch, filters, brand, names);
+      },
+      filters.to,
+    );
   },
 });
 
@@ -56,8 +61,11 @@ export const visibilityTrend = operation({
     "The brand's visibility over time, one bucket per day or ISO week that has answers: answer count, mean score, daily AI visibility score, mentions, citations and the mean competitor score. Use it to see whether visibility is rising or falling.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
-    return ctx.cached(brand, ['visibility-trend', filters, p.granularity], () =>
-      trend(ctx.stores.ch, filters, p.granularity),
+    return ctx.cached(
+      brand,
+      ['visibility-trend', filters, p.granularity],
+      () => trend(ctx.stores.ch, filters, p.granularity),
+      filters.to,
     );
   },
 });
@@ -74,8 +82,11 @@ export const competitorComparison = operation({
     'The brand against each tracked competitor on the same answers (mean score, AI visibility score, mentions, citations, appearances) and share of voice overall and per model_used and platform. Its model_used values are the ones the model filter takes.',
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
-    return ctx.cached(brand, ['competitor-comparison', filters], async () =>
-      comparison(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
+    return ctx.cached(
+      brand,
+      ['competitor-comparison', filters],
+      async () => comparison(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
+      filters.to,
     );
   },
 });
@@ -99,6 +110,11 @@ export const citations = operation({
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const opts = { limit: p.limit, source: p.source_filter };
-    return ctx.cached(brand, ['citations', filters, opts], () => citationFigures(ctx.stores.ch, filters, opts));
+    return ctx.cached(
+      brand,
+      ['citations', filters, opts],
+      () => citationFigures(ctx.stores.ch, filters, opts),
+      filters.to,
+    );
   },
 });

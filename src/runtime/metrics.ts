@@ -23,6 +23,14 @@ export const ingestAnswers = new client.Counter({
   registers: [registry],
 });
 
+/** Result cache look-ups (src/analytics/cache.ts): hit or miss. */
+export const resultCacheLookups = new client.Counter({
+  name: 'answerscope_result_cache_lookups_total',
+  help: 'Analytics result cache look-ups, by outcome: hit, miss',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 /** Webhook delivery attempts: succeeded, retry (failed, will be retried) or failed (given up). */
 export const webhookAttempts = new client.Counter({
   name: 'answerscope_webhook_delivery_attempts_total',

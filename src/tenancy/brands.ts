@@ -18,13 +18,15 @@ export interface BrandRecord {
   aliases: string[];
   tracking_id: string;
   data_version: number;
+  /** Bumped only by changes that can reach a day before the current one (postgres/051). */
+  history_version: number;
   /** The analysis generation the brand's figures are read from (docs/analysis.md, re-analysis). */
   analysis_generation: number;
   created_at: Date;
 }
 
 const COLUMNS =
-  'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, analysis_generation, created_at';
+  'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, history_version, analysis_generation, created_at';
 
 /** The brand if it belongs to the organization, else the 404 of SPEC.md (other tenants' brands do not exist). */
 export async function brandInOrganization(
@@ -80,9 +82,22 @@ export async function brandByTrackingId(pg: Queryable, trackingId: string) {
   return rows[0] as { id: string; domains: string[] | null } | undefined;
 }
 
-/** New facts were stored for these brands: their cached figures are stale (DESIGN.md, result cache). */
-export async function bumpDataVersion(pg: Queryable, brandIds: string[]): Promise<void> {
-  await pg.query('UPDATE brands SET data_version = data_version + 1 WHERE id = ANY($1::uuid[])', [brandIds]);
+/**
+ * The figures of these brands changed: their cached results are stale (DESIGN.md, result cache).
+ * `earliestDay`: the earliest day (YYYY-MM-DD, UTC) the change can touch, when known; a change of
+ * today's or later days only leaves figures of earlier ranges cached (history_version stays).
+ */
+export async function bumpDataVersion(
+  pg: Queryable,
+  brandIds: string[],
+  earliestDay?: string,
+  now: Date = new Date(),
+): Promise<void> {
+  const history = earliestDay === undefined || earliestDay < now.toISOString().slice(0, 10) ? 1 : 0;
+  await pg.query(
+    'UPDATE brands SET data_version = data_version + 1, history_version = history_version + $2 WHERE id = ANY($1::uuid[])',
+    [brandIds, history],
+  );
 }
 
 export interface Competitor {

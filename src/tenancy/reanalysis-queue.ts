@@ -133,7 +133,8 @@ export async function finishReanalysis(
 ): Promise<ReanalysisState | undefined> {
   const { rows } = await db.query<{ status: ReanalysisState }>(
     `WITH switched AS (
-       UPDATE brands SET analysis_generation = $2, data_version = data_version + 1 WHERE id = $1 RETURNING id)
+       UPDATE brands SET analysis_generation = $2, data_version = data_version + 1,
+         history_version = history_version + 1 WHERE id = $1 RETURNING id)
      UPDATE reanalyses r SET status = CASE WHEN r.requested_again THEN 'queued' ELSE 'done' END,
        requested_at = CASE WHEN r.requested_again THEN now() ELSE r.requested_at END,
        requested_again = false, target_generation = $2, finished_at = now(), error = NULL

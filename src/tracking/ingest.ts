@@ -267,7 +267,8 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
       seen.add(id);
     }
   }
-  await bumpDataVersion(stores.pg, [...brands]);
+  // A re-imported answer may have moved from an earlier day (its old place is in `days` too).
+  await bumpDataVersion(stores.pg, [...brands], [...days].sort()[0]);
   ingestAnswers.inc({ outcome: 'inserted' }, result.inserted);
   ingestAnswers.inc({ outcome: 'replaced' }, result.replaced);
   return result;

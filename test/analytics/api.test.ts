@@ -111,6 +111,42 @@ test('figures follow new data at once (the cache keys on the brand data version)
   t.is(after.totals.mentionAnswers, 1);
 });
 
+test("an ingest of today's answers keeps cached figures of ranges that ended before today; an earlier day's answer does not", async (t) => {
+  const x = await seedTenant(server);
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const today = day(0);
+  await ingest([answer(x.promptIds[0], `${day(-3)}T06:00:00Z`, 'Acme')]);
+  let reads = 0;
+  const rows = server.stores.ch.rows.bind(server.stores.ch);
+  server.stores.ch.rows = ((q: Parameters<typeof rows>[0]) => {
+    reads++;
+    return rows(q);
+  }) as typeof rows;
+  t.teardown(() => {
+    server.stores.ch.rows = rows;
+  });
+  const past = `/api/v1/visibility-summary?brand_id=${x.brandId}&date_from=${day(-10)}&date_to=${day(-2)}`;
+  const upToToday = `/api/v1/visibility-summary?brand_id=${x.brandId}&date_from=${day(-10)}&date_to=${today}`;
+  const count = async (url: string) => (await get(server, url, x.key)).body.totals.resultCount;
+  t.is(await count(past), 1);
+  t.is(await count(upToToday), 1);
+
+  // Today's answer: the range up to today is computed again, the past one is served as cached.
+  await ingest([answer(x.promptIds[0], `${today}T00:00:01Z`, 'Acme')]);
+  const before = reads;
+  t.is(await count(past), 1);
+  const pastReads = reads - before;
+  t.is(await count(upToToday), 2);
+  if (day(0) !== today) return t.log('the day changed during the test: the cache is not judged');
+  t.is(pastReads, 0, 'the past range was read from ClickHouse again');
+  t.true(reads > before);
+
+  // An answer of a day inside the past range: its figures are computed again.
+  await ingest([answer(x.promptIds[0], `${day(-2)}T06:00:00Z`, 'Acme')]);
+  t.is(await count(past), 2);
+  t.is(await count(upToToday), 3);
+});
+
 test('cursor paging walks 500 cards in pages of 7 without loss or repeats, with shared timestamps', async (t) => {
   const x = await seedTenant(server);
   // 100 shopping answers of 5 cards each: every 5 cards share their answer's timestamp, and every
