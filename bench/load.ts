@@ -48,6 +48,16 @@ const START = REALISTIC ? dayOf(Date.now() - DAYS * DAY_MS) : '2026-01-01';
 const ADDRESSES = REALISTIC ? 2000 : 4000;
 const TARGET = { rps: UNCACHED ? 400 : 1000, p99: 250 };
 
+/** The endpoints that take a date range. */
+const RANGE_ENDPOINTS = [
+  'visibility-summary',
+  'visibility-trend',
+  'competitor-comparison',
+  'citations',
+  'prompt-performance',
+  'ai-traffic',
+];
+
 const note = (msg: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
 
 async function main() {
@@ -125,14 +135,7 @@ async function main() {
     for (const { brand, key } of tenants) {
       paths.push({ path: '/api/v1/whoami', key }, { path: '/api/v1/brands', key });
       for (const period of periods) {
-        for (const endpoint of [
-          'visibility-summary',
-          'visibility-trend',
-          'competitor-comparison',
-          'citations',
-          'prompt-performance',
-          'ai-traffic',
-        ]) {
+        for (const endpoint of RANGE_ENDPOINTS) {
           paths.push({ path: `/api/v1/${endpoint}?brand_id=${brand.brandId}${period}`, key });
         }
         paths.push({ path: `/api/v1/visibility-summary?brand_id=${brand.brandId}${period}&model=gpt-4o,sonar`, key });
@@ -143,14 +146,6 @@ async function main() {
     // Realistic: every request of the list has a range of its own, drawn from the last year.
     const realistic = (n: number) => {
       const { brand, key } = tenants[n % tenants.length];
-      const endpoints = [
-        'visibility-summary',
-        'visibility-trend',
-        'competitor-comparison',
-        'citations',
-        'prompt-performance',
-        'ai-traffic',
-      ];
       // mulberry32 seeded by the request's number: the same list on every run.
       let seed = n + 1;
       const random = (below: number) => {
@@ -161,7 +156,7 @@ async function main() {
       };
       const last = Date.now() - (1 + random(DAYS)) * DAY_MS;
       const first = Math.max(Date.parse(`${START}T00:00:00Z`), last - random(90) * DAY_MS);
-      const endpoint = endpoints[random(endpoints.length)];
+      const endpoint = RANGE_ENDPOINTS[random(RANGE_ENDPOINTS.length)];
       return {
         path: `/api/v1/${endpoint}?brand_id=${brand.brandId}&date_from=${dayOf(first)}&date_to=${dayOf(last)}`,
         key,
