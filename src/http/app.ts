@@ -6,8 +6,6 @@ import Koa from 'koa';
 import type { Operation } from '../operations/registry.ts';
 import type { AppDeps } from '../operations/context.ts';
 import { errorHandler } from './errors.ts';
-import { ClientGone } from '../errors.ts';
-import { inRequestScope } from '../runtime/request-scope.ts';
 import { rateLimit, createLimiter } from '../runtime/rate-limit.ts';
 import { requireKey } from './auth.ts';
 import { mountOperations } from './mount.ts';
@@ -55,14 +53,8 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
     ctx.set('X-Request-Id', ctx.state.requestId);
     ctx.state.log = opts.log.child({ requestId: ctx.state.requestId });
     const started = process.hrtime.bigint();
-    // A client that leaves before its answer takes its waiting store reads with it.
-    const gone = new AbortController();
-    const onClose = () => {
-      if (!ctx.res.writableFinished) gone.abort(new ClientGone());
-    };
-    ctx.res.once('close', onClose);
     try {
-      await inRequestScope({ signal: gone.signal }, next);
+      await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // res.statusCode: also right where a transport wrote the response itself (MCP, ctx.respond = false).

@@ -24,7 +24,9 @@ export function mountOperations(deps: AppDeps, operations: Operation[]): Router 
         const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
         if (!isObject) throw badRequest('Request body must be a JSON object');
         const input = { ...ctx.query, ...(body as object), ...ctx.params };
-        ctx.body = await runOperation(deps, op, input, identity, ctx.state.log);
+        // A client that has closed its connection needs no more reads.
+        const gone = () => ctx.req.socket.destroyed;
+        ctx.body = await runOperation(deps, op, input, identity, ctx.state.log, gone);
       });
     }
   }

@@ -70,7 +70,7 @@ export function createMcpServer(deps: AppDeps, scope: RequestScope, list?: reado
     if (!identity) throw new McpError(ErrorCode.InternalError, 'Not authenticated');
     try {
       const input = operationInput(tool.op, request.params.arguments ?? {});
-      const body = await runOperation(deps, tool.op, input, identity, scope.log);
+      const body = await runOperation(deps, tool.op, input, identity, scope.log, () => extra.signal.aborted);
       const structured = structuredResult(tool.op, body);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (err) {

@@ -34,11 +34,20 @@ export function versionOf(brand: BrandRecord, until: Date | undefined, now: Date
   return `d${brand.data_version}`;
 }
 
-export function createCtx(deps: AppDeps, identity: Identity, log: Logger = deps.log): Ctx {
+export function createCtx(deps: AppDeps, identity: Identity, log: Logger = deps.log, gone?: () => boolean): Ctx {
   const ctxNow = deps.now ?? (() => new Date());
+  let stores: Stores | undefined;
   return {
     identity,
-    stores: deps.stores,
+    // ClickHouse reads made for this caller wait in its organization's line, within the query
+    // budget (src/runtime/fair-queue.ts, docs/operations.md). Made on first use.
+    get stores() {
+      stores ??= {
+        ...deps.stores,
+        ch: deps.stores.ch.forCaller(identity.organizationId ?? `user ${identity.userId}`, gone),
+      };
+      return stores;
+    },
     config: deps.config,
     log,
     now: ctxNow,

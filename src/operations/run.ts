@@ -7,7 +7,6 @@ import type { Identity } from '../tenancy/keys.ts';
 import type { Operation } from './registry.ts';
 import { createCtx, type AppDeps } from './context.ts';
 import { checkResult } from './result-check.ts';
-import { inRequestScope } from '../runtime/request-scope.ts';
 
 /** Rules between parameters that every operation shares (CONTRACT.md section 9). */
 function crossCheck(params: Record<string, unknown>): void {
@@ -25,14 +24,13 @@ export async function runOperation(
   input: Record<string, unknown>,
   identity: Identity,
   log?: Logger,
+  /** Whether the caller has left: its reads still waiting for their turn are then dropped. */
+  gone?: () => boolean,
 ) {
   const parsed = op.params.safeParse(input);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error.issues));
   if (parsed.data && typeof parsed.data === 'object') crossCheck(parsed.data as Record<string, unknown>);
-  // Store reads of the operation wait their organization's turn (src/runtime/fair-queue.ts).
-  const result = await inRequestScope({ lane: identity.organizationId ?? undefined }, () =>
-    op.run(createCtx(deps, identity, log ?? deps.log), parsed.data),
-  );
+  const result = await op.run(createCtx(deps, identity, log ?? deps.log, gone), parsed.data);
   if (deps.config.validateResults) checkResult(op, result);
   return result;
 }

@@ -2,15 +2,16 @@
 // without this a tenant that sends twenty heavy queries makes everyone else's query wait for all
 // twenty. Here each lane (an organization) waits in its own line, and a free slot goes to the
 // lanes in turn: another lane's query waits for at most the queries already running plus one of
-// each other lane's. Work whose caller has gone (an aborted signal) leaves the line unrun.
+// each other lane's. Work whose caller has gone when its turn comes is dropped unrun.
 // (p-queue and its peers order by priority, not by turns between keys, hence this small class.)
+
+import { ClientGone } from '../errors.ts';
 
 interface Waiting {
   task: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
+  gone?: () => boolean;
 }
 
 export class FairQueue {
@@ -35,23 +36,14 @@ export class FairQueue {
     return n;
   }
 
-  /** Runs `task` in its lane's turn; rejects with the signal's reason if it aborts before then. */
-  run<T>(lane: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.slots === 0) return task();
+  /**
+   * Runs `task` in its lane's turn. `gone`: whether its caller has left; asked when the turn
+   * comes, and if so the task is dropped unrun and the promise rejects with ClientGone.
+   */
+  run<T>(lane: string, task: () => Promise<T>, gone?: () => boolean): Promise<T> {
+    if (this.slots === 0) return gone?.() ? Promise.reject(new ClientGone()) : task();
     return new Promise<T>((resolve, reject) => {
-      const w: Waiting = { task, resolve: resolve as (v: unknown) => void, reject, signal };
-      if (signal) {
-        w.onAbort = () => {
-          const line = this.lines.get(lane);
-          const i = line?.indexOf(w) ?? -1;
-          if (i < 0) return; // started already: the task itself sees the signal
-          line!.splice(i, 1);
-          if (!line!.length) this.lines.delete(lane);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', w.onAbort, { once: true });
-      }
+      const w: Waiting = { task, resolve: resolve as (v: unknown) => void, reject, gone };
       const line = this.lines.get(lane);
       if (line) line.push(w);
       else this.lines.set(lane, [w]);
@@ -71,7 +63,10 @@ export class FairQueue {
       const w = line.shift()!;
       if (!line.length) this.lines.delete(lane);
       this.lastServed.set(lane, ++this.started);
-      if (w.onAbort) w.signal!.removeEventListener('abort', w.onAbort);
+      if (w.gone?.()) {
+        w.reject(new ClientGone());
+        continue;
+      }
       this.running++;
       w.task()
         .then(w.resolve, w.reject)

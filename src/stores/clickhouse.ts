@@ -7,7 +7,6 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { isScoped, type ScopedQuery } from './scoped-query.ts';
 import { ApiError } from '../errors.ts';
 import { FairQueue } from '../runtime/fair-queue.ts';
-import { requestScope } from '../runtime/request-scope.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -25,8 +24,18 @@ export interface ClickHouse {
   embedded: boolean;
   /** `ON CLUSTER x` when migrations target a cluster, else empty. */
   cluster?: string;
-  /** Runs a read of tenant facts, made by scoped-query.ts (brand-scoped, values bound), and returns its rows. */
+  /**
+   * Runs a read of tenant facts, made by scoped-query.ts (brand-scoped, values bound), and returns
+   * its rows. On this object it is one of the service's own reads (ingestion, re-analysis, jobs);
+   * a read for a caller goes through forCaller().
+   */
   rows<T = Record<string, unknown>>(query: ScopedQuery): Promise<T[]>;
+  /**
+   * The same store for reads made for one caller: they wait in the organization's line (`lane`,
+   * src/runtime/fair-queue.ts), run within the query budget, and are dropped if `gone()` says the
+   * client left before their turn.
+   */
+  forCaller(lane: string, gone?: () => boolean): ClickHouse;
   /**
    * Runs any SELECT with bound parameters: NOT for tenant data. For the store's own bookkeeping
    * (migrations, the readiness probe), operator tools, benches and tests inspecting the store; a
@@ -128,7 +137,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
   const select = async <T>(
     query: string,
     params?: Readonly<Record<string, unknown>>,
-    extra: { clickhouse_settings?: Record<string, number>; abort_signal?: AbortSignal } = {},
+    extra: { clickhouse_settings?: Record<string, number> } = {},
   ) => {
     const query_params = params as Record<string, unknown> | undefined;
     const result = await client.query({ query, query_params, format: 'JSONEachRow', ...extra });
@@ -136,19 +145,21 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
   };
   const reads = new FairQueue(opts.readSlots ?? (opts.url ? 8 : 1));
   const budgetS = (opts.queryBudgetMs ?? 10_000) / 1000;
-  const tenantRead = async <T>(query: ScopedQuery): Promise<T[]> => {
-    const { lane, signal } = requestScope();
+  /** A read in its lane's turn; `caller`: made for a caller, so it has the time budget. */
+  const read = async <T>(query: ScopedQuery, lane: string, caller: boolean, gone?: () => boolean): Promise<T[]> => {
+    // The type already refuses anything else; this stops callers the type system does not see.
+    if (!isScoped(query)) throw new TypeError('ch.rows takes a ScopedQuery (src/stores/scoped-query.ts)');
     try {
       return await reads.run(
-        lane ?? 'service',
+        lane,
         () =>
-          select<T>(query.sql, query.params, {
-            // The budget bounds what a caller asks for; the service's own reads (ingestion,
-            // re-analysis, jobs) run outside any organization's lane and are sized by their code.
-            ...(lane ? { clickhouse_settings: { max_execution_time: budgetS } } : {}),
-            ...(signal ? { abort_signal: signal } : {}),
-          }),
-        signal,
+          select<T>(
+            query.sql,
+            query.params,
+            // The budget bounds what a caller asks for; the service's own reads are sized by their code.
+            caller ? { clickhouse_settings: { max_execution_time: budgetS } } : {},
+          ),
+        gone,
       );
     } catch (err) {
       if (TIMEOUT_EXCEEDED.test(String((err as Error)?.message))) {
@@ -160,15 +171,14 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       throw err;
     }
   };
-  return {
+  const store: ClickHouse = {
     client,
     embedded: !opts.url,
     cluster: opts.cluster,
-    async rows<T>(query: ScopedQuery) {
-      // The type already refuses anything else; this stops callers the type system does not see.
-      if (!isScoped(query)) throw new TypeError('ch.rows takes a ScopedQuery (src/stores/scoped-query.ts)');
-      return tenantRead<T>(query);
-    },
+    rows: <T>(query: ScopedQuery) => read<T>(query, 'service', false),
+    // A view of the same engine and line: the service's writes and the caller's reads share both.
+    // Spread when asked, so it carries whatever the store's calls are then (observed, in a server).
+    forCaller: (lane, gone) => ({ ...store, rows: <T>(query: ScopedQuery) => read<T>(query, lane, true, gone) }),
     system: select,
     async insert(table, values) {
       if (values.length === 0) return;
@@ -178,4 +188,5 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     insertLines,
     close: () => client.close(),
   };
+  return store;
 }

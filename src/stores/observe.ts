@@ -48,5 +48,13 @@ export function observeStores(stores: Stores, observe: StoreObserver): Stores {
   const observed = (sql: string, params?: Record<string, unknown>) => system.call(ch, sql, params);
   ch.system = wrap('clickhouse', 'rows', observed, observe) as typeof ch.system;
   ch.insert = wrap('clickhouse', 'insert', ch.insert.bind(ch), observe);
+  // A caller's view reads through its own rows: observed like the store's.
+  const forCaller = ch.forCaller;
+  if (forCaller) {
+    ch.forCaller = (lane, gone) => {
+      const view = forCaller.call(ch, lane, gone);
+      return { ...view, rows: wrap('clickhouse', 'rows', view.rows.bind(view), observe) as typeof view.rows };
+    };
+  }
   return stores;
 }

@@ -38,6 +38,7 @@ export async function brandInOrganization(
     const { rows } = await pg.query<BrandRecord>(
       `SELECT ${COLUMNS} FROM brands WHERE id = $1 AND organization_id = $2`,
       [brandId, organizationId],
+      { prepared: true },
     );
     if (rows[0]) return rows[0];
   }

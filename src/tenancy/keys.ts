@@ -76,6 +76,7 @@ export async function resolveKey(pg: Postgres, key: string): Promise<Identity | 
        LEFT JOIN memberships m ON m.user_id = k.user_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [hashKey(key)],
+    { prepared: true },
   );
   const row = rows[0];
   if (!row) return null;

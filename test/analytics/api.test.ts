@@ -116,14 +116,23 @@ test("an ingest of today's answers keeps cached figures of ranges that ended bef
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const today = day(0);
   await ingest([answer(x.promptIds[0], `${day(-3)}T06:00:00Z`, 'Acme')]);
+  // Count the ClickHouse reads the operations make (through their caller's view of the store).
   let reads = 0;
-  const rows = server.stores.ch.rows.bind(server.stores.ch);
-  server.stores.ch.rows = ((q: Parameters<typeof rows>[0]) => {
-    reads++;
-    return rows(q);
-  }) as typeof rows;
+  const { ch } = server.stores;
+  const forCaller = ch.forCaller;
+  ch.forCaller = (lane, gone) => {
+    const view = forCaller.call(ch, lane, gone);
+    const rows = view.rows;
+    return {
+      ...view,
+      rows: ((q: Parameters<typeof rows>[0]) => {
+        reads++;
+        return rows.call(view, q);
+      }) as typeof rows,
+    };
+  };
   t.teardown(() => {
-    server.stores.ch.rows = rows;
+    ch.forCaller = forCaller;
   });
   const past = `/api/v1/visibility-summary?brand_id=${x.brandId}&date_from=${day(-10)}&date_to=${day(-2)}`;
   const upToToday = `/api/v1/visibility-summary?brand_id=${x.brandId}&date_from=${day(-10)}&date_to=${today}`;

@@ -2,6 +2,7 @@
 // than `slots` tasks run at once, and a task whose caller has gone never runs.
 import test from 'ava';
 import { FairQueue } from '../../src/runtime/fair-queue.ts';
+import { ClientGone } from '../../src/errors.ts';
 
 /** A task that finishes when the test says so, recording when it started. */
 function gate(order: string[], name: string) {
@@ -59,31 +60,37 @@ test('no more tasks run at once than there are slots, and every task runs', asyn
   t.is(q.waiting, 0);
 });
 
-test('a waiting task whose signal aborts leaves the line unrun, with the signal reason', async (t) => {
+test('a task whose caller has gone when its turn comes is dropped unrun, with ClientGone', async (t) => {
   const q = new FairQueue(1);
   const order: string[] = [];
   const first = gate(order, 'first');
   const running = q.run('a', first.task);
-  const gone = new AbortController();
+  let left = false;
   const waiting = q.run(
     'b',
     async () => {
       order.push('never');
       return 'never';
     },
-    gone.signal,
+    () => left,
   );
-  t.is(q.waiting, 1);
-  gone.abort(new Error('client left'));
-  await t.throwsAsync(waiting, { message: 'client left' });
-  t.is(q.waiting, 0);
+  const after = q.run('c', async () => 'after');
+  t.is(q.waiting, 2);
+  left = true;
   first.open();
   await running;
+  await t.throwsAsync(waiting, { instanceOf: ClientGone });
+  // Its turn passes on: the next task runs.
+  t.is(await after, 'after');
   t.deepEqual(order, ['first']);
-  // Already aborted: refused at once.
+  // Gone already with no line (0 slots): refused at once.
   await t.throwsAsync(
-    q.run('b', async () => 'x', gone.signal),
-    { message: 'client left' },
+    new FairQueue(0).run(
+      'b',
+      async () => 'x',
+      () => true,
+    ),
+    { instanceOf: ClientGone },
   );
 });
 
