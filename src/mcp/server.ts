@@ -21,7 +21,7 @@ import type { AppDeps } from '../operations/context.ts';
 import type { Identity } from '../tenancy/keys.ts';
 import { runOperation } from '../operations/run.ts';
 import { storeOutage } from '../stores/outage.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, ClientGone } from '../errors.ts';
 import { operationInput, structuredResult } from './schemas.ts';
 import { tools, type McpTool } from './tools.ts';
 
@@ -76,6 +76,8 @@ export function createMcpServer(deps: AppDeps, scope: RequestScope, list?: reado
     } catch (err) {
       // The REST twin's message as it stands; anything unexpected is logged and stays generic.
       if (err instanceof ApiError) return failure(err.message);
+      // The client cancelled: nobody reads the answer, and the service did not fail (as REST's handler).
+      if (err instanceof ClientGone) return failure(err.message);
       scope.log.error({ err, tool: tool.name, requestId: scope.requestId }, 'MCP tool failed');
       return failure(storeOutage(err) ?? `Internal server error (request ${scope.requestId})`);
     }

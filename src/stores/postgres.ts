@@ -9,7 +9,6 @@ import pg from 'pg';
 // (they are quota counters and row counts, far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
 
-/** The pool wrapper (`stores.pg`) or a transaction's client: whatever runs one statement. */
 const statementNames = new Map<string, string>();
 /** A prepared statement's name: the same for the same text, in every connection. */
 function statementName(sql: string): string {
@@ -21,6 +20,7 @@ function statementName(sql: string): string {
   return name;
 }
 
+/** The pool wrapper (`stores.pg`) or a transaction's client: whatever runs one statement. */
 export interface Queryable {
   query<T extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
 }

@@ -88,13 +88,8 @@ export async function brandByTrackingId(pg: Queryable, trackingId: string) {
  * `earliestDay`: the earliest day (YYYY-MM-DD, UTC) the change can touch, when known; a change of
  * today's or later days only leaves figures of earlier ranges cached (history_version stays).
  */
-export async function bumpDataVersion(
-  pg: Queryable,
-  brandIds: string[],
-  earliestDay?: string,
-  now: Date = new Date(),
-): Promise<void> {
-  const history = earliestDay === undefined || earliestDay < now.toISOString().slice(0, 10) ? 1 : 0;
+export async function bumpDataVersion(pg: Queryable, brandIds: string[], earliestDay?: string): Promise<void> {
+  const history = earliestDay === undefined || earliestDay < new Date().toISOString().slice(0, 10) ? 1 : 0;
   await pg.query(
     'UPDATE brands SET data_version = data_version + 1, history_version = history_version + $2 WHERE id = ANY($1::uuid[])',
     [brandIds, history],

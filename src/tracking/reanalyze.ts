@@ -101,7 +101,7 @@ export function planSteps(days: { day: string; answers: number }[], size: number
   return steps;
 }
 
-/** A step's bounds as a scope, and its share (if any) as a condition on answer_id. */
+/** A step's whole days as a scope. */
 function stepScope(brandId: string, step: Step) {
   return {
     brandId,
@@ -109,6 +109,7 @@ function stepScope(brandId: string, step: Step) {
     to: new Date(`${step.to}T23:59:59.999Z`),
   };
 }
+/** A step's share (if any) as a condition on answer_id. */
 function stepShare(step: Step): { where: string; params: Record<string, number> } {
   if (!step.share) return { where: '', params: {} };
   return {
