@@ -134,33 +134,32 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     });
     for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
   };
-  const select = async <T>(
-    query: string,
-    params?: Readonly<Record<string, unknown>>,
-    extra: { clickhouse_settings?: Record<string, number> } = {},
-  ) => {
-    const query_params = params as Record<string, unknown> | undefined;
-    const result = await client.query({ query, query_params, format: 'JSONEachRow', ...extra });
-    return (await result.json()) as T[];
-  };
+  /** Runs a query; its rows are parsed by `.json()` on the result, apart from the engine's work. */
+  const query = (sql: string, params?: Readonly<Record<string, unknown>>, settings?: Record<string, number>) =>
+    client.query({
+      query: sql,
+      query_params: params as Record<string, unknown> | undefined,
+      format: 'JSONEachRow',
+      ...(settings ? { clickhouse_settings: settings } : {}),
+    });
+  const select = async <T>(sql: string, params?: Readonly<Record<string, unknown>>) =>
+    (await (await query(sql, params)).json()) as T[];
   const reads = new FairQueue(opts.readSlots ?? (opts.url ? 8 : 1));
   const budgetS = (opts.queryBudgetMs ?? 10_000) / 1000;
   /** A read in its lane's turn; `caller`: made for a caller, so it has the time budget. */
-  const read = async <T>(query: ScopedQuery, lane: string, caller: boolean, gone?: () => boolean): Promise<T[]> => {
+  const read = async <T>(q: ScopedQuery, lane: string, caller: boolean, gone?: () => boolean): Promise<T[]> => {
     // The type already refuses anything else; this stops callers the type system does not see.
-    if (!isScoped(query)) throw new TypeError('ch.rows takes a ScopedQuery (src/stores/scoped-query.ts)');
+    if (!isScoped(q)) throw new TypeError('ch.rows takes a ScopedQuery (src/stores/scoped-query.ts)');
     try {
-      return await reads.run(
+      // The slot is held while the engine works, not while the rows are parsed here: chDB can run
+      // the next read meanwhile.
+      const result = await reads.run(
         lane,
-        () =>
-          select<T>(
-            query.sql,
-            query.params,
-            // The budget bounds what a caller asks for; the service's own reads are sized by their code.
-            caller ? { clickhouse_settings: { max_execution_time: budgetS } } : {},
-          ),
+        // The budget bounds what a caller asks for; the service's own reads are sized by their code.
+        () => query(q.sql, q.params, caller ? { max_execution_time: budgetS } : undefined),
         gone,
       );
+      return (await result.json()) as T[];
     } catch (err) {
       if (TIMEOUT_EXCEEDED.test(String((err as Error)?.message))) {
         throw new ApiError(
