@@ -135,13 +135,8 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
   };
   /** Runs a query; its rows are parsed by `.json()` on the result, apart from the engine's work. */
-  const query = (sql: string, params?: Readonly<Record<string, unknown>>, settings?: Record<string, number>) =>
-    client.query({
-      query: sql,
-      query_params: params as Record<string, unknown> | undefined,
-      format: 'JSONEachRow',
-      ...(settings ? { clickhouse_settings: settings } : {}),
-    });
+  const query = (sql: string, params?: Readonly<Record<string, unknown>>) =>
+    client.query({ query: sql, query_params: params as Record<string, unknown> | undefined, format: 'JSONEachRow' });
   const select = async <T>(sql: string, params?: Readonly<Record<string, unknown>>) =>
     (await (await query(sql, params)).json()) as T[];
   const reads = new FairQueue(opts.readSlots ?? (opts.url ? 8 : 1));
@@ -156,7 +151,9 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       const result = await reads.run(
         lane,
         // The budget bounds what a caller asks for; the service's own reads are sized by their code.
-        () => query(q.sql, q.params, caller ? { max_execution_time: budgetS } : undefined),
+        // A SETTINGS clause of the query, not the client's clickhouse_settings: chDB's adapter turns
+        // those into SET statements that stay on its one session, for every query after.
+        () => query(caller ? `${q.sql} SETTINGS max_execution_time = ${budgetS}` : q.sql, q.params),
         gone,
       );
       return (await result.json()) as T[];
