@@ -19,10 +19,11 @@ export async function dropOtherGenerations(
 ): Promise<void> {
   const onCluster = ch.cluster ? ` ON CLUSTER \`${ch.cluster}\`` : '';
   for (const table of ANALYSIS_TABLES) {
+    // In the statement, not in clickhouse_settings: chDB's adapter makes those SETs that stay on
+    // its one session.
     await ch.client.command({
-      query: `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} AND generation != {keep:UInt32}`,
+      query: `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} AND generation != {keep:UInt32} SETTINGS mutations_sync = ${opts.wait ? 2 : 0}`,
       query_params: { brand: brandId, keep },
-      clickhouse_settings: { mutations_sync: opts.wait ? '2' : '0' },
     });
   }
 }
