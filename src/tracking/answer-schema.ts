@@ -13,6 +13,13 @@ const OUT_OF_RANGE = 'must be from 2000-01-01T00:00:00Z to one day after now';
 const NOT_AN_OBJECT = 'line must be a JSON object';
 
 /**
+ * Bounds of search_queries: platforms run a handful of searches per answer (Gemini and ChatGPT a few,
+ * deep-research modes a few dozen); beyond these a line is more likely garbage than fan-out.
+ */
+export const MAX_SEARCH_QUERIES = 100;
+export const MAX_SEARCH_QUERY_LENGTH = 1000;
+
+/**
  * The latest collected_at accepted when it is `now`, in epoch milliseconds: a day later, so a
  * capturing machine whose clock runs a little ahead (or a time zone ahead of UTC) is not refused.
  */
@@ -60,6 +67,17 @@ export function answerLineSchema(latest: number) {
       .max(1000)
       .default([]),
     products: z.array(z.record(z.string(), z.unknown())).max(500).default([]),
+    // Unknown (absent or null) stays apart from [] (answered without searching): CONTRACT.md section 12.
+    search_queries: z
+      .array(
+        z
+          .string()
+          .trim()
+          .min(1, 'must not be empty')
+          .max(MAX_SEARCH_QUERY_LENGTH, `must be at most ${MAX_SEARCH_QUERY_LENGTH} characters`),
+      )
+      .max(MAX_SEARCH_QUERIES, `accepts at most ${MAX_SEARCH_QUERIES} queries`)
+      .nullish(),
   });
 }
 
@@ -78,6 +96,20 @@ const PLATFORM_SET: ReadonlySet<unknown> = new Set(PLATFORMS);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optionalText = (v: unknown, max: number) => v === undefined || (typeof v === 'string' && v.trim().length <= max);
 
+/** search_queries as the schema returns them (trimmed), or undefined when the schema must decide. */
+function plainQueries(v: unknown): string[] | null | undefined {
+  if (v === null) return null;
+  if (!Array.isArray(v) || v.length > MAX_SEARCH_QUERIES) return undefined;
+  const out: string[] = [];
+  for (const q of v) {
+    if (typeof q !== 'string') return undefined;
+    const trimmed = q.trim();
+    if (!trimmed || trimmed.length > MAX_SEARCH_QUERY_LENGTH) return undefined;
+    out.push(trimmed);
+  }
+  return out;
+}
+
 /**
  * What the schema makes of an answer that plainly passes it (every answer of a well-formed file),
  * checked by hand: several times cheaper than the schema, which ingestion runs a million times.
@@ -87,7 +119,7 @@ const optionalText = (v: unknown, max: number) => v === undefined || (typeof v =
  */
 export function plainlyValid(v: unknown, latest: number): ValidAnswer | null {
   if (!isObject(v)) return null;
-  const { id, prompt_id, platform, model, region, mode, collected_at, text, citations, products } = v;
+  const { id, prompt_id, platform, model, region, mode, collected_at, text, citations, products, search_queries } = v;
   if (id !== undefined && !(typeof id === 'string' && UUID_RE.test(id))) return null;
   if (typeof prompt_id !== 'string' || !UUID_RE.test(prompt_id)) return null;
   if (!PLATFORM_SET.has(platform)) return null;
@@ -106,6 +138,8 @@ export function plainlyValid(v: unknown, latest: number): ValidAnswer | null {
       if (title !== undefined && title !== null && !(typeof title === 'string' && title.length <= 2000)) return null;
     }
   }
+  const queries = search_queries === undefined ? undefined : plainQueries(search_queries);
+  if (search_queries !== undefined && queries === undefined) return null;
   const answer: ValidAnswer = {
     prompt_id: prompt_id.toLowerCase(),
     platform: platform as ValidAnswer['platform'],
@@ -121,6 +155,7 @@ export function plainlyValid(v: unknown, latest: number): ValidAnswer | null {
   };
   if (id !== undefined) answer.id = id.toLowerCase();
   else if ('id' in v) answer.id = undefined; // as the schema keeps a key given as undefined
+  if (queries !== undefined || 'search_queries' in v) answer.search_queries = queries;
   return answer;
 }
 
@@ -140,6 +175,11 @@ export function validateAnswer(
   if (parsed.success) return { ok: true, answer: parsed.data as ValidAnswer };
   const issue = parsed.error.issues[0];
   const field = issue.path.join('.') || 'line';
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+  // zod reports no input by default: whether the field is missing is read from the line itself.
+  const given = issue.path.reduce<unknown>(
+    (v, key) => (isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[key] : undefined),
+    value,
+  );
+  const message = issue.code === 'invalid_type' && given === undefined ? 'is required' : issue.message;
   return { ok: false, error: `${field}: ${message}` };
 }

@@ -10,9 +10,10 @@ export type FactTable = (typeof FACT_TABLES)[number];
 /**
  * How a column's values are written. `plain`: strings that never need escaping (UUIDs, dates,
  * ClickHouse timestamps, platforms, categories and other fixed enums); `text`: anything else that
- * is a string; `num`: numbers. Null (or a missing value) is `null` in every kind.
+ * is a string; `num`: numbers; `list`: an array of strings (null or missing: empty, as ClickHouse
+ * arrays are never null). Null (or a missing value) is `null` in every other kind.
  */
-type Kind = 'plain' | 'text' | 'num';
+type Kind = 'plain' | 'text' | 'num' | 'list';
 
 /** Stored columns of each fact table, minus `sign`, in a fixed order (the order of a key's values). */
 const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
@@ -30,6 +31,9 @@ const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
     text: 'text',
     citation_count: 'num',
     product_count: 'num',
+    // The searches behind the answer (clickhouse/013_search_queries.sql); known = 0: unknown.
+    search_queries: 'list',
+    search_queries_known: 'num',
   },
   answer_entities: {
     answer_id: 'plain',
@@ -108,7 +112,13 @@ const plainValue = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : v
 const textValue = (v: unknown): string => (v == null ? 'null' : JSON.stringify(v));
 const numValue = (v: unknown): string =>
   typeof v === 'number' && Number.isFinite(v) ? String(v) : v == null ? 'null' : JSON.stringify(v);
-const ENCODERS: Record<Kind, (v: unknown) => string> = { plain: plainValue, text: textValue, num: numValue };
+const listValue = (v: unknown): string => JSON.stringify(v ?? []);
+const ENCODERS: Record<Kind, (v: unknown) => string> = {
+  plain: plainValue,
+  text: textValue,
+  num: numValue,
+  list: listValue,
+};
 
 /** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
 export function rowKey(table: FactTable, values: readonly unknown[]): string {
@@ -165,8 +175,10 @@ export const answerKey = (
   text: string,
   citationCount: number,
   productCount: number,
+  searchQueries: readonly string[],
+  searchQueriesKnown: 0 | 1,
 ) =>
-  `${plainValue(answerId)},${plainValue(organizationId)},${plainValue(brandId)},${plainValue(promptId)},${plainValue(platform)},${textValue(model)},${textValue(region)},${plainValue(mode)},${plainValue(collectedAt)},${plainValue(day)},${textValue(text)},${numValue(citationCount)},${numValue(productCount)}`;
+  `${plainValue(answerId)},${plainValue(organizationId)},${plainValue(brandId)},${plainValue(promptId)},${plainValue(platform)},${textValue(model)},${textValue(region)},${plainValue(mode)},${plainValue(collectedAt)},${plainValue(day)},${textValue(text)},${numValue(citationCount)},${numValue(productCount)},${listValue(searchQueries)},${searchQueriesKnown}`;
 
 /** An entity row's tuple as JSON, without the brackets. */
 export const entityTuple = (

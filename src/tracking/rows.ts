@@ -52,6 +52,8 @@ export function answerRows(
     a.text,
     analysis ? analysis.citations.length : 0,
     cards.length,
+    a.search_queries ?? [],
+    Array.isArray(a.search_queries) ? 1 : 0,
   );
   const entities: string[] = [];
   const citations: string[] = [];

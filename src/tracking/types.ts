@@ -54,6 +54,11 @@ export interface AnswerInput {
   text: string;
   citations: CitationInput[];
   products: ProductInput[];
+  /**
+   * The web searches the platform ran before answering (CONTRACT.md section 12): null or absent when
+   * unknown, [] when it answered without searching.
+   */
+  search_queries?: string[] | null;
 }
 
 export type Category = 'you' | 'competitor' | 'editorial' | 'forum' | 'social' | 'review' | 'institutional' | 'other';

@@ -71,6 +71,16 @@ const variants: [string, unknown][] = [
   ['products', { ...base, products: [{ title: 'Acme CRM', price: '$5' }] }],
   ['products not a list', { ...base, products: {} }],
   ['a product that is not an object', { ...base, products: ['x'] }],
+  ['search_queries null', { ...base, search_queries: null }],
+  ['search_queries empty', { ...base, search_queries: [] }],
+  ['search_queries with padding', { ...base, search_queries: ['  best crm  ', 'crm pricing'] }],
+  ['search_queries at the limits', { ...base, search_queries: Array.from({ length: 100 }, () => long(1000)) }],
+  ['too many search_queries', { ...base, search_queries: Array.from({ length: 101 }, () => 'q') }],
+  ['a search query too long', { ...base, search_queries: [long(1001)] }],
+  ['a blank search query', { ...base, search_queries: ['  '] }],
+  ['a search query a number', { ...base, search_queries: [3] }],
+  ['search_queries a string', { ...base, search_queries: 'best crm' }],
+  ['search_queries, with products', { ...base, search_queries: ['q'], products: [{ title: 'Acme CRM' }] }],
   ['a list', [1, 2]],
   ['an empty list', []],
   ['a number', 42],
@@ -144,6 +154,21 @@ test('messages name the field and the first problem', (t) => {
   t.deepEqual(validateAnswer({ ...base, collected_at: '2026-13-45T00:00:00Z' }, LATEST), NOT_A_DATE);
   const citation = validateAnswer({ ...base, citations: [{ title: 'x' }] }, LATEST);
   t.deepEqual(citation, refused('citations.0.url: is required'));
+});
+
+test('search_queries: unknown (absent or null) stays apart from [], and a bad one names the field', (t) => {
+  const ok = (v: unknown) => {
+    const r = validateAnswer(v, LATEST);
+    return r.ok ? r.answer.search_queries : r.error;
+  };
+  t.is(ok({ ...base }), undefined);
+  t.is(ok({ ...base, search_queries: null }), null);
+  t.deepEqual(ok({ ...base, search_queries: [] }), []);
+  t.deepEqual(ok({ ...base, search_queries: [' best  CRM '] }), ['best  CRM']);
+  t.is(ok({ ...base, search_queries: 'crm' }), 'search_queries: Invalid input: expected array, received string');
+  t.is(ok({ ...base, search_queries: [''] }), 'search_queries.0: must not be empty');
+  t.is(ok({ ...base, search_queries: [long(1001)] }), 'search_queries.0: must be at most 1000 characters');
+  t.is(ok({ ...base, search_queries: Array(101).fill('q') }), 'search_queries: accepts at most 100 queries');
 });
 
 test('a date that would roll over is refused, never moved to another day', (t) => {

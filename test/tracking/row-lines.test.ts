@@ -45,7 +45,10 @@ test('free text is escaped exactly like JSON.stringify, null and missing values 
       s,
       3,
       0,
+      [s, 'best crm 2026'],
+      1,
     ];
+    t.is(values.length, COLUMNS.answers.length);
     t.is(rowKey('answers', values), json(values), s);
     // The template ingestion writes an answer's key with says the same.
     t.is(answerKey(...(values as Parameters<typeof answerKey>)), json(values), s);
@@ -140,6 +143,8 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
       s,
       2,
       0,
+      [s],
+      1,
     ];
     const entities: Parameters<typeof entityTuple>[] = [
       ['e1', 1, 2, 1, 1, 61.66666666666667],
@@ -224,6 +229,8 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
           '',
           0,
           4,
+          [],
+          0,
         ]),
         [],
         [],
@@ -231,7 +238,7 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
       ),
     ),
     {
-      answers: ['"a","o","b","p","grok","m","r","shopping","2026-11-01 06:00:00.000","2026-11-01","",0,4'],
+      answers: ['"a","o","b","p","grok","m","r","shopping","2026-11-01 06:00:00.000","2026-11-01","",0,4,[],0'],
       answer_entities: [],
       answer_citations: [],
     },
