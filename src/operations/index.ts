@@ -9,6 +9,7 @@ import { auditOperations } from './audits.ts';
 import { webhookOperations } from './webhooks.ts';
 import { contentOperations } from './content.ts';
 import { suggestionOperations } from './suggestions.ts';
+import { visibilityConfidence } from './confidence.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -17,6 +18,7 @@ export const operations: Operation[] = [
   visibilityTrend,
   competitorComparison,
   citations,
+  visibilityConfidence,
   topics,
   prompts,
   promptPerformance,

@@ -125,3 +125,24 @@ export async function markNotConfigured(pg: Postgres, ids: string[], engine: str
     );
   }
 }
+
+/**
+ * Capture completeness of a brand's days (CONTRACT.md section 12): planned slots (every row, one per
+ * answer owed) and those that succeeded, in the inclusive day range and region when given. A model
+ * filter cannot apply: a slot has no model until it is answered. Zero planned: nothing was captured
+ * by the service (imported answers only).
+ */
+export async function captureCompleteness(
+  pg: Postgres,
+  brandId: string,
+  range: { fromDay?: string; toDay?: string; region?: string },
+): Promise<{ planned: number; succeeded: number }> {
+  const { rows } = await pg.query<{ planned: string; succeeded: string }>(
+    `SELECT count(*) AS planned, count(*) FILTER (WHERE status = 'succeeded') AS succeeded
+       FROM capture_runs
+      WHERE brand_id = $1 AND ($2::date IS NULL OR day >= $2) AND ($3::date IS NULL OR day <= $3)
+        AND ($4::text IS NULL OR region = $4)`,
+    [brandId, range.fromDay ?? null, range.toDay ?? null, range.region ?? null],
+  );
+  return { planned: Number(rows[0]?.planned ?? 0), succeeded: Number(rows[0]?.succeeded ?? 0) };
+}
