@@ -111,6 +111,13 @@ const schema = z.object({
     max: env('COLLECT_RATE_LIMIT_MAX', positiveInt.default(600)),
     windowS: env('COLLECT_RATE_LIMIT_WINDOW_S', positiveInt.default(60)),
   }),
+  // The crawler-log batch endpoint's own per-address limit (POST /api/mcp/crawler-logs), in place of
+  // the API's: a log forwarder posts far more often than people call the API (docs/crawlers.md).
+  // Its counters live where the API's do (RATE_LIMIT_STORE).
+  crawlerLogsRateLimit: z.object({
+    max: env('CRAWLER_LOGS_RATE_LIMIT_MAX', positiveInt.default(120)),
+    windowS: env('CRAWLER_LOGS_RATE_LIMIT_WINDOW_S', positiveInt.default(60)),
+  }),
   trustProxy: env('TRUST_PROXY', flag.default(false)),
   allowPrivateUrls: env('ALLOW_PRIVATE_URLS', flag.default(false)),
   audits: z.object({

@@ -21,6 +21,8 @@ import { brandById } from '../tenancy/brands.ts';
 import { failReanalysis, reanalysisStatus, startReanalysis } from '../tenancy/reanalysis-queue.ts';
 import { importVolumes } from '../content/volumes.ts';
 import { runWarehouseCommand } from './warehouse.ts';
+import { CRAWLER_LOGS_USAGE, runCrawlerLogsCommand } from './crawler-logs.ts';
+import { EXPORT_USAGE, runExportCommand } from './export.ts';
 import { UUID_RE } from '../uuid.ts';
 
 export interface CommandEnv {
@@ -44,7 +46,9 @@ export const USAGE = `usage: answerscope <command>
   members remove --email E --org ORG_ID
   jobs run NAME [--brand ID] [--date YYYY-MM-DD]
   volumes import FILE
-  warehouse grant --org ORG_ID --user NAME [--password P] [--apply]`;
+  warehouse grant --org ORG_ID --user NAME [--password P] [--apply]
+  ${EXPORT_USAGE}
+  ${CRAWLER_LOGS_USAGE}`;
 
 function uuidArg(value: string | undefined, what: string): string {
   if (!value) throw new UserError(`${what} is required\n${USAGE}`);
@@ -95,6 +99,10 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
       return ingestFile(env.stores, file(sub), undefined, { now: env.now });
     case 'warehouse':
       return runWarehouseCommand(env, sub, rest);
+    case 'crawler-logs':
+      return runCrawlerLogsCommand(env, sub, rest);
+    case 'export':
+      return runExportCommand(env.stores, sub, rest);
     case 'reanalyze':
       return reanalyzeCommand(env, argv.slice(1));
     case 'volumes':

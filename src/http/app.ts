@@ -10,6 +10,8 @@ import { rateLimit, createLimiter } from '../runtime/rate-limit.ts';
 import { requireKey } from './auth.ts';
 import { mountOperations } from './mount.ts';
 import { recordRequest } from './metrics.ts';
+import { oauthMount } from './oauth.ts';
+import { CRAWLER_LOGS_PATH } from '../traffic/crawlers/route.ts';
 
 export interface AppOptions extends AppDeps {
   operations: Operation[];
@@ -46,6 +48,13 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
   const app = new Koa();
   app.proxy = opts.config.trustProxy;
   const limiter = await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg);
+  // Key-protected paths whose own rate limit stands in for the API's: the crawler-log batch, which
+  // log forwarders post far more often than people call the API (CONTRACT.md section 14).
+  const crawlerLogsLimiter = await createLimiter(
+    { ...opts.config.crawlerLogsRateLimit, store: opts.config.rateLimit.store, keyPrefix: 'crawler-logs' },
+    opts.stores.pg,
+  );
+  const ownLimits = new Map<string, Koa.Middleware>([[CRAWLER_LOGS_PATH, rateLimit(crawlerLogsLimiter)]]);
 
   app.use(async (ctx, next) => {
     const given = ctx.get('x-request-id');
@@ -79,13 +88,16 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
   // Rate limit first (it also shields the key look-up from guessing), then the key, before any
   // routing: an unknown path under /api/ is a 404 only for a caller who got past both.
   const limit = rateLimit(limiter);
-  const key = requireKey(opts.stores.pg);
+  const key = requireKey(opts.stores.pg, opts.config);
   app.use(async (ctx, next) => {
     if (!underApi(ctx.path) || OWN_RATE_LIMIT_PATHS.has(ctx.path)) return next();
     if (KEYLESS_API_PATHS.has(ctx.path)) return limit(ctx, next);
     const { beforeKey } = opts;
-    return limit(ctx, () => (beforeKey ? beforeKey(ctx, () => key(ctx, next)) : key(ctx, next)));
+    const limited = ownLimits.get(ctx.path) ?? limit;
+    return limited(ctx, () => (beforeKey ? beforeKey(ctx, () => key(ctx, next)) : key(ctx, next)));
   });
+  // The OAuth authorization server of the MCP endpoint (docs/oauth.md): outside /api/, its own rate limit.
+  app.use(await oauthMount(opts));
   for (const mount of opts.extra ?? []) mount(app);
 
   const router = mountOperations(opts, opts.operations);

@@ -1,5 +1,6 @@
 // AI traffic collection, wired for the server: /t.js and /api/collect (outside the API-key guard and
-// the API's rate limit), the visit buffer, and its flush on shutdown.
+// the API's rate limit), the visit buffer, and its flush on shutdown; and the crawler-log batch
+// endpoint (behind the key, with a rate limit of its own: src/http/app.ts).
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -10,6 +11,7 @@ import { createSiteResolver } from './sites.ts';
 import { collectRoute } from './collect.ts';
 import { scriptRoute, serveScript } from './script.ts';
 import { initCountryLookup } from './country.ts';
+import { crawlerLogsRoute } from './crawlers/route.ts';
 
 export interface Traffic {
   /** An `extra` mount for createApp. */
@@ -37,6 +39,7 @@ export async function createTraffic(deps: {
     mount(app) {
       app.use(scriptRoute(script));
       app.use(collectRoute({ sites, buffer, limiter, now: deps.now ?? (() => new Date()) }));
+      app.use(crawlerLogsRoute({ pg: deps.stores.pg, ch: deps.stores.ch, now: deps.now ?? (() => new Date()) }));
     },
     flush: () => buffer.flush(),
     close: () => buffer.close(),

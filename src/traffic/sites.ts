@@ -51,6 +51,14 @@ export function pageOnSite(pageUrl: string, site: Site): boolean {
   return false;
 }
 
+/** A brand's site: its domains normalised once (the beacon and the crawler logs judge hosts by it). */
+export function siteOfBrand(brand: { id: string; domains?: string[] | null }): Site {
+  // The workspace already stores bare domains; normalising again keeps the comparison exact
+  // whatever wrote the row.
+  const domains = (brand.domains ?? []).map(normaliseDomain).filter((d) => d !== '');
+  return { brandId: brand.id, domains };
+}
+
 interface Entry {
   value: Promise<Site | undefined>;
   expires: number;
@@ -65,11 +73,7 @@ export function createSiteResolver(pg: Pick<Postgres, 'query'>, opts: SiteCacheO
 
   const load = async (trackingId: string): Promise<Site | undefined> => {
     const brand = await brandByTrackingId(pg, trackingId);
-    if (!brand) return undefined;
-    // The workspace already stores bare domains; normalising again keeps the comparison exact
-    // whatever wrote the row.
-    const domains = (brand.domains ?? []).map(normaliseDomain).filter((d) => d !== '');
-    return { brandId: brand.id, domains };
+    return brand ? siteOfBrand(brand) : undefined;
   };
 
   return {
