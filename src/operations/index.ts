@@ -9,6 +9,7 @@ import { auditOperations } from './audits.ts';
 import { webhookOperations } from './webhooks.ts';
 import { contentOperations } from './content.ts';
 import { suggestionOperations } from './suggestions.ts';
+import { searchQueries } from './search-queries.ts';
 import { visibilityConfidence } from './confidence.ts';
 
 export const operations: Operation[] = [
@@ -18,6 +19,7 @@ export const operations: Operation[] = [
   visibilityTrend,
   competitorComparison,
   citations,
+  searchQueries,
   visibilityConfidence,
   topics,
   prompts,
