@@ -9,6 +9,7 @@ import { auditOperations } from './audits.ts';
 import { webhookOperations } from './webhooks.ts';
 import { contentOperations } from './content.ts';
 import { suggestionOperations } from './suggestions.ts';
+import { answerOperations } from './answers.ts';
 import { searchQueries } from './search-queries.ts';
 import { visibilityConfidence } from './confidence.ts';
 
@@ -31,4 +32,5 @@ export const operations: Operation[] = [
   ...webhookOperations,
   ...suggestionOperations,
   ...contentOperations,
+  ...answerOperations,
 ];

@@ -64,6 +64,22 @@ const TABLES = {
     prompts: false,
     dimensions: ['platform', 'path', 'country'],
   },
+  // AI crawler hits from server logs (clickhouse/014) and their daily rollup, which keeps no instant.
+  ai_crawler_hits: {
+    generations: false,
+    period: 'day',
+    time: 'ts',
+    models: false,
+    prompts: false,
+    dimensions: ['bot_name', 'bot_type', 'verification', 'status_class', 'path'],
+  },
+  ai_crawler_daily: {
+    generations: false,
+    period: 'day',
+    models: false,
+    prompts: false,
+    dimensions: ['bot_name', 'bot_type', 'verification', 'status_class'],
+  },
   entity_daily: { generations: true, period: 'day', models: true, prompts: false, dimensions: ['platform'] },
   prompt_daily: { generations: true, period: 'day', models: false, prompts: true, dimensions: [] },
   citation_domains_monthly: {
@@ -157,6 +173,11 @@ export interface Clauses {
   having?: string;
   orderBy?: string;
   limit?: string;
+  /**
+   * `column [NOT] IN (query)`, ANDed after `where`: a condition on another scoped read (the answers
+   * that name an entity), which brings its own brand and filters, so it cannot widen the scope.
+   */
+  in?: { column: string; query: ScopedQuery; not?: boolean };
   /** Values of the placeholders in this text; a name the scope binds must keep its value. */
   params?: Readonly<Record<string, unknown>>;
 }
@@ -301,14 +322,26 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
 /** A SELECT from a table inside its scope, or from a scoped subquery. */
 export function select(from: Source | ScopedQuery, c: Clauses): ScopedQuery {
   const params: Record<string, unknown> = {};
+  const where: string[] = [];
   let sql: string;
   if (isScoped(from)) {
     bind(params, from.params);
-    sql = `SELECT ${c.select} FROM (${from.sql})${c.where ? ` WHERE ${c.where}` : ''}`;
+    sql = `SELECT ${c.select} FROM (${from.sql})`;
+    // In parentheses only beside another condition (an OR must not swallow the IN below).
+    if (c.where) where.push(c.in ? `(${c.where})` : c.where);
   } else {
-    const { from: table, where } = scopedFrom(from, params);
-    sql = `SELECT ${c.select} FROM ${table} WHERE ${where.join(' AND ')}${c.where ? ` AND (${c.where})` : ''}`;
+    const scope = scopedFrom(from, params);
+    sql = `SELECT ${c.select} FROM ${scope.from}`;
+    where.push(...scope.where);
+    if (c.where) where.push(`(${c.where})`);
   }
+  if (c.in) {
+    const { column, query, not } = c.in;
+    if (!/^[a-z_]+$/.test(column) || !isScoped(query)) throw new Error('IN takes a column and a scoped query');
+    bind(params, query.params);
+    where.push(`${column}${not ? ' NOT' : ''} IN (${query.sql})`);
+  }
+  if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
   bind(params, c.params);
   if (c.groupBy) sql += ` GROUP BY ${c.groupBy}`;
   if (c.having) sql += ` HAVING ${c.having}`;

@@ -1,0 +1,351 @@
+// The answers explorer (CONTRACT.md section 11): stored answers, newest first, each with exactly
+// the analysis the figures are computed from. Entity and citation values are the live
+// generation's stored rows (sign-summed, so a replaced answer's cancelled rows add nothing), never
+// a recomputation: a user reading the answers behind a figure sees what was counted.
+//
+// Paging is keyset on (collected_at, answer_id), both descending: a page starts strictly after the
+// previous page's last pair, so answers sharing an instant are neither skipped nor repeated, and an
+// answer ingested meanwhile lands either before the first page (newer) or at its one place in the
+// order. A re-import with the same id keeps its place when its instant is unchanged (FINAL
+// collapses its old and new rows into one); one that moves the answer to another instant moves it.
+import type { ClickHouse } from '../stores/clickhouse.ts';
+import type { Queryable } from '../stores/postgres.ts';
+import { chTime, select, storedAnswerPlaces, type PlainFilters, type ScopedQuery } from '../stores/scoped-query.ts';
+import { encodeCursor, type PageCursor } from '../cursor.ts';
+import { promptsById } from '../tenancy/prompts.ts';
+import type { AnswerMode, Entity } from '../tracking/types.ts';
+import { round } from './formulas.ts';
+
+/** One tracked entity's analysis of an answer. */
+export interface AnswerEntity {
+  entity_id: string;
+  name: string;
+  is_brand: boolean;
+  mentions: number;
+  position: number | null;
+  citations: number;
+  score: number;
+  sentiment: string | null;
+}
+
+export interface AnswerCitation {
+  url: string;
+  domain: string;
+  category: string;
+  article_type: string;
+  title: string;
+}
+
+export interface Answer {
+  id: string;
+  prompt_id: string;
+  prompt_text: string | null;
+  platform: string;
+  model_used: string;
+  region: string;
+  mode: AnswerMode;
+  collected_at: string;
+  text: string;
+  entities: AnswerEntity[];
+  citations: AnswerCitation[];
+  search_queries: string[] | null;
+}
+
+/** Which answers a list reads: one brand's, with the request's filters. */
+export interface AnswerFilters extends PlainFilters {
+  /** The brand's live analysis generation (where entity and citation rows are read). */
+  generation: number;
+  platform?: string;
+  /** Unset: both modes (the export). */
+  mode?: AnswerMode;
+  /** An entity id (the brand's own id for `brand`): answers naming it; `none`: naming no entity. */
+  mentioned?: string;
+}
+
+/** What an answer is read against: the brand's entities, brand first then competitors as analysed. */
+export interface AnswerContext {
+  entities: readonly Pick<Entity, 'id' | 'name' | 'kind'>[];
+}
+
+interface AnswerRow {
+  answer_id: string;
+  prompt_id: string;
+  platform: string;
+  model: string;
+  region: string;
+  mode: AnswerMode;
+  collected_at: string;
+  day: string;
+  text: string;
+  search_queries: string[];
+  search_queries_known: number;
+}
+
+interface EntityRow {
+  answer_id: string;
+  entity_id: string;
+  mentions: number;
+  position: number;
+  citations: number;
+  score: number;
+}
+
+interface CitationRow extends AnswerCitation {
+  answer_id: string;
+  answer_first: number;
+}
+
+const ANSWER_COLUMNS =
+  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, search_queries_known';
+
+/**
+ * The per-entity sentiment of an answer. Issue 21 adds sentiment columns to the entity rows and
+ * fills this in from them; until then no answer has one, so every entity shows null.
+ */
+export function storedSentiment(_row: EntityRow | undefined): string | null {
+  return null;
+}
+
+/** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
+function liveAnswers(f: AnswerFilters) {
+  const { generation: _g, platform, mode, mentioned, ...scope } = f;
+  return {
+    source: { table: 'answers' as const, scope, final: true, eq: { platform, mode } },
+    in: mentioned ? mentionedIn(f, mentioned) : undefined,
+  };
+}
+
+/**
+ * The answers naming the entity (or, for `none`, naming any: they are excluded), from the live
+ * entity rows: an answer's mentions of an entity are the sign-weighted sum of its rows.
+ */
+function mentionedIn(f: AnswerFilters, mentioned: string): { column: string; query: ScopedQuery; not: boolean } {
+  const { platform: _p, mode: _m, mentioned: _e, ...scope } = f;
+  const none = mentioned === 'none';
+  const query = select(
+    { table: 'answer_entities', scope },
+    {
+      select: 'answer_id',
+      where: none ? undefined : 'entity_id = {mentionedEntity:UUID}',
+      groupBy: 'answer_id',
+      having: 'sum(sign * mentions) > 0',
+      params: none ? undefined : { mentionedEntity: mentioned },
+    },
+  );
+  return { column: 'answer_id', query, not: none };
+}
+
+/** The page's keys: (collected_at, answer_id) strictly after the cursor, newest first. */
+async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?: PageCursor) {
+  const live = liveAnswers(f);
+  // The day bound lets the primary key skip the days the previous pages covered.
+  const keyset = "day <= {cDay:Date} AND (collected_at, answer_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})";
+  const cursor = after ? { cDay: after.at.slice(0, 10), cAt: chTime(after.at), cId: after.id } : {};
+  return ch.rows<{ answer_id: string; day: string }>(
+    select(live.source, {
+      select: 'answer_id, day',
+      where: after ? `sign = 1 AND ${keyset}` : 'sign = 1',
+      in: live.in,
+      orderBy: 'collected_at DESC, answer_id DESC',
+      limit: '{limit:UInt32}',
+      params: { ...cursor, limit },
+    }),
+  );
+}
+
+/** How many answers each day of the filters holds, newest day first (the export plans its reads by them). */
+export function answerDays(ch: ClickHouse, f: AnswerFilters) {
+  const live = liveAnswers(f);
+  return ch.rows<{ day: string; answers: number }>(
+    select(live.source, {
+      select: 'day, count() AS answers',
+      where: 'sign = 1',
+      in: live.in,
+      groupBy: 'day',
+      orderBy: 'day DESC',
+    }),
+  );
+}
+
+/** The answers of these ids in one brand (its scope alone: the ids were found in it). */
+function answersByIds(brandId: string, ids: string[], days: string[]) {
+  return select(
+    { table: 'answers', scope: { brandId }, final: true },
+    {
+      select: ANSWER_COLUMNS,
+      where: 'sign = 1 AND day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}',
+      params: { ids, days },
+    },
+  );
+}
+
+/** The live entity and citation rows of these answers, in the brand's live generation. */
+async function analysisRows(ch: ClickHouse, brandId: string, generation: number, answers: AnswerRow[]) {
+  if (!answers.length) return { entities: [], citations: [] };
+  const scope = { brandId, generation };
+  const where = 'day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}';
+  const params = { ids: answers.map((a) => a.answer_id), days: [...new Set(answers.map((a) => a.day))] };
+  const [entities, citations] = await Promise.all([
+    ch.rows<EntityRow>(
+      select(
+        { table: 'answer_entities', scope },
+        {
+          select: 'answer_id, entity_id, mentions, position, citations, score',
+          where,
+          groupBy: 'answer_id, entity_id, mentions, position, citations, score',
+          having: 'sum(sign) > 0',
+          params,
+        },
+      ),
+    ),
+    ch.rows<CitationRow>(
+      select(
+        { table: 'answer_citations', scope },
+        {
+          select: 'answer_id, url, domain, category, article_type, title, answer_first',
+          where,
+          groupBy: 'answer_id, url, domain, category, article_type, title, answer_first',
+          having: 'sum(sign) > 0',
+          // The analysis keeps which citation came first, not the order of the rest.
+          orderBy: 'answer_id, answer_first DESC, url',
+          params,
+        },
+      ),
+    ),
+  ]);
+  return { entities, citations };
+}
+
+function groupBy<T extends { answer_id: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.answer_id);
+    if (list) list.push(r);
+    else out.set(r.answer_id, [r]);
+  }
+  return out;
+}
+
+/**
+ * Answer objects from stored rows. Every tracked entity is listed, brand first: the brand has a
+ * row for every analysed answer and a competitor only where named or cited, so a missing row is
+ * zeros (docs/metrics.md). A shopping answer has no analysis rows at all (it never counts in the
+ * visibility figures), so its entities and citations are empty lists.
+ */
+async function assemble(
+  ch: ClickHouse,
+  pg: Queryable,
+  ctx: AnswerContext & { brandId: string; generation: number },
+  rows: AnswerRow[],
+): Promise<Answer[]> {
+  const [{ entities, citations }, prompts] = await Promise.all([
+    analysisRows(ch, ctx.brandId, ctx.generation, rows),
+    rows.length ? promptsById(pg, [...new Set(rows.map((r) => r.prompt_id))]) : new Map(),
+  ]);
+  const entitiesOf = groupBy(entities);
+  const citationsOf = groupBy(citations);
+  return rows.map((r) => {
+    const stored = new Map((entitiesOf.get(r.answer_id) ?? []).map((e) => [e.entity_id, e]));
+    const analysed = r.mode !== 'shopping';
+    return {
+      id: r.answer_id,
+      prompt_id: r.prompt_id,
+      // A prompt is never deleted while its brand exists; null only if one ever were.
+      prompt_text: prompts.get(r.prompt_id)?.text ?? null,
+      platform: r.platform,
+      model_used: r.model,
+      region: r.region,
+      mode: r.mode,
+      collected_at: new Date(r.collected_at).toISOString(),
+      text: r.text,
+      entities: analysed ? ctx.entities.map((e) => entityOf(e, stored.get(e.id))) : [],
+      citations: (citationsOf.get(r.answer_id) ?? []).map(({ url, domain, category, article_type, title }) => ({
+        url,
+        domain,
+        category,
+        article_type,
+        title,
+      })),
+      search_queries: r.search_queries_known ? r.search_queries : null,
+    };
+  });
+}
+
+/**
+ * The score as the figures present a mean of per-answer scores: 1 decimal, half up (avgVisibility
+ * over this one answer). Stored unrounded; 63.74999999999999 (named fourth) shows as 63.8.
+ */
+function entityOf(e: Pick<Entity, 'id' | 'name' | 'kind'>, row: EntityRow | undefined): AnswerEntity {
+  return {
+    entity_id: e.id,
+    name: e.name,
+    is_brand: e.kind === 'brand',
+    mentions: row ? Number(row.mentions) : 0,
+    position: row && Number(row.position) > 0 ? Number(row.position) : null,
+    citations: row ? Number(row.citations) : 0,
+    score: row ? round(Number(row.score), 1) : 0,
+    sentiment: storedSentiment(row),
+  };
+}
+
+export interface AnswerPage {
+  answers: Answer[];
+  next_cursor: string | null;
+}
+
+/** One page of the brand's answers, newest first. */
+export async function answerPage(
+  ch: ClickHouse,
+  pg: Queryable,
+  f: AnswerFilters,
+  ctx: AnswerContext,
+  page: { limit: number; cursor?: PageCursor },
+): Promise<AnswerPage> {
+  // One more key than asked says whether another page follows.
+  const keys = await pageKeys(ch, f, page.limit + 1, page.cursor);
+  const mine = keys.slice(0, page.limit);
+  const rows = mine.length
+    ? await ch.rows<AnswerRow>(
+        answersByIds(
+          f.brandId,
+          mine.map((k) => k.answer_id),
+          [...new Set(mine.map((k) => k.day))],
+        ),
+      )
+    : [];
+  // In the keys' order; an answer replaced between the two reads is dropped rather than shown stale.
+  const byId = new Map(rows.map((r) => [r.answer_id, r]));
+  const ordered = mine.map((k) => byId.get(k.answer_id)).filter((r): r is AnswerRow => r !== undefined);
+  const answers = await assemble(ch, pg, { ...ctx, brandId: f.brandId, generation: f.generation }, ordered);
+  const last = mine[mine.length - 1];
+  const lastRow = last && byId.get(last.answer_id);
+  const more = keys.length > page.limit && lastRow;
+  return {
+    answers,
+    next_cursor: more
+      ? encodeCursor({ at: new Date(lastRow.collected_at).toISOString(), id: lastRow.answer_id })
+      : null,
+  };
+}
+
+/**
+ * One answer by id, wherever it is stored, if its brand passes `allowed` (the caller's tenancy).
+ * The answer's brand is found by the one unscoped look-up (storedAnswerPlaces: brand and day,
+ * never facts); the answer itself is then read inside that brand's scope.
+ */
+export async function answerById(
+  ch: ClickHouse,
+  pg: Queryable,
+  id: string,
+  brandOf: (brandId: string) => Promise<(AnswerContext & { generation: number }) | undefined>,
+): Promise<Answer | undefined> {
+  const places = await ch.rows<{ brand_id: string; day: string }>(storedAnswerPlaces([id]));
+  for (const brandId of new Set(places.map((p) => p.brand_id))) {
+    const brand = await brandOf(brandId);
+    if (!brand) continue;
+    const days = places.filter((p) => p.brand_id === brandId).map((p) => p.day);
+    const rows = await ch.rows<AnswerRow>(answersByIds(brandId, [id], days));
+    if (rows.length) return (await assemble(ch, pg, { ...brand, brandId }, rows.slice(0, 1)))[0];
+  }
+  return undefined;
+}

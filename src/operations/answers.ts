@@ -1,0 +1,171 @@
+// The answers explorer (CONTRACT.md section 11): the stored AI answers behind the figures, each with
+// the analysis the figures count, listed newest first with cursor paging, and one by id.
+//
+// Not cached: a page is a bounded read (at most 101 keys, then 100 answers and their rows by id),
+// its body holds whole answer texts that would crowd the figures out of the result cache, and a
+// reader walking pages wants what is stored now.
+import { z } from 'zod';
+import { operation, type Ctx } from './registry.ts';
+import {
+  brandId,
+  commaList,
+  cursor,
+  dateRange,
+  limit,
+  optionalOneOf,
+  optionalText,
+  optionalUuid,
+  pathId,
+  topicNotFound,
+} from './params.ts';
+import { resolveFilters } from './analytics-filters.ts';
+import { answerById, answerPage, type AnswerFilters } from '../analytics/answers.ts';
+import { brandEntities, type BrandRecord } from '../tenancy/brands.ts';
+import { promptsById } from '../tenancy/prompts.ts';
+import { PLATFORMS } from '../tracking/types.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import { UUID_RE } from '../uuid.ts';
+
+export const ANSWER_NOT_FOUND = 'Answer not found';
+export const PROMPT_NOT_FOUND = 'Prompt not found';
+/** Malformed, or an id that is not one of the brand's competitors (another brand's included). */
+export const MENTIONED_INVALID = 'mentioned must be brand, none or a competitor id of the brand';
+
+const AnswerEntity = z.object({
+  entity_id: z.string().uuid(),
+  name: z.string(),
+  is_brand: z.boolean(),
+  mentions: z.number().int(),
+  position: z.number().int().nullable().describe('Rank by first mention among the entities named; null when not named'),
+  citations: z.number().int().describe("The answer's citations on the entity's domains"),
+  score: z.number().describe('Per-answer visibility score, 0-100, 1 decimal'),
+  sentiment: z.string().nullable().describe('Not analysed yet: always null'),
+});
+
+const AnswerCitation = z.object({
+  url: z.string().describe('Normalised URL'),
+  domain: z.string(),
+  category: z.string(),
+  article_type: z.string(),
+  title: z.string(),
+});
+
+export const Answer = z.object({
+  id: z.string().uuid(),
+  prompt_id: z.string().uuid(),
+  prompt_text: z.string().nullable(),
+  platform: z.string(),
+  model_used: z.string(),
+  region: z.string(),
+  mode: z.enum(['standard', 'shopping']),
+  collected_at: z.string(),
+  text: z.string(),
+  entities: z
+    .array(AnswerEntity)
+    .describe('Every tracked entity, brand first; empty for shopping answers, which are not analysed'),
+  citations: z.array(AnswerCitation).describe("The answer's first citation first, then by URL"),
+  search_queries: z
+    .array(z.string())
+    .nullable()
+    .describe('Web searches the platform ran; null when unknown, [] when it answered without searching'),
+});
+
+const AnswerList = z.object({
+  answers: z.array(Answer),
+  next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+});
+
+/** The brand's entities as the analysis reads them: brand first, then competitors in workspace order. */
+const entitiesOf = (ctx: Ctx, brand: BrandRecord) => brandEntities(ctx.stores.pg, brand);
+
+export const answers = operation({
+  name: 'answers',
+  method: 'GET',
+  tool: 'list_answers',
+  metrics: true,
+  errors: [topicNotFound, { status: 404, message: PROMPT_NOT_FOUND }, { status: 400, message: MENTIONED_INVALID }],
+  params: z.object({
+    brand_id: brandId,
+    ...dateRange,
+    model: commaList('model').describe('Comma-separated model_used values'),
+    region: optionalText('region', 64).describe('Region code, e.g. US'),
+    topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
+    prompt_id: optionalUuid('prompt_id').describe('Only answers to this prompt (see list_prompts)'),
+    platform: optionalOneOf('platform', PLATFORMS),
+    mode: optionalOneOf('mode', ['standard', 'shopping']).describe('standard (default) or shopping'),
+    mentioned: optionalText('mentioned', 64).describe(
+      'brand: answers naming the brand; a competitor id: naming that competitor; none: naming no tracked entity',
+    ),
+    limit: limit(1, 100, 20).describe('1-100, default 20'),
+    cursor: cursor(),
+  }),
+  result: AnswerList,
+  description:
+    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode and mentioned (brand, a competitor id, none). Page with cursor.",
+  run: async (ctx, p) => {
+    const { brand, filters } = await resolveFilters(ctx, p);
+    const entities = await entitiesOf(ctx, brand);
+    const f: AnswerFilters = {
+      ...filters,
+      platform: p.platform,
+      mode: p.mode ?? 'standard',
+      mentioned: mentionedEntity(p.mentioned, brand, entities),
+    };
+    if (p.prompt_id) {
+      const prompt = (await promptsById(ctx.stores.pg, [p.prompt_id])).get(p.prompt_id);
+      if (prompt?.brand_id !== brand.id) throw notFound(PROMPT_NOT_FOUND);
+      // With a topic too: the prompt if it is one of the topic's, else nothing.
+      f.promptIds = filters.promptIds ? filters.promptIds.filter((id) => id === p.prompt_id) : [p.prompt_id];
+    }
+    return answerPage(ctx.stores.ch, ctx.stores.pg, f, { entities }, { limit: p.limit, cursor: p.cursor });
+  },
+});
+
+/** `mentioned` as an entity id (`brand` is the brand's own id), `none`, or nothing. */
+function mentionedEntity(
+  value: string | undefined,
+  brand: BrandRecord,
+  entities: { id: string; kind: string }[],
+): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'brand') return brand.id;
+  if (value === 'none') return 'none';
+  const id = value.toLowerCase();
+  if (!UUID_RE.test(id) || !entities.some((e) => e.kind === 'competitor' && e.id === id)) {
+    throw badRequest(MENTIONED_INVALID);
+  }
+  return id;
+}
+
+export const answer = operation({
+  name: 'answer',
+  method: 'GET',
+  path: '/answers/:id',
+  tool: 'get_answer',
+  idArg: 'answer_id',
+  errors: [{ status: 404, message: ANSWER_NOT_FOUND }],
+  params: z.object({
+    id: pathId('answer_id').describe('The answer (UUID), as list_answers returns it'),
+  }),
+  result: Answer,
+  description:
+    'One AI answer by id: its text, prompt, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with its classified citations.',
+  run: async (ctx, p) => {
+    // A malformed id names no answer: the same 404 as an unknown one or another organization's.
+    const found = UUID_RE.test(p.id)
+      ? await answerById(ctx.stores.ch, ctx.stores.pg, p.id.toLowerCase(), async (brandId) => {
+          const brand = await ctx.brand(brandId).catch((err: unknown) => {
+            if (err instanceof ApiError && err.status === 404) return undefined;
+            throw err;
+          });
+          if (!brand) return undefined;
+          return { generation: brand.analysis_generation, entities: await entitiesOf(ctx, brand) };
+        })
+      : undefined;
+    if (!found) throw notFound(ANSWER_NOT_FOUND);
+    return found;
+  },
+});
+
+/** The list before the `:id` route (nothing else lives under /answers/). */
+export const answerOperations = [answers, answer];
