@@ -38,6 +38,8 @@ const CONTRACT_TOOLS = [
   'get_ai_traffic',
   'list_shopping_cards',
   'get_product_visibility',
+  // Section 12.
+  'list_search_queries',
 ];
 const WRITE_TOOLS = [
   'accept_topic_suggestion',
@@ -142,6 +144,10 @@ const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
   ],
   get_product_visibility: (t) => [{ brand_id: t.brandId, product_title: 'Acme CRM Pro' }, { brand_id: t.brandId }],
   get_ai_traffic: (t) => [{ brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30' }],
+  list_search_queries: (t) => [
+    { brand_id: t.brandId, limit: 1, model: ['gpt-4o'], topic_id: t.topicIds[0] },
+    { brand_id: t.brandId, prompt_id: t.promptIds[0], date_from: '2026-11-01' },
+  ],
 };
 
 async function assertParity(
