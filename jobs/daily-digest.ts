@@ -1,5 +1,6 @@
 // daily-digest: queues each brand's digest.daily webhook for the previous UTC day
-// (src/webhooks/digest.ts). Runs in the morning (UTC) so the previous day's answers are in.
+// (src/webhooks/digest.ts), saying whether each movement is inside the day's 95% interval. Runs in the
+// morning (UTC) so the previous day's answers are in.
 import { defineJob } from './registry.ts';
 import { runDailyDigest } from '../src/webhooks/digest.ts';
 
@@ -8,6 +9,6 @@ export const dailyDigest = defineJob({
   schedule: '0 7 * * *',
   description:
     "Sends each brand's digest.daily webhook: the previous UTC day's visibility summary, " +
-    'top movers and new opportunities',
+    'top movers (each movement marked inside or outside the 95% interval) and new opportunities',
   run: (ctx, args) => runDailyDigest(ctx.stores, ctx.log, args),
 });

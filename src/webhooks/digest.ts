@@ -8,6 +8,7 @@ import type { Stores } from '../stores/index.ts';
 import type { Filters } from '../analytics/filters.ts';
 import { round } from '../analytics/formulas.ts';
 import { visibilitySummary } from '../analytics/visibility-summary.ts';
+import { visibilityConfidence } from '../analytics/confidence.ts';
 import { promptFigures } from '../analytics/prompt-performance.ts';
 import { competitorComparison } from '../analytics/competitor-comparison.ts';
 import { promptTexts } from '../tenancy/prompts.ts';
@@ -40,6 +41,29 @@ export function previousDay(day: string): string {
 /** a - b rounded as the figures are, or null when either is missing. */
 const delta = (a: number | null, b: number | null, digits = 1) =>
   a === null || b === null ? null : round(a - b, digits);
+
+/**
+ * Whether the day before's value lies inside the day's 95% interval, so the movement may be noise
+ * (docs/metrics.md, "How sure a figure is"); null when either day has no value.
+ */
+export const withinInterval = (ci95: [number, number] | null, previous: number | null) =>
+  ci95 === null || previous === null ? null : previous >= ci95[0] && previous <= ci95[1];
+
+/** The digest's sentence on the brand's AI visibility score: its move, and whether it is inside the interval. */
+export function scoreStatement(value: number | null, ci95: [number, number] | null, previous: number | null): string {
+  if (value === null || ci95 === null) return 'No answers on this day: no AI visibility score to compare.';
+  const [lo, hi] = ci95.map((x) => x.toFixed(1));
+  const today = `AI visibility score ${value.toFixed(1)}`;
+  if (previous === null) return `${today} (95% interval ${lo}-${hi}); no answers the day before to compare with.`;
+  const moved = round(value - previous, 1);
+  const how =
+    moved === 0
+      ? 'unchanged from the day before'
+      : `${moved > 0 ? 'up' : 'down'} ${Math.abs(moved).toFixed(1)} from ${previous.toFixed(1)}`;
+  return withinInterval(ci95, previous)
+    ? `${today}, ${how}: within the 95% interval (${lo}-${hi}), may be noise.`
+    : `${today}, ${how}: outside the 95% interval (${lo}-${hi}), unlikely to be noise.`;
+}
 
 /** Largest absolute changes first; ties by label, so the order is stable. */
 const byChange =
@@ -131,6 +155,11 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
   ]);
   const t = summary.totals;
   const p = previous.totals;
+  // The day's intervals: is each reported movement larger than the day's own uncertainty?
+  const sure = await visibilityConfidence(stores.ch, dayFilters(brand, day), brand, competitors);
+  const [own, ...others] = sure.entities;
+  const scoreCi = new Map(others.map((e) => [e.entity_id, e.ai_visibility_score.ci95]));
+  const scoreCi95 = own.ai_visibility_score.ci95;
   return {
     brand: { id: brand.id, name: brand.name },
     date: day,
@@ -143,7 +172,24 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
       avgVisibility: delta(t.avgVisibility, p.avgVisibility),
       aiVisibilityScore: delta(t.aiVisibilityScore, p.aiVisibilityScore),
     },
-    top_movers: { prompts, competitors: competitorRows },
+    confidence: {
+      n: sure.n,
+      samples_per_slot: sure.samples_per_slot,
+      ai_visibility_score: {
+        value: own.ai_visibility_score.value,
+        ci95: scoreCi95,
+        previous: p.aiVisibilityScore,
+        within_interval: withinInterval(scoreCi95, p.aiVisibilityScore),
+      },
+      statement: scoreStatement(own.ai_visibility_score.value, scoreCi95, p.aiVisibilityScore),
+    },
+    top_movers: {
+      prompts,
+      competitors: competitorRows.map((m) => {
+        const ci95 = scoreCi.get(m.competitor_id) ?? null;
+        return { ...m, ci95, within_interval: withinInterval(ci95, m.previous_ai_visibility_score) };
+      }),
+    },
     new_opportunities: opportunities,
   };
 }
