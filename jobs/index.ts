@@ -5,8 +5,16 @@ import { trackPrompts } from './track-prompts.ts';
 import { analyzeVolumes } from './analyze-volumes.ts';
 import { generateOpportunities } from './generate-opportunities.ts';
 import { suggestTopics } from './suggest-topics.ts';
+import { evaluateAlerts } from './evaluate-alerts.ts';
 
-export const jobs: Job[] = [dailyDigest, trackPrompts, analyzeVolumes, generateOpportunities, suggestTopics];
+export const jobs: Job[] = [
+  dailyDigest,
+  trackPrompts,
+  analyzeVolumes,
+  generateOpportunities,
+  suggestTopics,
+  evaluateAlerts,
+];
 
 export function findJob(name: string, list: Job[] = jobs): Job | undefined {
   return list.find((j) => j.name === name);

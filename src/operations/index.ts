@@ -9,6 +9,7 @@ import { auditOperations } from './audits.ts';
 import { webhookOperations } from './webhooks.ts';
 import { contentOperations } from './content.ts';
 import { suggestionOperations } from './suggestions.ts';
+import { alertOperations } from './alerts.ts';
 import { answerOperations } from './answers.ts';
 import { searchQueries } from './search-queries.ts';
 import { visibilityConfidence } from './confidence.ts';
@@ -32,5 +33,6 @@ export const operations: Operation[] = [
   ...webhookOperations,
   ...suggestionOperations,
   ...contentOperations,
+  ...alertOperations,
   ...answerOperations,
 ];

@@ -1,8 +1,9 @@
 // The digest.daily event: for each brand whose organization listens for it, once per UTC day, the
 // previous day's visibility summary (the very figures GET visibility-summary returns for that
 // day), what changed since the day before (totals, and the prompts and competitors that moved
-// most) and the content opportunities created that day. A (brand, day) row in webhook_digests,
-// written in the transaction that queues the deliveries, makes the job idempotent.
+// most), the content opportunities created that day and the alerts that fired on windows ending
+// that day. A (brand, day) row in webhook_digests, written in the transaction that queues the
+// deliveries, makes the job idempotent.
 import type { Logger } from 'pino';
 import type { Stores } from '../stores/index.ts';
 import type { Filters } from '../analytics/filters.ts';
@@ -14,6 +15,7 @@ import { competitorComparison } from '../analytics/competitor-comparison.ts';
 import { promptTexts } from '../tenancy/prompts.ts';
 import { allBrands, competitorsOf } from '../tenancy/brands.ts';
 import { opportunitiesCreatedOn } from '../content/opportunity-store.ts';
+import { firingsAbout } from '../alerts/firings.ts';
 import { enqueueEvent } from './outbox.ts';
 import { deliveriesQueued } from './worker.ts';
 
@@ -146,12 +148,13 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
   const before = previousDay(day);
   const competitors = await competitorsOf(stores.pg, brand.id);
   const names = new Map(competitors.map((c) => [c.id, c.name]));
-  const [summary, previous, prompts, competitorRows, opportunities] = await Promise.all([
+  const [summary, previous, prompts, competitorRows, opportunities, alerts] = await Promise.all([
     visibilitySummary(stores.ch, dayFilters(brand, day), brand, names),
     visibilitySummary(stores.ch, dayFilters(brand, before), brand, names),
     promptMovers(stores, brand, day, before),
     competitorMovers(stores, brand, competitors, day, before),
     opportunitiesCreatedOn(stores.pg, brand.id, day),
+    firingsAbout(stores.pg, brand.id, day),
   ]);
   const t = summary.totals;
   const p = previous.totals;
@@ -191,6 +194,8 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
       }),
     },
     new_opportunities: opportunities,
+    // The alert rules that fired on windows ending this day (evaluated the next morning, before the digest).
+    alerts,
   };
 }
 

@@ -3,7 +3,7 @@
 // here; the worker (worker.ts) picks the rows up once they are committed.
 import type { Queryable } from '../stores/postgres.ts';
 
-export const EVENT_TYPES = ['opportunity.sent', 'digest.daily', 'webhook.test'] as const;
+export const EVENT_TYPES = ['opportunity.sent', 'digest.daily', 'webhook.test', 'alert.fired'] as const;
 export type WebhookEventType = (typeof EVENT_TYPES)[number];
 
 type Db = Queryable;

@@ -29,6 +29,8 @@ const OWNER: Record<string, string> = {
   webhook_attempts: 'webhooks',
   webhook_digests: 'webhooks',
   capture_runs: 'tracking',
+  alert_rules: 'alerts',
+  alerts: 'alerts',
   reanalyses: 'tenancy',
   job_runs: 'jobs',
   schema_migrations: 'stores',

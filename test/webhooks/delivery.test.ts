@@ -73,15 +73,15 @@ test('bad registrations are 400s naming the problem', async (t) => {
     [{ url: 'https://example.com/x' }, 'events is required'],
     [
       { url: 'https://example.com/x', events: [] },
-      'events must be a non-empty list of: opportunity.sent, digest.daily, webhook.test',
+      'events must be a non-empty list of: opportunity.sent, digest.daily, webhook.test, alert.fired',
     ],
     [
       { url: 'https://example.com/x', events: ['opportunity.created'] },
-      'events must be a non-empty list of: opportunity.sent, digest.daily, webhook.test',
+      'events must be a non-empty list of: opportunity.sent, digest.daily, webhook.test, alert.fired',
     ],
     [
       { url: 'https://example.com/x', events: 'webhook.test' },
-      'events must be a non-empty list of: opportunity.sent, digest.daily, webhook.test',
+      'events must be a non-empty list of: opportunity.sent, digest.daily, webhook.test, alert.fired',
     ],
   ];
   for (const [body, error] of cases) {
