@@ -40,6 +40,11 @@ const CONTRACT_TOOLS = [
   'get_product_visibility',
   // Section 12.
   'list_search_queries',
+  // Section 15.
+  'create_alert_rule',
+  'list_alert_rules',
+  'delete_alert_rule',
+  'list_alerts',
 ];
 const WRITE_TOOLS = [
   'accept_topic_suggestion',
@@ -48,6 +53,8 @@ const WRITE_TOOLS = [
   'generate_content_draft',
   'update_opportunity_status',
   'run_site_audit',
+  'create_alert_rule',
+  'delete_alert_rule',
 ];
 const QUOTA_TOOLS = ['generate_content_brief', 'generate_content_draft', 'run_site_audit'];
 
