@@ -45,6 +45,16 @@ const origins = z.string().transform((v, ctx) => {
   return list;
 });
 
+/** One origin (scheme://host[:port], no path), normalised to its `origin`. */
+const origin = z.string().transform((v, ctx) => {
+  const url = /^https?:\/\/[^/\s]+\/?$/i.test(v.trim()) ? parseUrl(v.trim()) : undefined;
+  if (!url) {
+    ctx.addIssue({ code: 'custom', message: 'must be scheme://host[:port], without a path' });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
 /** Milliseconds, comma-separated. */
 const msList = z.string().transform((v, ctx) => {
   const list = v
@@ -119,6 +129,10 @@ const schema = z.object({
     windowS: env('CRAWLER_LOGS_RATE_LIMIT_WINDOW_S', positiveInt.default(60)),
   }),
   trustProxy: env('TRUST_PROXY', flag.default(false)),
+  // The service's public address (scheme://host[:port]): the OAuth issuer and the resource the MCP
+  // endpoint's 401 points to (docs/oauth.md). Unset: taken from each request's Host (and, with
+  // TRUST_PROXY, X-Forwarded-Proto/-Host), which suits loopback and tests but not production.
+  publicUrl: env('PUBLIC_URL', origin.optional()),
   allowPrivateUrls: env('ALLOW_PRIVATE_URLS', flag.default(false)),
   audits: z.object({
     // Overall deadline of one site audit in ms; the page itself gets half of it (docs/audits.md).

@@ -1,22 +1,53 @@
 // Bearer authentication exactly as SPEC.md's Authentication section says: only the Authorization
 // header, only the Bearer scheme, only tokens starting with `ans_`; the key is looked up on every
-// request so revocation and membership changes apply to the next one.
+// request so revocation and membership changes apply to the next one. The MCP endpoint also takes
+// the OAuth access tokens of CONTRACT.md section 16 (looked up afresh as well: a token dies with
+// its key), and its 401 points the client to the protected resource metadata; REST and the
+// Metrics API stay key-only.
 import type Koa from 'koa';
+import type { Config } from '../config.ts';
 import type { Postgres } from '../stores/postgres.ts';
 import { ApiError } from '../errors.ts';
 import { INVALID, KEY_PREFIX, MALFORMED, resolveKey, type Identity } from '../tenancy/keys.ts';
+import { ACCESS_TOKEN_PREFIX, resolveAccessToken } from '../tenancy/oauth-grants.ts';
+import { baseUrl, bearerChallenge, MCP_ENDPOINT } from './oauth-metadata.ts';
 
-export async function authenticate(pg: Postgres, header: string | undefined): Promise<Identity> {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
-  if (!match?.[1].startsWith(KEY_PREFIX)) throw new ApiError(401, MALFORMED);
-  const identity = await resolveKey(pg, match[1]);
+const bearer = (header: string | undefined) => /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '')?.[1];
+
+export async function authenticate(
+  pg: Postgres,
+  header: string | undefined,
+  opts: { tokens?: boolean } = {},
+): Promise<Identity> {
+  const credential = bearer(header);
+  if (opts.tokens && credential?.startsWith(ACCESS_TOKEN_PREFIX)) {
+    // A dead token is refused as a dead key is: it acts exactly as the key that granted it.
+    const identity = await resolveAccessToken(pg, credential);
+    if (!identity) throw new ApiError(401, INVALID);
+    return identity;
+  }
+  if (!credential?.startsWith(KEY_PREFIX)) throw new ApiError(401, MALFORMED);
+  const identity = await resolveKey(pg, credential);
   if (!identity) throw new ApiError(401, INVALID);
   return identity;
 }
 
-export function requireKey(pg: Postgres): Koa.Middleware {
+export function requireKey(pg: Postgres, config: Config): Koa.Middleware {
   return async (ctx, next) => {
-    ctx.state.identity = await authenticate(pg, ctx.get('authorization') || undefined);
+    const header = ctx.get('authorization') || undefined;
+    if (ctx.path !== MCP_ENDPOINT) {
+      ctx.state.identity = await authenticate(pg, header);
+      return next();
+    }
+    try {
+      ctx.state.identity = await authenticate(pg, header, { tokens: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        const deadToken = bearer(header)?.startsWith(ACCESS_TOKEN_PREFIX) ?? false;
+        ctx.set('WWW-Authenticate', bearerChallenge(baseUrl(ctx, config), deadToken));
+      }
+      throw err;
+    }
     await next();
   };
 }

@@ -32,6 +32,10 @@ const OWNER: Record<string, string> = {
   alert_rules: 'alerts',
   alerts: 'alerts',
   reanalyses: 'tenancy',
+  oauth_clients: 'tenancy',
+  oauth_requests: 'tenancy',
+  oauth_grants: 'tenancy',
+  oauth_tokens: 'tenancy',
   job_runs: 'jobs',
   schema_migrations: 'stores',
 };

@@ -1,0 +1,190 @@
+// GET /oauth/authorize checks an authorization request and shows the consent page; POST answers
+// its form. The client and its redirect URI are checked first and a failure there shows an error
+// page and never redirects (no open redirect); once they are known good, other errors go back to
+// the client as RFC 6749 section 4.1.2.1 says, with `state` exactly as given and `iss` (RFC 9207).
+import type Koa from 'koa';
+import type { Config } from '../config.ts';
+import type { Postgres } from '../stores/postgres.ts';
+import { KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
+import { clientById, type OAuthClient } from '../tenancy/oauth-clients.ts';
+import {
+  attachKey,
+  createGrant,
+  createRequest,
+  identityByKeyId,
+  organizationName,
+  requestByNonce,
+  takeRequest,
+  type PendingRequest,
+} from '../tenancy/oauth-grants.ts';
+import { baseUrl, isOurResource, SCOPE } from './oauth-metadata.ts';
+import { readForm, singleParams } from './oauth-form.ts';
+import { confirmStep, errorPage, keyStep, pageHeaders, type ConsentClient } from './oauth-consent-page.ts';
+
+/** RFC 7636 section 4.2: the S256 challenge is base64url without padding, 43 characters for SHA-256. */
+const CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;
+const MAX_STATE_LENGTH = 2000;
+
+function showError(ctx: Koa.Context, status: number, title: string, message: string): void {
+  ctx.status = status;
+  ctx.body = errorPage(title, message, pageHeaders(ctx));
+}
+
+/** Back to the client's (registered, exactly matched) redirect URI with the answer's parameters. */
+function redirectBack(ctx: Koa.Context, redirectUri: string, params: Record<string, string | null>, status: number) {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = status;
+  ctx.redirect(url.href); // keeps a redirect status already set
+}
+
+const consentClient = (client: OAuthClient | null, redirectUri: string): ConsentClient => ({
+  name: client?.name ?? null,
+  redirectHost: new URL(redirectUri).host,
+});
+
+export async function showAuthorize(ctx: Koa.Context, pg: Postgres, config: Config): Promise<void> {
+  const params = singleParams(new URLSearchParams(ctx.querystring));
+  if (typeof params === 'string') return showError(ctx, 400, 'Invalid authorization request', params);
+  const clientId = params.get('client_id');
+  const client = clientId ? await clientById(pg, clientId) : null;
+  if (!client) {
+    return showError(ctx, 400, 'Unknown application', 'client_id does not name an application registered here.');
+  }
+  const given = params.get('redirect_uri');
+  // OAuth 2.1: redirect_uri may be left out only when the client registered exactly one.
+  const redirectUri = given ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
+    return showError(
+      ctx,
+      400,
+      'Invalid redirect URI',
+      given
+        ? 'redirect_uri is not one this application registered.'
+        : 'redirect_uri is required: this application registered several.',
+    );
+  }
+
+  const base = baseUrl(ctx, config);
+  const state = params.get('state') ?? null;
+  const fail = (error: string, description: string) =>
+    redirectBack(ctx, redirectUri, { error, error_description: description, state, iss: base }, 302);
+  if (params.get('response_type') !== 'code') {
+    return fail('unsupported_response_type', 'response_type must be code');
+  }
+  const challenge = params.get('code_challenge');
+  if (!challenge) return fail('invalid_request', 'code_challenge is required (PKCE with S256)');
+  if (params.get('code_challenge_method') !== 'S256') {
+    return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+  }
+  if (!CHALLENGE_RE.test(challenge)) {
+    return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+  }
+  if (state !== null && state.length > MAX_STATE_LENGTH) {
+    return fail('invalid_request', `state has at most ${MAX_STATE_LENGTH} characters`);
+  }
+  const resource = params.get('resource') ?? null;
+  if (resource !== null && !isOurResource(resource, base)) {
+    return fail('invalid_target', `resource must be ${base}/api/mcp`);
+  }
+
+  const nonce = await createRequest(pg, {
+    clientId: client.id,
+    redirectUri,
+    state,
+    codeChallenge: challenge,
+    // The one scope is granted whatever was asked (RFC 6749 section 3.3 lets the server decide).
+    scope: SCOPE,
+    resource,
+  });
+  ctx.body = keyStep(consentClient(client, redirectUri), nonce, pageHeaders(ctx, new URL(redirectUri).origin));
+}
+
+export async function answerAuthorize(ctx: Koa.Context, pg: Postgres, config: Config): Promise<void> {
+  let fields: Map<string, string>;
+  try {
+    fields = await readForm(ctx);
+  } catch (err) {
+    return showError(ctx, 400, 'Invalid form', (err as Error).message);
+  }
+  const nonce = fields.get('nonce') ?? '';
+  const request = nonce ? await requestByNonce(pg, nonce) : null;
+  if (!request) {
+    return showError(
+      ctx,
+      400,
+      'This page has expired',
+      'The form was already answered, or waited too long. Nothing was granted.',
+    );
+  }
+  const client = await clientById(pg, request.clientId);
+  const shown = consentClient(client, request.redirectUri);
+  const redirectOrigin = new URL(request.redirectUri).origin;
+  const base = baseUrl(ctx, config);
+  const action = fields.get('action');
+
+  if (action === 'deny') {
+    if (!(await takeRequest(pg, nonce))) return showError(ctx, 400, 'This page has expired', 'Nothing was granted.');
+    pageHeaders(ctx, redirectOrigin);
+    return redirectBack(
+      ctx,
+      request.redirectUri,
+      { error: 'access_denied', error_description: 'The person denied access', state: request.state, iss: base },
+      303,
+    );
+  }
+  if (action === 'continue')
+    return checkKey(ctx, pg, { nonce, request, shown, redirectOrigin, key: fields.get('key') });
+  if (action === 'allow') return allow(ctx, pg, { nonce, request, shown, redirectOrigin, base });
+  return showError(ctx, 400, 'Invalid form', 'action must be continue, allow or deny.');
+}
+
+interface Step {
+  nonce: string;
+  request: PendingRequest;
+  shown: ConsentClient;
+  redirectOrigin: string;
+}
+
+/** Step 1 answered: the key is checked and the organization shown, with a new nonce for step 2. */
+async function checkKey(ctx: Koa.Context, pg: Postgres, step: Step & { key?: string }): Promise<void> {
+  const again = (status: number, message: string) => {
+    ctx.status = status;
+    ctx.body = keyStep(step.shown, step.nonce, pageHeaders(ctx, step.redirectOrigin), message);
+  };
+  const key = (step.key ?? '').trim();
+  if (!key.startsWith(KEY_PREFIX)) return again(400, 'Paste an Answerscope API key: it starts with ans_.');
+  const identity = await resolveKey(pg, key);
+  if (!identity) return again(400, 'This API key does not exist or was revoked.');
+  const organization = identity.organizationId ? await organizationName(pg, identity.organizationId) : null;
+  if (!organization) return again(400, "This key's owner belongs to no organization, so it can grant nothing.");
+  const next = await attachKey(pg, step.nonce, identity.keyId);
+  if (!next) return showError(ctx, 400, 'This page has expired', 'Nothing was granted.');
+  ctx.body = confirmStep(step.shown, next, pageHeaders(ctx, step.redirectOrigin), {
+    organization,
+    email: identity.email,
+  });
+}
+
+/** Step 2 answered with allow: the grant is made and its code goes back to the client. */
+async function allow(ctx: Koa.Context, pg: Postgres, step: Step & { base: string }): Promise<void> {
+  if (!step.request.keyId) {
+    ctx.status = 400;
+    ctx.body = keyStep(
+      step.shown,
+      step.nonce,
+      pageHeaders(ctx, step.redirectOrigin),
+      'Paste an API key first: the organization it acts for is shown before anything is granted.',
+    );
+    return;
+  }
+  const request = await takeRequest(pg, step.nonce);
+  const identity = request?.keyId ? await identityByKeyId(pg, request.keyId) : null;
+  if (!request || !identity?.organizationId) {
+    return showError(ctx, 400, 'Nothing was granted', 'The form expired, or the key was revoked meanwhile.');
+  }
+  const code = await createGrant(pg, request, identity);
+  pageHeaders(ctx, step.redirectOrigin);
+  redirectBack(ctx, request.redirectUri, { code, state: request.state, iss: step.base }, 303);
+}

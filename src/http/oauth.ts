@@ -1,0 +1,92 @@
+// The OAuth 2.1 authorization server of the MCP endpoint (CONTRACT.md section 16, docs/oauth.md):
+// the metadata documents, client registration, the consent page, the token and revocation
+// endpoints. Every path here passes a per-address rate limit of its own (the API's figures, its
+// own counters) before anything else; the paths are matched exactly as written.
+import type Koa from 'koa';
+import { TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AppDeps } from '../operations/context.ts';
+import { createLimiter, rateLimit } from '../runtime/rate-limit.ts';
+import {
+  AUTHORIZATION_SERVER_PATH,
+  AUTHORIZE_PATH,
+  authorizationServerMetadata,
+  baseUrl,
+  MCP_ENDPOINT,
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+  REGISTER_PATH,
+  REVOKE_PATH,
+  TOKEN_PATH,
+} from './oauth-metadata.ts';
+import { allowCors } from './oauth-form.ts';
+import { register } from './oauth-register.ts';
+import { answerAuthorize, showAuthorize } from './oauth-authorize.ts';
+import { revoke, token } from './oauth-token.ts';
+
+type Handler = (ctx: Koa.Context) => Promise<void> | void;
+interface Route {
+  methods: Partial<Record<'GET' | 'POST', Handler>>;
+  /** Called by clients from other origins (browser-based MCP clients): CORS, and JSON errors. */
+  cors: boolean;
+}
+
+export async function oauthMount(deps: AppDeps): Promise<Koa.Middleware> {
+  const { config } = deps;
+  const pg = deps.stores.pg;
+  const limit = rateLimit(await createLimiter({ ...config.rateLimit, keyPrefix: 'oauth' }, pg));
+  const resourceMetadata: Handler = (ctx) => {
+    ctx.body = protectedResourceMetadata(baseUrl(ctx, config));
+  };
+  const routes = new Map<string, Route>([
+    [PROTECTED_RESOURCE_PATH, { cors: true, methods: { GET: resourceMetadata } }],
+    // RFC 9728 section 3.1: the metadata of the resource at /api/mcp; the MCP SDK's client asks here first.
+    [`${PROTECTED_RESOURCE_PATH}${MCP_ENDPOINT}`, { cors: true, methods: { GET: resourceMetadata } }],
+    [
+      AUTHORIZATION_SERVER_PATH,
+      {
+        cors: true,
+        methods: {
+          GET: (ctx) => {
+            ctx.body = authorizationServerMetadata(baseUrl(ctx, config));
+          },
+        },
+      },
+    ],
+    [REGISTER_PATH, { cors: true, methods: { POST: (ctx) => register(ctx, pg) } }],
+    [
+      AUTHORIZE_PATH,
+      {
+        cors: false,
+        methods: { GET: (ctx) => showAuthorize(ctx, pg, config), POST: (ctx) => answerAuthorize(ctx, pg, config) },
+      },
+    ],
+    [TOKEN_PATH, { cors: true, methods: { POST: (ctx) => token(ctx, pg, config) } }],
+    [REVOKE_PATH, { cors: true, methods: { POST: (ctx) => revoke(ctx, pg, config) } }],
+  ]);
+
+  return async (ctx, next) => {
+    const route = routes.get(ctx.path);
+    if (!route) return next();
+    ctx.state.operation = `oauth:${ctx.path}`;
+    if (route.cors) allowCors(ctx);
+    if (ctx.method === 'OPTIONS' && route.cors) {
+      ctx.status = 204;
+      return;
+    }
+    await limit(ctx, async () => {
+      const handler = route.methods[ctx.method as 'GET' | 'POST'];
+      if (!handler) {
+        ctx.status = 405;
+        ctx.set('Allow', Object.keys(route.methods).join(', '));
+        ctx.body = { error: `Method ${ctx.method} not allowed on ${ctx.path}` };
+        return;
+      }
+      await handler(ctx);
+    });
+    // The JSON endpoints answer a 429 as an OAuth error too (the retry time stays in Retry-After).
+    if (ctx.status === 429 && route.cors) {
+      const message = (ctx.body as { error?: string } | undefined)?.error ?? 'Too many requests';
+      ctx.body = new TooManyRequestsError(message).toResponseObject();
+    }
+  };
+}
