@@ -157,6 +157,47 @@ var REPORTS = {
     },
   },
 
+  visibility_confidence: {
+    label: 'Visibility with 95% intervals',
+    fields: [
+      dimension('entity', 'Brand or competitor', 'TEXT'),
+      dimension('entity_id', 'Brand or competitor id', 'TEXT'),
+      dimension('entity_role', 'Role', 'TEXT', 'brand or competitor'),
+      metric('answers', 'Answers', 'AVG', 'Answers the figures are computed over (the same on every row)'),
+      metric('mention_rate', 'Mention rate %', 'AVG', 'Answers naming it / answers x 100'),
+      metric('mention_rate_low', 'Mention rate, 95% low', 'AVG', 'Wilson score interval'),
+      metric('mention_rate_high', 'Mention rate, 95% high', 'AVG', 'Wilson score interval'),
+      metric('citation_rate', 'Citation rate %', 'AVG', 'Answers citing it / answers x 100'),
+      metric('citation_rate_low', 'Citation rate, 95% low', 'AVG', 'Wilson score interval'),
+      metric('citation_rate_high', 'Citation rate, 95% high', 'AVG', 'Wilson score interval'),
+      metric('ai_visibility_score', 'AI visibility score', 'AVG', '0-100'),
+      metric('ai_visibility_score_low', 'AI visibility score, 95% low', 'AVG', 'Bootstrap over answers'),
+      metric('ai_visibility_score_high', 'AI visibility score, 95% high', 'AVG', 'Bootstrap over answers'),
+      metric('share_of_voice', 'Share of voice %', 'AVG', 'The brand row only'),
+      metric('share_of_voice_low', 'Share of voice, 95% low', 'AVG', 'Bootstrap over answers; the brand row only'),
+      metric('share_of_voice_high', 'Share of voice, 95% high', 'AVG', 'Bootstrap over answers; the brand row only'),
+    ],
+    // One row per entity; each {value, ci95} figure becomes three columns (null without answers).
+    rows: function (ctx) {
+      var body = apiGet(ctx.baseUrl, 'visibility-confidence', rangeParams(ctx));
+      return body.entities.map(function (e) {
+        var row = {
+          entity: e.name,
+          entity_id: e.entity_id,
+          entity_role: e.is_brand ? 'brand' : 'competitor',
+          answers: body.n,
+        };
+        ['mention_rate', 'citation_rate', 'ai_visibility_score', 'share_of_voice'].forEach(function (id) {
+          var figure = e[id] || { value: null, ci95: null };
+          row[id] = figure.value;
+          row[id + '_low'] = figure.ci95 ? figure.ci95[0] : null;
+          row[id + '_high'] = figure.ci95 ? figure.ci95[1] : null;
+        });
+        return row;
+      });
+    },
+  },
+
   prompt_performance: {
     label: 'Prompt performance',
     fields: [

@@ -27,6 +27,7 @@ const REPORTS = [
   'competitor_comparison',
   'share_of_voice',
   'citations_by_domain',
+  'visibility_confidence',
   'prompt_performance',
   'ai_traffic',
   'shopping_cards',
@@ -238,6 +239,30 @@ test("citations by domain and prompt performance: the API's figures for the rang
       })),
       `${r}`,
     );
+  }
+});
+
+test("visibility with 95% intervals: the API's figures and intervals, three columns per figure", async (t) => {
+  const c = await connect(t);
+  for (const r of RANGES) {
+    const body = await api('visibility-confidence', `&date_from=${r[0]}&date_to=${r[1]}`);
+    const columns = (id: string, figure: any) => ({
+      [id]: figure?.value ?? null,
+      [`${id}_low`]: figure?.ci95?.[0] ?? null,
+      [`${id}_high`]: figure?.ci95?.[1] ?? null,
+    });
+    const expected = body.entities.map((e: any) => ({
+      entity: e.name,
+      entity_id: e.entity_id,
+      entity_role: e.is_brand ? 'brand' : 'competitor',
+      answers: body.n,
+      ...columns('mention_rate', e.mention_rate),
+      ...columns('citation_rate', e.citation_rate),
+      ...columns('ai_visibility_score', e.ai_visibility_score),
+      ...columns('share_of_voice', e.share_of_voice),
+    }));
+    t.true(expected.length > 1 && body.n > 0, `${r}`);
+    t.deepEqual(await rows(c, 'visibility_confidence', r), expected, `${r}`);
   }
 });
 
