@@ -5,6 +5,7 @@
 
 import type { AnswerInput, ArticleType, Category, CitationFigures, Entity, EntityFigures } from './types.ts';
 import { articleTypeOf, classifyExternal } from './classify.ts';
+import type { MentionSpan } from './sentiment/entity-sentiment.ts';
 import { domainSuffixes, normaliseDomain, parseCitationUrl, type ParsedCitationUrl } from './urls.ts';
 
 /** A brand's entities prepared for analysis. Build once per brand, reuse for every answer. */
@@ -157,9 +158,10 @@ export interface MentionScan {
 
 /**
  * Scans text (already prepared) for mentions: leftmost match first, and at one start the longest
- * form; matching resumes after the end of each match, so matches never overlap.
+ * form; matching resumes after the end of each match, so matches never overlap. With `spans`, every
+ * match is also pushed there (entity index and offsets), for the sentiment analysis.
  */
-export function scanMentions(compiled: CompiledEntities, text: string): MentionScan {
+export function scanMentions(compiled: CompiledEntities, text: string, spans?: MentionSpan[]): MentionScan {
   const n = compiled.entities.length;
   const counts = new Array<number>(n).fill(0);
   const first = new Array<number>(n).fill(-1);
@@ -172,6 +174,7 @@ export function scanMentions(compiled: CompiledEntities, text: string): MentionS
       if (owner < 0) continue;
       counts[owner]++;
       if (first[owner] < 0) first[owner] = m.index;
+      spans?.push({ owner, start: m.index, end: m.index + m[0].length });
       if (leftmost < 0) leftmost = owner;
     }
   }
