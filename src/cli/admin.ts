@@ -6,7 +6,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { UserError } from '../errors.ts';
+import { LineStream } from './export.ts';
 
 interface AdminFile {
   pid: number;
@@ -16,7 +19,25 @@ interface AdminFile {
 
 export type CommandRunner = (argv: string[], cwd: string) => Promise<unknown>;
 
+/** The body a streamed reply resolves to: it went to `out`, not into a string. */
+const STREAMED = '\u0000streamed';
+
 const adminFile = (dataDir: string) => path.join(dataDir, 'admin.json');
+
+/**
+ * A streamed result (an export): its lines as the body, as fast as the command line reads them. A
+ * failure after the first line can no longer change the status, so it goes in a trailer.
+ */
+async function streamReply(res: http.ServerResponse, stream: LineStream) {
+  res.writeHead(200, { 'content-type': 'application/x-ndjson', 'x-admin-stream': '1', trailer: 'x-admin-error' });
+  try {
+    await stream.writeTo(res);
+  } catch (err) {
+    if (res.destroyed) return;
+    res.addTrailers({ 'x-admin-error': encodeURIComponent((err as Error).message) });
+  }
+  res.end();
+}
 
 export async function startAdminChannel(dataDir: string, run: CommandRunner): Promise<{ close(): Promise<void> }> {
   const secret = randomBytes(32).toString('hex');
@@ -38,7 +59,9 @@ export async function startAdminChannel(dataDir: string, run: CommandRunner): Pr
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const { argv, cwd } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { argv: string[]; cwd: string };
-      reply(200, { ok: true, result: await run(argv, cwd) });
+      const result = await run(argv, cwd);
+      if (result instanceof LineStream) return await streamReply(res, result);
+      reply(200, { ok: true, result });
     } catch (err) {
       const message = err instanceof UserError ? err.message : `${(err as Error).message}`;
       reply(200, { ok: false, error: message });
@@ -71,7 +94,8 @@ export async function callAdminChannel(
   dataDir: string,
   argv: string[],
   cwd: string,
-): Promise<{ result: unknown } | undefined> {
+  out?: Writable,
+): Promise<{ result: unknown; streamed?: boolean } | undefined> {
   let admin: AdminFile;
   try {
     admin = JSON.parse(fs.readFileSync(adminFile(dataDir), 'utf8'));
@@ -89,6 +113,15 @@ export async function callAdminChannel(
         headers: { 'x-admin-secret': admin.secret, 'content-type': 'application/json' },
       },
       (res) => {
+        if (res.headers['x-admin-stream'] && out) {
+          // Piped with backpressure: the server writes no faster than `out` takes it.
+          pipeline(res, out, { end: false }).then(() => {
+            const error = res.trailers['x-admin-error'];
+            if (error) reject(new UserError(decodeURIComponent(error)));
+            else resolve(STREAMED);
+          }, reject);
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -99,6 +132,7 @@ export async function callAdminChannel(
     req.end(body);
   });
   if (response === undefined) return undefined;
+  if (response === STREAMED) return { result: undefined, streamed: true };
   const parsed = JSON.parse(response) as { ok: boolean; result?: unknown; error?: string };
   if (!parsed.ok) throw new UserError(parsed.error ?? 'The server refused the command');
   return { result: parsed.result };

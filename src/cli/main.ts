@@ -8,14 +8,18 @@ import { migrate } from '../stores/migrate.ts';
 import { UserError } from '../errors.ts';
 import { callAdminChannel } from './admin.ts';
 import { runCommand, USAGE } from './commands.ts';
+import { LineStream } from './export.ts';
+
+/** What main returns when the command has written its output already (an export). */
+const STREAMED = Symbol('streamed');
 
 async function main(argv: string[]): Promise<unknown> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') throw new UserError(USAGE);
   const config = loadConfig();
   const embedded = isEmbedded(config);
   if (embedded.postgres || embedded.clickhouse) {
-    const viaServer = await callAdminChannel(config.dataDir, argv, process.cwd());
-    if (viaServer) return viaServer.result;
+    const viaServer = await callAdminChannel(config.dataDir, argv, process.cwd(), process.stdout);
+    if (viaServer) return viaServer.streamed ? STREAMED : viaServer.result;
   }
   const stores = await openStores(config);
   try {
@@ -24,7 +28,11 @@ async function main(argv: string[]): Promise<unknown> {
     // Stderr through the same bounded asynchronous sink as the server's stdout: a reader that stops
     // reading cannot hold the command at exit (pino's flush at exit gives up after 2 s).
     const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, openLogSink(2).stream);
-    return await runCommand({ stores, config, log, cwd: process.cwd() }, argv);
+    const result = await runCommand({ stores, config, log, cwd: process.cwd() }, argv);
+    if (!(result instanceof LineStream)) return result;
+    // Written while the stores are open: it reads them page by page.
+    await result.writeTo(process.stdout);
+    return STREAMED;
   } finally {
     await stores.close();
   }
@@ -32,6 +40,8 @@ async function main(argv: string[]): Promise<unknown> {
 
 main(process.argv.slice(2)).then(
   (result) => {
+    // A stream exits once standard output has taken its last line.
+    if (result === STREAMED) return process.stdout.write('', () => process.exit(0));
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     process.exit(0);
   },
