@@ -1,7 +1,8 @@
 // /api/mcp in the Koa app: Streamable HTTP, stateless, JSON responses. Only POST carries messages
 // (no server-initiated stream, no session to delete), so GET and DELETE answer 405. A POST has
 // passed the same rate limit and bearer check as REST (src/http/app.ts; a bad key gets the REST 401
-// body); then the origin check, then a fresh server and transport handle it.
+// body), where this endpoint alone also takes OAuth access tokens (docs/oauth.md); then the origin
+// check, then a fresh server and transport handle it.
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
