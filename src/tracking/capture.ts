@@ -227,6 +227,7 @@ function toAnswer(slot: Slot, c: Capture, at: string): AnswerInput & { id: strin
     text: c.text,
     citations: c.citations,
     products: c.products,
+    search_queries: c.searchQueries,
   };
 }
 

@@ -285,6 +285,23 @@ test('live: failed captures are reported with their reason and never stored, so 
     { b: x.brandId },
   );
   t.is(model.model, 'gpt-4o-2024-08-06');
+  // The searches go with the answer: ChatGPT's response lists its query; Perplexity's and SerpApi's say none.
+  const searches = await server.stores.ch.system<{ platform: string; q: string[]; known: number }>(
+    `SELECT toString(platform) AS platform, search_queries AS q, search_queries_known AS known FROM answers
+     WHERE brand_id = {b:UUID} GROUP BY platform, search_queries, search_queries_known HAVING sum(sign) > 0
+     ORDER BY platform`,
+    { b: x.brandId },
+  );
+  t.deepEqual(
+    searches.map((r) => [r.platform, r.q, Number(r.known)]),
+    [
+      ['chatgpt', ['best crm for startups'], 1],
+      ['google_ai_overviews', [], 0],
+      ['perplexity', [], 0], // both of its answers
+    ],
+  );
+  const fanOut = (await get(server, `/api/v1/search-queries?brand_id=${x.brandId}`, x.key)).body;
+  t.like(fanOut.totals, { answers: 4, answers_known: 1, answers_with_search: 1, trigger_rate: 100, queries: 1 });
   // A re-run tries the failed slot again (and only it); it still fails and is still not stored.
   const again = await run(ctxFor(), x.brandId);
   t.like(again, { answers: 0, skipped: 5, no_answer: 0, failed: [{ platform: 'chatgpt' }] });

@@ -7,10 +7,11 @@
 // url, title, cited_text}]. stop_reason "pause_turn" means the turn was paused and is continued by
 // sending the content back as the assistant's message
 // (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool).
+// Each search Claude ran is a server_tool_use block named web_search, its query in `input.query`.
 // The answer is the text after the last search result ("I'll search for..." before it is Claude
 // narrating its search, not the answer); when there is none, all text.
 import { requestJson } from './http.ts';
-import { countryCode, joinText, uniqueCitations } from './normalize.ts';
+import { countryCode, joinText, searchQueryList, uniqueCitations } from './normalize.ts';
 import { trimSlash, type AdapterOptions } from './openai.ts';
 import { captured, failure, type CaptureOutcome, type Engine } from './types.ts';
 
@@ -89,5 +90,23 @@ function parseContent(content: any[], model: string, mode: 'standard' | 'shoppin
   const cites = blocks
     .flatMap((b) => (Array.isArray(b.citations) ? b.citations : []))
     .filter((c: any) => c?.type === 'web_search_result_location');
-  return captured({ text, citations: uniqueCitations(cites), model, mode, products: [] });
+  return captured({
+    text,
+    citations: uniqueCitations(cites),
+    model,
+    mode,
+    products: [],
+    searchQueries: searches(content),
+  });
+}
+
+/** The queries of the web_search blocks: [] when Claude did not search, null when one has no query. */
+function searches(content: any[]): string[] | null {
+  const queries: unknown[] = [];
+  for (const b of content) {
+    if (b?.type !== 'server_tool_use' || b.name !== 'web_search') continue;
+    if (typeof b.input?.query !== 'string' || !b.input.query.trim()) return null;
+    queries.push(b.input.query);
+  }
+  return searchQueryList(queries);
 }

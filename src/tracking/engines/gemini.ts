@@ -9,7 +9,7 @@
 // the real URL; when that fails the domain from the title stands in, so citations still name the
 // right site. The API takes no user location for Google Search, so the region is not passed.
 import { requestJson } from './http.ts';
-import { joinText, uniqueCitations } from './normalize.ts';
+import { joinText, searchQueryList, uniqueCitations } from './normalize.ts';
 import { trimSlash, type AdapterOptions } from './openai.ts';
 import { captured, failure, type Engine } from './types.ts';
 
@@ -55,6 +55,11 @@ export function createGeminiEngine({ provider, http }: AdapterOptions): Engine {
           'malformed',
           `Gemini response holds no answer text (finishReason ${candidate.finishReason ?? 'missing'})`,
         );
+      // Without grounding metadata the model answered from what it knows, without searching; metadata
+      // without queries (reported on Google's forum for searches that did run) leaves them unknown.
+      const grounding = candidate.groundingMetadata;
+      const listed = Array.isArray(grounding?.webSearchQueries) ? searchQueryList(grounding.webSearchQueries) : [];
+      const searchQueries = grounding == null ? [] : listed.length ? listed : null;
       const chunks = Array.isArray(candidate.groundingMetadata?.groundingChunks)
         ? candidate.groundingMetadata.groundingChunks
         : [];
@@ -67,6 +72,7 @@ export function createGeminiEngine({ provider, http }: AdapterOptions): Engine {
         model: typeof json.modelVersion === 'string' && json.modelVersion ? json.modelVersion : model,
         mode: req.mode,
         products: [],
+        searchQueries,
       });
     },
   };

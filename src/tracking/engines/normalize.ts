@@ -1,5 +1,6 @@
 // Small pieces every adapter needs to turn a provider's answer into a Capture.
 import type { CitationInput } from '../types.ts';
+import { MAX_SEARCH_QUERIES, MAX_SEARCH_QUERY_LENGTH } from '../answer-schema.ts';
 
 // Two-letter codes used as regions that are not countries.
 const NOT_COUNTRIES = new Set(['EU', 'UN', 'XX', 'ZZ']);
@@ -27,6 +28,17 @@ export function uniqueCitations(list: { url?: unknown; title?: unknown }[]): Cit
     else if (!seen.title && title) seen.title = title;
   }
   return [...byUrl.values()];
+}
+
+/**
+ * A provider's search queries as an answer keeps them: strings only, trimmed, empty ones dropped,
+ * within the answer file's bounds (a longer list or query is cut rather than losing the answer).
+ */
+export function searchQueryList(list: unknown[]): string[] {
+  return list
+    .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+    .map((q) => q.trim().slice(0, MAX_SEARCH_QUERY_LENGTH))
+    .slice(0, MAX_SEARCH_QUERIES);
 }
 
 /** Non-empty strings joined with a separator; non-strings are skipped. */

@@ -3,12 +3,15 @@
 // Request: POST {base}/responses {model, input, tools: [{type: "web_search", user_location}]}.
 // Answer: output[] holds web_search_call items and a `message` whose output_text parts carry the
 // text and `url_citation` annotations {url, title, start_index, end_index}
-// (https://platform.openai.com/docs/guides/tools-web-search). xAI answers in the same shape, so
-// xai.ts reuses parseResponsesApi.
+// (https://platform.openai.com/docs/guides/tools-web-search). A web_search_call's `action` says what
+// the model did: `search` with its `queries` (and the older, deprecated single `query`), or
+// `open_page` / `find_in_page` on a page found before (not searches)
+// (https://platform.openai.com/docs/api-reference/responses/object). xAI answers in the same shape,
+// so xai.ts reuses parseResponsesApi.
 import type { ProviderConfig } from '../../config.ts';
 import type { AnswerMode } from '../types.ts';
 import { requestJson } from './http.ts';
-import { countryCode, joinText, uniqueCitations } from './normalize.ts';
+import { countryCode, joinText, searchQueryList, uniqueCitations } from './normalize.ts';
 import { captured, failure, type CaptureOutcome, type Engine, type HttpPolicy } from './types.ts';
 
 export interface AdapterOptions {
@@ -87,5 +90,24 @@ export function parseResponsesApi(
     model: typeof json.model === 'string' && json.model ? json.model : opts.model,
     mode: opts.mode,
     products: [],
+    searchQueries: responsesSearchQueries(json.output),
   });
+}
+
+/**
+ * The queries of the response's web_search_call items: [] when there is none (the model answered
+ * without searching), null when a search is listed without its query (xAI's documented item
+ * carries no action), so a search whose query is unknown never reads as no search.
+ */
+function responsesSearchQueries(output: any[]): string[] | null {
+  const queries: unknown[] = [];
+  for (const item of output) {
+    if (item?.type !== 'web_search_call') continue;
+    const action = item.action;
+    if (action && typeof action === 'object' && action.type !== 'search') continue;
+    if (Array.isArray(action?.queries) && action.queries.length) queries.push(...action.queries);
+    else if (typeof action?.query === 'string' && action.query.trim()) queries.push(action.query);
+    else return null;
+  }
+  return searchQueryList(queries);
 }

@@ -3,6 +3,7 @@
 // Answer: choices[0].message.content (with [1]-style markers), `search_results`
 // [{title, url, date}] and the older `citations` [url] (https://docs.perplexity.ai/api-reference/chat-completions-post).
 // search_results carries titles, so it is preferred; citations stands in when it is absent.
+// The response lists the results of its searches, never the queries it ran: searchQueries is null.
 import { requestJson } from './http.ts';
 import { countryCode, uniqueCitations } from './normalize.ts';
 import { trimSlash, type AdapterOptions } from './openai.ts';
@@ -46,6 +47,7 @@ export function createPerplexityEngine({ provider, http }: AdapterOptions): Engi
         model: typeof json.model === 'string' && json.model ? json.model : model,
         mode: req.mode,
         products: [],
+        searchQueries: null,
       });
     },
   };

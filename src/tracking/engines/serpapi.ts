@@ -10,7 +10,9 @@
 // https://serpapi.com/google-ai-mode-api, https://serpapi.com/bing-copilot-api.
 // An AI Overview that Google loads separately comes as ai_overview.page_token, fetched at once with
 // engine=google_ai_overview (the token expires within minutes). A query for which Google shows no
-// AI Overview is `no_answer`: not a failure, and nothing to store.
+// AI Overview is `no_answer`: not a failure, and nothing to store. None of the three engines' results
+// says which searches the surface ran (text blocks, references, shopping, local and inline media
+// only), so searchQueries is null.
 import type { Platform, ProductInput } from '../types.ts';
 import { requestJson, type JsonResult } from './http.ts';
 import { countryCode, joinText, uniqueCitations } from './normalize.ts';
@@ -83,7 +85,7 @@ function parseBlock(block: any, page: any, model: string, req: CaptureRequest): 
   const references = Array.isArray(block.references) ? block.references : [];
   const citations = uniqueCitations(references.map((r: any) => ({ url: r?.link, title: r?.title })));
   const products = req.mode === 'shopping' ? shoppingCards(page?.shopping_results) : [];
-  return captured({ text, citations, model, mode: req.mode, products });
+  return captured({ text, citations, model, mode: req.mode, products, searchQueries: null });
 }
 
 /** Plain text of one text block: paragraphs and headings as they are, lists one item a line, tables a row a line. */

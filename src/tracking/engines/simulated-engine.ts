@@ -33,6 +33,8 @@ export function createSimulatedEngine(brandOf: (promptId: string) => SimBrand | 
         model: a.model,
         mode: a.mode,
         products: a.products,
+        // Made-up answers run no searches worth reporting: unknown, as for a platform that says nothing.
+        searchQueries: null,
         collectedAt: a.collected_at,
       });
     },

@@ -4,7 +4,9 @@
 // default on /v1/responses), plus a top-level `citations` list of every URL the search visited
 // (https://docs.x.ai/developers/tools/citations). The cited annotations are the answer's citations;
 // the visited list stands in only when the answer cites nothing inline. The tool takes no user
-// location, so the region is not passed.
+// location, so the region is not passed. Searches are web_search_call output items; where one
+// carries no `action.query` (the documented xAI item has only id, status and type) the queries are
+// unknown (null), and none at all means Grok answered without searching ([]).
 import { requestJson } from './http.ts';
 import { parseResponsesApi, trimSlash, type AdapterOptions } from './openai.ts';
 import { failure, type Engine } from './types.ts';

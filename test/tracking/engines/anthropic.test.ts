@@ -66,3 +66,16 @@ test('claude: a web search that failed without any answer is reported by its err
   const out = await create(server.url, 'k').capture(request('claude'));
   t.like(out, { ok: false, failure: { kind: 'rate_limited', retryable: true } });
 });
+
+test('claude: each web_search server_tool_use gives its query, across paused turns; no search is []', async (t) => {
+  const paused = await fake(t, (_r, n) => ({
+    body: fixtureText('anthropic', n === 1 ? 'pause-turn.json' : 'good.json'),
+  }));
+  const both = await create(paused.url, 'k').capture(request('claude'));
+  t.true(both.ok);
+  if (both.ok) t.deepEqual(both.capture.searchQueries, ['best crm for startups', 'best crm for startups 2026']);
+  const none = await fake(t, () => ({ body: fixtureText('anthropic', 'no-search.json') }));
+  const out = await create(none.url, 'k').capture(request('claude'));
+  t.true(out.ok);
+  if (out.ok) t.deepEqual(out.capture.searchQueries, []);
+});

@@ -71,3 +71,22 @@ test('gemini: a redirect on another host is not followed; the domain in the titl
   );
   t.is(server.requests.length, 1);
 });
+
+test('gemini: webSearchQueries are the search queries; no grounding metadata is no search', async (t) => {
+  const run = async (body: string | object) => {
+    const server = await fake(t, (req) =>
+      req.method === 'POST'
+        ? { body: typeof body === 'string' ? fixtureText('gemini', body, server.url) : body }
+        : { status: 404 },
+    );
+    const out = await create(server.url, 'k').capture(request('gemini'));
+    if (!out.ok) throw new Error(JSON.stringify(out));
+    return out.capture.searchQueries;
+  };
+  t.deepEqual(await run('good.json'), ['best crm for startups 2026']);
+  t.deepEqual(await run('no-grounding.json'), []);
+  // Grounded, but the queries are not listed: unknown.
+  const grounded = JSON.parse(fixtureText('gemini', 'no-grounding.json'));
+  grounded.candidates[0].groundingMetadata = { groundingChunks: [] };
+  t.is(await run(grounded), null);
+});

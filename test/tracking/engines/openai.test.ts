@@ -62,3 +62,30 @@ test('chatgpt: a response that failed, or holds no message, is reported with its
     failure: { kind: 'malformed', message: 'OpenAI response holds no answer text (status incomplete)' },
   });
 });
+
+/** The search queries an adapter records for a fixture: what the stored answer carries. */
+async function queriesOf(t: any, fixture: string) {
+  const server = await fake(t, () => ({ body: fixtureText('openai', fixture) }));
+  const out = await create(server.url, 'k').capture(request('chatgpt'));
+  if (!out.ok) throw new Error(JSON.stringify(out));
+  return out.capture.searchQueries;
+}
+
+test('chatgpt: the search queries are those of the web_search_call search actions; none is []', async (t) => {
+  t.deepEqual(await queriesOf(t, 'good.json'), ['best crm for startups']);
+  // `queries` when given (the deprecated `query` is its first), else `query`; opening or searching a page is no search.
+  t.deepEqual(await queriesOf(t, 'multi-search.json'), [
+    'best crm for startups',
+    'Acme CRM pricing 2026',
+    'globex crm reviews',
+  ]);
+  t.deepEqual(await queriesOf(t, 'no-search.json'), []);
+});
+
+test('chatgpt: a search listed without its query leaves the queries unknown, never []', async (t) => {
+  const body = JSON.parse(fixtureText('openai', 'good.json'));
+  body.output[0].action = { type: 'search' };
+  const server = await fake(t, () => ({ body }));
+  const out = await create(server.url, 'k').capture(request('chatgpt'));
+  t.true(out.ok && out.capture.searchQueries === null);
+});

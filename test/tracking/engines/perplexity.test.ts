@@ -47,3 +47,10 @@ test('perplexity: without search_results, the citations list gives the sources',
   ]);
   t.is(out.capture.model, 'sonar-pro');
 });
+
+test('perplexity: the response names no search queries, so they are unknown (null)', async (t) => {
+  const server = await fake(t, () => ({ body: fixtureText('perplexity', 'good.json') }));
+  const out = await create(server.url, 'k').capture(request('perplexity'));
+  t.true(out.ok);
+  if (out.ok) t.is(out.capture.searchQueries, null);
+});

@@ -139,3 +139,16 @@ test("serpapi: an error in a 200 answer is an http_error with SerpApi's message,
     failure: { kind: 'http_error', message: 'SerpApi: Your account has run out of searches.', retryable: false },
   });
 });
+
+test('serpapi: no engine says which searches the surface ran, so the queries are unknown (null)', async (t) => {
+  for (const [platform, fixture] of [
+    ['google_ai_mode', 'google-ai-mode.json'],
+    ['google_ai_overviews', 'google-ai-overview-inline.json'],
+    ['copilot', 'bing-copilot.json'],
+  ] as const) {
+    const server = await fake(t, served(fixture));
+    const out = await create(server.url, 'k').capture(request(platform));
+    t.true(out.ok, platform);
+    if (out.ok) t.is(out.capture.searchQueries, null, platform);
+  }
+});

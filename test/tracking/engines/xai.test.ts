@@ -46,3 +46,14 @@ test('grok: an answer without inline citations falls back to the citations list'
     ['https://acme.example/crm', 'https://globex.example/'],
   );
 });
+
+test('grok: a web_search_call with its action gives the query; one without (as documented) leaves them unknown', async (t) => {
+  const run = async (fixture: string) => {
+    const server = await fake(t, () => ({ body: fixtureText('xai', fixture) }));
+    const out = await create(server.url, 'k').capture(request('grok'));
+    if (!out.ok) throw new Error(JSON.stringify(out));
+    return out.capture.searchQueries;
+  };
+  t.deepEqual(await run('good.json'), ['best crm for startups']);
+  t.is(await run('search-without-action.json'), null);
+});
