@@ -43,6 +43,7 @@ const CONTRACT_TOOLS = [
   'get_answer',
   // Section 12.
   'list_search_queries',
+  'get_visibility_confidence',
   // Section 15.
   'create_alert_rule',
   'list_alert_rules',
@@ -160,6 +161,10 @@ const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
   ],
   get_product_visibility: (t) => [{ brand_id: t.brandId, product_title: 'Acme CRM Pro' }, { brand_id: t.brandId }],
   get_ai_traffic: (t) => [{ brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30' }],
+  get_visibility_confidence: (t) => [
+    { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-03', model: ['gpt-4o', 'sonar'], region: 'US' },
+    { brand_id: t.brandId, date_from: '2026-11-03', date_to: '2026-11-01' },
+  ],
   list_search_queries: (t) => [
     { brand_id: t.brandId, limit: 1, model: ['gpt-4o'], topic_id: t.topicIds[0] },
     { brand_id: t.brandId, prompt_id: t.promptIds[0], date_from: '2026-11-01' },
