@@ -15,7 +15,7 @@ import { enqueueEvent } from '../webhooks/outbox.ts';
 import { deliveriesQueued } from '../webhooks/worker.ts';
 import { claimEvaluation, rulesDue, type RuleRow } from './rules.ts';
 import { recordFiring, type Firing, type Window } from './firings.ts';
-import { metricValue } from './metric-values.ts';
+import { brandFigures, type MetricValue } from './metric-values.ts';
 import { gate } from './gates.ts';
 
 const DAY_MS = 86_400_000;
@@ -92,11 +92,12 @@ export async function runEvaluateAlerts(
     gated: 0,
     deliveries: 0,
   };
-  const brands = new Map<string, { brand: BrandRecord; competitors: { id: string; name: string }[] } | null>();
+  const brands = new Map<string, { brand: BrandRecord; figures: MetricValue } | null>();
   for (const rule of rules) {
     if (!brands.has(rule.brand_id)) {
       const brand = await brandById(stores.pg, rule.brand_id);
-      brands.set(rule.brand_id, brand ? { brand, competitors: await competitorsOf(stores.pg, brand.id) } : null);
+      const figures = brand && brandFigures(stores.ch, brand, await competitorsOf(stores.pg, brand.id));
+      brands.set(rule.brand_id, brand && figures ? { brand, figures } : null);
     }
     const target = brands.get(rule.brand_id);
     if (!target) continue; // deleted meanwhile: its rules went with it
@@ -110,14 +111,14 @@ async function evaluateRule(
   stores: Stores,
   log: Logger,
   rule: RuleRow,
-  { brand, competitors }: { brand: BrandRecord; competitors: { id: string; name: string }[] },
+  { brand, figures }: { brand: BrandRecord; figures: MetricValue },
   date: string,
   out: EvaluationSummary,
 ): Promise<void> {
   const windows = alertWindows(date, rule.window_days);
   const [previous, current] = await Promise.all([
-    metricValue(stores.ch, brand, competitors, rule.metric, windows.previous),
-    metricValue(stores.ch, brand, competitors, rule.metric, windows.current),
+    figures(rule.metric, windows.previous),
+    figures(rule.metric, windows.current),
   ]);
   const verdict = await gate(stores.pg, brand.id, [
     { window: windows.previous, value: previous },

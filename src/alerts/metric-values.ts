@@ -34,32 +34,41 @@ export const windowFilters = (brand: AlertBrand, w: Window): Filters => ({
 /** A share of the n answers in percent, 1 decimal, as visibility-confidence gives the rates; null when n = 0. */
 const rate = (count: number, n: number) => wilson(count, n).value;
 
-export async function metricValue(
-  ch: ClickHouse,
-  brand: AlertBrand,
-  competitors: { id: string; name: string }[],
-  metric: Metric,
-  w: Window,
-): Promise<WindowValue> {
-  const f = windowFilters(brand, w);
+/**
+ * The metrics of one brand's windows. Rules of a brand often share windows, so each analytics read
+ * of a window is made once per evaluation run and shared by the rules that need it.
+ */
+export function brandFigures(ch: ClickHouse, brand: AlertBrand, competitors: { id: string; name: string }[]) {
   const names = new Map(competitors.map((c) => [c.id, c.name]));
-  const { totals } = await visibilitySummary(ch, f, brand, names);
-  const n = totals.resultCount;
-  switch (metric) {
-    case 'ai_visibility_score':
-      return { value: totals.aiVisibilityScore, n };
-    case 'mention_rate':
-      return { value: rate(totals.mentionAnswers, n), n };
-    case 'citation_rate':
-      return { value: rate(totals.citationAnswers, n), n };
-    case 'share_of_voice': {
-      const comparison = await competitorComparison(ch, f, brand, competitors);
-      return { value: n > 0 ? comparison.share_of_voice.overall_sov_pct : null, n };
+  const reads = new Map<string, Promise<unknown>>();
+  const once = <T>(kind: string, w: Window, read: (f: Filters) => Promise<T>): Promise<T> => {
+    const key = `${kind}|${w.from}|${w.to}`;
+    if (!reads.has(key)) reads.set(key, read(windowFilters(brand, w)));
+    return reads.get(key) as Promise<T>;
+  };
+  const summary = (w: Window) => once('summary', w, (f) => visibilitySummary(ch, f, brand, names));
+  const comparison = (w: Window) => once('comparison', w, (f) => competitorComparison(ch, f, brand, competitors));
+  const sentiment = (w: Window) => once('sentiment', w, (f) => netSentiment(ch, f, brand));
+
+  return async function metricValue(metric: Metric, w: Window): Promise<WindowValue> {
+    const { totals } = await summary(w);
+    const n = totals.resultCount;
+    switch (metric) {
+      case 'ai_visibility_score':
+        return { value: totals.aiVisibilityScore, n };
+      case 'mention_rate':
+        return { value: rate(totals.mentionAnswers, n), n };
+      case 'citation_rate':
+        return { value: rate(totals.citationAnswers, n), n };
+      case 'share_of_voice':
+        return { value: n > 0 ? (await comparison(w)).share_of_voice.overall_sov_pct : null, n };
+      case 'net_sentiment':
+        return { value: await sentiment(w), n };
     }
-    case 'net_sentiment':
-      return { value: await netSentiment(ch, f, brand), n };
-  }
+  };
 }
+
+export type MetricValue = ReturnType<typeof brandFigures>;
 
 /**
  * PENDING (CONTRACT.md section 13): the brand's `net_sentiment` as GET /api/mcp/sentiment returns
