@@ -228,6 +228,28 @@ var REPORTS = {
     },
   },
 
+  search_queries: {
+    label: 'Search queries (fan-out)',
+    fields: [
+      dimension('query', 'Search query', 'TEXT', 'A web search the AI platform ran before answering, lower-cased'),
+      dimension('platforms', 'Platforms', 'TEXT', 'Platforms that ran it'),
+      metric('answers', 'Answers', 'SUM', 'Answers whose platform ran the query'),
+      metric('brand_named_pct', 'Brand named %', 'AVG', 'Share of those answers naming the brand x 100'),
+    ],
+    rows: function (ctx) {
+      var params = rangeParams(ctx);
+      params.limit = 200;
+      return apiGet(ctx.baseUrl, 'search-queries', params).top_queries.map(function (q) {
+        return {
+          query: q.query,
+          platforms: q.platforms.join(', '),
+          answers: q.answers,
+          brand_named_pct: q.brand_named_pct,
+        };
+      });
+    },
+  },
+
   ai_traffic: {
     label: 'AI traffic',
     fields: [

@@ -29,6 +29,7 @@ const REPORTS = [
   'citations_by_domain',
   'visibility_confidence',
   'prompt_performance',
+  'search_queries',
   'ai_traffic',
   'shopping_cards',
 ];
@@ -263,6 +264,57 @@ test("visibility with 95% intervals: the API's figures and intervals, three colu
     }));
     t.true(expected.length > 1 && body.n > 0, `${r}`);
     t.deepEqual(await rows(c, 'visibility_confidence', r), expected, `${r}`);
+  }
+});
+
+test("search queries: the API's top queries for the range, platforms joined", async (t) => {
+  // Its own tenant, whose answers carry searches (the golden set's do not say).
+  const x = await seedTenant(server);
+  const line = (at: string, platform: string, text: string, queries: string[] | null) =>
+    JSON.stringify({
+      prompt_id: x.promptIds[0],
+      platform,
+      model: 'm',
+      region: 'US',
+      collected_at: at,
+      text,
+      search_queries: queries,
+    });
+  const file = path.join(server.dataDir, `looker-queries-${x.brandId}.jsonl`);
+  fs.writeFileSync(
+    file,
+    [
+      line('2026-11-02T08:00:00Z', 'chatgpt', 'Acme.', ['Best CRM', 'crm pricing']),
+      line('2026-11-02T09:00:00Z', 'perplexity', 'Globex.', ['best crm']),
+      line('2026-11-03T09:00:00Z', 'gemini', 'Acme.', null),
+      line('2026-11-09T09:00:00Z', 'claude', 'Acme Inc.', ['acme reviews']),
+    ].join('\n'),
+  );
+  const { ingestFile } = await import('../../src/tracking/ingest-file.ts');
+  t.is((await ingestFile(server.stores, file)).inserted, 4);
+  const c = await connect(t, x.key);
+  for (const [from, to] of RANGES) {
+    const body = await get(
+      server,
+      `/api/v1/search-queries?brand_id=${x.brandId}&date_from=${from}&date_to=${to}&limit=200`,
+      x.key,
+    );
+    const ids = ['query', 'platforms', 'answers', 'brand_named_pct'];
+    const data = await c.call('getData', {
+      configParams: { base_url: server.url, brand_id: x.brandId, report: 'search_queries' },
+      dateRange: { startDate: from, endDate: to },
+      fields: ids.map((name) => ({ name })),
+    });
+    const got = data.rows.map((r: any) => Object.fromEntries(ids.map((id, i) => [id, r.values[i]])));
+    t.deepEqual(
+      got,
+      body.body.top_queries.map((q: any) => ({ ...q, platforms: q.platforms.join(', ') })),
+      `${from}`,
+    );
+    if (from === '2026-11-01') {
+      t.deepEqual(got[0], { query: 'best crm', platforms: 'chatgpt, perplexity', answers: 2, brand_named_pct: 50 });
+      t.is(got.length, 3);
+    }
   }
 });
 
