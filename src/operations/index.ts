@@ -5,6 +5,7 @@ import { promptPerformance, prompts, topics } from './prompts.ts';
 import { citations, competitorComparison, visibilitySummary, visibilityTrend } from './visibility.ts';
 import { productVisibility, shoppingCards } from './shopping.ts';
 import { aiTraffic } from './traffic.ts';
+import { aiCrawlers } from './crawlers.ts';
 import { auditOperations } from './audits.ts';
 import { webhookOperations } from './webhooks.ts';
 import { contentOperations } from './content.ts';
@@ -27,6 +28,7 @@ export const operations: Operation[] = [
   prompts,
   promptPerformance,
   aiTraffic,
+  aiCrawlers,
   shoppingCards,
   productVisibility,
   ...auditOperations,

@@ -4,8 +4,8 @@
 // the file's size: lines are read as a stream, one insert's worth of hits is held at a time, and
 // the list of rejected lines stops growing at MAX_REPORTED (rejected_count keeps counting).
 //
-// Format: `auto` reads each line by its first character: `{` is a JSON Lines entry, anything else
-// a combined-format line; a file may mix them.
+// Format: `auto` reads each line by its first character: `{` or `[` is JSON (an entry, or a line
+// refused as not an object), anything else a combined-format line; a file may mix them.
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { UserError } from '../../errors.ts';
@@ -42,7 +42,7 @@ export interface ImportOptions {
 }
 
 function rawEntryOf(line: string, format: LogFormat, host: string | undefined): RawEntry {
-  const json = format === 'jsonl' || (format === 'auto' && line.startsWith('{'));
+  const json = format === 'jsonl' || (format === 'auto' && (line[0] === '{' || line[0] === '['));
   if (!json) return parseCombinedLine(line, host);
   let value: unknown;
   try {
@@ -74,7 +74,7 @@ export async function importLogLines(
     const text = body;
     body = '';
     pending = 0;
-    await writeHitLines(ch, text);
+    await writeHitLines(ch, site.brandId, text);
   };
   for await (let line of lines) {
     lineNo++;

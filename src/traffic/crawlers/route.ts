@@ -45,7 +45,7 @@ export function crawlerLogsRoute(deps: CrawlerLogsDeps): Koa.Middleware {
     const brand = await brandInOrganization(deps.pg, identity.organizationId, brandParam(ctx.query.brand_id));
     const body = await readJsonBody(ctx, MAX_BATCH_BYTES);
     const { hits, dropped } = judgeBatch(body, siteOfBrand(brand), deps.now());
-    if (hits.length) await writeHits(deps.ch, hits);
+    if (hits.length) await writeHits(deps.ch, brand.id, hits);
     ctx.status = 202;
     ctx.body = { accepted: hits.length, dropped };
   };

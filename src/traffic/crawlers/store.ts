@@ -26,13 +26,24 @@ export const hitLine = (h: Hit) =>
     h.duration_ms,
   ])}\n`;
 
-/** Inserts lines made by hitLine, in one block. */
-export function writeHitLines(ch: Pick<ClickHouse, 'insertLines'>, lines: string): Promise<void> {
-  return ch.insertLines(HITS_TABLE, HIT_COLUMNS, lines);
+// Inserts of hits per brand by this process: the ai-crawlers cache keys on it, so hits this process
+// stored show in its next read at once (as ai-traffic's visits do).
+const written = new Map<string, number>();
+
+/** How many inserts of this brand's hits this process has made (a cache version). */
+export function crawlerHitsVersion(brandId: string): number {
+  return written.get(brandId) ?? 0;
 }
 
-export function writeHits(ch: Pick<ClickHouse, 'insertLines'>, hits: readonly Hit[]): Promise<void> {
+/** Inserts lines made by hitLine, all of one brand, in one block. */
+export async function writeHitLines(ch: Pick<ClickHouse, 'insertLines'>, brandId: string, lines: string) {
+  await ch.insertLines(HITS_TABLE, HIT_COLUMNS, lines);
+  written.set(brandId, crawlerHitsVersion(brandId) + 1);
+}
+
+/** Inserts hits of one brand in one block. */
+export function writeHits(ch: Pick<ClickHouse, 'insertLines'>, brandId: string, hits: readonly Hit[]) {
   let body = '';
   for (const h of hits) body += hitLine(h);
-  return writeHitLines(ch, body);
+  return writeHitLines(ch, brandId, body);
 }
