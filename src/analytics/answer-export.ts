@@ -15,7 +15,7 @@ import { answerDays, answerPage, type Answer, type AnswerContext, type AnswerFil
 /** Answers per page: about 2 MB of text at a typical 2 KB an answer. */
 export const EXPORT_PAGE = 1_000;
 /** Answers per window: a page's key read sorts at most this many (a larger day is one window). */
-export const EXPORT_WINDOW = 20_000;
+export const EXPORT_WINDOW = 5_000;
 
 export interface Window {
   from?: Date;
