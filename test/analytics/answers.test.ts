@@ -3,7 +3,7 @@
 // timestamps neither skips nor repeats, the mentioned filter, tenancy, the three surfaces, bad input.
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { call, get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
+import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { IngestCache, ingestBatch } from '../../src/tracking/ingest.ts';
 import { validateAnswer } from '../../src/tracking/answer-schema.ts';
 import { toolsByName } from '../../src/mcp/tools.ts';
@@ -416,4 +416,27 @@ test('bad input: cursor, limit bounds, dates, prompt and topic filters', async (
   // The brand's own prompt and topic filter; a cursor of another filter still only pages.
   t.is(await count(`&prompt_id=${tenant.promptIds[0]}&topic_id=${tenant.topicIds[0]}&limit=100`), 100);
   t.is(await count('&date_from=2026-05-01T00:01:00Z&limit=100'), 60);
+});
+
+test('search_queries: the searches the line carried, [] when none were run, null when unknown', async (t) => {
+  const tenant = await seedTenant(server);
+  const ids = [randomUUID(), randomUUID(), randomUUID()];
+  await ingest([
+    line(tenant, '2026-04-01T00:00:00.000Z', 'Acme.', { id: ids[0], search_queries: ['best crm', 'acme vs globex'] }),
+    line(tenant, '2026-04-02T00:00:00.000Z', 'Acme.', { id: ids[1], search_queries: [] }),
+    line(tenant, '2026-04-03T00:00:00.000Z', 'Acme.', { id: ids[2] }),
+  ]);
+  const listed = await walk(tenant, '', 100);
+  t.deepEqual(
+    listed.map((a) => [a.id, a.search_queries]),
+    [
+      [ids[2], null],
+      [ids[1], []],
+      [ids[0], ['best crm', 'acme vs globex']],
+    ],
+  );
+  t.deepEqual((await get(server, `/api/mcp/answers/${ids[0]}`, tenant.key)).body.search_queries, [
+    'best crm',
+    'acme vs globex',
+  ]);
 });
