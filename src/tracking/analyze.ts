@@ -5,7 +5,7 @@
 
 import type { AnswerInput, ArticleType, Category, CitationFigures, Entity, EntityFigures } from './types.ts';
 import { articleTypeOf, classifyExternal } from './classify.ts';
-import type { MentionSpan } from './sentiment/entity-sentiment.ts';
+import { entitySentiments, type EntitySentiment, type MentionSpan } from './sentiment/entity-sentiment.ts';
 import { domainSuffixes, normaliseDomain, parseCitationUrl, type ParsedCitationUrl } from './urls.ts';
 
 /** A brand's entities prepared for analysis. Build once per brand, reuse for every answer. */
@@ -34,6 +34,8 @@ interface DomainInfo {
 export interface AnswerAnalysis {
   entities: EntityFigures[];
   citations: CitationFigures[];
+  /** Sentiment of each entity (same order as entities); null where it is not named. */
+  sentiments: (EntitySentiment | null)[];
 }
 
 // A match counts only when the characters either side are not letters or digits. A combining mark
@@ -246,8 +248,10 @@ export function analyzeAnswer(
   const { entities } = compiled;
   const n = entities.length;
 
-  // Mentions and positions.
-  const { counts, first } = scanMentions(compiled, mentionText(answer.text));
+  // Mentions and positions; the mentions' spans feed the sentiment of the sentences naming them.
+  const text = mentionText(answer.text);
+  const spans: MentionSpan[] = [];
+  const { counts, first } = scanMentions(compiled, text, spans);
   const named: number[] = [];
   for (let i = 0; i < n; i++) if (counts[i] > 0) named.push(i);
   // Matches never overlap, so two entities never share a first offset: the order is total.
@@ -288,5 +292,5 @@ export function analyzeAnswer(
     citations: cites[i],
     score: visibilityScore(counts[i] > 0, cites[i] > 0, position[i]),
   }));
-  return { entities: figures, citations };
+  return { entities: figures, citations, sentiments: entitySentiments(text, spans, n) };
 }

@@ -51,6 +51,9 @@ const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
     citations: 'num',
     score: 'num',
     generation: 'num',
+    // 1 positive, 0 neutral, -1 negative, and the score in [-1, 1]; 0 and 0 where not named (015).
+    sentiment: 'num',
+    sentiment_score: 'num',
   },
   answer_citations: {
     answer_id: 'plain',
@@ -133,7 +136,16 @@ export function rowKey(table: FactTable, values: readonly unknown[]): string {
 // tuples' fields, in the order of the table's tuple types (and of entityTuple's and citationTuple's
 // parameters, which write them without building an array per row: this runs for every row ingested):
 const TUPLES = {
-  answer_entities: ['entity_id', 'is_brand', 'mentions', 'position', 'citations', 'score'],
+  answer_entities: [
+    'entity_id',
+    'is_brand',
+    'mentions',
+    'position',
+    'citations',
+    'score',
+    'sentiment',
+    'sentiment_score',
+  ],
   answer_citations: [
     'url',
     'domain',
@@ -188,8 +200,10 @@ export const entityTuple = (
   position: number,
   citations: number,
   score: number,
+  sentiment: -1 | 0 | 1,
+  sentimentScore: number,
 ) =>
-  `${plainValue(entityId)},${isBrand},${numValue(mentions)},${numValue(position)},${numValue(citations)},${numValue(score)}`;
+  `${plainValue(entityId)},${isBrand},${numValue(mentions)},${numValue(position)},${numValue(citations)},${numValue(score)},${sentiment},${numValue(sentimentScore)}`;
 
 /** A citation row's tuple as JSON, without the brackets. */
 export const citationTuple = (

@@ -5,6 +5,7 @@ import type { AnswerAnalysis } from './analyze.ts';
 import type { CardFigures } from './types.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { cardId } from './ids.ts';
+import { POLARITY_VALUE } from './sentiment/entity-sentiment.ts';
 import { answerKey, citationTuple, entityTuple, rowKey, wideLine } from './row-lines.ts';
 import { chTime } from '../stores/scoped-query.ts';
 
@@ -58,13 +59,25 @@ export function answerRows(
   const entities: string[] = [];
   const citations: string[] = [];
   if (analysis) {
-    for (const e of analysis.entities) {
+    analysis.entities.forEach((e, i) => {
       // A competitor neither named nor cited adds nothing to any figure (every competitor figure is
       // a sum over its rows divided by the answer count, which the brand's row carries), so only the
       // brand's row is always stored. This keeps the table to a few rows per answer.
-      if (e.kind !== 'brand' && e.mentions === 0 && e.citations === 0) continue;
-      entities.push(entityTuple(e.entity_id, e.kind === 'brand' ? 1 : 0, e.mentions, e.position, e.citations, e.score));
-    }
+      if (e.kind !== 'brand' && e.mentions === 0 && e.citations === 0) return;
+      const s = analysis.sentiments[i];
+      entities.push(
+        entityTuple(
+          e.entity_id,
+          e.kind === 'brand' ? 1 : 0,
+          e.mentions,
+          e.position,
+          e.citations,
+          e.score,
+          s ? POLARITY_VALUE[s.sentiment] : 0,
+          s ? s.score : 0,
+        ),
+      );
+    });
     const seenDomains = new Set<string>();
     const seenGroups = new Set<string>();
     analysis.citations.forEach((c, i) => {

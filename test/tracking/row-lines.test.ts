@@ -85,7 +85,25 @@ test('free text is escaped exactly like JSON.stringify, null and missing values 
 
 test('numbers are written as JSON writes them, including ones JSON cannot hold', (t) => {
   for (const n of [0, -0, 1, -1.5, 61.66666666666667, 1e21, 1e-7, 2 ** 53 + 2, NaN, Infinity, -Infinity]) {
-    const values = ['a', 'b', 'e', 1, 'p', 'gemini', 'm', 'r', '2026-11-01', '2026-11-01 06:00:00.000', n, n, n, n, n];
+    const values = [
+      'a',
+      'b',
+      'e',
+      1,
+      'p',
+      'gemini',
+      'm',
+      'r',
+      '2026-11-01',
+      '2026-11-01 06:00:00.000',
+      n,
+      n,
+      n,
+      n,
+      n,
+      n,
+      n,
+    ];
     t.is(rowKey('answer_entities', values), json(values), String(n));
   }
 });
@@ -147,8 +165,8 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
       1,
     ];
     const entities: Parameters<typeof entityTuple>[] = [
-      ['e1', 1, 2, 1, 1, 61.66666666666667],
-      ['e2', 0, 0, 0, 1, 25],
+      ['e1', 1, 2, 1, 1, 61.66666666666667, -1, -0.459],
+      ['e2', 0, 0, 0, 1, 25, 0, 0],
     ];
     const citations: Parameters<typeof citationTuple>[] = [
       [`https://x.example/${s}`, 'x.example', 'you', 'listicle', s, 1, 1, 1],
@@ -168,7 +186,7 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
       keysOfWide(line),
       {
         answers: [rowKey('answers', answer)],
-        answer_entities: entities.map(([e, isBrand, mentions, position, cited, score]) =>
+        answer_entities: entities.map(([e, isBrand, mentions, position, cited, score, sentiment, sentimentScore]) =>
           rowKey('answer_entities', [
             id,
             brand,
@@ -185,6 +203,8 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
             cited,
             score,
             3,
+            sentiment,
+            sentimentScore,
           ]),
         ),
         answer_citations: citations.map(([url, domain, category, type, title, df, gf, af]) =>

@@ -22,6 +22,9 @@ export interface EntitySentiment {
   score: number;
 }
 
+/** How a polarity is stored (answer_entities.sentiment, clickhouse/015_sentiment.sql). */
+export const POLARITY_VALUE = { positive: 1, neutral: 0, negative: -1 } as const satisfies Record<Polarity, number>;
+
 /** One mention as the mention scan found it: the entity's index and where it lies in the text. */
 export interface MentionSpan {
   owner: number;
