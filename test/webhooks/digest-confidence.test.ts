@@ -45,7 +45,10 @@ async function day(x: Tenant, date: string, named: number, globex = 0) {
 }
 
 async function digestOf(x: Tenant, date: string) {
-  const { rows } = await server.stores.pg.query('SELECT analysis_generation FROM brands WHERE id = $1', [x.brandId]);
+  const { rows } = await server.stores.pg.query<{ analysis_generation: number }>(
+    'SELECT analysis_generation FROM brands WHERE id = $1',
+    [x.brandId],
+  );
   const brand = { id: x.brandId, name: 'Acme', organization_id: x.organizationId, ...rows[0] };
   return buildDigest(server.stores, brand, date);
 }
