@@ -193,3 +193,48 @@ test('in src/ and jobs/, only the listed files read outside the tenant scope', (
   });
   t.deepEqual(readers.sort(), [...SYSTEM_READERS].sort());
 });
+
+test('an IN over another read takes only a scoped query, whose brand it keeps', (t) => {
+  const inner = select({ table: 'answer_entities', scope: { brandId: BRAND, generation: 0 } }, { select: 'answer_id' });
+  const q = select(
+    { table: 'answers', scope: { brandId: BRAND } },
+    { select: 'count()', in: { column: 'answer_id', query: inner, not: true } },
+  );
+  t.is(q.sql, `SELECT count() FROM answers WHERE brand_id = {brand:UUID} AND answer_id NOT IN (${inner.sql})`);
+  t.deepEqual(q.params, { brand: BRAND, generation: 0 });
+  const forged = { sql: 'SELECT answer_id FROM answers', params: {} } as unknown as ScopedQuery;
+  t.throws(
+    () =>
+      select(
+        { table: 'answers', scope: { brandId: BRAND } },
+        { select: '1', in: { column: 'answer_id', query: forged } },
+      ),
+    {
+      message: 'IN takes a column and a scoped query',
+    },
+  );
+  t.throws(
+    () =>
+      select(
+        { table: 'answers', scope: { brandId: BRAND } },
+        { select: '1', in: { column: 'answer_id) OR (1', query: inner } },
+      ),
+    {
+      message: 'IN takes a column and a scoped query',
+    },
+  );
+  const other = select(
+    { table: 'answer_entities', scope: { brandId: '00000000-0000-4000-8000-000000000000', generation: 0 } },
+    { select: 'answer_id' },
+  );
+  t.throws(
+    () =>
+      select(
+        { table: 'answers', scope: { brandId: BRAND } },
+        { select: '1', in: { column: 'answer_id', query: other } },
+      ),
+    {
+      message: 'query parameter brand is bound twice',
+    },
+  );
+});
