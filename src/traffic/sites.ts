@@ -37,13 +37,19 @@ const DOT = 46;
  * and `evilacme.example` are not). A brand without domains has no such page.
  */
 export function pageOnSite(pageUrl: string, site: Site): boolean {
-  if (site.domains.length === 0) return false;
-  let host: string;
+  let hostname: string;
   try {
-    host = hostToDomain(new URL(pageUrl).hostname);
+    hostname = new URL(pageUrl).hostname;
   } catch {
     return false;
   }
+  return hostOnSite(hostname, site);
+}
+
+/** The same rule for a bare host name (no port), as a server log gives it. */
+export function hostOnSite(hostname: string, site: Site): boolean {
+  if (site.domains.length === 0) return false;
+  const host = hostToDomain(hostname);
   for (const d of site.domains) {
     if (host === d) return true;
     if (host.length > d.length && host.endsWith(d) && host.charCodeAt(host.length - d.length - 1) === DOT) return true;

@@ -5,7 +5,7 @@
 // Checked by hand rather than by a schema: the import reads 50,000 entries a second and each check
 // here is a comparison or two. A message names the field; the caller adds the entry's index or line.
 import { EARLIEST, parseIsoInstant } from '../../instant.ts';
-import { pageOnSite, type Site } from '../sites.ts';
+import { hostOnSite, type Site } from '../sites.ts';
 import { type BotTable, botTable as defaultBots } from './bots.ts';
 import { type Address, parseAddress, type RangeTable, rangeTable as defaultRanges } from './ranges.ts';
 
@@ -45,7 +45,7 @@ export const MAX_USER_AGENT = 2048;
 export const MAX_PATH = 2048;
 export const MAX_REFERER = 2048;
 // A host name (letters, digits, hyphens, dots) with an optional port, or a bracketed IPv6 literal:
-// nothing that could make `http://${host}/` name another host (`evil.example@acme.example`).
+// nothing else (`evil.example@acme.example`, `acme.example/x`) is a host.
 const HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const METHOD_RE = /^[A-Za-z]{1,16}$/;
 
@@ -113,6 +113,12 @@ export function checkEntry(raw: RawEntry, latest: number): Entry {
   };
 }
 
+/** The host without its port (a bracketed IPv6 literal keeps its brackets, and matches no domain). */
+function hostName(host: string): string {
+  const colon = host.lastIndexOf(':');
+  return colon > host.lastIndexOf(']') ? host.slice(0, colon) : host;
+}
+
 /** The latest timestamp an entry may carry when checked at `now`. */
 export const latestTimestamp = (now: Date) => now.getTime() + DAY_MS;
 
@@ -166,7 +172,7 @@ export interface Judge {
 export function judgeEntry(entry: Entry, site: Site, judge: Judge = {}): Hit | undefined {
   const bot = (judge.bots ?? defaultBots).classify(entry.userAgent);
   if (!bot) return undefined;
-  if (!pageOnSite(`http://${entry.host}/`, site)) return undefined;
+  if (!hostOnSite(hostName(entry.host), site)) return undefined;
   const iso = new Date(entry.ms).toISOString();
   return {
     brand_id: site.brandId,

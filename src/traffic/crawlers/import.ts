@@ -69,38 +69,49 @@ export async function importLogLines(
   let body = '';
   let pending = 0;
   let lineNo = 0;
+  // One insert runs while the next batch is read: at most two batches are held at once.
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (!pending) return;
     const text = body;
     body = '';
     pending = 0;
-    await writeHitLines(ch, site.brandId, text);
+    await writing;
+    writing = writeHitLines(ch, site.brandId, text);
+    // Its failure surfaces at the next await of `writing`; until then it is not "unhandled".
+    writing.catch(() => {});
   };
-  for await (let line of lines) {
-    lineNo++;
-    if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (!line.trim()) continue;
-    summary.read++;
-    let hit: ReturnType<typeof judgeEntry>;
-    try {
-      hit = judgeEntry(checkEntry(rawEntryOf(line, format, opts.host), latest), site);
-    } catch (err) {
-      if (!(err instanceof LogLineError || err instanceof EntryError)) throw err;
-      summary.rejected_count++;
-      if (summary.rejected.length < MAX_REPORTED) summary.rejected.push({ line: lineNo, error: err.message });
-      continue;
+  try {
+    for await (let line of lines) {
+      lineNo++;
+      if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (!line.trim()) continue;
+      summary.read++;
+      let hit: ReturnType<typeof judgeEntry>;
+      try {
+        hit = judgeEntry(checkEntry(rawEntryOf(line, format, opts.host), latest), site);
+      } catch (err) {
+        if (!(err instanceof LogLineError || err instanceof EntryError)) throw err;
+        summary.rejected_count++;
+        if (summary.rejected.length < MAX_REPORTED) summary.rejected.push({ line: lineNo, error: err.message });
+        continue;
+      }
+      if (!hit) {
+        summary.dropped++;
+        continue;
+      }
+      body += hitLine(hit);
+      pending++;
+      summary.accepted++;
+      if (pending >= INSERT_ROWS) await flush();
     }
-    if (!hit) {
-      summary.dropped++;
-      continue;
-    }
-    body += hitLine(hit);
-    pending++;
-    summary.accepted++;
-    if (pending >= INSERT_ROWS) await flush();
+    await flush();
+    await writing;
+  } finally {
+    // On failure too: no insert may go on after the import has returned.
+    await writing.catch(() => {});
   }
-  await flush();
   return summary;
 }
 
