@@ -12,8 +12,9 @@ import { contentOperations } from './content.ts';
 import { suggestionOperations } from './suggestions.ts';
 import { alertOperations } from './alerts.ts';
 import { answerOperations } from './answers.ts';
-import { searchQueries } from './search-queries.ts';
 import { visibilityConfidence } from './confidence.ts';
+import { searchQueries } from './search-queries.ts';
+import { sentiment } from './sentiment.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -22,8 +23,9 @@ export const operations: Operation[] = [
   visibilityTrend,
   competitorComparison,
   citations,
-  searchQueries,
   visibilityConfidence,
+  searchQueries,
+  sentiment,
   topics,
   prompts,
   promptPerformance,

@@ -1,0 +1,56 @@
+// Sentiment per entity: how the answers in range speak of the brand and each competitor, and the
+// brand per platform (CONTRACT.md section 13; docs/metrics.md "Sentiment"; docs/analysis.md says
+// how each answer is judged).
+import { z } from 'zod';
+import { operation } from './registry.ts';
+import { brandId, commaList, dateRange, optionalText, optionalUuid, topicNotFound } from './params.ts';
+import { resolveFilters } from './analytics-filters.ts';
+import { competitorsOf } from '../tenancy/brands.ts';
+import { sentimentFigures } from '../analytics/sentiment.ts';
+
+const counts = {
+  assessed: z.number().int().describe('Answers in range naming the entity (each is judged once)'),
+  positive: z.number().int().describe('Of those, answers speaking of it positively'),
+  neutral: z.number().int().describe('Of those, answers neither positive nor negative about it'),
+  negative: z.number().int().describe('Of those, answers speaking of it negatively'),
+  net_sentiment: z
+    .number()
+    .nullable()
+    .describe('100 x (positive - negative) / assessed, -100 to 100, 1 decimal; null when assessed is 0'),
+};
+
+export const Sentiment = z.object({
+  entities: z
+    .array(z.object({ entity_id: z.string(), name: z.string(), is_brand: z.boolean(), ...counts }))
+    .describe('The brand first, then each competitor by assessed (then name)'),
+  by_platform: z
+    .array(z.object({ platform: z.string(), model_used: z.string(), ...counts }))
+    .describe("The brand's counts per platform and model_used with answers in range, by platform then model"),
+});
+
+export const sentiment = operation({
+  name: 'sentiment',
+  method: 'GET',
+  tool: 'get_sentiment',
+  metrics: true,
+  errors: [topicNotFound],
+  params: z.object({
+    brand_id: brandId,
+    ...dateRange,
+    model: commaList('model').describe('Comma-separated model_used values, as returned by get_competitor_comparison'),
+    region: optionalText('region', 64).describe('Region code, e.g. US'),
+    topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
+  }),
+  result: Sentiment,
+  description:
+    'How AI answers speak of the brand and each competitor: for each, the answers naming it (assessed) split into positive, neutral and negative, and net sentiment (-100 to 100); plus the brand per platform and model. Each answer is judged from the sentences naming the entity. Dates are YYYY-MM-DD (UTC); omit both for all history.',
+  run: async (ctx, p) => {
+    const { brand, filters } = await resolveFilters(ctx, p);
+    return ctx.cached(
+      brand,
+      ['sentiment', filters],
+      async () => sentimentFigures(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
+      filters.to,
+    );
+  },
+});
