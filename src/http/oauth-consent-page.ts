@@ -10,10 +10,12 @@ const escapeHtml = (s: string) =>
 
 const STYLE = `
 body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #f6f6f4; margin: 0; }
-main { max-width: 34rem; margin: 3rem auto; padding: 2rem; background: #fff; border: 1px solid #ccc; border-radius: 8px; }
+main { max-width: 34rem; margin: 3rem auto; padding: 2rem; background: #fff;
+  border: 1px solid #ccc; border-radius: 8px; }
 h1 { font-size: 1.4rem; margin-top: 0; }
 label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
-input[type=password] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #666; border-radius: 4px; }
+input[type=password] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit;
+  border: 1px solid #666; border-radius: 4px; }
 .hint { color: #444; font-size: .9rem; margin: .25rem 0 0; }
 .error { color: #8a1c1c; background: #fdecec; border: 1px solid #8a1c1c; padding: .5rem .75rem; border-radius: 4px; }
 .actions { display: flex; gap: .75rem; margin-top: 1.5rem; }
@@ -37,7 +39,8 @@ export function pageHeaders(ctx: Koa.Context, redirectOrigin?: string): string {
   const formAction = redirectOrigin ? `'self' ${redirectOrigin}` : "'self'";
   ctx.set(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${styleNonce}'; form-action ${formAction}; base-uri 'none'; frame-ancestors 'none'`,
+    `default-src 'none'; style-src 'nonce-${styleNonce}'; form-action ${formAction}; ` +
+      "base-uri 'none'; frame-ancestors 'none'",
   );
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Referrer-Policy', 'no-referrer');
@@ -68,7 +71,8 @@ ${content}
 
 const clientLabel = (client: ConsentClient) =>
   client.name
-    ? `<strong>${escapeHtml(client.name)}</strong> (a name it gave itself; it answers to ${escapeHtml(client.redirectHost)})`
+    ? `<strong>${escapeHtml(client.name)}</strong> (a name it gave itself; it answers to ` +
+      `${escapeHtml(client.redirectHost)})`
     : `An application at <strong>${escapeHtml(client.redirectHost)}</strong>`;
 
 /** Step 1: paste a key. */
@@ -84,7 +88,8 @@ ${error ? `<p class="error" role="alert" id="key-error">${escapeHtml(error)}</p>
 <label for="key">Answerscope API key</label>
 <input type="password" id="key" name="key" required autocomplete="off" spellcheck="false"
   aria-describedby="key-hint${error ? ' key-error' : ''}"${error ? ' aria-invalid="true"' : ''}>
-<p class="hint" id="key-hint">Starts with <code>ans_</code>. The assistant will act exactly as this key; the next page shows the organization it acts for before anything is granted.</p>
+<p class="hint" id="key-hint">Starts with <code>ans_</code>. The assistant will act exactly as this key;
+the next page shows the organization it acts for before anything is granted.</p>
 <div class="actions">
 <button type="submit" name="action" value="continue" class="primary">Continue</button>
 <button type="submit" name="action" value="deny" formnovalidate>Deny</button>
@@ -104,13 +109,16 @@ export function confirmStep(
     'Allow access',
     styleNonce,
     `<h1>Allow access to ${escapeHtml(who.organization)}?</h1>
-<p>${clientLabel(client)} will act for the organization <strong id="organization">${escapeHtml(who.organization)}</strong>
+<p>${clientLabel(client)} will act for the organization
+<strong id="organization">${escapeHtml(who.organization)}</strong>
 through the API key of ${escapeHtml(who.email)}.</p>
 <dl>
 <dt>It may read</dt>
-<dd>Every brand of the organization and its figures: visibility, competitors, citations, prompts, AI traffic, shopping cards, content opportunities and site audits.</dd>
+<dd>Every brand of the organization and its figures: visibility, competitors, citations, prompts,
+AI traffic, shopping cards, content opportunities and site audits.</dd>
 <dt>It may change, only when you explicitly ask</dt>
-<dd>Generate content briefs and drafts, start site audits (these use the monthly quotas), update opportunity statuses, accept or dismiss topic suggestions.</dd>
+<dd>Generate content briefs and drafts, start site audits (these use the monthly quotas), update
+opportunity statuses, accept or dismiss topic suggestions.</dd>
 <dt>Until</dt>
 <dd>You revoke the key, or its owner leaves the organization: its access ends with the key's.</dd>
 </dl>

@@ -63,7 +63,8 @@ export async function createRequest(db: Queryable, req: AuthorizationRequest): P
   await db.query('DELETE FROM oauth_requests WHERE expires_at < now()');
   const nonce = secret();
   await db.query(
-    `INSERT INTO oauth_requests (nonce_hash, client_id, redirect_uri, state, code_challenge, scope, resource, expires_at)
+    `INSERT INTO oauth_requests
+       (nonce_hash, client_id, redirect_uri, state, code_challenge, scope, resource, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
     [
       hashKey(nonce),

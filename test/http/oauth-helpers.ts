@@ -67,7 +67,7 @@ export async function postForm(server: Server, fields: Record<string, string>): 
   );
 }
 
-/** A person on the consent page: pastes the key, reads the organization, allows (or denies). Returns where it sends them. */
+/** A person on the consent page: pastes the key, reads the organization, allows (or denies); where it sends them. */
 export async function consent(
   server: Server,
   url: string,
