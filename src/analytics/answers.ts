@@ -139,14 +139,16 @@ function mentionedIn(f: AnswerFilters, mentioned: string): { column: string; que
 async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?: PageCursor) {
   const live = liveAnswers(f);
   // The day bound lets the primary key skip the days the previous pages covered.
-  const keyset = "day <= {cDay:Date} AND (collected_at, answer_id) < ({cAt:DateTime64(3, 'UTC')}, {cId:UUID})";
+  // Ids compare as their text: ClickHouse orders UUID values by their halves, not as written.
+  const keyset =
+    "day <= {cDay:Date} AND (collected_at, toString(answer_id)) < ({cAt:DateTime64(3, 'UTC')}, {cId:String})";
   const cursor = after ? { cDay: after.at.slice(0, 10), cAt: chTime(after.at), cId: after.id } : {};
   return ch.rows<{ answer_id: string; day: string }>(
     select(live.source, {
       select: 'answer_id, day',
       where: after ? `sign = 1 AND ${keyset}` : 'sign = 1',
       in: live.in,
-      orderBy: 'collected_at DESC, answer_id DESC',
+      orderBy: 'collected_at DESC, toString(answer_id) DESC',
       limit: '{limit:UInt32}',
       params: { ...cursor, limit },
     }),
