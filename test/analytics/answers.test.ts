@@ -41,7 +41,8 @@ async function ingest(lines: object[]) {
   return ingestBatch(server.stores, new IngestCache(server.stores), answers);
 }
 
-const line = (tenant: Tenant, at: string, text: string, more: object = {}) => ({
+/** An answer line; `more` overrides or adds fields (an id, citations, a mode...). */
+const line = (tenant: Tenant, at: string, text: string, more: Record<string, unknown> = {}): Record<string, any> => ({
   prompt_id: tenant.promptIds[0],
   platform: 'chatgpt',
   model: 'gpt-4o',
