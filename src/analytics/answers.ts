@@ -14,6 +14,7 @@ import { chTime, select, storedAnswerPlaces, type PlainFilters, type ScopedQuery
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
 import type { AnswerMode, Entity } from '../tracking/types.ts';
+import type { Polarity } from '../tracking/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
 
 /** One tracked entity's analysis of an answer. */
@@ -25,7 +26,7 @@ export interface AnswerEntity {
   position: number | null;
   citations: number;
   score: number;
-  sentiment: string | null;
+  sentiment: Polarity | null;
 }
 
 export interface AnswerCitation {
@@ -88,6 +89,8 @@ interface EntityRow {
   position: number;
   citations: number;
   score: number;
+  /** 1 positive, 0 neutral, -1 negative (clickhouse/015_sentiment.sql); meaningful where named. */
+  sentiment: number;
 }
 
 interface CitationRow extends AnswerCitation {
@@ -98,12 +101,11 @@ interface CitationRow extends AnswerCitation {
 const ANSWER_COLUMNS =
   'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, search_queries_known';
 
-/**
- * The per-entity sentiment of an answer. Issue 21 adds sentiment columns to the entity rows and
- * fills this in from them; until then no answer has one, so every entity shows null.
- */
-export function storedSentiment(_row: EntityRow | undefined): string | null {
-  return null;
+/** The per-entity sentiment of an answer as stored; null where the entity is not named. */
+export function storedSentiment(row: EntityRow | undefined): Polarity | null {
+  if (!row || Number(row.mentions) === 0) return null;
+  const s = Number(row.sentiment);
+  return s > 0 ? 'positive' : s < 0 ? 'negative' : 'neutral';
 }
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
@@ -192,9 +194,9 @@ async function analysisRows(ch: ClickHouse, brandId: string, generation: number,
       select(
         { table: 'answer_entities', scope },
         {
-          select: 'answer_id, entity_id, mentions, position, citations, score',
+          select: 'answer_id, entity_id, mentions, position, citations, score, sentiment',
           where,
-          groupBy: 'answer_id, entity_id, mentions, position, citations, score',
+          groupBy: 'answer_id, entity_id, mentions, position, citations, score, sentiment',
           having: 'sum(sign) > 0',
           params,
         },

@@ -39,7 +39,10 @@ const AnswerEntity = z.object({
   position: z.number().int().nullable().describe('Rank by first mention among the entities named; null when not named'),
   citations: z.number().int().describe("The answer's citations on the entity's domains"),
   score: z.number().describe('Per-answer visibility score, 0-100, 1 decimal'),
-  sentiment: z.string().nullable().describe('Not analysed yet: always null'),
+  sentiment: z
+    .enum(['positive', 'neutral', 'negative'])
+    .nullable()
+    .describe('How the sentences naming the entity speak of it; null when the answer does not name it'),
 });
 
 const AnswerCitation = z.object({
