@@ -44,6 +44,8 @@ const CONTRACT_TOOLS = [
   // Section 12.
   'list_search_queries',
   'get_visibility_confidence',
+  // Section 14.
+  'get_ai_crawlers',
   // Section 15.
   'create_alert_rule',
   'list_alert_rules',
@@ -161,6 +163,11 @@ const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
   ],
   get_product_visibility: (t) => [{ brand_id: t.brandId, product_title: 'Acme CRM Pro' }, { brand_id: t.brandId }],
   get_ai_traffic: (t) => [{ brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30' }],
+  get_ai_crawlers: (t) => [
+    { brand_id: t.brandId },
+    { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30' },
+    { brand_id: t.brandId, date_from: '2026-11-30', date_to: '2026-11-01' },
+  ],
   get_visibility_confidence: (t) => [
     { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-03', model: ['gpt-4o', 'sonar'], region: 'US' },
     { brand_id: t.brandId, date_from: '2026-11-03', date_to: '2026-11-01' },
