@@ -1,12 +1,13 @@
 // A rule's metric over one window of whole UTC days, read through the very analytics functions the
-// endpoints serve (visibility summary, competitor comparison, the confidence rates, sentiment) with the filters a
-// `date_from`/`date_to` request for those days resolves to: an alert quotes the figure the user
-// sees in the API for the same days, never a second formula.
+// endpoints serve (visibility summary, competitor comparison, the confidence rates, sentiment)
+// with the filters a `date_from`/`date_to` request for those days resolves to: an alert quotes the
+// figure the user sees in the API for the same days, never a second formula.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from '../analytics/filters.ts';
 import { wilson } from '../analytics/intervals.ts';
 import { visibilitySummary } from '../analytics/visibility-summary.ts';
 import { competitorComparison } from '../analytics/competitor-comparison.ts';
+import { sentimentFigures } from '../analytics/sentiment.ts';
 import type { Metric } from './rules.ts';
 import type { Window } from './firings.ts';
 
@@ -48,7 +49,7 @@ export function brandFigures(ch: ClickHouse, brand: AlertBrand, competitors: { i
   };
   const summary = (w: Window) => once('summary', w, (f) => visibilitySummary(ch, f, brand, names));
   const comparison = (w: Window) => once('comparison', w, (f) => competitorComparison(ch, f, brand, competitors));
-  const sentiment = (w: Window) => once('sentiment', w, (f) => netSentiment(ch, f, brand));
+  const sentiment = (w: Window) => once('sentiment', w, (f) => sentimentFigures(ch, f, brand, competitors));
 
   return async function metricValue(metric: Metric, w: Window): Promise<WindowValue> {
     const { totals } = await summary(w);
@@ -63,19 +64,9 @@ export function brandFigures(ch: ClickHouse, brand: AlertBrand, competitors: { i
       case 'share_of_voice':
         return { value: n > 0 ? (await comparison(w)).share_of_voice.overall_sov_pct : null, n };
       case 'net_sentiment':
-        return { value: await sentiment(w), n };
+        return { value: (await sentiment(w)).entities.find((e) => e.is_brand)?.net_sentiment ?? null, n };
     }
   };
 }
 
 export type MetricValue = ReturnType<typeof brandFigures>;
-
-/**
- * PENDING (CONTRACT.md section 13): the brand's `net_sentiment` as GET /api/mcp/sentiment returns
- * it, to come from src/analytics/sentiment.ts, which is not in the tree yet. Until it is, the
- * value is unknown (null), so a net_sentiment rule is gated out: it neither fires nor clears.
- * This is the only place to wire it.
- */
-async function netSentiment(_ch: ClickHouse, _f: Filters, _brand: AlertBrand): Promise<number | null> {
-  return null;
-}

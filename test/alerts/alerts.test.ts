@@ -230,6 +230,41 @@ test('a drop fires once per rule, quoting the figures of the analytics endpoints
   );
 });
 
+test('a net sentiment cliff fires with the figures GET /sentiment gives for the two windows', async (t) => {
+  const x = await seedTenant(server);
+  const [p] = x.promptIds;
+  const said = (day: string, text: string) => dayAnswers(p, day, 3, 3).map((a) => ({ ...a, text }));
+  await ingest([
+    ...PREVIOUS.flatMap((d) => said(d, 'Acme is excellent, reliable and easy to use.')),
+    ...CURRENT.flatMap((d) => said(d, 'Acme is terrible, buggy and overpriced.')),
+  ]);
+  const rule = await createRule(x.key, {
+    brand_id: x.brandId,
+    metric: 'net_sentiment',
+    condition: 'drops_by',
+    threshold: 50,
+  });
+  t.like(await evaluate(x.brandId, '2026-04-15'), { rules: 1, fired: 1, gated: 0 });
+  const net = async (w: string[]) => {
+    const r = await get(
+      server,
+      `/api/mcp/sentiment?brand_id=${x.brandId}&date_from=${w[0]}&date_to=${w[w.length - 1]}`,
+      x.key,
+    );
+    return r.body.entities.find((e: any) => e.is_brand).net_sentiment;
+  };
+  const [before, after] = [await net(PREVIOUS), await net(CURRENT)];
+  t.true(before > 0 && after < 0, `${before} -> ${after}`);
+  t.like((await firings(x)).alerts[0], {
+    rule_id: rule.id,
+    metric: 'net_sentiment',
+    previous: before,
+    current: after,
+    n_previous: 21,
+    n_current: 21,
+  });
+});
+
 test('the same drop with 20 answers short by one in a window does not fire (the answer-count gate)', async (t) => {
   // Current window: 6 days of 3 answers and a day of 1 = 19 answers.
   const x = await seedTenant(server);
