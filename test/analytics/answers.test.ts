@@ -89,12 +89,20 @@ test('every field of an answer is what the analysis tests expect for its text', 
     { url: 'https://old.reddit.com/r/crm/comments/1/acme', title: ' Is Acme good? ' },
     { url: 'https://ACME.com/blog#top', title: 'Later title' },
   ];
-  const cases: { text: string; citations?: object[]; expected: Expected; citationRows: object[] }[] = [
+  const cases: {
+    text: string;
+    citations?: object[];
+    expected: Expected;
+    citationRows: object[];
+    /** Sentiment of an entity named with a judgement; any other named entity is neutral. */
+    judged?: { acme?: string };
+  }[] = [
     {
       text:
         'For startups, Acme CRM is the easiest. Globex Corporation targets enterprises, while acme.com offers a free trial. ' +
         'AcmeSoft and ACME are the same vendor; globex is not.',
       expected: { acme: [4, 1, 0, 75], globex: [2, 2, 0, 67.5], initech: [0, null, 0, 0] },
+      judged: { acme: 'positive' },
       citationRows: [],
     },
     {
@@ -202,7 +210,8 @@ test('every field of an answer is what the analysis tests expect for its text', 
         position: c.expected[k][1],
         citations: c.expected[k][2],
         score: c.expected[k][3],
-        sentiment: null,
+        // Null where not named (docs/analysis.md, "Sentiment").
+        sentiment: c.expected[k][0] > 0 ? ((c.judged as Record<string, string> | undefined)?.[k] ?? 'neutral') : null,
       })),
       c.text,
     );
