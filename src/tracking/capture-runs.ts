@@ -137,6 +137,8 @@ export async function captureCompleteness(
   brandId: string,
   range: { fromDay?: string; toDay?: string; region?: string },
 ): Promise<{ planned: number; succeeded: number }> {
+  // Postgres text cannot hold NUL, so no stored slot has such a region (and binding one is an error).
+  if (range.region?.includes('\u0000')) return { planned: 0, succeeded: 0 };
   const { rows } = await pg.query<{ planned: string; succeeded: string }>(
     `SELECT count(*) AS planned, count(*) FILTER (WHERE status = 'succeeded') AS succeeded
        FROM capture_runs

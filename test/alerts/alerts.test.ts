@@ -467,7 +467,7 @@ test('bad rules are 400s naming the field', async (t) => {
     const r = await call(server, 'POST', '/api/mcp/alert-rules', { key: x.key, body });
     t.is(r.status, 200, JSON.stringify([body, r.body]));
   }
-  const list = await get(server, '/api/mcp/alerts?brand_id=' + x.brandId + '&cursor=bm9wZQ', x.key);
+  const list = await get(server, `/api/mcp/alerts?brand_id=${x.brandId}&cursor=bm9wZQ`, x.key);
   t.deepEqual([list.status, list.body], [400, { error: 'cursor is invalid' }]);
 });
 

@@ -44,6 +44,8 @@ const CONTRACT_TOOLS = [
   // Section 12.
   'list_search_queries',
   'get_visibility_confidence',
+  // Section 13.
+  'get_sentiment',
   // Section 14.
   'get_ai_crawlers',
   // Section 15.
@@ -171,6 +173,10 @@ const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
   get_visibility_confidence: (t) => [
     { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-03', model: ['gpt-4o', 'sonar'], region: 'US' },
     { brand_id: t.brandId, date_from: '2026-11-03', date_to: '2026-11-01' },
+  ],
+  get_sentiment: (t) => [
+    { brand_id: t.brandId, model: ['gpt-4o'], region: 'US' },
+    { brand_id: t.brandId, topic_id: t.topicIds[0], date_from: '2026-11-01', date_to: '2026-11-30' },
   ],
   list_search_queries: (t) => [
     { brand_id: t.brandId, limit: 1, model: ['gpt-4o'], topic_id: t.topicIds[0] },
