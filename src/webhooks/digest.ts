@@ -12,6 +12,7 @@ import { visibilitySummary } from '../analytics/visibility-summary.ts';
 import { visibilityConfidence } from '../analytics/confidence.ts';
 import { promptFigures } from '../analytics/prompt-performance.ts';
 import { competitorComparison } from '../analytics/competitor-comparison.ts';
+import { type SentimentCounts, type SentimentFigures, sentimentFigures } from '../analytics/sentiment.ts';
 import { promptTexts } from '../tenancy/prompts.ts';
 import { allBrands, competitorsOf } from '../tenancy/brands.ts';
 import { opportunitiesCreatedOn } from '../content/opportunity-store.ts';
@@ -143,18 +144,26 @@ async function competitorMovers(
     .slice(0, TOP_MOVERS);
 }
 
+/** The brand's counts of a sentiment figure built without competitors (its first entity). */
+function brandSentiment(figures: SentimentFigures): SentimentCounts {
+  const { assessed, positive, neutral, negative, net_sentiment } = figures.entities[0];
+  return { assessed, positive, neutral, negative, net_sentiment };
+}
+
 /** The `data` of a brand's digest for `day`. */
 export async function buildDigest(stores: Stores, brand: DigestBrand, day: string) {
   const before = previousDay(day);
   const competitors = await competitorsOf(stores.pg, brand.id);
   const names = new Map(competitors.map((c) => [c.id, c.name]));
-  const [summary, previous, prompts, competitorRows, opportunities, alerts] = await Promise.all([
+  const [summary, previous, prompts, competitorRows, opportunities, alerts, feeling, felt] = await Promise.all([
     visibilitySummary(stores.ch, dayFilters(brand, day), brand, names),
     visibilitySummary(stores.ch, dayFilters(brand, before), brand, names),
     promptMovers(stores, brand, day, before),
     competitorMovers(stores, brand, competitors, day, before),
     opportunitiesCreatedOn(stores.pg, brand.id, day),
     firingsAbout(stores.pg, brand.id, day),
+    sentimentFigures(stores.ch, dayFilters(brand, day), brand, []),
+    sentimentFigures(stores.ch, dayFilters(brand, before), brand, []),
   ]);
   const t = summary.totals;
   const p = previous.totals;
@@ -185,6 +194,12 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
         within_interval: withinInterval(scoreCi95, p.aiVisibilityScore),
       },
       statement: scoreStatement(own.ai_visibility_score.value, scoreCi95, p.aiVisibilityScore),
+    },
+    // How the day's answers spoke of the brand (the sentiment endpoint's brand row), and the day before.
+    sentiment: {
+      ...brandSentiment(feeling),
+      previous_net_sentiment: brandSentiment(felt).net_sentiment,
+      change: delta(brandSentiment(feeling).net_sentiment, brandSentiment(felt).net_sentiment),
     },
     top_movers: {
       prompts,
