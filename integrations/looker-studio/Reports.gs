@@ -198,6 +198,34 @@ var REPORTS = {
     },
   },
 
+  sentiment: {
+    label: 'Sentiment',
+    fields: [
+      dimension('entity', 'Brand or competitor', 'TEXT'),
+      dimension('entity_id', 'Brand or competitor id', 'TEXT'),
+      dimension('entity_role', 'Role', 'TEXT', 'brand or competitor'),
+      metric('assessed', 'Answers naming it', 'SUM'),
+      metric('positive', 'Positive', 'SUM', 'Answers speaking of it positively'),
+      metric('neutral', 'Neutral', 'SUM'),
+      metric('negative', 'Negative', 'SUM'),
+      metric('net_sentiment', 'Net sentiment', 'AVG', '100 x (positive - negative) / answers naming it, -100 to 100'),
+    ],
+    rows: function (ctx) {
+      return apiGet(ctx.baseUrl, 'sentiment', rangeParams(ctx)).entities.map(function (e) {
+        return {
+          entity: e.name,
+          entity_id: e.entity_id,
+          entity_role: e.is_brand ? 'brand' : 'competitor',
+          assessed: e.assessed,
+          positive: e.positive,
+          neutral: e.neutral,
+          negative: e.negative,
+          net_sentiment: e.net_sentiment,
+        };
+      });
+    },
+  },
+
   prompt_performance: {
     label: 'Prompt performance',
     fields: [

@@ -28,6 +28,7 @@ const REPORTS = [
   'share_of_voice',
   'citations_by_domain',
   'visibility_confidence',
+  'sentiment',
   'prompt_performance',
   'search_queries',
   'ai_traffic',
@@ -264,6 +265,25 @@ test("visibility with 95% intervals: the API's figures and intervals, three colu
     }));
     t.true(expected.length > 1 && body.n > 0, `${r}`);
     t.deepEqual(await rows(c, 'visibility_confidence', r), expected, `${r}`);
+  }
+});
+
+test("sentiment: the API's counts and net sentiment, one row per entity", async (t) => {
+  const c = await connect(t);
+  for (const r of RANGES) {
+    const body = await api('sentiment', `&date_from=${r[0]}&date_to=${r[1]}`);
+    const expected = body.entities.map((e: any) => ({
+      entity: e.name,
+      entity_id: e.entity_id,
+      entity_role: e.is_brand ? 'brand' : 'competitor',
+      assessed: e.assessed,
+      positive: e.positive,
+      neutral: e.neutral,
+      negative: e.negative,
+      net_sentiment: e.net_sentiment,
+    }));
+    t.true(expected.length > 1 && expected[0].assessed > 0, `${r}`);
+    t.deepEqual(await rows(c, 'sentiment', r), expected, `${r}`);
   }
 });
 
