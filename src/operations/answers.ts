@@ -16,18 +16,17 @@ import {
   optionalText,
   optionalUuid,
   pathId,
+  promptNotFound,
   topicNotFound,
 } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { answerById, answerPage, type AnswerFilters } from '../analytics/answers.ts';
 import { brandEntities, type BrandRecord } from '../tenancy/brands.ts';
-import { promptsById } from '../tenancy/prompts.ts';
 import { PLATFORMS } from '../tracking/types.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { UUID_RE } from '../uuid.ts';
 
 export const ANSWER_NOT_FOUND = 'Answer not found';
-export const PROMPT_NOT_FOUND = 'Prompt not found';
 /** Malformed, or an id that is not one of the brand's competitors (another brand's included). */
 export const MENTIONED_INVALID = 'mentioned must be brand, none or a competitor id of the brand';
 
@@ -86,7 +85,7 @@ export const answers = operation({
   method: 'GET',
   tool: 'list_answers',
   metrics: true,
-  errors: [topicNotFound, { status: 404, message: PROMPT_NOT_FOUND }, { status: 400, message: MENTIONED_INVALID }],
+  errors: [topicNotFound, promptNotFound, { status: 400, message: MENTIONED_INVALID }],
   params: z.object({
     brand_id: brandId,
     ...dateRange,
@@ -114,12 +113,6 @@ export const answers = operation({
       mode: p.mode ?? 'standard',
       mentioned: mentionedEntity(p.mentioned, brand, entities),
     };
-    if (p.prompt_id) {
-      const prompt = (await promptsById(ctx.stores.pg, [p.prompt_id])).get(p.prompt_id);
-      if (prompt?.brand_id !== brand.id) throw notFound(PROMPT_NOT_FOUND);
-      // With a topic too: the prompt if it is one of the topic's, else nothing.
-      f.promptIds = filters.promptIds ? filters.promptIds.filter((id) => id === p.prompt_id) : [p.prompt_id];
-    }
     return answerPage(ctx.stores.ch, ctx.stores.pg, f, { entities }, { limit: p.limit, cursor: p.cursor });
   },
 });

@@ -2,7 +2,7 @@
 // parameter, because it is what the client sees in {"error": ...}.
 import { z } from 'zod';
 import { UUID_RE } from '../uuid.ts';
-import { TOPIC_NOT_FOUND } from '../tenancy/prompts.ts';
+import { PROMPT_NOT_FOUND, TOPIC_NOT_FOUND } from '../tenancy/prompts.ts';
 import { inSupportedSpan, parseIsoInstant } from '../instant.ts';
 import { decodeCursor, INVALID_CURSOR } from '../cursor.ts';
 
@@ -56,6 +56,7 @@ export const brandId = uuid('brand_id').describe('The brand (UUID), as returned 
 
 /** The 404 of a `topic_id` filter naming a topic that is not the brand's (src/tenancy/prompts.ts). */
 export const topicNotFound = { status: 404, message: TOPIC_NOT_FOUND } as const;
+export const promptNotFound = { status: 404, message: PROMPT_NOT_FOUND } as const;
 
 /** A required non-empty string. */
 export function text(name: string, max = 2000) {

@@ -3,13 +3,18 @@
 // "Search queries").
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, commaList, dateRange, limit, optionalText, optionalUuid, topicNotFound } from './params.ts';
+import {
+  brandId,
+  commaList,
+  dateRange,
+  limit,
+  optionalText,
+  optionalUuid,
+  promptNotFound,
+  topicNotFound,
+} from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
-import { notFound } from '../errors.ts';
-import { promptsById } from '../tenancy/prompts.ts';
 import { searchQueries as figures } from '../analytics/search-queries.ts';
-
-const PROMPT_NOT_FOUND = 'Prompt not found';
 
 const int = z.number().int();
 
@@ -47,7 +52,7 @@ export const searchQueries = operation({
   method: 'GET',
   tool: 'list_search_queries',
   metrics: true,
-  errors: [topicNotFound, { status: 404, message: PROMPT_NOT_FOUND }],
+  errors: [topicNotFound, promptNotFound],
   params: z.object({
     brand_id: brandId,
     ...dateRange,
@@ -62,12 +67,6 @@ export const searchQueries = operation({
     "The web searches AI platforms ran before answering the brand's prompts (query fan-out): how many answers searched (trigger_rate, over the answers whose searches are known), queries per search, and the most frequent queries with the platforms that ran them and how often those answers name the brand. Use it to see which searches a page must rank for. Filter by date, model, region, topic and prompt.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
-    if (p.prompt_id) {
-      const prompt = (await promptsById(ctx.stores.pg, [p.prompt_id])).get(p.prompt_id);
-      if (prompt?.brand_id !== brand.id) throw notFound(PROMPT_NOT_FOUND);
-      // With a topic too: the prompt if it is one of the topic's, else nothing.
-      filters.promptIds = filters.promptIds ? filters.promptIds.filter((id) => id === p.prompt_id) : [p.prompt_id];
-    }
     return ctx.cached(
       brand,
       ['search-queries', filters, p.limit],

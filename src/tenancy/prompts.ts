@@ -9,6 +9,7 @@ import type { Queryable } from '../stores/postgres.ts';
 
 /** The 404 of a topic_id filter naming no topic of the brand. */
 export const TOPIC_NOT_FOUND = 'Topic not found';
+export const PROMPT_NOT_FOUND = 'Prompt not found';
 
 /** A prompt as the prompts list shows it. */
 export interface ListedPrompt {
