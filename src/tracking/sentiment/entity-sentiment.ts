@@ -43,12 +43,44 @@ const BEFORE_CONTRAST = 0.5;
 const AFTER_CONTRAST = 1.5;
 const SUBORDINATE = 0.5;
 
-const WORD = /[\p{L}\p{N}]+(?:['’.\-&*+][\p{L}\p{N}]+)*|[,;:|()–—]|\s-\s/gu;
+// The unit being scored, as parallel arrays reused from unit to unit (ingestion scores every answer,
+// so no object is made per token): each token's kind (SEP, WORD or the owner's index) and its word
+// (lower case, ’ read as '; '' for separators and mentions).
+const SEP = -2;
+const WORD = -1;
+const tokenKind: number[] = [];
+const tokenWord: string[] = [];
+let tokenCount = 0;
 
-type Token = { word: string } | { sep: true } | { owner: number };
+/** The answer text in lower case when that keeps every offset and letter (see lowerText), else null. */
+let lower: string | null = null;
+
+// Lower-casing the whole text equals lower-casing each word, offset for offset, except for two
+// letters: İ becomes two code units and Σ depends on its neighbours. Texts holding them go word by word.
+const CASE_SPECIAL = /[\u0130\u03a3]/;
+
+function lowerText(text: string): string | null {
+  if (CASE_SPECIAL.test(text)) return null;
+  const l = text.toLowerCase();
+  return l.includes('’') ? l.replaceAll('’', "'") : l;
+}
+
+function wordAt(text: string, from: number, to: number): string {
+  if (lower !== null) return lower.slice(from, to);
+  const w = text.slice(from, to).toLowerCase();
+  return w.includes('’') ? w.replaceAll('’', "'") : w;
+}
+
+function pushToken(kind: number, word: string): void {
+  tokenKind[tokenCount] = kind;
+  tokenWord[tokenCount] = word;
+  tokenCount++;
+}
 
 interface Segment {
-  words: number;
+  /** Its clause: tokens [from, to) of the unit (words and mentions). */
+  from: number;
+  to: number;
   valence: number;
   weight: number;
   holders: number[];
@@ -57,6 +89,10 @@ interface Segment {
   /** The last mention before this segment in its unit, for a relative clause. */
   before: number;
 }
+
+// The unit's segments, from a pool kept across units.
+const segments: Segment[] = [];
+let segmentCount = 0;
 
 /**
  * Sentiment of every entity in one text. `spans` are the mentions on that same text in order of
@@ -67,18 +103,24 @@ export function entitySentiments(
   spans: readonly MentionSpan[],
   entityCount: number,
 ): (EntitySentiment | null)[] {
+  const out = new Array<EntitySentiment | null>(entityCount).fill(null);
+  if (spans.length === 0) return out;
   const sums = new Array<number>(entityCount).fill(0);
   const named = new Array<boolean>(entityCount).fill(false);
+  lower = lowerText(text);
   let i = 0;
   while (i < spans.length) {
     const start = unitStart(text, spans[i].start);
     const end = unitEnd(text, spans[i].end);
     let j = i;
     while (j < spans.length && spans[j].start < end) named[spans[j++].owner] = true;
-    scoreUnit(tokensOf(text, start, end, spans.slice(i, j)), sums);
+    tokensOf(text, start, end, spans, i, j);
+    scoreUnit(sums);
     i = j;
   }
-  return sums.map((s, k) => (named[k] ? polarityOf(s) : null));
+  lower = null;
+  for (let k = 0; k < entityCount; k++) if (named[k]) out[k] = polarityOf(sums[k]);
+  return out;
 }
 
 export function polarityOf(sum: number): EntitySentiment {
@@ -107,158 +149,241 @@ function unitEnd(text: string, from: number): number {
   return text.length;
 }
 
-function pushWords(out: Token[], text: string, from: number, to: number): void {
-  if (to <= from) return;
-  WORD.lastIndex = from;
-  for (let m = WORD.exec(text); m !== null && m.index < to; m = WORD.exec(text)) {
-    if (m.index + m[0].length > to) break;
-    const t = m[0];
-    const c = t.charCodeAt(0);
-    if (t.length === 1 || c === 32 || c === 9 || c === 10) {
-      if (!/[\p{L}\p{N}]/u.test(t)) {
-        out.push({ sep: true });
-        continue;
+// Words and separators are read by hand, as this pattern would match them (one match after the other):
+//   [\p{L}\p{N}]+(?:['’.\-&*+][\p{L}\p{N}]+)*  a word, with inner ' ’ . - & * + ("o'reilly", "wi-fi")
+//   [,;:|()–—]  or  \s-\s                      a clause separator
+// A separator of three characters that does not start with a space, tab or line break is read as a
+// word, as the first version of this scan did.
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/uy;
+const SPACE = /\s/y;
+
+/** Length (1 or 2 code units) of the letter or digit at k, or 0. */
+function letterOrDigitAt(text: string, k: number): number {
+  const c = text.charCodeAt(k);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0;
+  if (Number.isNaN(c)) return 0;
+  LETTER_OR_DIGIT.lastIndex = k;
+  return LETTER_OR_DIGIT.test(text) ? LETTER_OR_DIGIT.lastIndex - k : 0;
+}
+
+function isSpaceAt(text: string, k: number): boolean {
+  const c = text.charCodeAt(k);
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  SPACE.lastIndex = k;
+  return SPACE.test(text);
+}
+
+function isSeparator(c: number): boolean {
+  // , ; : | ( ) – —
+  return c === 44 || c === 59 || c === 58 || c === 124 || c === 40 || c === 41 || c === 0x2013 || c === 0x2014;
+}
+
+function isConnector(c: number): boolean {
+  // ' ’ . - & * +
+  return c === 39 || c === 0x2019 || c === 46 || c === 45 || c === 38 || c === 42 || c === 43;
+}
+
+function pushWords(text: string, from: number, to: number): void {
+  let k = from;
+  while (k < to) {
+    let n = letterOrDigitAt(text, k);
+    if (n > 0) {
+      let e = k + n;
+      for (;;) {
+        n = letterOrDigitAt(text, e);
+        if (n > 0) e += n;
+        else if (isConnector(text.charCodeAt(e)) && letterOrDigitAt(text, e + 1) > 0) e++;
+        else break;
       }
+      if (e > to) return;
+      pushToken(WORD, wordAt(text, k, e));
+      k = e;
+      continue;
     }
-    out.push({ word: t.toLowerCase().replace(/’/g, "'") });
+    const c = text.charCodeAt(k);
+    if (isSeparator(c)) {
+      if (k + 1 > to) return;
+      pushToken(SEP, '');
+      k++;
+      continue;
+    }
+    if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k) && isSpaceAt(text, k + 2)) {
+      if (k + 3 > to) return;
+      if (c === 32 || c === 9 || c === 10) pushToken(SEP, '');
+      else pushToken(WORD, wordAt(text, k, k + 3));
+      k += 3;
+      continue;
+    }
+    k += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(k) ?? 0) > 0xffff ? 2 : 1;
   }
 }
 
-function tokensOf(text: string, start: number, end: number, spans: readonly MentionSpan[]): Token[] {
-  const out: Token[] = [];
+function tokensOf(text: string, start: number, end: number, spans: readonly MentionSpan[], i: number, j: number): void {
+  tokenCount = 0;
   let at = start;
-  for (const s of spans) {
-    pushWords(out, text, at, s.start);
-    out.push({ owner: s.owner });
+  for (let k = i; k < j; k++) {
+    const s = spans[k];
+    pushWords(text, at, s.start);
+    pushToken(s.owner, '');
     at = s.end;
   }
-  pushWords(out, text, at, end);
-  return out;
+  pushWords(text, at, end);
 }
 
-function newSegment(before: number): Segment {
-  return { words: 0, valence: 0, weight: 1, holders: [], objects: [], relative: false, before };
+function newSegment(from: number, before: number): Segment {
+  let seg = segments[segmentCount];
+  if (seg === undefined) {
+    seg = { from, to: from, valence: 0, weight: 1, holders: [], objects: [], relative: false, before };
+    segments[segmentCount] = seg;
+  } else {
+    seg.from = from;
+    seg.to = from;
+    seg.valence = 0;
+    seg.weight = 1;
+    seg.holders.length = 0;
+    seg.objects.length = 0;
+    seg.relative = false;
+    seg.before = before;
+  }
+  return seg;
 }
 
-/** Cuts a unit into clauses (at punctuation and contrast words) and rates each clause's words. */
-function segmentsOf(tokens: readonly Token[]): Segment[] {
-  const segments: Segment[] = [];
+/** Keeps the open segment (tokens [seg.from, to)) when it holds a word, rating its clause. */
+function closeSegment(seg: Segment, to: number): void {
+  seg.to = to;
+  seg.valence = rateClause(seg.from, to);
+  if (to > seg.from) segmentCount++;
+}
+
+const COMPARISON_NOUNS: ReadonlySet<string> = new Set([
+  'compared',
+  'comparison',
+  'alternative',
+  'alternatives',
+  'superior',
+  'inferior',
+]);
+
+/** Cuts the unit's tokens into clauses (at punctuation and contrast words) and rates each clause's words. */
+function segmentsOf(): void {
+  segmentCount = 0;
   let lastMention = -1;
-  let seg = newSegment(-1);
+  let seg = newSegment(0, -1);
   let contrastAt = -1;
   let subordinateFirst = false;
-  let clause: string[] = [];
   let comparing = false;
   let sawAs = false;
 
-  const close = () => {
-    seg.valence = rateClause(clause);
-    if (seg.words > 0 || seg.holders.length || seg.objects.length) segments.push(seg);
-    seg = newSegment(lastMention);
-    clause = [];
-    comparing = false;
-    sawAs = false;
-  };
-
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k];
-    if ('sep' in t) {
-      close();
+  for (let k = 0; k < tokenCount; k++) {
+    const kind = tokenKind[k];
+    if (kind === SEP) {
+      closeSegment(seg, k);
+      seg = newSegment(k + 1, lastMention);
+      comparing = false;
+      sawAs = false;
       continue;
     }
-    if ('owner' in t) {
-      const next = tokens[k + 1];
-      const alternative = next && 'word' in next && (next.word === 'alternative' || next.word === 'alternatives');
-      (comparing || alternative ? seg.objects : seg.holders).push(t.owner);
-      lastMention = t.owner;
-      seg.words++;
-      clause.push('');
+    if (kind >= 0) {
+      const next = k + 1 < tokenCount && tokenKind[k + 1] === WORD ? tokenWord[k + 1] : '';
+      const alternative = next === 'alternative' || next === 'alternatives';
+      (comparing || alternative ? seg.objects : seg.holders).push(kind);
+      lastMention = kind;
       continue;
     }
-    const w = t.word;
-    const first = seg.words === 0;
-    if (CONTRASTS.has(w) && !(w === 'though' && segments.length === 0 && first)) {
-      close();
-      contrastAt = segments.length;
+    const w = tokenWord[k];
+    const first = k === seg.from;
+    if (CONTRASTS.has(w) && !(w === 'though' && segmentCount === 0 && first)) {
+      closeSegment(seg, k);
+      seg = newSegment(k + 1, lastMention);
+      comparing = false;
+      sawAs = false;
+      contrastAt = segmentCount;
       continue;
     }
-    if (first && segments.length === 0 && (SUBORDINATORS.has(w) || (w === 'even' && isNext(tokens, k, 'though')))) {
+    if (first && segmentCount === 0 && (SUBORDINATORS.has(w) || (w === 'even' && isNext(k, 'though')))) {
       subordinateFirst = true;
     }
     if (first && RELATIVES.has(w)) seg.relative = true;
     if (COMPARISON_MARKERS.has(w)) comparing = true;
-    else if (
-      (w === 'with' || w === 'to') &&
-      /^(compared|comparison|alternative|alternatives|superior|inferior)$/.test(clause[clause.length - 1] ?? '')
-    )
-      comparing = true;
+    else if ((w === 'with' || w === 'to') && k > seg.from && COMPARISON_NOUNS.has(tokenWord[k - 1])) comparing = true;
     else if (w === 'as') {
       if (sawAs) comparing = true;
       sawAs = true;
     }
-    seg.words++;
-    clause.push(w);
   }
-  close();
+  closeSegment(seg, tokenCount);
 
-  if (subordinateFirst && segments.length > 1) segments[0].weight *= SUBORDINATE;
+  if (subordinateFirst && segmentCount > 1) segments[0].weight *= SUBORDINATE;
   if (contrastAt > 0)
-    segments.forEach((s, k) => {
-      s.weight *= k < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST;
-    });
-  return segments;
+    for (let k = 0; k < segmentCount; k++) segments[k].weight *= k < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST;
 }
 
-function isNext(tokens: readonly Token[], k: number, word: string): boolean {
-  const t = tokens[k + 1];
-  return t !== undefined && 'word' in t && t.word === word;
+function isNext(k: number, word: string): boolean {
+  return k + 1 < tokenCount && tokenKind[k + 1] === WORD && tokenWord[k + 1] === word;
+}
+
+/** The nearest segment naming a holder, looking one way first and then the other. */
+function nearestHeld(k: number, nextFirst: boolean): Segment | undefined {
+  const first = nextFirst ? 1 : -1;
+  for (let m = k + first; m >= 0 && m < segmentCount; m += first) if (segments[m].holders.length) return segments[m];
+  for (let m = k - first; m >= 0 && m < segmentCount; m -= first) if (segments[m].holders.length) return segments[m];
+  return undefined;
+}
+
+/** Whether list[i] is the first of its value in list (the lists hold a few entities each). */
+function firstOf(list: readonly number[], i: number): boolean {
+  return list.indexOf(list[i]) === i;
 }
 
 /** Adds each clause's valence to the entities it speaks of. */
-function scoreUnit(tokens: readonly Token[], sums: number[]): void {
-  const segments = segmentsOf(tokens);
-  const nearestHeld = (k: number, nextFirst: boolean): Segment | undefined => {
-    const order = nextFirst ? [1, -1] : [-1, 1];
-    for (const dir of order)
-      for (let m = k + dir; m >= 0 && m < segments.length; m += dir) if (segments[m].holders.length) return segments[m];
-    return undefined;
-  };
-  segments.forEach((seg, k) => {
+function scoreUnit(sums: number[]): void {
+  segmentsOf();
+  for (let k = 0; k < segmentCount; k++) {
+    const seg = segments[k];
     const v = seg.valence * seg.weight;
     if (v !== 0) {
       // A clause naming no one speaks of the subject before it, and goes on with its comparison
       // ("X is cheaper than Y but less durable"); a relative clause, of the entity just named.
       const carried = seg.holders.length || seg.relative ? undefined : nearestHeld(k, false);
-      const targets = seg.holders.length ? seg.holders : seg.relative && seg.before >= 0 ? [seg.before] : [];
-      for (const t of new Set(carried?.holders ?? targets)) sums[t] += v;
-      if (carried) for (const o of new Set(carried.objects)) if (!seg.objects.includes(o)) sums[o] -= v;
+      if (carried) {
+        const list = carried.holders;
+        for (let m = 0; m < list.length; m++) if (firstOf(list, m)) sums[list[m]] += v;
+        const objects = carried.objects;
+        for (let m = 0; m < objects.length; m++)
+          if (firstOf(objects, m) && !seg.objects.includes(objects[m])) sums[objects[m]] -= v;
+      } else if (seg.holders.length) {
+        const list = seg.holders;
+        for (let m = 0; m < list.length; m++) if (firstOf(list, m)) sums[list[m]] += v;
+      } else if (seg.relative && seg.before >= 0) sums[seg.before] += v;
     }
     if (seg.objects.length) {
       // "Unlike X, Acme ...": the comparison's valence is in the subject's clause.
       const other = v !== 0 ? undefined : nearestHeld(k, true);
       const cv = other ? other.valence * other.weight : v;
-      for (const o of new Set(seg.objects)) sums[o] -= cv;
+      const objects = seg.objects;
+      for (let m = 0; m < objects.length; m++) if (firstOf(objects, m)) sums[objects[m]] -= cv;
     }
-  });
+  }
 }
 
-/** Sum of the valences of one clause's words, with negation, boosters, "too" and diminishers. */
-function rateClause(words: readonly string[]): number {
-  const price = words.some((w) => PRICE_NOUNS.has(w));
+/** Sum of the valences of one clause's words (tokens [from, to)), with negation, boosters, "too" and diminishers. */
+function rateClause(from: number, to: number): number {
+  let price = false;
+  for (let k = from; k < to && !price; k++) price = PRICE_NOUNS.has(tokenWord[k]);
   let sum = 0;
   let negate = 0;
   let boost = 0;
   let too = 0;
   let dim = 0;
   let dimWord = '';
-  for (let k = 0; k < words.length; k++) {
-    const w = words[k];
+  for (let k = from; k < to; k++) {
+    const w = tokenWord[k];
     let v = 0;
     let used = 1;
-    const phrase = phraseAt(words, k);
-    if (phrase) {
-      v = phrase.value;
-      used = phrase.length;
+    const phrase = phraseAt(k, to);
+    if (phrase > 0) {
+      v = phraseValue;
+      used = phrase;
     } else if (NEGATORS.has(w)) {
       negate = 4;
     } else if (BOOSTERS.has(w)) {
@@ -305,16 +430,23 @@ function dimAlone(w: string, price: boolean): number {
   return w === 'few' || w === 'reduce' || w === 'reduces' ? 0 : -1;
 }
 
-function phraseAt(words: readonly string[], k: number): { value: number; length: number } | undefined {
-  const list = LEXICON.phrases.get(words[k]);
-  if (!list) return undefined;
+/** The valence of the phrase phraseAt found last. */
+let phraseValue = 0;
+
+/** Length in words of the lexicon phrase starting at token k of a clause ending at `to`, or 0. */
+function phraseAt(k: number, to: number): number {
+  const list = LEXICON.phrases.get(tokenWord[k]);
+  if (!list) return 0;
   for (const p of list) {
-    if (k + p.words.length > words.length) continue;
+    if (k + p.words.length > to) continue;
     let ok = true;
-    for (let m = 1; m < p.words.length && ok; m++) ok = words[k + m] === p.words[m];
-    if (ok) return { value: p.value, length: p.words.length };
+    for (let m = 1; m < p.words.length && ok; m++) ok = tokenWord[k + m] === p.words[m];
+    if (ok) {
+      phraseValue = p.value;
+      return p.words.length;
+    }
   }
-  return undefined;
+  return 0;
 }
 
 function wordValue(w: string): number {
