@@ -50,7 +50,63 @@ const SEP = -2;
 const WORD = -1;
 const tokenKind: number[] = [];
 const tokenWord: string[] = [];
+/** What each word is to the rules (the flags below) and its valence, from one lookup in WORD_INFO. */
+const tokenFlags: number[] = [];
+const tokenValue: number[] = [];
 let tokenCount = 0;
+/** Whether a token of the unit can carry valence; a unit with none adds nothing to any entity. */
+let unitRated = false;
+
+// Flags: the word lists of words.ts and the words the rules name, so that a word costs one lookup.
+const NEGATOR = 1;
+const BOOSTER = 2;
+const TOO = 4;
+const DIMINISHER = 8;
+const HIGH = 16; // "high", "higher", "steep": against, said of a price
+const LOW = 32;
+const PRICE = 64;
+const CONTRAST = 128;
+const SUBORDINATOR = 256;
+const RELATIVE = 512;
+const COMPARISON_MARKER = 1024;
+const COMPARISON_NOUN = 2048; // "compared", "alternative"...: followed by "with" or "to", a comparison
+const PHRASE = 4096; // the first word of a lexicon phrase
+/** A word that can carry valence: rated in the lexicon, a phrase's start, a diminisher, high or low. */
+const RATED = 8192;
+
+interface WordInfo {
+  flags: number;
+  value: number;
+}
+
+const WORD_INFO: ReadonlyMap<string, WordInfo> = buildWordInfo();
+
+function buildWordInfo(): Map<string, WordInfo> {
+  const info = new Map<string, WordInfo>();
+  const flag = (words: Iterable<string>, f: number) => {
+    for (const w of words) {
+      const i = info.get(w) ?? { flags: 0, value: wordValue(w) };
+      i.flags |= f;
+      info.set(w, i);
+    }
+  };
+  flag(LEXICON.words.keys(), 0);
+  flag(NEGATORS, NEGATOR);
+  flag(BOOSTERS, BOOSTER);
+  flag(['too'], TOO);
+  flag(DIMINISHERS, DIMINISHER | RATED);
+  flag(['high', 'higher', 'steep'], HIGH | RATED);
+  flag(['low'], LOW | RATED);
+  flag(PRICE_NOUNS, PRICE);
+  flag(CONTRASTS, CONTRAST);
+  flag(SUBORDINATORS, SUBORDINATOR);
+  flag(RELATIVES, RELATIVE);
+  flag(COMPARISON_MARKERS, COMPARISON_MARKER);
+  flag(['compared', 'comparison', 'alternative', 'alternatives', 'superior', 'inferior'], COMPARISON_NOUN);
+  flag(LEXICON.phrases.keys(), PHRASE | RATED);
+  for (const i of info.values()) if (i.value !== 0) i.flags |= RATED;
+  return info;
+}
 
 /** The answer text in lower case when that keeps every offset and letter (see lowerText), else null. */
 let lower: string | null = null;
@@ -74,6 +130,27 @@ function wordAt(text: string, from: number, to: number): string {
 function pushToken(kind: number, word: string): void {
   tokenKind[tokenCount] = kind;
   tokenWord[tokenCount] = word;
+  tokenFlags[tokenCount] = 0;
+  tokenValue[tokenCount] = 0;
+  tokenCount++;
+}
+
+function pushWord(word: string): void {
+  const info = WORD_INFO.get(word);
+  let flags = 0;
+  let value = 0;
+  if (info !== undefined) {
+    flags = info.flags;
+    value = info.value;
+  } else if (word.includes('-')) {
+    value = wordValue(word);
+    if (value !== 0) flags = RATED;
+  }
+  if (flags & RATED) unitRated = true;
+  tokenKind[tokenCount] = WORD;
+  tokenWord[tokenCount] = word;
+  tokenFlags[tokenCount] = flags;
+  tokenValue[tokenCount] = value;
   tokenCount++;
 }
 
@@ -115,7 +192,8 @@ export function entitySentiments(
     let j = i;
     while (j < spans.length && spans[j].start < end) named[spans[j++].owner] = true;
     tokensOf(text, start, end, spans, i, j);
-    scoreUnit(sums);
+    // Every clause of a unit without a rated word has valence 0, which moves no sum.
+    if (unitRated) scoreUnit(sums);
     i = j;
   }
   lower = null;
@@ -196,7 +274,7 @@ function pushWords(text: string, from: number, to: number): void {
         else break;
       }
       if (e > to) return;
-      pushToken(WORD, wordAt(text, k, e));
+      pushWord(wordAt(text, k, e));
       k = e;
       continue;
     }
@@ -210,7 +288,7 @@ function pushWords(text: string, from: number, to: number): void {
     if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k) && isSpaceAt(text, k + 2)) {
       if (k + 3 > to) return;
       if (c === 32 || c === 9 || c === 10) pushToken(SEP, '');
-      else pushToken(WORD, wordAt(text, k, k + 3));
+      else pushWord(wordAt(text, k, k + 3));
       k += 3;
       continue;
     }
@@ -220,6 +298,7 @@ function pushWords(text: string, from: number, to: number): void {
 
 function tokensOf(text: string, start: number, end: number, spans: readonly MentionSpan[], i: number, j: number): void {
   tokenCount = 0;
+  unitRated = false;
   let at = start;
   for (let k = i; k < j; k++) {
     const s = spans[k];
@@ -240,8 +319,8 @@ function newSegment(from: number, before: number): Segment {
     seg.to = from;
     seg.valence = 0;
     seg.weight = 1;
-    seg.holders.length = 0;
-    seg.objects.length = 0;
+    if (seg.holders.length !== 0) seg.holders.length = 0;
+    if (seg.objects.length !== 0) seg.objects.length = 0;
     seg.relative = false;
     seg.before = before;
   }
@@ -254,15 +333,6 @@ function closeSegment(seg: Segment, to: number): void {
   seg.valence = rateClause(seg.from, to);
   if (to > seg.from) segmentCount++;
 }
-
-const COMPARISON_NOUNS: ReadonlySet<string> = new Set([
-  'compared',
-  'comparison',
-  'alternative',
-  'alternatives',
-  'superior',
-  'inferior',
-]);
 
 /** Cuts the unit's tokens into clauses (at punctuation and contrast words) and rates each clause's words. */
 function segmentsOf(): void {
@@ -291,8 +361,9 @@ function segmentsOf(): void {
       continue;
     }
     const w = tokenWord[k];
+    const flags = tokenFlags[k];
     const first = k === seg.from;
-    if (CONTRASTS.has(w) && !(w === 'though' && segmentCount === 0 && first)) {
+    if (flags & CONTRAST && !(w === 'though' && segmentCount === 0 && first)) {
       closeSegment(seg, k);
       seg = newSegment(k + 1, lastMention);
       comparing = false;
@@ -300,12 +371,12 @@ function segmentsOf(): void {
       contrastAt = segmentCount;
       continue;
     }
-    if (first && segmentCount === 0 && (SUBORDINATORS.has(w) || (w === 'even' && isNext(k, 'though')))) {
+    if (first && segmentCount === 0 && (flags & SUBORDINATOR || (w === 'even' && isNext(k, 'though')))) {
       subordinateFirst = true;
     }
-    if (first && RELATIVES.has(w)) seg.relative = true;
-    if (COMPARISON_MARKERS.has(w)) comparing = true;
-    else if ((w === 'with' || w === 'to') && k > seg.from && COMPARISON_NOUNS.has(tokenWord[k - 1])) comparing = true;
+    if (first && flags & RELATIVE) seg.relative = true;
+    if (flags & COMPARISON_MARKER) comparing = true;
+    else if ((w === 'with' || w === 'to') && k > seg.from && tokenFlags[k - 1] & COMPARISON_NOUN) comparing = true;
     else if (w === 'as') {
       if (sawAs) comparing = true;
       sawAs = true;
@@ -369,7 +440,7 @@ function scoreUnit(sums: number[]): void {
 /** Sum of the valences of one clause's words (tokens [from, to)), with negation, boosters, "too" and diminishers. */
 function rateClause(from: number, to: number): number {
   let price = false;
-  for (let k = from; k < to && !price; k++) price = PRICE_NOUNS.has(tokenWord[k]);
+  for (let k = from; k < to && !price; k++) price = (tokenFlags[k] & PRICE) !== 0;
   let sum = 0;
   let negate = 0;
   let boost = 0;
@@ -377,27 +448,27 @@ function rateClause(from: number, to: number): number {
   let dim = 0;
   let dimWord = '';
   for (let k = from; k < to; k++) {
-    const w = tokenWord[k];
+    const flags = tokenFlags[k];
     let v = 0;
     let used = 1;
-    const phrase = phraseAt(k, to);
+    const phrase = flags & PHRASE ? phraseAt(k, to) : 0;
     if (phrase > 0) {
       v = phraseValue;
       used = phrase;
-    } else if (NEGATORS.has(w)) {
+    } else if (flags & NEGATOR) {
       negate = 4;
-    } else if (BOOSTERS.has(w)) {
+    } else if (flags & BOOSTER) {
       boost = 3;
-    } else if (w === 'too') {
+    } else if (flags & TOO) {
       too = 3;
-    } else if (DIMINISHERS.has(w)) {
+    } else if (flags & DIMINISHER) {
       dim = 3;
-      dimWord = w;
-    } else if (w === 'high' || w === 'higher' || w === 'steep') {
+      dimWord = tokenWord[k];
+    } else if (flags & HIGH) {
       if (price) v = -1.5;
-    } else if (w === 'low') {
+    } else if (flags & LOW) {
       if (price) v = 1.5;
-    } else v = wordValue(w);
+    } else v = tokenValue[k];
 
     if (v !== 0) {
       if (boost > 0) v *= BOOST;
