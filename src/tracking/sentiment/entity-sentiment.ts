@@ -1,18 +1,36 @@
 // Sentiment per entity (CONTRACT.md section 13; docs/analysis.md, "Sentiment" says the rules in
 // words): for each entity named in an answer, a polarity and a score in [-1, 1] from the sentences
 // and list items that name it. Pure and deterministic; only the units holding a mention are read,
-// and every word costs one Map lookup.
-import { LEXICON } from './lexicon.ts';
+// and every word costs one lookup (word-table.ts).
 import {
-  BOOSTERS,
-  COMPARISON_MARKERS,
-  CONTRASTS,
-  DIMINISHERS,
-  NEGATORS,
-  PRICE_NOUNS,
-  RELATIVES,
-  SUBORDINATORS,
-} from './words.ts';
+  ALTERNATIVE,
+  AS,
+  BOOSTER,
+  COMPARISON_MARKER,
+  COMPARISON_NOUN,
+  CONTRAST,
+  DIM_NOTHING,
+  DIMINISHER,
+  EVEN,
+  HIGH,
+  knownWord,
+  knownWordAt,
+  LESS,
+  LOW,
+  NEGATOR,
+  PHRASE,
+  PRICE,
+  RATED,
+  RELATIVE,
+  SUBORDINATOR,
+  THOUGH,
+  TOO,
+  WITH_TO,
+  wordFlags,
+  wordPhrases,
+  wordValue,
+  wordValues,
+} from './word-table.ts';
 
 export type Polarity = 'positive' | 'neutral' | 'negative';
 
@@ -44,69 +62,18 @@ const AFTER_CONTRAST = 1.5;
 const SUBORDINATE = 0.5;
 
 // The unit being scored, as parallel arrays reused from unit to unit (ingestion scores every answer,
-// so no object is made per token): each token's kind (SEP, WORD or the owner's index) and its word
-// (lower case, ’ read as '; '' for separators and mentions).
+// so no object is made per token): each token's kind (SEP, WORD or the owner's index), its word's
+// number in word-table.ts (-1 when unknown, and for separators and mentions), its flags there and
+// its valence.
 const SEP = -2;
 const WORD = -1;
 const tokenKind: number[] = [];
-const tokenWord: string[] = [];
-/** What each word is to the rules (the flags below) and its valence, from one lookup in WORD_INFO. */
+const tokenWord: number[] = [];
 const tokenFlags: number[] = [];
 const tokenValue: number[] = [];
 let tokenCount = 0;
 /** Whether a token of the unit can carry valence; a unit with none adds nothing to any entity. */
 let unitRated = false;
-
-// Flags: the word lists of words.ts and the words the rules name, so that a word costs one lookup.
-const NEGATOR = 1;
-const BOOSTER = 2;
-const TOO = 4;
-const DIMINISHER = 8;
-const HIGH = 16; // "high", "higher", "steep": against, said of a price
-const LOW = 32;
-const PRICE = 64;
-const CONTRAST = 128;
-const SUBORDINATOR = 256;
-const RELATIVE = 512;
-const COMPARISON_MARKER = 1024;
-const COMPARISON_NOUN = 2048; // "compared", "alternative"...: followed by "with" or "to", a comparison
-const PHRASE = 4096; // the first word of a lexicon phrase
-/** A word that can carry valence: rated in the lexicon, a phrase's start, a diminisher, high or low. */
-const RATED = 8192;
-
-interface WordInfo {
-  flags: number;
-  value: number;
-}
-
-const WORD_INFO: ReadonlyMap<string, WordInfo> = buildWordInfo();
-
-function buildWordInfo(): Map<string, WordInfo> {
-  const info = new Map<string, WordInfo>();
-  const flag = (words: Iterable<string>, f: number) => {
-    for (const w of words) {
-      const i = info.get(w) ?? { flags: 0, value: wordValue(w) };
-      i.flags |= f;
-      info.set(w, i);
-    }
-  };
-  flag(LEXICON.words.keys(), 0);
-  flag(NEGATORS, NEGATOR);
-  flag(BOOSTERS, BOOSTER);
-  flag(['too'], TOO);
-  flag(DIMINISHERS, DIMINISHER | RATED);
-  flag(['high', 'higher', 'steep'], HIGH | RATED);
-  flag(['low'], LOW | RATED);
-  flag(PRICE_NOUNS, PRICE);
-  flag(CONTRASTS, CONTRAST);
-  flag(SUBORDINATORS, SUBORDINATOR);
-  flag(RELATIVES, RELATIVE);
-  flag(COMPARISON_MARKERS, COMPARISON_MARKER);
-  flag(['compared', 'comparison', 'alternative', 'alternatives', 'superior', 'inferior'], COMPARISON_NOUN);
-  flag(LEXICON.phrases.keys(), PHRASE | RATED);
-  for (const i of info.values()) if (i.value !== 0) i.flags |= RATED;
-  return info;
-}
 
 /** The answer text in lower case when that keeps every offset and letter (see lowerText), else null. */
 let lower: string | null = null;
@@ -127,28 +94,34 @@ function wordAt(text: string, from: number, to: number): string {
   return w.includes('’') ? w.replaceAll('’', "'") : w;
 }
 
-function pushToken(kind: number, word: string): void {
+function pushToken(kind: number): void {
   tokenKind[tokenCount] = kind;
-  tokenWord[tokenCount] = word;
+  tokenWord[tokenCount] = -1;
   tokenFlags[tokenCount] = 0;
   tokenValue[tokenCount] = 0;
   tokenCount++;
 }
 
-function pushWord(word: string): void {
-  const info = WORD_INFO.get(word);
-  let flags = 0;
+/** Pushes the word text[from, to); `hyphen` says whether it holds a '-'. */
+function pushWord(text: string, from: number, to: number, hyphen: boolean): void {
+  let n: number;
   let value = 0;
-  if (info !== undefined) {
-    flags = info.flags;
-    value = info.value;
-  } else if (word.includes('-')) {
-    value = wordValue(word);
-    if (value !== 0) flags = RATED;
+  if (lower !== null) {
+    n = knownWordAt(lower, from, to);
+    if (n < 0 && hyphen) value = wordValue(lower.slice(from, to));
+  } else {
+    const w = wordAt(text, from, to);
+    n = knownWord(w);
+    if (n < 0 && hyphen) value = wordValue(w);
+  }
+  let flags = value !== 0 ? RATED : 0;
+  if (n >= 0) {
+    flags = wordFlags[n];
+    value = wordValues[n];
   }
   if (flags & RATED) unitRated = true;
   tokenKind[tokenCount] = WORD;
-  tokenWord[tokenCount] = word;
+  tokenWord[tokenCount] = n;
   tokenFlags[tokenCount] = flags;
   tokenValue[tokenCount] = value;
   tokenCount++;
@@ -267,28 +240,31 @@ function pushWords(text: string, from: number, to: number): void {
     let n = letterOrDigitAt(text, k);
     if (n > 0) {
       let e = k + n;
+      let hyphen = false;
       for (;;) {
         n = letterOrDigitAt(text, e);
         if (n > 0) e += n;
-        else if (isConnector(text.charCodeAt(e)) && letterOrDigitAt(text, e + 1) > 0) e++;
-        else break;
+        else if (isConnector(text.charCodeAt(e)) && letterOrDigitAt(text, e + 1) > 0) {
+          if (text.charCodeAt(e) === 45) hyphen = true;
+          e++;
+        } else break;
       }
       if (e > to) return;
-      pushWord(wordAt(text, k, e));
+      pushWord(text, k, e, hyphen);
       k = e;
       continue;
     }
     const c = text.charCodeAt(k);
     if (isSeparator(c)) {
       if (k + 1 > to) return;
-      pushToken(SEP, '');
+      pushToken(SEP);
       k++;
       continue;
     }
     if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k) && isSpaceAt(text, k + 2)) {
       if (k + 3 > to) return;
-      if (c === 32 || c === 9 || c === 10) pushToken(SEP, '');
-      else pushWord(wordAt(text, k, k + 3));
+      if (c === 32 || c === 9 || c === 10) pushToken(SEP);
+      else pushWord(text, k, k + 3, true);
       k += 3;
       continue;
     }
@@ -303,7 +279,7 @@ function tokensOf(text: string, start: number, end: number, spans: readonly Ment
   for (let k = i; k < j; k++) {
     const s = spans[k];
     pushWords(text, at, s.start);
-    pushToken(s.owner, '');
+    pushToken(s.owner);
     at = s.end;
   }
   pushWords(text, at, end);
@@ -354,16 +330,14 @@ function segmentsOf(): void {
       continue;
     }
     if (kind >= 0) {
-      const next = k + 1 < tokenCount && tokenKind[k + 1] === WORD ? tokenWord[k + 1] : '';
-      const alternative = next === 'alternative' || next === 'alternatives';
+      const alternative = k + 1 < tokenCount && (tokenFlags[k + 1] & ALTERNATIVE) !== 0;
       (comparing || alternative ? seg.objects : seg.holders).push(kind);
       lastMention = kind;
       continue;
     }
-    const w = tokenWord[k];
     const flags = tokenFlags[k];
     const first = k === seg.from;
-    if (flags & CONTRAST && !(w === 'though' && segmentCount === 0 && first)) {
+    if (flags & CONTRAST && !(flags & THOUGH && segmentCount === 0 && first)) {
       closeSegment(seg, k);
       seg = newSegment(k + 1, lastMention);
       comparing = false;
@@ -371,13 +345,13 @@ function segmentsOf(): void {
       contrastAt = segmentCount;
       continue;
     }
-    if (first && segmentCount === 0 && (flags & SUBORDINATOR || (w === 'even' && isNext(k, 'though')))) {
+    if (first && segmentCount === 0 && (flags & SUBORDINATOR || (flags & EVEN && isNext(k, THOUGH)))) {
       subordinateFirst = true;
     }
     if (first && flags & RELATIVE) seg.relative = true;
     if (flags & COMPARISON_MARKER) comparing = true;
-    else if ((w === 'with' || w === 'to') && k > seg.from && tokenFlags[k - 1] & COMPARISON_NOUN) comparing = true;
-    else if (w === 'as') {
+    else if (flags & WITH_TO && k > seg.from && tokenFlags[k - 1] & COMPARISON_NOUN) comparing = true;
+    else if (flags & AS) {
       if (sawAs) comparing = true;
       sawAs = true;
     }
@@ -389,8 +363,8 @@ function segmentsOf(): void {
     for (let k = 0; k < segmentCount; k++) segments[k].weight *= k < contrastAt ? BEFORE_CONTRAST : AFTER_CONTRAST;
 }
 
-function isNext(k: number, word: string): boolean {
-  return k + 1 < tokenCount && tokenKind[k + 1] === WORD && tokenWord[k + 1] === word;
+function isNext(k: number, flag: number): boolean {
+  return k + 1 < tokenCount && (tokenFlags[k + 1] & flag) !== 0;
 }
 
 /** The nearest segment naming a holder, looking one way first and then the other. */
@@ -446,7 +420,7 @@ function rateClause(from: number, to: number): number {
   let boost = 0;
   let too = 0;
   let dim = 0;
-  let dimWord = '';
+  let dimFlags = 0;
   for (let k = from; k < to; k++) {
     const flags = tokenFlags[k];
     let v = 0;
@@ -463,7 +437,7 @@ function rateClause(from: number, to: number): number {
       too = 3;
     } else if (flags & DIMINISHER) {
       dim = 3;
-      dimWord = tokenWord[k];
+      dimFlags = flags;
     } else if (flags & HIGH) {
       if (price) v = -1.5;
     } else if (flags & LOW) {
@@ -487,18 +461,18 @@ function rateClause(from: number, to: number): number {
       negate = Math.max(0, negate - 1);
       boost = Math.max(0, boost - 1);
       too = Math.max(0, too - 1);
-      if (dim > 0 && --dim === 0) sum += dimAlone(dimWord, price);
+      if (dim > 0 && --dim === 0) sum += dimAlone(dimFlags, price);
     }
     k += used - 1;
   }
-  if (dim > 0) sum += dimAlone(dimWord, price);
+  if (dim > 0) sum += dimAlone(dimFlags, price);
   return sum;
 }
 
 /** "costs less", "lower fees" favour; "fewer listings", "a smaller store" count against. */
-function dimAlone(w: string, price: boolean): number {
-  if (price && (w === 'less' || w === 'lower')) return 1.5;
-  return w === 'few' || w === 'reduce' || w === 'reduces' ? 0 : -1;
+function dimAlone(flags: number, price: boolean): number {
+  if (price && flags & LESS) return 1.5;
+  return flags & DIM_NOTHING ? 0 : -1;
 }
 
 /** The valence of the phrase phraseAt found last. */
@@ -506,8 +480,8 @@ let phraseValue = 0;
 
 /** Length in words of the lexicon phrase starting at token k of a clause ending at `to`, or 0. */
 function phraseAt(k: number, to: number): number {
-  const list = LEXICON.phrases.get(tokenWord[k]);
-  if (!list) return 0;
+  const list = wordPhrases[tokenWord[k]];
+  if (list === undefined) return 0;
   for (const p of list) {
     if (k + p.words.length > to) continue;
     let ok = true;
@@ -518,13 +492,4 @@ function phraseAt(k: number, to: number): number {
     }
   }
   return 0;
-}
-
-function wordValue(w: string): number {
-  const v = LEXICON.words.get(w);
-  if (v !== undefined) return v;
-  if (!w.includes('-')) return 0;
-  let sum = 0;
-  for (const part of w.split('-')) sum += LEXICON.words.get(part) ?? 0;
-  return sum;
 }
