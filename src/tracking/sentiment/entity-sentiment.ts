@@ -190,14 +190,16 @@ function isUnitEnd(text: string, k: number): boolean {
   return Number.isNaN(next) || next === 32 || next === 10 || next === 9 || next === 13;
 }
 
+// \n . ! ? are all below 64, so most characters are passed over after one comparison.
 function unitStart(text: string, from: number): number {
-  for (let k = from - 1; k >= 0; k--) if (isUnitEnd(text, k)) return k + 1;
+  for (let k = from - 1; k >= 0; k--) if (text.charCodeAt(k) < 64 && isUnitEnd(text, k)) return k + 1;
   return 0;
 }
 
 function unitEnd(text: string, from: number): number {
-  for (let k = from; k < text.length; k++) if (isUnitEnd(text, k)) return k;
-  return text.length;
+  const n = text.length;
+  for (let k = from; k < n; k++) if (text.charCodeAt(k) < 64 && isUnitEnd(text, k)) return k;
+  return n;
 }
 
 // Words and separators are read by hand, as this pattern would match them (one match after the other):
@@ -208,10 +210,25 @@ function unitEnd(text: string, from: number): number {
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/uy;
 const SPACE = /\s/y;
 
+// What each ASCII character can be to the scan.
+const OTHER = 0;
+const LETTER_OR_DIGIT_CHAR = 1;
+const CONNECTOR_CHAR = 2; // ' . - & * +
+const SEPARATOR_CHAR = 3; // , ; : | ( )
+const SPACE_CHAR = 4; // what \s matches in ASCII
+const ASCII_CLASS = new Uint8Array(128).fill(OTHER);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[a-zA-Z0-9]/.test(ch)) ASCII_CLASS[c] = LETTER_OR_DIGIT_CHAR;
+  else if ("'.-&*+".includes(ch)) ASCII_CLASS[c] = CONNECTOR_CHAR;
+  else if (',;:|()'.includes(ch)) ASCII_CLASS[c] = SEPARATOR_CHAR;
+  else if (/\s/.test(ch)) ASCII_CLASS[c] = SPACE_CHAR;
+}
+
 /** Length (1 or 2 code units) of the letter or digit at k, or 0. */
 function letterOrDigitAt(text: string, k: number): number {
   const c = text.charCodeAt(k);
-  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0;
+  if (c < 128) return ASCII_CLASS[c] === LETTER_OR_DIGIT_CHAR ? 1 : 0;
   if (Number.isNaN(c)) return 0;
   LETTER_OR_DIGIT.lastIndex = k;
   return LETTER_OR_DIGIT.test(text) ? LETTER_OR_DIGIT.lastIndex - k : 0;
@@ -224,51 +241,66 @@ function isSpaceAt(text: string, k: number): boolean {
   return SPACE.test(text);
 }
 
-function isSeparator(c: number): boolean {
-  // , ; : | ( ) – —
-  return c === 44 || c === 59 || c === 58 || c === 124 || c === 40 || c === 41 || c === 0x2013 || c === 0x2014;
-}
-
-function isConnector(c: number): boolean {
-  // ' ’ . - & * +
-  return c === 39 || c === 0x2019 || c === 46 || c === 45 || c === 38 || c === 42 || c === 43;
-}
-
 function pushWords(text: string, from: number, to: number): void {
   let k = from;
   while (k < to) {
-    let n = letterOrDigitAt(text, k);
-    if (n > 0) {
-      let e = k + n;
-      let hyphen = false;
-      for (;;) {
-        n = letterOrDigitAt(text, e);
-        if (n > 0) e += n;
-        else if (isConnector(text.charCodeAt(e)) && letterOrDigitAt(text, e + 1) > 0) {
-          if (text.charCodeAt(e) === 45) hyphen = true;
+    const c = text.charCodeAt(k);
+    let n = 1;
+    if (c < 128) {
+      const cls = ASCII_CLASS[c];
+      if (cls === SPACE_CHAR) {
+        if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k + 2)) {
+          if (k + 3 > to) return;
+          if (c === 32 || c === 9 || c === 10) pushToken(SEP);
+          else pushWord(text, k, k + 3, true);
+          k += 3;
+        } else k++;
+        continue;
+      }
+      if (cls === SEPARATOR_CHAR) {
+        pushToken(SEP);
+        k++;
+        continue;
+      }
+      if (cls !== LETTER_OR_DIGIT_CHAR) {
+        k++;
+        continue;
+      }
+    } else {
+      n = letterOrDigitAt(text, k);
+      if (n === 0) {
+        if (c === 0x2013 || c === 0x2014) {
+          pushToken(SEP); // – —
+          k++;
+        } else if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k) && isSpaceAt(text, k + 2)) {
+          if (k + 3 > to) return;
+          pushWord(text, k, k + 3, true);
+          k += 3;
+        } else k += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(k) ?? 0) > 0xffff ? 2 : 1;
+        continue;
+      }
+    }
+    let e = k + n;
+    let hyphen = false;
+    for (;;) {
+      const d = text.charCodeAt(e);
+      if (d < 128) {
+        const cls = ASCII_CLASS[d];
+        if (cls === LETTER_OR_DIGIT_CHAR) e++;
+        else if (cls === CONNECTOR_CHAR && letterOrDigitAt(text, e + 1) > 0) {
+          if (d === 45) hyphen = true;
           e++;
         } else break;
+      } else {
+        n = letterOrDigitAt(text, e);
+        if (n > 0) e += n;
+        else if (d === 0x2019 && letterOrDigitAt(text, e + 1) > 0) e++;
+        else break;
       }
-      if (e > to) return;
-      pushWord(text, k, e, hyphen);
-      k = e;
-      continue;
     }
-    const c = text.charCodeAt(k);
-    if (isSeparator(c)) {
-      if (k + 1 > to) return;
-      pushToken(SEP);
-      k++;
-      continue;
-    }
-    if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k) && isSpaceAt(text, k + 2)) {
-      if (k + 3 > to) return;
-      if (c === 32 || c === 9 || c === 10) pushToken(SEP);
-      else pushWord(text, k, k + 3, true);
-      k += 3;
-      continue;
-    }
-    k += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(k) ?? 0) > 0xffff ? 2 : 1;
+    if (e > to) return;
+    pushWord(text, k, e, hyphen);
+    k = e;
   }
 }
 
