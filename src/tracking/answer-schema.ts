@@ -155,7 +155,7 @@ export function plainlyValid(v: unknown, latest: number): ValidAnswer | null {
   };
   if (id !== undefined) answer.id = id.toLowerCase();
   else if ('id' in v) answer.id = undefined; // as the schema keeps a key given as undefined
-  if (queries !== undefined || 'search_queries' in v) answer.search_queries = queries;
+  if ('search_queries' in v) answer.search_queries = queries; // a key given as undefined is kept, as for id
   return answer;
 }
 
