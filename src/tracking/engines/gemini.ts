@@ -60,9 +60,7 @@ export function createGeminiEngine({ provider, http }: AdapterOptions): Engine {
       const grounding = candidate.groundingMetadata;
       const listed = Array.isArray(grounding?.webSearchQueries) ? searchQueryList(grounding.webSearchQueries) : [];
       const searchQueries = grounding == null ? [] : listed.length ? listed : null;
-      const chunks = Array.isArray(candidate.groundingMetadata?.groundingChunks)
-        ? candidate.groundingMetadata.groundingChunks
-        : [];
+      const chunks = Array.isArray(grounding?.groundingChunks) ? grounding.groundingChunks : [];
       const webs = chunks.map((c: any) => c?.web).filter((w: any) => w && typeof w.uri === 'string');
       const hosts = new Set([REDIRECT_HOST, new URL(baseUrl).host]);
       const sources = await Promise.all(webs.map((w: any) => resolveSource(w.uri, w.title, hosts, req.signal)));
