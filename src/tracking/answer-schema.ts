@@ -171,15 +171,11 @@ export function validateAnswer(
   if (plain) return { ok: true, answer: plain };
   // Said plainly: the schema would name no field for an array, a number or null.
   if (!isObject(value)) return { ok: false, error: NOT_AN_OBJECT };
-  const parsed = schemaUntil(latest).safeParse(value);
+  // zod leaves the input out of its issues unless asked: it tells a missing field from a wrong-typed one.
+  const parsed = schemaUntil(latest).safeParse(value, { reportInput: true });
   if (parsed.success) return { ok: true, answer: parsed.data as ValidAnswer };
   const issue = parsed.error.issues[0];
   const field = issue.path.join('.') || 'line';
-  // zod reports no input by default: whether the field is missing is read from the line itself.
-  const given = issue.path.reduce<unknown>(
-    (v, key) => (isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[key] : undefined),
-    value,
-  );
-  const message = issue.code === 'invalid_type' && given === undefined ? 'is required' : issue.message;
+  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
   return { ok: false, error: `${field}: ${message}` };
 }
