@@ -31,6 +31,9 @@ export function requireIdentity(state: { identity?: Identity }): Identity {
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** A new credential (key, OAuth token, code, client secret, nonce): 32 random bytes, base64url, after `prefix`. */
+export const newSecret = (prefix = '') => prefix + randomBytes(32).toString('base64url');
+
 export async function createKey(pg: Postgres, opts: { email: string; name?: string }) {
   const email = opts.email.trim().toLowerCase();
   const { rows } = await pg.query<{ id: string; organization_id: string | null }>(
@@ -39,7 +42,7 @@ export async function createKey(pg: Postgres, opts: { email: string; name?: stri
   );
   const user = rows[0];
   if (!user) throw new UserError(`No user with email ${email}; add one with 'answerscope members add' or 'apply'`);
-  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const key = newSecret(KEY_PREFIX);
   const id = randomUUID();
   await pg.query('INSERT INTO api_keys (id, user_id, key_hash, prefix, name) VALUES ($1, $2, $3, $4, $5)', [
     id,

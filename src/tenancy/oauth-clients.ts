@@ -3,7 +3,7 @@
 // key a person pastes (oauth-grants.ts). A confidential client's secret is stored as its SHA-256.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../stores/postgres.ts';
-import { hashKey } from './keys.ts';
+import { hashKey, newSecret } from './keys.ts';
 
 export interface OAuthClient {
   id: string;
@@ -21,18 +21,19 @@ export async function createClient(
   opts: { name?: string; redirectUris: string[]; metadata: Record<string, unknown>; confidential: boolean },
 ): Promise<{ client: OAuthClient; secret?: string }> {
   const id = randomBytes(18).toString('base64url');
-  const secret = opts.confidential ? randomBytes(32).toString('base64url') : undefined;
+  const secret = opts.confidential ? newSecret() : undefined;
+  const secretHash = secret ? hashKey(secret) : null;
   const { rows } = await db.query<{ created_at: Date }>(
     `INSERT INTO oauth_clients (id, secret_hash, name, redirect_uris, metadata)
      VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
-    [id, secret ? hashKey(secret) : null, opts.name ?? null, opts.redirectUris, JSON.stringify(opts.metadata)],
+    [id, secretHash, opts.name ?? null, opts.redirectUris, JSON.stringify(opts.metadata)],
   );
   return {
     client: {
       id,
       name: opts.name ?? null,
       redirectUris: opts.redirectUris,
-      secretHash: secret ? hashKey(secret) : null,
+      secretHash,
       metadata: opts.metadata,
       createdAt: new Date(rows[0].created_at),
     },

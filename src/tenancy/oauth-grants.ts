@@ -7,9 +7,9 @@
 // its owner and the owner's membership afresh, as resolveKey does, so a revoked key or an owner who
 // left the organization (even one who came back since: memberships.created_at) is refused on the
 // very next request.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../stores/postgres.ts';
-import { hashKey, type Identity } from './keys.ts';
+import { hashKey, newSecret, type Identity } from './keys.ts';
 
 /** Lifetimes in seconds (docs/oauth.md). A refresh token is replaced at every use, so it is a sliding window. */
 export const ACCESS_TOKEN_TTL_S = 3600;
@@ -20,8 +20,6 @@ export const REQUEST_TTL_S = 1800;
 /** Token prefixes: told apart from `ans_` keys (REST refuses them as malformed) and from each other. */
 export const ACCESS_TOKEN_PREFIX = 'ansat_';
 export const REFRESH_TOKEN_PREFIX = 'ansrt_';
-
-const secret = (prefix = '') => prefix + randomBytes(32).toString('base64url');
 
 export interface AuthorizationRequest {
   clientId: string;
@@ -61,7 +59,7 @@ const pending = (r: RequestRow): PendingRequest => ({
 export async function createRequest(db: Queryable, req: AuthorizationRequest): Promise<string> {
   // Abandoned requests are cleared as new ones arrive; there are few, and the expiry is indexed.
   await db.query('DELETE FROM oauth_requests WHERE expires_at < now()');
-  const nonce = secret();
+  const nonce = newSecret();
   await db.query(
     `INSERT INTO oauth_requests
        (nonce_hash, client_id, redirect_uri, state, code_challenge, scope, resource, expires_at)
@@ -93,7 +91,7 @@ export async function requestByNonce(db: Queryable, nonce: string): Promise<Pend
  * one that can grant: the first form's nonce is dead. Null when the request is gone or expired.
  */
 export async function attachKey(db: Queryable, nonce: string, keyId: string): Promise<string | null> {
-  const next = secret();
+  const next = newSecret();
   const { rowCount } = await db.query(
     `UPDATE oauth_requests SET nonce_hash = $2, key_id = $3 WHERE nonce_hash = $1 AND expires_at > now()`,
     [hashKey(nonce), hashKey(next), keyId],
@@ -118,7 +116,7 @@ export async function organizationName(db: Queryable, organizationId: string): P
 /** The grant's code; the grant holds the organization the key acts for now. */
 export async function createGrant(db: Queryable, req: AuthorizationRequest, identity: Identity): Promise<string> {
   if (!identity.organizationId) throw new Error('a grant needs a key that acts for an organization');
-  const code = secret();
+  const code = newSecret();
   await db.query(
     `INSERT INTO oauth_grants (id, client_id, key_id, organization_id, scope, resource, code_hash, code_challenge,
                                redirect_uri, code_expires_at)
@@ -256,8 +254,8 @@ export async function issueTokens(db: Queryable, grantId: string): Promise<Issue
   // Expired tokens of this grant are cleared as it is used; a used refresh token stays until it
   // expires, so presenting it again is still recognised as a replay.
   await db.query('DELETE FROM oauth_tokens WHERE grant_id = $1 AND expires_at < now()', [grantId]);
-  const accessToken = secret(ACCESS_TOKEN_PREFIX);
-  const refreshToken = secret(REFRESH_TOKEN_PREFIX);
+  const accessToken = newSecret(ACCESS_TOKEN_PREFIX);
+  const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
   await db.query(
     `INSERT INTO oauth_tokens (token_hash, grant_id, kind, expires_at) VALUES
        ($1, $3, 'access', now() + make_interval(secs => $4)),
