@@ -5,13 +5,12 @@
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { Postgres } from '../stores/postgres.ts';
-import { KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
+import { identityByKeyId, KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
 import { clientById, type OAuthClient } from '../tenancy/oauth-clients.ts';
 import {
   attachKey,
   createGrant,
   createRequest,
-  identityByKeyId,
   organizationName,
   requestByNonce,
   takeRequest,

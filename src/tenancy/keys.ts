@@ -2,7 +2,7 @@
 // prefix. Every request looks the key up afresh, so a revocation or a membership change takes
 // effect on the very next request (there is no cache to outlive it).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Postgres } from '../stores/postgres.ts';
+import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { ApiError, UserError } from '../errors.ts';
 
 export const KEY_PREFIX = 'ans_';
@@ -64,20 +64,32 @@ export async function revokeKey(pg: Postgres, id: string) {
   return { id: rows[0].id, revoked_at: new Date(rows[0].revoked_at).toISOString() };
 }
 
-/** The identity a presented key resolves to, or null when it does not exist or was revoked. */
-export async function resolveKey(pg: Postgres, key: string): Promise<Identity | null> {
-  const { rows } = await pg.query<{
-    id: string;
-    user_id: string;
-    email: string;
-    organization_id: string | null;
-    last_used_at: Date | null;
-  }>(
-    `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_used_at
+/** A row of LIVE_KEY, or of any join that ends at a key, its owner and the owner's membership. */
+export interface IdentityRow {
+  id: string;
+  user_id: string;
+  email: string;
+  organization_id: string | null;
+}
+
+export const identityOf = (row: IdentityRow): Identity => ({
+  keyId: row.id,
+  userId: row.user_id,
+  email: row.email,
+  organizationId: row.organization_id,
+});
+
+// A key that is not revoked, with its owner and the organization the owner belongs to now.
+const LIVE_KEY = `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_used_at
        FROM api_keys k
        JOIN users u ON u.id = k.user_id
        LEFT JOIN memberships m ON m.user_id = k.user_id
-      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      WHERE k.revoked_at IS NULL`;
+
+/** The identity a presented key resolves to, or null when it does not exist or was revoked. */
+export async function resolveKey(pg: Postgres, key: string): Promise<Identity | null> {
+  const { rows } = await pg.query<IdentityRow & { last_used_at: Date | null }>(
+    `${LIVE_KEY} AND k.key_hash = $1`,
     [hashKey(key)],
     { prepared: true },
   );
@@ -87,5 +99,11 @@ export async function resolveKey(pg: Postgres, key: string): Promise<Identity | 
   if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
     pg.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => {});
   }
-  return { keyId: row.id, userId: row.user_id, email: row.email, organizationId: row.organization_id };
+  return identityOf(row);
+}
+
+/** The identity of a live key by its id (the OAuth consent page holds the id, never the key itself). */
+export async function identityByKeyId(db: Queryable, keyId: string): Promise<Identity | null> {
+  const { rows } = await db.query<IdentityRow>(`${LIVE_KEY} AND k.id = $1`, [keyId]);
+  return rows[0] ? identityOf(rows[0]) : null;
 }

@@ -8,8 +8,8 @@
 // left the organization (even one who came back since: memberships.created_at) is refused on the
 // very next request.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../stores/postgres.ts';
-import { hashKey, newSecret, type Identity } from './keys.ts';
+import type { Postgres, Queryable } from '../stores/postgres.ts';
+import { hashKey, identityOf, newSecret, type Identity, type IdentityRow } from './keys.ts';
 
 /** Lifetimes in seconds (docs/oauth.md). A refresh token is replaced at every use, so it is a sliding window. */
 export const ACCESS_TOKEN_TTL_S = 3600;
@@ -265,18 +265,20 @@ export async function issueTokens(db: Queryable, grantId: string): Promise<Issue
   return { accessToken, refreshToken, expiresIn: ACCESS_TOKEN_TTL_S, scope: rows[0].scope };
 }
 
-/** The identity an access token acts as: the very one its key resolves to; null when it is dead. */
-export async function resolveAccessToken(db: Queryable, token: string): Promise<Identity | null> {
-  const { rows } = await db.query<{ id: string; user_id: string; email: string; organization_id: string }>(
+/**
+ * The identity an access token acts as: the very one its key resolves to; null when it is dead.
+ * Run on every MCP request with a token, so a named prepared statement, as resolveKey's.
+ */
+export async function resolveAccessToken(pg: Postgres, token: string): Promise<Identity | null> {
+  const { rows } = await pg.query<IdentityRow>(
     `SELECT k.id, k.user_id, u.email, m.organization_id
        FROM oauth_tokens t
        JOIN oauth_grants g ON g.id = t.grant_id AND g.revoked_at IS NULL ${LIVE_GRANT}
       WHERE t.token_hash = $1 AND t.kind = 'access' AND t.expires_at > now()`,
     [hashKey(token)],
+    { prepared: true },
   );
-  const row = rows[0];
-  if (!row) return null;
-  return { keyId: row.id, userId: row.user_id, email: row.email, organizationId: row.organization_id };
+  return rows[0] ? identityOf(rows[0]) : null;
 }
 
 /**
@@ -293,17 +295,4 @@ export async function revokeToken(db: Queryable, token: string, clientId: string
   if (!row) return;
   if (row.kind === 'refresh') await revokeGrant(db, row.grant_id);
   else await db.query('DELETE FROM oauth_tokens WHERE token_hash = $1', [hashKey(token)]);
-}
-
-/** The identity of a live key by its id (the consent page holds the id, never the key itself). */
-export async function identityByKeyId(db: Queryable, keyId: string): Promise<Identity | null> {
-  const { rows } = await db.query<{ id: string; user_id: string; email: string; organization_id: string | null }>(
-    `SELECT k.id, k.user_id, u.email, m.organization_id
-       FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN memberships m ON m.user_id = k.user_id
-      WHERE k.id = $1 AND k.revoked_at IS NULL`,
-    [keyId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return { keyId: row.id, userId: row.user_id, email: row.email, organizationId: row.organization_id };
 }
