@@ -145,9 +145,9 @@ async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?:
   const keyset =
     "day <= {cDay:Date} AND (collected_at, toString(answer_id)) < ({cAt:DateTime64(3, 'UTC')}, {cId:String})";
   const cursor = after ? { cDay: after.at.slice(0, 10), cAt: chTime(after.at), cId: after.id } : {};
-  return ch.rows<{ answer_id: string; day: string }>(
+  return ch.rows<{ answer_id: string; day: string; collected_at: string }>(
     select(live.source, {
-      select: 'answer_id, day',
+      select: 'answer_id, day, collected_at',
       where: after ? `sign = 1 AND ${keyset}` : 'sign = 1',
       in: live.in,
       orderBy: 'collected_at DESC, toString(answer_id) DESC',
@@ -321,14 +321,14 @@ export async function answerPage(
   const byId = new Map(rows.map((r) => [r.answer_id, r]));
   const ordered = mine.map((k) => byId.get(k.answer_id)).filter((r): r is AnswerRow => r !== undefined);
   const answers = await assemble(ch, pg, { ...ctx, brandId: f.brandId, generation: f.generation }, ordered);
+  // From the last key, shown or dropped: the next page starts after it either way.
   const last = mine[mine.length - 1];
-  const lastRow = last && byId.get(last.answer_id);
-  const more = keys.length > page.limit && lastRow;
   return {
     answers,
-    next_cursor: more
-      ? encodeCursor({ at: new Date(lastRow.collected_at).toISOString(), id: lastRow.answer_id })
-      : null,
+    next_cursor:
+      keys.length > page.limit
+        ? encodeCursor({ at: new Date(last.collected_at).toISOString(), id: last.answer_id })
+        : null,
   };
 }
 
