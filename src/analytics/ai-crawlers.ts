@@ -8,7 +8,7 @@
 // first, then by name ascending. Aliases differ from the rollup's column names, which an alias
 // would shadow inside the aggregate.
 import type { ClickHouse } from '../stores/index.ts';
-import { select } from '../stores/scoped-query.ts';
+import { select, wholeDays } from '../stores/scoped-query.ts';
 import type { BotType } from '../traffic/crawlers/bots.ts';
 
 export interface AiCrawlersQuery {
@@ -36,13 +36,9 @@ export interface AiCrawlers {
 export const TOP_PAGES = 20;
 const NOT_SPOOFED = "verification != 'spoofed'";
 
-const startsDay = (d: Date) => d.toISOString().endsWith('T00:00:00.000Z');
-const endsDay = (d: Date) => d.toISOString().endsWith('T23:59:59.999Z');
-
 /** The table a range reads and how a row counts there: a rollup row holds `hits`, a hit row is one. */
 function source(q: AiCrawlersQuery) {
-  const daily = (!q.from || startsDay(q.from)) && (!q.to || endsDay(q.to));
-  return daily
+  return wholeDays(q)
     ? { table: 'ai_crawler_daily' as const, hits: 'hits', last: 'last_visit' }
     : { table: 'ai_crawler_hits' as const, hits: '1', last: 'ts' };
 }

@@ -216,6 +216,9 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const startsDay = (d: Date) => d.toISOString().endsWith('T00:00:00.000Z');
 const endsDay = (d: Date) => d.toISOString().endsWith('T23:59:59.999Z');
 
+/** Whether a range's bounds are whole UTC days (or absent): a daily rollup, keeping no instant, can answer it. */
+export const wholeDays = (f: { from?: Date; to?: Date }) => (!f.from || startsDay(f.from)) && (!f.to || endsDay(f.to));
+
 function shapeOf(table: string): TableShape {
   if (!Object.hasOwn(TABLES, table)) throw new Error(`${table} is not a fact table`);
   return TABLES[table as FactTable];
