@@ -103,7 +103,8 @@ function perAnswer(rows: AnswerRow[], tracked: Set<string>) {
       Float64Array.from(voiced, (i) => brandMentions[i]),
       Float64Array.from(voiced, (i) => competitorMentions[i]),
     ],
-    figure: (s) => (s[0] + s[1] === 0 ? 0 : (100 * s[0]) / (s[0] + s[1])),
+    // Rounded per resample: rounding is monotone, so the percentiles are those of the unrounded values, rounded.
+    figure: (s) => shareOfVoice(s[0], s[1]),
   };
   return { n: index.size, entities, voice };
 }
