@@ -6,6 +6,7 @@
 // deliveries, makes the job idempotent.
 import type { Logger } from 'pino';
 import type { Stores } from '../stores/index.ts';
+import { readsOnce } from '../stores/reads-once.ts';
 import type { Filters } from '../analytics/filters.ts';
 import { round } from '../analytics/formulas.ts';
 import { visibilitySummary } from '../analytics/visibility-summary.ts';
@@ -151,24 +152,27 @@ function brandSentiment(figures: SentimentFigures): SentimentCounts {
 }
 
 /** The `data` of a brand's digest for `day`. */
-export async function buildDigest(stores: Stores, brand: DigestBrand, day: string) {
+export async function buildDigest(allStores: Stores, brand: DigestBrand, day: string) {
+  // The summary, the comparison and the confidence figures of a day start from the same per-entity
+  // sums: each distinct read is made once for the whole digest.
+  const stores = { ...allStores, ch: readsOnce(allStores.ch) };
   const before = previousDay(day);
   const competitors = await competitorsOf(stores.pg, brand.id);
   const names = new Map(competitors.map((c) => [c.id, c.name]));
-  const [summary, previous, prompts, competitorRows, opportunities, alerts, feeling, felt] = await Promise.all([
+  const [summary, previous, prompts, competitorRows, opportunities, alerts, feeling, felt, sure] = await Promise.all([
     visibilitySummary(stores.ch, dayFilters(brand, day), brand, names),
     visibilitySummary(stores.ch, dayFilters(brand, before), brand, names),
     promptMovers(stores, brand, day, before),
     competitorMovers(stores, brand, competitors, day, before),
     opportunitiesCreatedOn(stores.pg, brand.id, day),
     firingsAbout(stores.pg, brand.id, day),
-    sentimentFigures(stores.ch, dayFilters(brand, day), brand, []),
-    sentimentFigures(stores.ch, dayFilters(brand, before), brand, []),
+    sentimentFigures(stores.ch, dayFilters(brand, day), brand, []).then(brandSentiment),
+    sentimentFigures(stores.ch, dayFilters(brand, before), brand, []).then(brandSentiment),
+    // The day's intervals: is each reported movement larger than the day's own uncertainty?
+    visibilityConfidence(stores.ch, dayFilters(brand, day), brand, competitors),
   ]);
   const t = summary.totals;
   const p = previous.totals;
-  // The day's intervals: is each reported movement larger than the day's own uncertainty?
-  const sure = await visibilityConfidence(stores.ch, dayFilters(brand, day), brand, competitors);
   const [own, ...others] = sure.entities;
   const scoreCi = new Map(others.map((e) => [e.entity_id, e.ai_visibility_score.ci95]));
   const scoreCi95 = own.ai_visibility_score.ci95;
@@ -197,9 +201,9 @@ export async function buildDigest(stores: Stores, brand: DigestBrand, day: strin
     },
     // How the day's answers spoke of the brand (the sentiment endpoint's brand row), and the day before.
     sentiment: {
-      ...brandSentiment(feeling),
-      previous_net_sentiment: brandSentiment(felt).net_sentiment,
-      change: delta(brandSentiment(feeling).net_sentiment, brandSentiment(felt).net_sentiment),
+      ...feeling,
+      previous_net_sentiment: felt.net_sentiment,
+      change: delta(feeling.net_sentiment, felt.net_sentiment),
     },
     top_movers: {
       prompts,
