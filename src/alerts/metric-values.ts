@@ -3,6 +3,7 @@
 // with the filters a `date_from`/`date_to` request for those days resolves to: an alert quotes the
 // figure the user sees in the API for the same days, never a second formula.
 import type { ClickHouse } from '../stores/clickhouse.ts';
+import { readsOnce } from '../stores/reads-once.ts';
 import type { Filters } from '../analytics/filters.ts';
 import { wilson } from '../analytics/intervals.ts';
 import { visibilitySummary } from '../analytics/visibility-summary.ts';
@@ -36,23 +37,21 @@ export const windowFilters = (brand: AlertBrand, w: Window): Filters => ({
 const rate = (count: number, n: number) => wilson(count, n).value;
 
 /**
- * The metrics of one brand's windows. Rules of a brand often share windows, so each analytics read
- * of a window is made once per evaluation run and shared by the rules that need it.
+ * The metrics of one brand's windows. Rules of a brand often share windows, and the summary and the
+ * comparison start from the same per-entity sums, so each distinct read is made once per evaluation
+ * run and shared by the rules that need it (stores/reads-once.ts).
  */
 export function brandFigures(ch: ClickHouse, brand: AlertBrand, competitors: { id: string; name: string }[]) {
   const names = new Map(competitors.map((c) => [c.id, c.name]));
-  const reads = new Map<string, Promise<unknown>>();
-  const once = <T>(kind: string, w: Window, read: (f: Filters) => Promise<T>): Promise<T> => {
-    const key = `${kind}|${w.from}|${w.to}`;
-    if (!reads.has(key)) reads.set(key, read(windowFilters(brand, w)));
-    return reads.get(key) as Promise<T>;
-  };
-  const summary = (w: Window) => once('summary', w, (f) => visibilitySummary(ch, f, brand, names));
-  const comparison = (w: Window) => once('comparison', w, (f) => competitorComparison(ch, f, brand, competitors));
-  const sentiment = (w: Window) => once('sentiment', w, (f) => sentimentFigures(ch, f, brand, competitors));
+  const reads = readsOnce(ch);
+  const voice = async (f: Filters) =>
+    (await competitorComparison(reads, f, brand, competitors)).share_of_voice.overall_sov_pct;
+  const netSentiment = async (f: Filters) =>
+    (await sentimentFigures(reads, f, brand, competitors)).entities.find((e) => e.is_brand)?.net_sentiment ?? null;
 
   return async function metricValue(metric: Metric, w: Window): Promise<WindowValue> {
-    const { totals } = await summary(w);
+    const f = windowFilters(brand, w);
+    const { totals } = await visibilitySummary(reads, f, brand, names);
     const n = totals.resultCount;
     switch (metric) {
       case 'ai_visibility_score':
@@ -62,9 +61,9 @@ export function brandFigures(ch: ClickHouse, brand: AlertBrand, competitors: { i
       case 'citation_rate':
         return { value: rate(totals.citationAnswers, n), n };
       case 'share_of_voice':
-        return { value: n > 0 ? (await comparison(w)).share_of_voice.overall_sov_pct : null, n };
+        return { value: n > 0 ? await voice(f) : null, n };
       case 'net_sentiment':
-        return { value: (await sentiment(w)).entities.find((e) => e.is_brand)?.net_sentiment ?? null, n };
+        return { value: await netSentiment(f), n };
     }
   };
 }
