@@ -106,13 +106,19 @@ function checkResource(fields: Map<string, string>, base: string): void {
   }
 }
 
-async function codeGrant(ctx: Koa.Context, pg: Postgres, client: OAuthClient, fields: Map<string, string>) {
+async function codeGrant(
+  ctx: Koa.Context,
+  pg: Postgres,
+  client: OAuthClient,
+  fields: Map<string, string>,
+  base: string,
+) {
   const code = required(fields, 'code');
   const verifier = required(fields, 'code_verifier');
   const redirectUri = required(fields, 'redirect_uri');
   if (!VERIFIER_RE.test(verifier))
     throw new InvalidRequestError('code_verifier must be 43 to 128 unreserved characters');
-  checkResource(fields, ctx.state.oauthBase);
+  checkResource(fields, base);
   const grant = await redeemCode(pg, code);
   if (!grant || grant.clientId !== client.id) throw new InvalidGrantError('the code is not valid for this client');
   if (grant.replayed) {
@@ -129,9 +135,15 @@ async function codeGrant(ctx: Koa.Context, pg: Postgres, client: OAuthClient, fi
   answerTokens(ctx, tokens);
 }
 
-async function refreshGrant(ctx: Koa.Context, pg: Postgres, client: OAuthClient, fields: Map<string, string>) {
+async function refreshGrant(
+  ctx: Koa.Context,
+  pg: Postgres,
+  client: OAuthClient,
+  fields: Map<string, string>,
+  base: string,
+) {
   const token = required(fields, 'refresh_token');
-  checkResource(fields, ctx.state.oauthBase);
+  checkResource(fields, base);
   const grant = await redeemRefreshToken(pg, token);
   if (!grant || grant.clientId !== client.id)
     throw new InvalidGrantError('the refresh token is not valid for this client');
@@ -150,14 +162,9 @@ async function refreshGrant(ctx: Koa.Context, pg: Postgres, client: OAuthClient,
 }
 
 /** Runs an endpoint that answers OAuth errors as JSON, with no caching of anything it says. */
-async function oauthEndpoint(
-  ctx: Koa.Context,
-  config: Config,
-  run: (fields: Map<string, string>) => Promise<void>,
-): Promise<void> {
+async function oauthEndpoint(ctx: Koa.Context, run: (fields: Map<string, string>) => Promise<void>): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Pragma', 'no-cache');
-  ctx.state.oauthBase = baseUrl(ctx, config);
   try {
     await run(await readForm(ctx));
   } catch (err) {
@@ -171,18 +178,19 @@ async function oauthEndpoint(
 }
 
 export function token(ctx: Koa.Context, pg: Postgres, config: Config): Promise<void> {
-  return oauthEndpoint(ctx, config, async (fields) => {
+  return oauthEndpoint(ctx, async (fields) => {
     const client = await authenticateClient(ctx, pg, fields);
     const grantType = fields.get('grant_type');
-    if (grantType === 'authorization_code') return codeGrant(ctx, pg, client, fields);
-    if (grantType === 'refresh_token') return refreshGrant(ctx, pg, client, fields);
+    const base = baseUrl(ctx, config);
+    if (grantType === 'authorization_code') return codeGrant(ctx, pg, client, fields, base);
+    if (grantType === 'refresh_token') return refreshGrant(ctx, pg, client, fields, base);
     if (!grantType) throw new InvalidRequestError('grant_type is required');
     throw new UnsupportedGrantTypeError('grant_type must be authorization_code or refresh_token');
   });
 }
 
-export function revoke(ctx: Koa.Context, pg: Postgres, config: Config): Promise<void> {
-  return oauthEndpoint(ctx, config, async (fields) => {
+export function revoke(ctx: Koa.Context, pg: Postgres): Promise<void> {
+  return oauthEndpoint(ctx, async (fields) => {
     const client = await authenticateClient(ctx, pg, fields);
     await revokeToken(pg, required(fields, 'token'), client.id);
     // RFC 7009 section 2.2: 200 whether or not the token was known.

@@ -61,7 +61,7 @@ export async function oauthMount(deps: AppDeps): Promise<Koa.Middleware> {
       },
     ],
     [TOKEN_PATH, { cors: true, methods: { POST: (ctx) => token(ctx, pg, config) } }],
-    [REVOKE_PATH, { cors: true, methods: { POST: (ctx) => revoke(ctx, pg, config) } }],
+    [REVOKE_PATH, { cors: true, methods: { POST: (ctx) => revoke(ctx, pg) } }],
   ]);
 
   return async (ctx, next) => {
