@@ -7,16 +7,15 @@
 import { z } from 'zod';
 import { operation, type Ctx } from './registry.ts';
 import {
-  brandId,
   commaList,
   cursor,
-  dateRange,
   limit,
   optionalOneOf,
   optionalText,
-  optionalUuid,
   pathId,
+  promptFilter,
   promptNotFound,
+  topicFilters,
   topicNotFound,
 } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
@@ -87,12 +86,9 @@ export const answers = operation({
   metrics: true,
   errors: [topicNotFound, promptNotFound, { status: 400, message: MENTIONED_INVALID }],
   params: z.object({
-    brand_id: brandId,
-    ...dateRange,
+    ...topicFilters,
     model: commaList('model').describe('Comma-separated model_used values'),
-    region: optionalText('region', 64).describe('Region code, e.g. US'),
-    topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
-    prompt_id: optionalUuid('prompt_id').describe('Only answers to this prompt (see list_prompts)'),
+    prompt_id: promptFilter,
     platform: optionalOneOf('platform', PLATFORMS),
     mode: optionalOneOf('mode', ['standard', 'shopping']).describe('standard (default) or shopping'),
     mentioned: optionalText('mentioned', 64).describe(

@@ -264,8 +264,19 @@ export function commaList(name: string) {
     );
 }
 
-export const filters = {
+/** The filters of a figure (get_visibility_summary's): the brand, the dates, models and a region. */
+export const figureFilters = {
+  brand_id: brandId,
   ...dateRange,
-  model: commaList('model'),
+  model: commaList('model').describe('Comma-separated model_used values, as returned by get_competitor_comparison'),
   region: optionalText('region', 64).describe('Region code, e.g. US'),
 };
+
+/** The figure filters and a topic (404 `Topic not found` when it is not the brand's). */
+export const topicFilters = {
+  ...figureFilters,
+  topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
+};
+
+/** A prompt filter (404 `Prompt not found` when it is not the brand's). */
+export const promptFilter = optionalUuid('prompt_id').describe('Only answers to this prompt (see list_prompts)');

@@ -3,16 +3,7 @@
 // "Search queries").
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import {
-  brandId,
-  commaList,
-  dateRange,
-  limit,
-  optionalText,
-  optionalUuid,
-  promptNotFound,
-  topicNotFound,
-} from './params.ts';
+import { commaList, limit, promptFilter, promptNotFound, topicFilters, topicNotFound } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { searchQueries as figures } from '../analytics/search-queries.ts';
 
@@ -54,12 +45,9 @@ export const searchQueries = operation({
   metrics: true,
   errors: [topicNotFound, promptNotFound],
   params: z.object({
-    brand_id: brandId,
-    ...dateRange,
+    ...topicFilters,
     model: commaList('model').describe('Comma-separated model_used values'),
-    region: optionalText('region', 64).describe('Region code, e.g. US'),
-    topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
-    prompt_id: optionalUuid('prompt_id').describe('Only answers to this prompt (see list_prompts)'),
+    prompt_id: promptFilter,
     limit: limit(1, 200, 50).describe('Top queries to list: 1-200, default 50'),
   }),
   result: SearchQueries,

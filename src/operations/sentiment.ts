@@ -3,7 +3,7 @@
 // how each answer is judged).
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, commaList, dateRange, optionalText, optionalUuid, topicNotFound } from './params.ts';
+import { topicFilters, topicNotFound } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { sentimentFigures } from '../analytics/sentiment.ts';
@@ -34,13 +34,7 @@ export const sentiment = operation({
   tool: 'get_sentiment',
   metrics: true,
   errors: [topicNotFound],
-  params: z.object({
-    brand_id: brandId,
-    ...dateRange,
-    model: commaList('model').describe('Comma-separated model_used values, as returned by get_competitor_comparison'),
-    region: optionalText('region', 64).describe('Region code, e.g. US'),
-    topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
-  }),
+  params: z.object(topicFilters),
   result: Sentiment,
   description:
     'How AI answers speak of the brand and each competitor: for each, the answers naming it (assessed) split into positive, neutral and negative, and net sentiment (-100 to 100); plus the brand per platform and model. Each answer is judged from the sentences naming the entity. Dates are YYYY-MM-DD (UTC); omit both for all history.',

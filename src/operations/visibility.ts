@@ -1,7 +1,7 @@
 // Visibility, trend, competitors and citations: the figures reporting tools read all day.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, dateRange, commaList, optionalText, optionalUuid, oneOf, limit, topicNotFound } from './params.ts';
+import { figureFilters as base, topicFilters as withTopic, oneOf, limit, topicNotFound } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { VisibilitySummary, VisibilityTrend, CompetitorComparison, Citations } from './analytics-schemas.ts';
@@ -9,17 +9,6 @@ import { visibilitySummary as summary } from '../analytics/visibility-summary.ts
 import { visibilityTrend as trend } from '../analytics/visibility-trend.ts';
 import { competitorComparison as comparison } from '../analytics/competitor-comparison.ts';
 import { citations as citationFigures } from '../analytics/citations.ts';
-
-const base = {
-  brand_id: brandId,
-  ...dateRange,
-  model: commaList('model').describe('Comma-separated model_used values, as returned by get_competitor_comparison'),
-  region: optionalText('region', 64).describe('Region code, e.g. US'),
-};
-const withTopic = {
-  ...base,
-  topic_id: optionalUuid('topic_id').describe('Only answers to prompts of this topic (see list_topics)'),
-};
 
 export const visibilitySummary = operation({
   name: 'visibility-summary',
