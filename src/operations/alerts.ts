@@ -19,10 +19,13 @@ const NOT_FOUND = 'Alert rule not found';
 
 const isMissing = (v: unknown) => v === undefined || v === null || v === '';
 
-/** A number (a numeric string works too, as a form would send it); the range is checked with the metric. */
+/** A number as JSON sends it, or a numeric string as a form or query string would; absent is undefined. */
+const numeric = (v: unknown) => (isMissing(v) ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+
+/** A number; the range is checked with the metric. */
 const threshold = z
   .preprocess(
-    (v) => (isMissing(v) ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    numeric,
     z
       .number({ error: (iss) => (iss.input === undefined ? 'threshold is required' : 'threshold must be a number') })
       .refine(Number.isFinite, 'threshold must be a number'),
@@ -34,7 +37,7 @@ const threshold = z
 const WINDOW_MESSAGE = 'window_days must be an integer from 1 to 90';
 const windowDays = z
   .preprocess(
-    (v) => (isMissing(v) ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    numeric,
     z.number({ error: WINDOW_MESSAGE }).int(WINDOW_MESSAGE).min(1, WINDOW_MESSAGE).max(90, WINDOW_MESSAGE).optional(),
   )
   .transform((v) => v ?? 7)
