@@ -20,9 +20,11 @@ const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postg
 const positiveInt = z.coerce.number().int().positive();
 const ms = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const nonEmpty = z.string().min(1);
-const parseUrl = (s: string) => {
+/** `s` normalised to its origin when it is one (scheme://host[:port], no path), else undefined. */
+const originOf = (s: string) => {
+  if (!/^https?:\/\/[^/\s]+\/?$/i.test(s)) return undefined;
   try {
-    return new URL(s);
+    return new URL(s).origin;
   } catch {
     return undefined;
   }
@@ -35,24 +37,24 @@ const origins = z.string().transform((v, ctx) => {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const url = item === '*' || !/^https?:\/\/[^/\s]+\/?$/i.test(item) ? undefined : parseUrl(item);
-    if (item !== '*' && !url) {
+    const normalised = item === '*' ? item : originOf(item);
+    if (!normalised) {
       ctx.addIssue({ code: 'custom', message: `${item} is not an origin (scheme://host[:port]) or *` });
       return z.NEVER;
     }
-    list.push(url ? url.origin : item);
+    list.push(normalised);
   }
   return list;
 });
 
 /** One origin (scheme://host[:port], no path), normalised to its `origin`. */
 const origin = z.string().transform((v, ctx) => {
-  const url = /^https?:\/\/[^/\s]+\/?$/i.test(v.trim()) ? parseUrl(v.trim()) : undefined;
-  if (!url) {
+  const normalised = originOf(v.trim());
+  if (!normalised) {
     ctx.addIssue({ code: 'custom', message: 'must be scheme://host[:port], without a path' });
     return z.NEVER;
   }
-  return url.origin;
+  return normalised;
 });
 
 /** Milliseconds, comma-separated. */
