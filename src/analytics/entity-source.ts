@@ -3,7 +3,7 @@
 // sums of answer_entities, so all three give the same figures; a timestamp bound (not a whole day)
 // always reads answer_entities, which alone has collected_at.
 import type { Filters } from './filters.ts';
-import type { AnalysisTable } from '../stores/scoped-query.ts';
+import { type AnalysisTable, wholeDays } from '../stores/scoped-query.ts';
 
 export type Measure = 'rows' | 'named' | 'cited' | 'mentions' | 'citations' | 'inv_position';
 export type Dimension = 'entity_id' | 'is_brand' | 'prompt_id' | 'platform' | 'model' | 'region';
@@ -39,10 +39,6 @@ export interface EntitySource {
   /** `sum` (or `sumIf` with a condition) of a measure, e.g. m('named', 'is_brand = 1'). */
   m(measure: Measure, condition?: string): string;
 }
-
-const wholeDays = (f: Filters) =>
-  (!f.from || f.from.toISOString().endsWith('T00:00:00.000Z')) &&
-  (!f.to || f.to.toISOString().endsWith('T23:59:59.999Z'));
 
 /**
  * `dims`: the columns the query itself groups or filters by. `raw` forces answer_entities, for
