@@ -2,7 +2,7 @@
 // rules of a brand, and list what fired. REST and MCP; not part of the Metrics API (not figures).
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, cursor, limit, oneOf, pathId } from './params.ts';
+import { brandId, cursor, isMissing, limit, oneOf, pathId } from './params.ts';
 import { notFound } from '../errors.ts';
 import {
   CONDITIONS,
@@ -16,8 +16,6 @@ import {
 import { listFirings } from '../alerts/firings.ts';
 
 const NOT_FOUND = 'Alert rule not found';
-
-const isMissing = (v: unknown) => v === undefined || v === null || v === '';
 
 /** A number as JSON sends it, or a numeric string as a form or query string would; absent is undefined. */
 const numeric = (v: unknown) => (isMissing(v) ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v);

@@ -8,7 +8,8 @@ import { decodeCursor, INVALID_CURSOR } from '../cursor.ts';
 
 const DAY_MS = 86_400_000;
 
-const isMissing = (v: unknown) => v === undefined || v === null || v === '';
+/** Absent as a query string, a form or JSON may say it: the parameter takes its default, or is required. */
+export const isMissing = (v: unknown) => v === undefined || v === null || v === '';
 
 /** A required UUID. Missing: `<name> is required`; malformed: `<name> must be a UUID`. */
 export function uuid(name: string) {
