@@ -10,13 +10,13 @@
 import type { Logger } from 'pino';
 import type { Stores } from '../stores/index.ts';
 import { round } from '../analytics/formulas.ts';
-import { brandById, competitorsOf, type BrandRecord } from '../tenancy/brands.ts';
+import { brandById, competitorsOf } from '../tenancy/brands.ts';
 import { enqueueEvent } from '../webhooks/outbox.ts';
 import { deliveriesQueued } from '../webhooks/worker.ts';
 import { claimEvaluation, rulesDue, type RuleRow } from './rules.ts';
 import { recordFiring, type Firing, type Window } from './firings.ts';
 import { brandFigures, type MetricValue } from './metric-values.ts';
-import { gate } from './gates.ts';
+import { completenessOf, gate, type WindowCompleteness } from './gates.ts';
 
 const DAY_MS = 86_400_000;
 const dayOffset = (day: string, days: number) =>
@@ -77,6 +77,12 @@ export interface EvaluationSummary {
   deliveries: number;
 }
 
+/** A brand under evaluation: its window figures and capture completeness, each read once per run. */
+interface Target {
+  figures: MetricValue;
+  completeness: WindowCompleteness;
+}
+
 export async function runEvaluateAlerts(
   stores: Stores,
   log: Logger,
@@ -92,12 +98,15 @@ export async function runEvaluateAlerts(
     gated: 0,
     deliveries: 0,
   };
-  const brands = new Map<string, { brand: BrandRecord; figures: MetricValue } | null>();
+  const brands = new Map<string, Target | null>();
   for (const rule of rules) {
     if (!brands.has(rule.brand_id)) {
       const brand = await brandById(stores.pg, rule.brand_id);
       const figures = brand && brandFigures(stores.ch, brand, await competitorsOf(stores.pg, brand.id));
-      brands.set(rule.brand_id, brand && figures ? { brand, figures } : null);
+      brands.set(
+        rule.brand_id,
+        brand && figures ? { figures, completeness: completenessOf(stores.pg, brand.id) } : null,
+      );
     }
     const target = brands.get(rule.brand_id);
     if (!target) continue; // deleted meanwhile: its rules went with it
@@ -111,7 +120,7 @@ async function evaluateRule(
   stores: Stores,
   log: Logger,
   rule: RuleRow,
-  { brand, figures }: { brand: BrandRecord; figures: MetricValue },
+  { figures, completeness }: Target,
   date: string,
   out: EvaluationSummary,
 ): Promise<void> {
@@ -120,7 +129,7 @@ async function evaluateRule(
     figures(rule.metric, windows.previous),
     figures(rule.metric, windows.current),
   ]);
-  const verdict = await gate(stores.pg, brand.id, [
+  const verdict = await gate(completeness, [
     { window: windows.previous, value: previous },
     { window: windows.current, value: current },
   ]);

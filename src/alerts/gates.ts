@@ -15,26 +15,38 @@ export type GateVerdict =
   | { pass: true }
   | { pass: false; reason: 'too_few_answers' | 'incomplete_capture' | 'no_value' };
 
+export type WindowCompleteness = (w: Window) => Promise<number | null>;
+
 /**
- * Succeeded capture slots / planned slots of the brand in the window, in percent (tracking's
- * count, the one visibility-confidence reports); null when the window has no capture runs (all its
- * answers were imported), which the gate does not judge.
+ * Succeeded capture slots / planned slots of the brand in a window, in percent (tracking's count,
+ * the one visibility-confidence reports); null when the window has no capture runs (all its answers
+ * were imported), which the gate does not judge. Each window is counted once per evaluation run: a
+ * brand's rules on the same window_days share their windows.
  */
-export async function windowCompleteness(pg: Postgres, brandId: string, w: Window): Promise<number | null> {
-  const { planned, succeeded } = await captureCompleteness(pg, brandId, { fromDay: w.from, toDay: w.to });
-  return planned ? (100 * succeeded) / planned : null;
+export function completenessOf(pg: Postgres, brandId: string): WindowCompleteness {
+  const counted = new Map<string, Promise<number | null>>();
+  return (w) => {
+    const key = `${w.from}/${w.to}`;
+    let percent = counted.get(key);
+    if (!percent) {
+      percent = captureCompleteness(pg, brandId, { fromDay: w.from, toDay: w.to }).then(({ planned, succeeded }) =>
+        planned ? (100 * succeeded) / planned : null,
+      );
+      counted.set(key, percent);
+    }
+    return percent;
+  };
 }
 
 export async function gate(
-  pg: Postgres,
-  brandId: string,
+  completeness: WindowCompleteness,
   windows: { window: Window; value: WindowValue }[],
 ): Promise<GateVerdict> {
   if (windows.some((w) => w.value.n < MIN_ANSWERS)) return { pass: false, reason: 'too_few_answers' };
   if (windows.some((w) => w.value.value === null)) return { pass: false, reason: 'no_value' };
   for (const w of windows) {
-    const completeness = await windowCompleteness(pg, brandId, w.window);
-    if (completeness !== null && completeness < MIN_COMPLETENESS) return { pass: false, reason: 'incomplete_capture' };
+    const percent = await completeness(w.window);
+    if (percent !== null && percent < MIN_COMPLETENESS) return { pass: false, reason: 'incomplete_capture' };
   }
   return { pass: true };
 }
