@@ -3,16 +3,21 @@
 // gates, firing once until cleared, the alert.fired webhook verified with the Standard Webhooks
 // library, the digest's list of firings, and tenancy. ALLOW_PRIVATE_URLS=1 lets the service reach
 // the local receiver.
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { Webhook } from 'standardwebhooks';
-import { call, get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
+import {
+  call,
+  get,
+  ingestLines,
+  seedTenant,
+  startTestServer,
+  type Tenant,
+  type TestServer,
+} from '../helpers/server.ts';
 import { cli } from '../helpers/cli.ts';
 import { connect } from '../mcp/client.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
 import { findJob } from '../../jobs/index.ts';
 
 let server: TestServer;
@@ -54,13 +59,6 @@ function windowAnswers(promptId: string, days: string[], perDay: number, namingP
   return days.flatMap((d) => dayAnswers(promptId, d, perDay, namingPerDay, cite));
 }
 
-async function ingest(lines: object[]) {
-  const file = path.join(server.dataDir, `${uniq('alerts')}.jsonl`);
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  const r = await ingestFile(server.stores, file);
-  if (r.rejected.length) throw new Error(JSON.stringify(r.rejected[0]));
-}
-
 const days = (from: string, n: number) =>
   Array.from({ length: n }, (_, i) =>
     new Date(Date.parse(`${from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10),
@@ -89,7 +87,7 @@ const CURRENT = days('2026-04-08', 7);
 async function seedDrop(currentPerDay = 4) {
   const x = await seedTenant(server);
   const [p] = x.promptIds;
-  await ingest([
+  await ingestLines(server, [
     ...windowAnswers(p, PREVIOUS, 4, 4, true),
     ...windowAnswers(p, CURRENT.slice(0, 6), currentPerDay, 1),
     ...dayAnswers(p, CURRENT[6], currentPerDay - 1, 0),
@@ -234,7 +232,7 @@ test('a net sentiment cliff fires with the figures GET /sentiment gives for the 
   const x = await seedTenant(server);
   const [p] = x.promptIds;
   const said = (day: string, text: string) => dayAnswers(p, day, 3, 3).map((a) => ({ ...a, text }));
-  await ingest([
+  await ingestLines(server, [
     ...PREVIOUS.flatMap((d) => said(d, 'Acme is excellent, reliable and easy to use.')),
     ...CURRENT.flatMap((d) => said(d, 'Acme is terrible, buggy and overpriced.')),
   ]);
@@ -269,7 +267,7 @@ test('the same drop with 20 answers short by one in a window does not fire (the 
   // Current window: 6 days of 3 answers and a day of 1 = 19 answers.
   const x = await seedTenant(server);
   const [p] = x.promptIds;
-  await ingest([
+  await ingestLines(server, [
     ...windowAnswers(p, PREVIOUS, 4, 4, true),
     ...windowAnswers(p, CURRENT.slice(0, 6), 3, 1),
     ...dayAnswers(p, CURRENT[6], 1, 0),
@@ -334,7 +332,7 @@ test('a rule fires once, stays quiet while it holds or is gated out, fires again
   const x = await seedTenant(server);
   const [p] = x.promptIds;
   // One-day windows; mention rate per day: 100, 0, (5 answers), 0, 0, 100, 0.
-  await ingest([
+  await ingestLines(server, [
     ...dayAnswers(p, '2026-06-01', 20, 20),
     ...dayAnswers(p, '2026-06-02', 20, 0),
     ...dayAnswers(p, '2026-06-03', 5, 0),

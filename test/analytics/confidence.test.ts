@@ -2,12 +2,9 @@
 // comparison's for the same filters, its Wilson intervals the hand-computed ones, its bootstrap
 // deterministic; the three surfaces answer alike; tenancy, bad input, samples per slot and
 // capture completeness (null for imported answers, computed from capture_runs rows).
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { visibilityConfidence } from '../../src/analytics/confidence.ts';
 import { competitorsOf } from '../../src/tenancy/brands.ts';
 import { connect } from '../mcp/client.ts';
@@ -19,13 +16,6 @@ test.before(async () => {
 test.after.always(async () => {
   await server?.stop();
 });
-
-async function ingest(lines: object[]) {
-  const file = path.join(server.dataDir, `${uniq('c')}.jsonl`);
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  const result = await ingestFile(server.stores, file);
-  if (result.rejected.length) throw new Error(JSON.stringify(result.rejected));
-}
 
 const BRAND = {
   name: 'Acme',
@@ -62,7 +52,7 @@ const line = (
 async function tenWithAnswers(): Promise<Tenant> {
   const x = await seedTenant(server, [BRAND]);
   const [p1, p2] = x.promptIds;
-  await ingest([
+  await ingestLines(server, [
     line(p1, '2026-05-01T08:00:00Z', 'Acme and Globex.'),
     line(p1, '2026-05-01T09:00:00Z', 'Globex, then Acme.'),
     line(p1, '2026-05-01T10:00:00Z', 'Acme.', 'perplexity', 'US', ['https://acme.example/pricing']),
@@ -171,7 +161,7 @@ test('the bootstrap is deterministic on the same data; another seed moves it; a 
     first.entities.map((e) => e.ai_visibility_score.ci95),
   );
   // The same answer imported again (same derived id), with another text: still ten answers.
-  await ingest([line(x.promptIds[0], '2026-05-01T08:00:00Z', 'Globex alone.')]);
+  await ingestLines(server, [line(x.promptIds[0], '2026-05-01T08:00:00Z', 'Globex alone.')]);
   const after = await confidence(x);
   t.is(after.n, 10);
   t.is(after.entities[0].mention_rate.value, 40);

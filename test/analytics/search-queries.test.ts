@@ -2,11 +2,8 @@
 // ingested set (unknown, [] and real fan-out; a shopping answer left out; a re-imported answer
 // counted once, as its latest version); every filter; the three surfaces answer alike; tenancy and
 // bad input as for the other figures.
-import fs from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
-import { get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect } from '../mcp/client.ts';
 
 let server: TestServer;
@@ -16,13 +13,6 @@ test.before(async () => {
 test.after.always(async () => {
   await server?.stop();
 });
-
-async function ingest(lines: object[]) {
-  const file = path.join(server.dataDir, `${uniq('sq')}.jsonl`);
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  const result = await ingestFile(server.stores, file);
-  if (result.rejected.length) throw new Error(JSON.stringify(result.rejected));
-}
 
 const BRAND = {
   name: 'Acme',
@@ -66,7 +56,7 @@ const line = (prompt: string, at: string, platform: string, text: string, querie
 async function tenant(): Promise<Tenant> {
   const x = await seedTenant(server, [BRAND]);
   const [p1, p2, p3] = x.promptIds;
-  await ingest([
+  await ingestLines(server, [
     line(p1, '2026-05-01T08:00:00Z', 'chatgpt', 'Acme is best.', ['Best CRM', 'best  crm', 'CRM pricing']),
     line(p1, '2026-05-01T09:00:00Z', 'perplexity', 'Globex wins.', ['best crm']),
     line(p2, '2026-05-02T08:00:00Z', 'chatgpt', 'Acme and Globex.', []),
@@ -77,7 +67,7 @@ async function tenant(): Promise<Tenant> {
     line(p2, '2026-05-02T11:00:00Z', 'perplexity', 'Acme again.', ['best crm']),
   ]);
   // The same answer (same derived id) again: it now names no brand and ran another search.
-  await ingest([line(p1, '2026-05-01T11:00:00Z', 'chatgpt', 'Globex rocks.', ['globex crm'])]);
+  await ingestLines(server, [line(p1, '2026-05-01T11:00:00Z', 'chatgpt', 'Globex rocks.', ['globex crm'])]);
   return x;
 }
 

@@ -1,12 +1,9 @@
 // Sentiment per entity (CONTRACT.md section 13) against the running service: counts and net
 // sentiment hand-computed on a small ingested set, the rollup and the raw rows agreeing, the three
 // surfaces alike, tenancy, null where nothing is named, and re-analysis re-deriving the polarity.
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { reanalyzeBrand } from '../../src/tracking/reanalyze.ts';
 import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
@@ -19,13 +16,6 @@ test.before(async () => {
 test.after.always(async () => {
   await server?.stop();
 });
-
-async function ingest(lines: object[]) {
-  const file = path.join(server.dataDir, `${uniq('s')}.jsonl`);
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  const result = await ingestFile(server.stores, file);
-  if (result.rejected.length) throw new Error(JSON.stringify(result.rejected));
-}
 
 const BRAND = (aliases: string[] = []) => ({
   name: 'Acme',
@@ -58,7 +48,7 @@ const line = (prompt: string, at: string, text: string, platform = 'chatgpt') =>
 async function tenant(): Promise<Tenant> {
   const x = await seedTenant(server, [BRAND()]);
   const [p1, p2] = x.promptIds;
-  await ingest([
+  await ingestLines(server, [
     line(p1, '2026-05-01T08:00:00Z', 'Acme is excellent and reliable. Globex is overpriced and buggy.'),
     line(p1, '2026-05-01T09:00:00Z', 'Acme is not the best option for large teams.'),
     line(p2, '2026-05-01T10:00:00Z', 'Acme is a CRM founded in 2009.', 'perplexity'),
@@ -127,7 +117,7 @@ test('the rollup (whole days) and the raw rows (an instant bound, a topic) give 
 
 test('nothing named: assessed 0 and net sentiment null', async (t) => {
   const x = await seedTenant(server, [BRAND()]);
-  await ingest([line(x.promptIds[0], '2026-05-03T08:00:00Z', 'No tracked name in this answer.')]);
+  await ingestLines(server, [line(x.promptIds[0], '2026-05-03T08:00:00Z', 'No tracked name in this answer.')]);
   const body = await sentiment(x);
   t.deepEqual(body.entities[0], { entity_id: x.brandId, name: 'Acme', is_brand: true, ...counts(0, 0, 0, 0, null) });
   t.deepEqual(body.by_platform, [{ platform: 'chatgpt', model_used: 'gpt-4o', ...counts(0, 0, 0, 0, null) }]);
@@ -186,7 +176,7 @@ test("another organization's brand is 404; bad input is 400 naming the parameter
 
 test('re-analysis re-derives sentiment: a new alias makes its sentences count for the brand', async (t) => {
   const x = await seedTenant(server, [BRAND()]);
-  await ingest([
+  await ingestLines(server, [
     line(x.promptIds[0], '2026-05-04T08:00:00Z', 'AcmeCloud is buggy and overpriced. Acme is a CRM.'),
     line(x.promptIds[0], '2026-05-04T09:00:00Z', 'AcmeCloud is excellent.'),
   ]);

@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { createKey } from '../../src/tenancy/keys.ts';
+import { ingestFile } from '../../src/tracking/ingest-file.ts';
 
 export interface TestDatabase {
   url?: string;
@@ -76,6 +77,14 @@ export async function startTestServer(
 }
 
 export const uniq = (label = 'x') => `${label}-${randomBytes(5).toString('hex')}`;
+
+/** Ingests answers through an answer file, as `answerscope ingest` would; a rejected line fails the test. */
+export async function ingestLines(server: TestServer, lines: object[]): Promise<void> {
+  const file = path.join(server.dataDir, `${uniq('answers')}.jsonl`);
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+  const { rejected } = await ingestFile(server.stores, file);
+  if (rejected.length) throw new Error(JSON.stringify(rejected));
+}
 
 export interface Tenant {
   organizationId: string;

@@ -1,10 +1,7 @@
 // The daily digest says whether each movement it reports is inside the day's 95% interval: its
 // intervals are visibility-confidence's for that day, and a move far beyond them is called so.
-import fs from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
-import { get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { buildDigest, scoreStatement, withinInterval } from '../../src/webhooks/digest.ts';
 
 let server: TestServer;
@@ -38,10 +35,7 @@ async function day(x: Tenant, date: string, named: number, globex = 0) {
     text: [i < named ? 'Acme' : 'Nobody', i < globex ? 'Globex' : ''].join(' '),
     citations: [],
   }));
-  const file = path.join(server.dataDir, `${uniq('d')}.jsonl`);
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  const { rejected } = await ingestFile(server.stores, file);
-  if (rejected.length) throw new Error(JSON.stringify(rejected));
+  await ingestLines(server, lines);
 }
 
 async function digestOf(x: Tenant, date: string) {

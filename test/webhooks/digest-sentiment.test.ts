@@ -1,10 +1,7 @@
 // The daily digest carries how the day's answers spoke of the brand: the sentiment endpoint's brand
 // row for the day, the day before's net sentiment and the change between them.
-import fs from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
-import { get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { buildDigest } from '../../src/webhooks/digest.ts';
 
 let server: TestServer;
@@ -38,10 +35,7 @@ async function answers(x: Tenant, date: string, texts: string[]) {
     text,
     citations: [],
   }));
-  const file = path.join(server.dataDir, `${uniq('s')}.jsonl`);
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  const { rejected } = await ingestFile(server.stores, file);
-  if (rejected.length) throw new Error(JSON.stringify(rejected));
+  await ingestLines(server, lines);
 }
 
 async function digestOf(x: Tenant, date: string) {
