@@ -105,9 +105,10 @@ function responsesSearchQueries(output: any[]): string[] | null {
     if (item?.type !== 'web_search_call') continue;
     const action = item.action;
     if (action && typeof action === 'object' && action.type !== 'search') continue;
-    if (Array.isArray(action?.queries) && action.queries.length) queries.push(...action.queries);
-    else if (typeof action?.query === 'string' && action.query.trim()) queries.push(action.query);
-    else return null;
+    const listed = Array.isArray(action?.queries) && action.queries.length ? action.queries : [action?.query];
+    const found = searchQueryList(listed);
+    if (!found.length) return null;
+    queries.push(...found);
   }
   return searchQueryList(queries);
 }

@@ -88,4 +88,8 @@ test('chatgpt: a search listed without its query leaves the queries unknown, nev
   const server = await fake(t, () => ({ body }));
   const out = await create(server.url, 'k').capture(request('chatgpt'));
   t.true(out.ok && out.capture.searchQueries === null);
+  // Listed queries that are all blank say no more than none: unknown too.
+  body.output[0].action = { type: 'search', queries: ['  ', 7] };
+  const blank = await create(server.url, 'k').capture(request('chatgpt'));
+  t.true(blank.ok && blank.capture.searchQueries === null);
 });
