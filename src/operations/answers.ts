@@ -28,6 +28,8 @@ import { UUID_RE } from '../uuid.ts';
 export const ANSWER_NOT_FOUND = 'Answer not found';
 /** Malformed, or an id that is not one of the brand's competitors (another brand's included). */
 export const MENTIONED_INVALID = 'mentioned must be brand, none or a competitor id of the brand';
+/** A well-formed id that is not one of the brand's competitors: unknown, or another brand's (SPEC: 404 names the resource). */
+export const COMPETITOR_NOT_FOUND = 'Competitor not found';
 
 const AnswerEntity = z.object({
   entity_id: z.string().uuid(),
@@ -84,7 +86,12 @@ export const answers = operation({
   method: 'GET',
   tool: 'list_answers',
   metrics: true,
-  errors: [topicNotFound, promptNotFound, { status: 400, message: MENTIONED_INVALID }],
+  errors: [
+    topicNotFound,
+    promptNotFound,
+    { status: 404, message: COMPETITOR_NOT_FOUND },
+    { status: 400, message: MENTIONED_INVALID },
+  ],
   params: z.object({
     ...topicFilters,
     model: commaList('model').describe('Comma-separated model_used values'),
@@ -123,9 +130,8 @@ function mentionedEntity(
   if (value === 'brand') return brand.id;
   if (value === 'none') return 'none';
   const id = value.toLowerCase();
-  if (!UUID_RE.test(id) || !entities.some((e) => e.kind === 'competitor' && e.id === id)) {
-    throw badRequest(MENTIONED_INVALID);
-  }
+  if (!UUID_RE.test(id)) throw badRequest(MENTIONED_INVALID);
+  if (!entities.some((e) => e.kind === 'competitor' && e.id === id)) throw notFound(COMPETITOR_NOT_FOUND);
   return id;
 }
 

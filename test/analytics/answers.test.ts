@@ -300,10 +300,17 @@ test('mentioned: the brand, one competitor, or no tracked entity; bad values are
 
   const other = await seedTenant(server);
   const message = 'mentioned must be brand, none or a competitor id of the brand';
-  for (const bad of ['Brand', 'globex', tenant.brandId, other.competitorIds[0], randomUUID()]) {
+  for (const bad of ['Brand', 'globex', 'not-a-uuid']) {
     const r = await get(server, `/api/mcp/answers?brand_id=${tenant.brandId}&mentioned=${bad}`, tenant.key);
     t.is(r.status, 400, bad);
     t.deepEqual(r.body, { error: message }, bad);
+  }
+  // An id that is not one of the brand's competitors (the brand's own, another organization's, an
+  // unknown one) names a competitor that is not there: 404, as every resource (SPEC.md, Errors).
+  for (const missing of [tenant.brandId, other.competitorIds[0], randomUUID()]) {
+    const r = await get(server, `/api/mcp/answers?brand_id=${tenant.brandId}&mentioned=${missing}`, tenant.key);
+    t.is(r.status, 404, missing);
+    t.deepEqual(r.body, { error: 'Competitor not found' }, missing);
   }
 });
 
