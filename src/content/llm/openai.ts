@@ -1,29 +1,14 @@
 // Briefs and drafts from an OpenAI-compatible chat-completions endpoint (LLM_BASE_URL, e.g.
-// https://api.openai.com/v1, or a local server that speaks the same API). The model is asked for
-// one JSON object matching the zod schema; the answer is parsed and validated, and an attempt that
-// fails (timeout, network error, 408/429/5xx, malformed or invalid JSON) is retried once.
+// https://api.openai.com/v1, or a local server that speaks the same API), through the shared call
+// of src/runtime/chat-completions.ts: one JSON object matching the zod schema, validated, and an
+// attempt that fails (timeout, network error, 408/429/5xx, malformed or invalid JSON) retried once.
 import { z } from 'zod';
+import { chatJson, type ChatEndpoint, type ChatMessage } from '../../runtime/chat-completions.ts';
 import { Brief, DraftBody } from '../schemas.ts';
 import type { ContentGenerator, GenerationInput } from './generator.ts';
 import { factsOf } from './facts.ts';
 
-export interface OpenAiOptions {
-  baseUrl: string;
-  apiKey?: string;
-  model: string;
-  /** Deadline of one attempt, body included. */
-  timeoutMs: number;
-  attempts?: number;
-}
-
-interface Message {
-  role: 'system' | 'user';
-  content: string;
-}
-/** What is read of a chat-completions answer (the endpoint's JSON, checked below). */
-interface Completion {
-  choices?: { message?: { content?: unknown } }[];
-}
+export type OpenAiOptions = ChatEndpoint;
 
 /** The model gave no valid output after its attempts (the caller gives the quota unit back). */
 export class GenerationError extends Error {
@@ -32,9 +17,6 @@ export class GenerationError extends Error {
     this.name = 'GenerationError';
   }
 }
-
-/** A failure worth a second attempt, as opposed to e.g. a 401 that will fail again. */
-class Retryable extends Error {}
 
 const SYSTEM = `You are a content strategist who writes for brands that want to be recommended by AI assistants.
 Use only the facts given in the request. Never invent product facts (prices, features, customers, figures):
@@ -68,7 +50,7 @@ function factsMessage(input: GenerationInput): string {
   });
 }
 
-export function briefMessages(input: GenerationInput): Message[] {
+export function briefMessages(input: GenerationInput): ChatMessage[] {
   return [
     { role: 'system', content: SYSTEM },
     {
@@ -82,7 +64,7 @@ Facts: ${factsMessage(input)}`,
   ];
 }
 
-export function draftMessages(input: GenerationInput, brief: Brief): Message[] {
+export function draftMessages(input: GenerationInput, brief: Brief): ChatMessage[] {
   return [
     { role: 'system', content: SYSTEM },
     {
@@ -94,16 +76,6 @@ Brief: ${JSON.stringify(brief)}
 Facts: ${factsMessage(input)}`,
     },
   ];
-}
-
-/** The JSON inside an answer, tolerating a Markdown code fence around it. */
-function jsonOf(content: string): unknown {
-  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(content);
-  try {
-    return JSON.parse(fenced ? fenced[1] : content);
-  } catch {
-    throw new Retryable("the model's answer is not valid JSON");
-  }
 }
 
 export class OpenAiCompatibleGenerator implements ContentGenerator {
@@ -118,67 +90,11 @@ export class OpenAiCompatibleGenerator implements ContentGenerator {
     return this.complete('content_draft', DraftBody, draftMessages(input, brief));
   }
 
-  private async complete<S extends z.ZodType>(name: string, schema: S, messages: Message[]): Promise<z.output<S>> {
-    const attempts = this.opts.attempts ?? 2;
-    let last: Error = new Error('no attempt made');
-    for (let i = 0; i < attempts; i++) {
-      try {
-        return await this.attempt(name, schema, messages);
-      } catch (err) {
-        last = err as Error;
-        if (!(err instanceof Retryable)) break;
-      }
-    }
-    throw new GenerationError(`Content generation failed: ${last.message}`);
-  }
-
-  private async attempt<S extends z.ZodType>(name: string, schema: S, messages: Message[]): Promise<z.output<S>> {
-    const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    let res: Response;
-    let body: unknown;
+  private async complete<S extends z.ZodType>(name: string, schema: S, messages: ChatMessage[]): Promise<z.output<S>> {
     try {
-      res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}),
-        },
-        body: JSON.stringify({
-          model: this.opts.model,
-          messages,
-          temperature: 0.4,
-          // Not `strict`: strict mode refuses schemas with lengths and sizes; zod checks them below.
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name, schema: z.toJSONSchema(schema), strict: false },
-          },
-        }),
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
-      });
-      body = res.ok ? await res.json().catch(() => undefined) : await res.text().catch(() => '');
+      return await chatJson(this.opts, { name, schema, messages, temperature: 0.4 });
     } catch (err) {
-      const e = err as Error;
-      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
-      throw new Retryable(
-        timedOut
-          ? `the model did not answer within ${this.opts.timeoutMs} ms`
-          : `cannot reach the model (${e.message})`,
-      );
+      throw new GenerationError(`Content generation failed: ${(err as Error).message}`);
     }
-    if (!res.ok) {
-      const message = `the model endpoint answered HTTP ${res.status}`;
-      throw res.status === 408 || res.status === 429 || res.status >= 500 ? new Retryable(message) : new Error(message);
-    }
-    const content = (body as Completion | null | undefined)?.choices?.[0]?.message?.content;
-    if (typeof content !== 'string' || !content.trim())
-      throw new Retryable("the model's answer has no message content");
-    const parsed = schema.safeParse(jsonOf(content));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Retryable(
-        `the model's answer does not match the schema (${issue.path.join('.') || 'root'}: ${issue.message})`,
-      );
-    }
-    return parsed.data;
   }
 }
