@@ -80,6 +80,8 @@ const TABLES = {
     prompts: false,
     dimensions: ['bot_name', 'bot_type', 'verification', 'status_class'],
   },
+  // The configured model's sentiment verdicts (clickhouse/016), read back by re-analysis per step of days.
+  sentiment_verdicts: { generations: false, period: 'day', models: false, prompts: false, dimensions: [] },
   entity_daily: { generations: true, period: 'day', models: true, prompts: false, dimensions: ['platform'] },
   prompt_daily: { generations: true, period: 'day', models: false, prompts: true, dimensions: [] },
   citation_domains_monthly: {
@@ -105,7 +107,7 @@ const TABLES = {
   },
 } as const satisfies Record<string, TableShape>;
 
-/** The fact tables (clickhouse/001_facts.sql) and their rollups (002-004): all a query may read. */
+/** The fact tables (clickhouse/001_facts.sql), their rollups (002-004) and the rest a query may read. */
 export type FactTable = keyof typeof TABLES;
 
 /** What a request asks of one brand's facts. */
