@@ -8,7 +8,7 @@ import { builtinBrief } from '../../src/content/llm/builtin-brief.ts';
 import { builtinDraft } from '../../src/content/llm/builtin-draft.ts';
 import { Draft } from '../../src/content/schemas.ts';
 import { quotaPeriod } from '../../src/tenancy/quotas.ts';
-import { fakeLlm, ok, type FakeLlm } from './fake-llm.ts';
+import { fakeLlm, ok, type FakeLlm } from '../helpers/fake-llm.ts';
 
 let server: TestServer;
 let llm: FakeLlm;

@@ -1,5 +1,6 @@
 // A local OpenAI-compatible chat-completions server for tests: each request is answered by the
-// next scripted reply (the last one repeats). Never reaches a real network.
+// next scripted reply (the last one repeats), or by a reply made from the request itself. Never
+// reaches a real network. Shared by content's tests (briefs, drafts) and tracking's (sentiment).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -7,7 +8,8 @@ export type Reply =
   | { kind: 'json'; content: string } // a 200 whose message content is this string
   | { kind: 'status'; status: number } // an HTTP error
   | { kind: 'hang'; ms: number } // answers only after `ms`
-  | { kind: 'never' }; // never answers (the request stays open until close())
+  | { kind: 'never' } // never answers (the request stays open until close())
+  | { kind: 'by'; reply: (body: any) => Reply }; // the reply this function makes of the request's body
 
 export interface FakeLlm {
   baseUrl: string;
@@ -33,7 +35,8 @@ export async function fakeLlm(script: Reply[]): Promise<FakeLlm> {
     req.on('end', () => {
       const parsed = JSON.parse(body || '{}');
       requests.push({ path: req.url, authorization: req.headers.authorization, body: parsed });
-      const reply = current[Math.min(requests.length - 1 - offset, current.length - 1)];
+      let reply = current[Math.min(requests.length - 1 - offset, current.length - 1)];
+      if (reply.kind === 'by') reply = reply.reply(parsed);
       const answer = (content: string) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
@@ -56,8 +59,10 @@ export async function fakeLlm(script: Reply[]): Promise<FakeLlm> {
           if (!res.destroyed) answer('{}');
         }, reply.ms);
         timers.add(timer);
-      } else {
+      } else if (reply.kind === 'json') {
         answer(reply.content);
+      } else {
+        throw new Error('a reply function made another reply function');
       }
     });
   });
