@@ -240,10 +240,13 @@ function typeOf(parsed: ParsedCitationUrl, title: string): ArticleType {
 /**
  * Analyses one answer for every entity of its brand: one EntityFigures per entity (brand first,
  * then competitors in the order given) and one CitationFigures per distinct normalised URL.
+ * `verdicts` (entity id -> the configured model's verdict, sentiment-judge.ts) replace the built-in
+ * sentiment of the entities named; an entity not named has none, whatever the model said.
  */
 export function analyzeAnswer(
   answer: Pick<AnswerInput, 'text' | 'citations'>,
   compiled: CompiledEntities,
+  verdicts?: ReadonlyMap<string, EntitySentiment>,
 ): AnswerAnalysis {
   const { entities } = compiled;
   const n = entities.length;
@@ -292,5 +295,12 @@ export function analyzeAnswer(
     citations: cites[i],
     score: visibilityScore(counts[i] > 0, cites[i] > 0, position[i]),
   }));
-  return { entities: figures, citations, sentiments: entitySentiments(text, spans, n) };
+  const sentiments = entitySentiments(text, spans, n);
+  if (verdicts) {
+    for (let i = 0; i < n; i++) {
+      const v = sentiments[i] && verdicts.get(entities[i].id);
+      if (v) sentiments[i] = v;
+    }
+  }
+  return { entities: figures, citations, sentiments };
 }

@@ -13,6 +13,7 @@ import { LineWriter } from './row-lines.ts';
 import { reconcile, type WantedLines } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import type { Entity } from './types.ts';
+import type { EntitySentiment } from './sentiment/entity-sentiment.ts';
 import { ingestAnswers } from '../runtime/metrics.ts';
 
 export interface BatchResult {
@@ -100,6 +101,9 @@ export class IngestCache implements Lookups {
   }
 }
 
+/** The configured model's sentiment verdicts of a batch's answers: answer id -> entity id -> verdict. */
+export type BatchVerdicts = ReadonlyMap<string, ReadonlyMap<string, EntitySentiment>>;
+
 /** A batch analysed and turned into rows, ready to be written. Plain data: it crosses threads. */
 export interface PreparedBatch {
   /** Answers refused (an unknown prompt), by their index in the batch. */
@@ -119,8 +123,12 @@ export interface PreparedBatch {
  * can analyse the next batch while the store is still writing the previous one.
  * Within a batch the last answer of an id wins.
  */
-export function prepareBatch(lookups: Lookups, answers: ValidAnswer[]): Promise<PreparedBatch> {
-  const builder = new BatchBuilder(lookups);
+export function prepareBatch(
+  lookups: Lookups,
+  answers: ValidAnswer[],
+  verdicts?: BatchVerdicts,
+): Promise<PreparedBatch> {
+  const builder = new BatchBuilder(lookups, undefined, verdicts);
   answers.forEach((a, index) => {
     builder.add(a, index);
   });
@@ -152,10 +160,14 @@ export class BatchBuilder {
   private waiting: { answer: ValidAnswer; index: number }[] = [];
   private writers: { wide: LineWriter; shopping_cards: LineWriter };
 
-  /** `wideBytes`: the size the batch's answer_rows_in lines are expected to reach, if known. */
+  /**
+   * `wideBytes`: the size the batch's answer_rows_in lines are expected to reach, if known.
+   * `verdicts`: the model's sentiment verdicts by answer id (captures only, capture-sink.ts).
+   */
   constructor(
     private lookups: Lookups,
     wideBytes?: number,
+    private verdicts?: BatchVerdicts,
   ) {
     this.writers = { wide: new LineWriter(wideBytes), shopping_cards: new LineWriter() };
   }
@@ -221,7 +233,7 @@ export class BatchBuilder {
     const before = this.written.get(id);
     if (before && before.index > index) return; // a later answer of this id is written already
     const shopping = a.mode === 'shopping';
-    const analysis = shopping ? null : analyzeAnswer(a, compiled);
+    const analysis = shopping ? null : analyzeAnswer(a, compiled, this.verdicts?.get(id));
     const cards = shopping ? parseCards(a.products, compiled) : [];
     const rows = answerRows(
       a,
@@ -274,7 +286,12 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
   return result;
 }
 
-/** Ingests one batch of validated answers. */
-export async function ingestBatch(stores: Stores, lookups: Lookups, answers: ValidAnswer[]): Promise<BatchResult> {
-  return writeBatch(stores, await prepareBatch(lookups, answers));
+/** Ingests one batch of validated answers (with the model's verdicts of a capture's, if any). */
+export async function ingestBatch(
+  stores: Stores,
+  lookups: Lookups,
+  answers: ValidAnswer[],
+  verdicts?: BatchVerdicts,
+): Promise<BatchResult> {
+  return writeBatch(stores, await prepareBatch(lookups, answers, verdicts));
 }
