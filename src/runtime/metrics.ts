@@ -23,6 +23,18 @@ export const ingestAnswers = new client.Counter({
   registers: [registry],
 });
 
+/**
+ * Entities named in a captured answer that kept the built-in sentiment verdict although the model
+ * was asked (src/tracking/sentiment-judge.ts): the call failed, the model skipped the entity, or
+ * its verdict was invalid.
+ */
+export const sentimentFallbacks = new client.Counter({
+  name: 'answerscope_sentiment_model_fallbacks_total',
+  help: 'Named entities whose sentiment fell back to the built-in analyser, by reason: failed, skipped, invalid',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
 /** Result cache look-ups (src/analytics/cache.ts): hit or miss. */
 export const resultCacheLookups = new client.Counter({
   name: 'answerscope_result_cache_lookups_total',

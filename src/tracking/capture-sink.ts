@@ -2,12 +2,16 @@
 // data_version bump), then their runs are marked succeeded. A run is marked only after its answer
 // is stored, so a crash in between leaves it running; the next run takes the stale claim over and
 // stores the slot's answer again under the same id, which replaces it (no duplicate).
+// With the model configured as sentiment judge, each batch is judged first (sentiment-verdicts.ts)
+// and its verdicts are stored just before its rows, which take them.
 import type { Logger } from 'pino';
 import type { Stores } from '../stores/index.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { completeRuns, failRun, type Claim } from './capture-runs.ts';
 import { IngestCache, ingestBatch } from './ingest.ts';
 import { withIngestLock } from './ingest-lock.ts';
+import type { SentimentJudge } from './sentiment-judge.ts';
+import { judgeBatch, writeVerdicts } from './sentiment-verdicts.ts';
 
 interface Pending {
   claim: Claim;
@@ -27,6 +31,8 @@ export class AnswerSink {
     private log: Logger,
     private batchSize: number,
     private onError: () => void,
+    /** The model that judges sentiment; null: the built-in analyser alone. */
+    private judge: SentimentJudge | null = null,
   ) {}
 
   /** Queues an answer; a full batch is written before this resolves (back-pressure on captures). */
@@ -49,15 +55,19 @@ export class AnswerSink {
       return;
     }
     try {
+      const answers = batch.map((p) => p.answer);
+      // The model is asked outside the ingest lock: its calls take seconds, which a re-analysis
+      // waiting for the lock should not wait for. A verdict is keyed by entity id, so an entity a
+      // re-analysis removed meanwhile is simply not named any more when the rows are made.
+      const judged = this.judge
+        ? await judgeBatch(this.judge, new IngestCache(this.stores), answers, new Date())
+        : undefined;
       // A fresh cache inside the lock: a re-analysis between two batches may have switched a
       // brand's generation and entities, and rows must be written as the brand reads them now.
-      const result = await withIngestLock(this.stores, () =>
-        ingestBatch(
-          this.stores,
-          new IngestCache(this.stores),
-          batch.map((p) => p.answer),
-        ),
-      );
+      const result = await withIngestLock(this.stores, async () => {
+        if (judged?.rows.length) await writeVerdicts(this.stores.ch, judged.rows);
+        return ingestBatch(this.stores, new IngestCache(this.stores), answers, judged?.verdicts);
+      });
       const refused = new Map(result.rejected.map((r) => [r.index, r.error]));
       for (const [index, error] of refused) {
         await failRun(this.stores.pg, batch[index].claim, {

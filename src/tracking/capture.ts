@@ -19,6 +19,7 @@ import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type
 import { AnswerSink } from './capture-sink.ts';
 import { liveEngines, PROVIDERS, providerOf, simulatedEngines, type Engines } from './engines/registry.ts';
 import { loadSimBrands } from './engines/simulated-brands.ts';
+import { sentimentJudge } from './sentiment-judge.ts';
 import type { SimBrand } from './engines/simulated.ts';
 import type { Capture, CaptureOutcome, Engine } from './engines/types.ts';
 import type { AnswerInput, Platform } from './types.ts';
@@ -95,7 +96,7 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
   }
 
   const abort = new AbortController();
-  const sink = new AnswerSink(stores, log, BATCH_SIZE, () => abort.abort());
+  const sink = new AnswerSink(stores, log, BATCH_SIZE, () => abort.abort(), sentimentJudge(config.llm, log));
   const limits = new Map<string, LimitFunction>();
   const limitOf = (name: string) => {
     let l = limits.get(name);

@@ -5,6 +5,10 @@
 // read sees the old analysis or the new one, never a mix; the old generation is deleted after.
 // A crash leaves a partial generation nobody reads; the next run deletes it and starts over.
 //
+// The configured model's sentiment verdicts stored at capture (sentiment-verdicts.ts) are read
+// with the answers and replace the built-in ones of the entities still named, as at capture; a
+// brand without any reads none (one look-up per run).
+//
 // It holds the ingest lock throughout: an answer ingested meanwhile would be analysed into the old
 // generation only, and a re-import could cancel rows the run is about to read.
 import type { Stores } from '../stores/index.ts';
@@ -17,6 +21,14 @@ import type { ValidAnswer } from './answer-schema.ts';
 import { withIngestLock } from './ingest-lock.ts';
 import { LineWriter, REANALYSIS_COLUMNS } from './row-lines.ts';
 import { answerRows } from './rows.ts';
+import {
+  hasVerdicts,
+  latestJudgings,
+  VERDICT_COLUMNS,
+  verdictsFor,
+  type Judging,
+  type StoredVerdict,
+} from './sentiment-verdicts.ts';
 import type { Platform } from './types.ts';
 
 /**
@@ -109,38 +121,40 @@ function stepScope(brandId: string, step: Step) {
     to: new Date(`${step.to}T23:59:59.999Z`),
   };
 }
-/** A step's share (if any) as a condition on answer_id. */
-function stepShare(step: Step): { where: string; params: Record<string, number> } {
-  if (!step.share) return { where: '', params: {} };
+/** A step's share (if any) as a condition on answer_id, ANDed to `where` (undefined: no condition). */
+function stepShare(step: Step, where?: string): { where: string | undefined; params: Record<string, number> } {
+  if (!step.share) return { where, params: {} };
+  const share = 'cityHash64(answer_id) % {shareOf:UInt32} = {shareIndex:UInt32}';
   return {
-    where: ' AND cityHash64(answer_id) % {shareOf:UInt32} = {shareIndex:UInt32}',
+    where: where ? `${where} AND ${share}` : share,
     params: { shareOf: step.share.of, shareIndex: step.share.index },
   };
 }
 
 /** The step's live standard answers. */
 function answersOf(brandId: string, step: Step) {
-  const share = stepShare(step);
   return select(
     { table: 'answers', scope: stepScope(brandId, step), final: true },
     {
       select: 'answer_id, organization_id, prompt_id, platform, model, region, collected_at, text',
-      where: LIVE_STANDARD + share.where,
-      params: share.params,
+      ...stepShare(step, LIVE_STANDARD),
     },
   );
 }
 
 /** The stored citations of the step's answers in the live generation, each answer's first one first. */
 function citationsOf(brandId: string, generation: number, step: Step) {
-  const share = stepShare(step);
   return select(
     { table: 'answer_citations', scope: { ...stepScope(brandId, step), generation }, final: true },
-    {
-      select: 'answer_id, url, title, answer_first',
-      where: `sign = 1${share.where}`,
-      params: share.params,
-    },
+    { select: 'answer_id, url, title, answer_first', ...stepShare(step, 'sign = 1') },
+  );
+}
+
+/** The model's sentiment verdicts stored for the step's answers (sentiment-verdicts.ts). */
+function verdictsOf(brandId: string, step: Step) {
+  return select(
+    { table: 'sentiment_verdicts', scope: stepScope(brandId, step), final: true },
+    { select: VERDICT_COLUMNS, ...stepShare(step) },
   );
 }
 
@@ -162,6 +176,7 @@ function pageLines(
   brandId: string,
   compiled: CompiledEntities,
   generation: number,
+  judgings: ReadonlyMap<string, Judging> | null,
 ): Uint8Array {
   const byAnswer = new Map<string, StoredCitation[]>();
   for (const c of citations) {
@@ -182,7 +197,7 @@ function pageLines(
       citations: inStoredOrder(byAnswer.get(a.answer_id)),
       products: [],
     };
-    const analysis = analyzeAnswer(answer, compiled);
+    const analysis = analyzeAnswer(answer, compiled, judgings ? verdictsFor(judgings, a.answer_id, a.text) : undefined);
     // The answers row is stored already and the answers view skips re-analysis lines: no need to
     // send the text to ClickHouse again.
     const ctx = { answerId: a.answer_id, organizationId: a.organization_id, brandId, generation, reanalysis: true };
@@ -219,6 +234,7 @@ export function reanalyzeBrand(
       await dropOtherGenerations(stores.ch, brandId, live, { wait: true });
     }
     const compiled = compileEntities(await brandEntities(stores.pg, brand));
+    const judged = await hasVerdicts(stores.ch, brandId);
     const days = await stores.ch.rows<{ day: string; answers: number }>(
       select(
         { table: 'answers', scope: { brandId }, final: true },
@@ -235,11 +251,12 @@ export function reanalyzeBrand(
       Promise.all([
         stores.ch.rows<StoredAnswer>(answersOf(brandId, step)),
         stores.ch.rows<StoredCitation>(citationsOf(brandId, live, step)),
+        judged ? stores.ch.rows<StoredVerdict>(verdictsOf(brandId, step)).then(latestJudgings) : null,
       ]);
     const steps = planSteps(days, opts.pageSize ?? PAGE_SIZE);
     let done = 0;
     let writing: Promise<void> = Promise.resolve();
-    const reads: Promise<[StoredAnswer[], StoredCitation[]]>[] = [];
+    const reads: ReturnType<typeof read>[] = [];
     const readAhead = (i: number) => {
       if (i >= steps.length) return;
       const r = read(steps[i]);
@@ -249,9 +266,9 @@ export function reanalyzeBrand(
     };
     for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
     for (let i = 0; i < steps.length; i++) {
-      const [answers, citations] = await reads.shift()!;
+      const [answers, citations, judgings] = await reads.shift()!;
       readAhead(i + READ_AHEAD);
-      const lines = pageLines(answers, citations, brandId, compiled, target);
+      const lines = pageLines(answers, citations, brandId, compiled, target, judgings);
       await writing;
       writing = (async () => {
         await stores.ch.insertLines('answer_rows_in', REANALYSIS_COLUMNS, lines);
