@@ -50,6 +50,45 @@ export function wholeMonths(f: Filters): MonthSpan | undefined {
   return { from, to, end };
 }
 
+export interface QuarterSpan {
+  /** First day of the first whole quarter, or undefined when the months have no lower bound. */
+  from?: string;
+  /** First day of the last whole quarter, its last month's first day and its last day. */
+  to?: string;
+  lastMonth?: string;
+  end?: string;
+}
+
+const monthStart = (iso: string, plusMonths: number) => {
+  const d = new Date(`${iso}T00:00:00.000Z`);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + plusMonths, 1));
+};
+
+/**
+ * The whole calendar quarters inside a span of whole months: those whose three months all lie in
+ * it. Undefined when there are none.
+ */
+export function wholeQuarters(months: MonthSpan): QuarterSpan | undefined {
+  let from: string | undefined;
+  let to: string | undefined;
+  let lastMonth: string | undefined;
+  let end: string | undefined;
+  if (months.from) {
+    const m = monthStart(months.from, 0).getUTCMonth();
+    from = iso(monthStart(months.from, (3 - (m % 3)) % 3).getTime());
+  }
+  if (months.to) {
+    // The last month of the span ends a quarter when it is the third of one; else the quarter before.
+    const m = monthStart(months.to, 0).getUTCMonth();
+    const last = monthStart(months.to, m % 3 === 2 ? 0 : -(m % 3) - 1);
+    to = iso(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 2, 1));
+    lastMonth = iso(last.getTime());
+    end = iso(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() + 1, 0));
+  }
+  if (from && to && from > to) return undefined;
+  return { from, to, lastMonth, end };
+}
+
 export interface CitationPart {
   /** Columns every part gives, in the same order: name -> [rollup expression, raw expression]. */
   columns: Record<string, [string, string]>;
@@ -68,8 +107,9 @@ const KEEPS: Record<CitationRollup, ('model' | 'region')[]> = {
 
 /**
  * `rollups`: the monthly tables that may answer, smallest first; the first that keeps the filters'
- * columns does. `raw` forces answer_citations, for tests comparing both paths. The result is a
- * subquery (UNION ALL of the parts that have rows) with the requested columns.
+ * columns does (the URL rollup's whole quarters are read from its quarterly fold). `raw` forces
+ * answer_citations, for tests comparing both paths. The result is a subquery (UNION ALL of the
+ * parts that have rows) with the requested columns.
  */
 export function citationSource(
   f: Filters,
@@ -95,7 +135,9 @@ export function citationSource(
     );
   if (!months || !rollup) return raw();
 
-  const parts = [
+  const quarters = rollup === 'citation_urls_monthly' ? wholeQuarters(months) : undefined;
+  const parts: ScopedQuery[] = [];
+  const monthly = (where?: string, params?: Record<string, unknown>) =>
     select(
       {
         table: rollup,
@@ -108,9 +150,37 @@ export function citationSource(
           to: months.end ? new Date(`${months.end}T23:59:59.999Z`) : undefined,
         },
       },
-      { select: columns(0), where: part.condition },
-    ),
-  ];
+      { select: columns(0), where: [where, part.condition].filter(Boolean).join(' AND ') || undefined, params },
+    );
+  if (!quarters) parts.push(monthly());
+  else {
+    parts.push(
+      select(
+        {
+          table: 'citation_urls_quarterly',
+          scope: {
+            brandId: f.brandId,
+            generation: f.generation,
+            from: quarters.from ? new Date(`${quarters.from}T00:00:00.000Z`) : undefined,
+            to: quarters.end ? new Date(`${quarters.end}T23:59:59.999Z`) : undefined,
+          },
+        },
+        { select: columns(0), where: part.condition },
+      ),
+    );
+    // The whole months before the first whole quarter and after the last.
+    const outsideQuarters: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (quarters.from && months.from && months.from < quarters.from) {
+      outsideQuarters.push('month < {quarterFrom:Date}');
+      params.quarterFrom = quarters.from;
+    }
+    if (quarters.to && quarters.lastMonth && months.to && months.to > quarters.lastMonth) {
+      outsideQuarters.push('month > {quarterLastMonth:Date}');
+      params.quarterLastMonth = quarters.lastMonth;
+    }
+    if (outsideQuarters.length) parts.push(monthly(`(${outsideQuarters.join(' OR ')})`, params));
+  }
   // The edges: days in range outside the whole months (a bound inside a day always leaves one).
   // None when the range is exactly those months.
   const outside: string[] = [];

@@ -7,7 +7,8 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySource } from './entity-source.ts';
 import { citationSource } from './citation-source.ts';
-import { latestUrlDetails, type TopUrl } from './citation-urls.ts';
+import { latestUrlDetails, urlDetailsRead, type TopUrl } from './citation-urls.ts';
+import { readTogether } from './read-together.ts';
 import { round, roundOrNull } from './formulas.ts';
 import { select } from '../stores/scoped-query.ts';
 import type { Category } from '../tracking/types.ts';
@@ -40,7 +41,7 @@ export async function citations(
   const answers = entitySource(f, ['is_brand']);
   const paths = { raw: opts.raw };
 
-  // Round 1: every domain of the range (a brand cites thousands, not millions: totals, the category
+  // Two rounds, each one query (read-together.ts). Round 1: every domain of the range (a brand cites thousands, not millions: totals, the category
   // breakdown and the top list follow from them), and the top URLs. URLs group by a 64-bit hash of
   // the URL; two of a brand's URLs sharing one is negligible.
   const domainSource = citationSource(
@@ -90,17 +91,30 @@ export async function citations(
     limit: '{limit:UInt32} WITH TIES',
     params: { limit: opts.limit },
   });
-  const [[n], allDomains, urls] = await Promise.all([
-    ch.rows<{ n: number }>(select(answers, { select: `${answers.m('rows', 'is_brand = 1')} AS n` })),
-    ch.rows<{ domain: string; latest_category: Category; total: number; answer_count: number; first_count: number }>(
-      select(domainCategories, {
+  const round1 = await readTogether(ch, {
+    n: { query: select(answers, { select: `${answers.m('rows', 'is_brand = 1')} AS n` }), columns: ['n'] },
+    domains: {
+      query: select(domainCategories, {
         select: `domain, argMaxIf(category, newest, net > 0) AS latest_category, sum(net) AS total,
          sum(dnet) AS answer_count, sum(fnet) AS first_count`,
         groupBy: 'domain',
       }),
-    ),
-    ch.rows<TopUrl>(select(topUrls, { select: 'toString(h) AS hash, total, latest_day, titled_day, url_count' })),
-  ]);
+      columns: ['domain', 'latest_category', 'total', 'answer_count', 'first_count'],
+    },
+    urls: {
+      query: select(topUrls, { select: 'toString(h) AS hash, total, latest_day, titled_day, url_count' }),
+      columns: ['hash', 'total', 'latest_day', 'titled_day', 'url_count'],
+    },
+  });
+  const n = round1.n[0] as { n: number } | undefined;
+  const allDomains = round1.domains as {
+    domain: string;
+    latest_category: Category;
+    total: number;
+    answer_count: number;
+    first_count: number;
+  }[];
+  const urls = round1.urls as unknown as TopUrl[];
   const domainRows = allDomains
     .map((d) => ({
       ...d,
@@ -136,27 +150,32 @@ export async function citations(
     },
     paths,
   );
-  const [modelLists, typeCounts, urlInfo] = await Promise.all([
-    domains.length
-      ? ch.rows<{ domain: string; models: string[] }>(
-          select(
+  const round2 = await readTogether(ch, {
+    models: domains.length
+      ? {
+          query: select(
             select(modelSource, { select: 'domain, model, sum(c) AS net', groupBy: 'domain, model', params: listed }),
             { select: 'domain, groupArrayIf(model, net > 0) AS models', groupBy: 'domain' },
           ),
-        )
-      : [],
-    domains.length
-      ? ch.rows<{ domain: string; article_type: string; count: number }>(
-          select(typeSource, {
+          columns: ['domain', 'models'],
+        }
+      : null,
+    types: domains.length
+      ? {
+          query: select(typeSource, {
             select: 'domain, article_type, sum(c) AS count',
             groupBy: 'domain, article_type',
             having: 'count > 0',
             params: listed,
           }),
-        )
-      : [],
-    latestUrlDetails(ch, f, scope, urls),
-  ]);
+          columns: ['domain', 'article_type', 'count'],
+        }
+      : null,
+    details: urlDetailsRead(f, scope, urls),
+  });
+  const modelLists = round2.models as { domain: string; models: string[] }[];
+  const typeCounts = round2.types as { domain: string; article_type: string; count: number }[];
+  const urlInfo = await latestUrlDetails(ch, f, scope, urls, round2.details);
 
   const answerCount = Number(n?.n ?? 0);
   const citationCount = domainRows.reduce((acc, d) => acc + d.total, 0);

@@ -8,7 +8,12 @@ import { ingestLines } from '../../src/tracking/ingest-file.ts';
 import { simulateDays } from '../../src/tracking/engines/simulated.ts';
 import { loadSimBrands } from '../../src/tracking/engines/simulated-brands.ts';
 import { citations, type SourceFilter } from '../../src/analytics/citations.ts';
-import { citationSource, wholeMonths, type CitationRollup } from '../../src/analytics/citation-source.ts';
+import {
+  citationSource,
+  wholeMonths,
+  wholeQuarters,
+  type CitationRollup,
+} from '../../src/analytics/citation-source.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
 
 let server: TestServer;
@@ -98,6 +103,46 @@ test('whole months of a range', (t) => {
   t.deepEqual(f('2026-02-15T00:00:00.000Z', undefined), { from: '2026-03-01', to: undefined, end: undefined });
 });
 
+test('whole quarters of a span of whole months', (t) => {
+  t.deepEqual(wholeQuarters({ from: '2026-01-01', to: '2026-03-01', end: '2026-03-31' }), {
+    from: '2026-01-01',
+    to: '2026-01-01',
+    lastMonth: '2026-03-01',
+    end: '2026-03-31',
+  });
+  // February to November: the second and third quarters.
+  t.deepEqual(wholeQuarters({ from: '2026-02-01', to: '2026-11-01', end: '2026-11-30' }), {
+    from: '2026-04-01',
+    to: '2026-07-01',
+    lastMonth: '2026-09-01',
+    end: '2026-09-30',
+  });
+  // Across a year: the fourth quarter of one and the first of the next.
+  t.deepEqual(wholeQuarters({ from: '2025-10-01', to: '2026-04-01', end: '2026-04-30' }), {
+    from: '2025-10-01',
+    to: '2026-01-01',
+    lastMonth: '2026-03-01',
+    end: '2026-03-31',
+  });
+  t.is(wholeQuarters({ from: '2026-02-01', to: '2026-04-01', end: '2026-04-30' }), undefined);
+  t.is(wholeQuarters({ from: '2026-03-01', to: '2026-05-01', end: '2026-05-31' }), undefined);
+  t.deepEqual(wholeQuarters({ to: '2026-02-01', end: '2026-02-28' }), {
+    from: undefined,
+    to: '2025-10-01',
+    lastMonth: '2025-12-01',
+    end: '2025-12-31',
+  });
+  t.deepEqual(wholeQuarters({ from: '2026-02-01' }), {
+    from: '2026-04-01',
+    to: undefined,
+    lastMonth: undefined,
+    end: undefined,
+  });
+  t.deepEqual(wholeQuarters({}), { from: undefined, to: undefined, lastMonth: undefined, end: undefined });
+});
+
+const domainRollupsFirst: CitationRollup[] = ['citation_domains_monthly', 'citation_domain_models_monthly'];
+
 test('which parts answer', (t) => {
   const columns = { c: ['citation_sum', 'sign'] as [string, string] };
   const src = (f: Partial<Filters>, rollups: CitationRollup[] = ['citation_urls_monthly']) =>
@@ -106,6 +151,18 @@ test('which parts answer', (t) => {
   t.notRegex(src(range('2026-02-01', '2026-03-31T23:59:59.999Z')), /answer_citations/);
   // Edges on both sides: rollup and raw rows.
   t.regex(src(range('2026-01-20', '2026-04-10T23:59:59.999Z')), /citation_urls_monthly.*UNION ALL.*answer_citations/);
+  // Whole quarters of the URL rollup come from its quarterly fold, the months around them from the
+  // monthly one, the edge days from the raw rows; the domain rollups have no quarterly fold.
+  const quarterAndMore = src(range('2026-01-01', '2026-04-10T23:59:59.999Z'));
+  t.regex(quarterAndMore, /FROM citation_urls_quarterly.*UNION ALL.*answer_citations/);
+  t.notRegex(quarterAndMore, /citation_urls_monthly/);
+  t.regex(
+    src(range('2025-12-01', '2026-04-30T23:59:59.999Z')),
+    /FROM citation_urls_quarterly.*UNION ALL.*FROM citation_urls_monthly.*month < \{quarterFrom:Date\} OR month > \{quarterLastMonth:Date\}/,
+  );
+  t.regex(src({}), /FROM citation_urls_quarterly/);
+  t.notRegex(src({}), /monthly|answer_citations/);
+  t.notRegex(src(range('2026-01-01', '2026-03-31T23:59:59.999Z'), domainRollupsFirst), /quarterly/);
   // A topic, or a model filter on URL figures: raw rows only. The domain rollup keeps models.
   t.notRegex(src({ ...range('2026-02-01', '2026-03-31T23:59:59.999Z'), promptIds: [t0.promptIds[0]] }), /monthly/);
   t.notRegex(src({ ...range('2026-02-01', '2026-03-31T23:59:59.999Z'), models: ['gpt-4o'] }), /monthly/);
@@ -127,6 +184,9 @@ const cases: [string, Partial<Filters>][] = [
   ['months with edges', range('2026-01-20', '2026-04-10T23:59:59.999Z')],
   ['timestamp bounds', range('2026-01-31T08:30:00.000Z', '2026-04-01T16:00:00.000Z')],
   ['open start', { to: new Date('2026-03-31T23:59:59.999Z') }],
+  ['a whole quarter and edges', range('2026-01-01', '2026-04-10T23:59:59.999Z')],
+  ['months around a whole quarter', range('2025-12-01', '2026-04-30T23:59:59.999Z')],
+  ['a quarter, a month and edges', range('2026-01-01', '2026-05-10T23:59:59.999Z')],
   ['open end', { from: new Date('2026-02-15T00:00:00.000Z') }],
   ['model filter', { ...range('2026-01-20', '2026-04-10T23:59:59.999Z'), models: ['gpt-4o', 'sonar'] }],
   ['region filter', { ...range('2026-02-01', '2026-04-30T23:59:59.999Z'), region: 'GB' }],

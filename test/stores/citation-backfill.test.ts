@@ -1,6 +1,7 @@
-// 004_citation_monthly.sql on a warehouse that already holds citations (replaced ones included):
-// its one-off inserts must roll up exactly what answer_citations holds, once, even when the file
-// is applied a second time (as after a failure half-way).
+// 004_citation_monthly.sql and 017 (its quarterly URL fold) on a warehouse that already holds
+// citations (replaced ones included): their one-off inserts must roll up exactly what
+// answer_citations holds, once, even when a file is applied a second time (as after a failure
+// half-way). One chDB per process, so the tests run one after the other.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { clickhouseStatements } from '../../src/stores/migrate.ts';
 
 const file = (name: string) => fs.readFileSync(new URL(`../../clickhouse/${name}`, import.meta.url), 'utf8');
 
-test('the monthly citation rollups are backfilled once, exactly', async (t) => {
+test.serial('the monthly citation rollups are backfilled once, exactly', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-backfill-'));
   const ch = await openClickHouse({ database: 'default', dataDir: dir });
   t.teardown(async () => {
@@ -75,4 +76,75 @@ test('the monthly citation rollups are backfilled once, exactly', async (t) => {
   );
   const [{ n }] = await ch.system<{ n: number }>('SELECT sum(citation_sum) AS n FROM citation_domains_monthly');
   t.is(Number(n), 300);
+});
+
+// 017_citation_urls_quarterly.sql: backfilled once from the monthly URL rollup, then fed by its view.
+test.serial('the quarterly URL rollup is backfilled once and then kept by its view, exactly', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-backfill-'));
+  const ch = await openClickHouse({ database: 'default', dataDir: dir });
+  t.teardown(async () => {
+    await ch.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const before017 = fs
+    .readdirSync(new URL('../../clickhouse/', import.meta.url))
+    .filter((name) => name.endsWith('.sql') && name < '017')
+    .sort();
+  for (const name of before017) for (const q of clickhouseStatements(file(name))) await ch.client.command({ query: q });
+  // Citations over five months of two quarters, in two generations; every third one replaced.
+  const rowsOf = (from: number, to: number) => {
+    const rows: Record<string, unknown>[] = [];
+    for (let i = from; i < to; i++) {
+      const day = ['2026-02-10', '2026-03-31', '2026-04-01', '2026-05-20', '2026-06-30'][i % 5];
+      const row = {
+        answer_id: `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`,
+        brand_id: '00000000-0000-4000-8000-000000000001',
+        prompt_id: '00000000-0000-4000-8000-000000000009',
+        platform: 'chatgpt',
+        model: 'gpt-4o',
+        region: 'US',
+        day,
+        collected_at: `${day} 10:00:00.000`,
+        url: `https://site${i % 7}.example/p${i % 11}`,
+        url_hash: 0,
+        domain: `site${i % 7}.example`,
+        category: 'editorial',
+        article_type: i % 2 ? 'listicle' : 'review',
+        title: i % 4 ? `Title ${i}` : '',
+        domain_first: 1,
+        group_first: 1,
+        answer_first: 1,
+        generation: i % 4 === 0 ? 1 : 0,
+        sign: 1,
+      };
+      rows.push(row);
+      if (i % 3 === 0) rows.push({ ...row, sign: -1 }, { ...row, title: `${row.title} (new)`, sign: 1 });
+    }
+    return rows.map(({ url_hash, ...r }) => r);
+  };
+  await ch.insert('answer_citations', rowsOf(0, 200));
+  const migration = clickhouseStatements(file('017_citation_urls_quarterly.sql'));
+  for (const q of migration) await ch.client.command({ query: q });
+  for (const q of migration) await ch.client.command({ query: q });
+
+  const byQuarter = async () => ({
+    rolled: await ch.system(
+      `SELECT generation, toString(quarter) AS q, domain, url_hash, article_type, sum(citation_sum) AS n,
+         max(latest_day) AS ld, max(titled_day) AS td
+       FROM citation_urls_quarterly GROUP BY ALL ORDER BY ALL`,
+    ),
+    raw: await ch.system(
+      `SELECT generation, toString(toStartOfQuarter(day)) AS q, domain, url_hash, article_type, sum(sign) AS n,
+         maxIf(day, sign > 0) AS ld, maxIf(day, sign > 0 AND title != '') AS td
+       FROM answer_citations GROUP BY ALL ORDER BY ALL`,
+    ),
+  });
+  const once = await byQuarter();
+  t.true(once.raw.length > 10);
+  t.deepEqual(once.rolled, once.raw);
+  // Citations written after the migration reach the quarterly rollup through the monthly one's view.
+  await ch.insert('answer_citations', rowsOf(200, 320));
+  const later = await byQuarter();
+  t.deepEqual(later.rolled, later.raw);
+  t.notDeepEqual(later.raw, once.raw);
 });
