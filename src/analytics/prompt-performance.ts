@@ -5,6 +5,7 @@ import type { Filters } from './filters.ts';
 import { entitySource } from './entity-source.ts';
 import { sumsSql, toSums } from './entity-sums.ts';
 import { meanScore, roundOrNull } from './formulas.ts';
+import { promptSums } from './prompt-source.ts';
 import { select } from '../stores/scoped-query.ts';
 
 export type PromptSort = 'visibility' | 'mentions' | 'citations' | 'appearances';
@@ -18,10 +19,15 @@ export interface PromptFigures {
   avg_competitor_score: number | null;
 }
 
-export async function promptFigures(ch: ClickHouse, f: Filters): Promise<PromptFigures[]> {
-  const src = entitySource(f, ['prompt_id', 'is_brand']);
+/** `raw` reads answer_entities alone, never the rollups (tests compare both). */
+export async function promptFigures(
+  ch: ClickHouse,
+  f: Filters,
+  opts: { raw?: boolean } = {},
+): Promise<PromptFigures[]> {
+  const src = entitySource(f, ['prompt_id', 'is_brand'], opts);
   const rows = await ch.rows<Record<string, unknown> & { prompt_id: string }>(
-    select(src, {
+    select(promptSums(f, src), {
       select: `prompt_id, ${sumsSql(src, 'b_', 'is_brand = 1')}, ${sumsSql(src, 'c_', 'is_brand = 0')}`,
       groupBy: 'prompt_id',
       having: 'b_rows > 0',

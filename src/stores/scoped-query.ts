@@ -14,7 +14,7 @@ export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
 interface TableShape {
   /** Analysis rows (clickhouse/011): read in the brand's live generation only. */
   generations: boolean;
-  period: 'day' | 'month';
+  period: 'day' | 'month' | 'quarter';
   time?: string;
   /** Whether it keeps model and region (model and region filters), and prompt_id (a topic filter). */
   models: boolean;
@@ -84,6 +84,8 @@ const TABLES = {
   sentiment_verdicts: { generations: false, period: 'day', models: false, prompts: false, dimensions: [] },
   entity_daily: { generations: true, period: 'day', models: true, prompts: false, dimensions: ['platform'] },
   prompt_daily: { generations: true, period: 'day', models: false, prompts: true, dimensions: [] },
+  // The same by month (clickhouse/018), for the whole months of prompt performance's ranges.
+  prompt_monthly: { generations: true, period: 'month', models: false, prompts: true, dimensions: [] },
   citation_domains_monthly: {
     generations: true,
     period: 'month',
@@ -101,6 +103,14 @@ const TABLES = {
   citation_urls_monthly: {
     generations: true,
     period: 'month',
+    models: false,
+    prompts: false,
+    dimensions: ['domain', 'category', 'article_type'],
+  },
+  // The same folded by calendar quarter (clickhouse/017), for the whole quarters of long ranges.
+  citation_urls_quarterly: {
+    generations: true,
+    period: 'quarter',
     models: false,
     prompts: false,
     dimensions: ['domain', 'category', 'article_type'],
@@ -241,6 +251,25 @@ function monthBounds(f: PlainFilters, parts: string[], params: Record<string, un
   }
 }
 
+/** The bounds of a quarterly rollup: whole calendar quarters only, as for a monthly one. */
+function quarterBounds(f: PlainFilters, parts: string[], params: Record<string, unknown>) {
+  if (f.from) {
+    if (!startsDay(f.from) || f.from.getUTCDate() !== 1 || f.from.getUTCMonth() % 3 !== 0) {
+      throw new Error('a quarterly rollup starts on a whole quarter');
+    }
+    parts.push('quarter >= {quarterFrom:Date}');
+    params.quarterFrom = dayOf(f.from);
+  }
+  if (f.to) {
+    const next = new Date(f.to.getTime() + 1);
+    if (!endsDay(f.to) || next.getUTCDate() !== 1 || next.getUTCMonth() % 3 !== 0) {
+      throw new Error('a quarterly rollup ends on a whole quarter');
+    }
+    parts.push('quarter <= {quarterTo:Date}');
+    params.quarterTo = dayOf(new Date(Date.UTC(f.to.getUTCFullYear(), f.to.getUTCMonth() - 2, 1)));
+  }
+}
+
 /** `day` bounds let the primary key prune; bounds on the instant make a range inside a day exact. */
 function dayBounds(f: PlainFilters, shape: TableShape, parts: string[], params: Record<string, unknown>) {
   const time = () => {
@@ -291,6 +320,7 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
       params.generation = generation;
     }
     if (shape.period === 'month') monthBounds(scope, parts, params);
+    else if (shape.period === 'quarter') quarterBounds(scope, parts, params);
     else dayBounds(scope, shape, parts, params);
     const [table] = tables;
     if ((scope.models?.length || scope.region) && !shape.models) throw new Error(`${table} keeps no model or region`);
