@@ -47,6 +47,14 @@ const QUERIES: Record<string, string[]> = {
       sum(mentions) FILTER (WHERE is_brand), sum(citations) FILTER (WHERE is_brand), count(*) FILTER (WHERE NOT is_brand)
     FROM bench_answer_entities WHERE brand_id = $1 AND day BETWEEN $2 AND $3 GROUP BY prompt_id`,
   ],
+  'ai-traffic': [
+    `SELECT platform, count(*) AS visits FROM bench_ai_visits WHERE brand_id = $1 AND day BETWEEN $2 AND $3
+    GROUP BY platform ORDER BY visits DESC, platform`,
+    `SELECT path, count(*) AS visits FROM bench_ai_visits WHERE brand_id = $1 AND day BETWEEN $2 AND $3
+    GROUP BY path ORDER BY visits DESC, path LIMIT 10`,
+    `SELECT country, count(*) AS visits FROM bench_ai_visits WHERE brand_id = $1 AND day BETWEEN $2 AND $3
+    GROUP BY country ORDER BY visits DESC, country`,
+  ],
 };
 
 export async function postgresFigures(
@@ -70,8 +78,18 @@ export async function postgresFigures(
     FROM answer_citations WHERE brand_id = {b:UUID} INTO OUTFILE '${citations}' FORMAT CSV`,
     query_params: { b: brandId },
   });
-  for (const f of [entities, citations]) fs.chmodSync(f, 0o644);
-  await pool.query(`DROP TABLE IF EXISTS bench_answer_entities, bench_answer_citations`);
+  const visits = path.join(dir, 'visits.csv');
+  await ch.client.command({
+    query: `SELECT brand_id, day, platform, path, country FROM ai_visits WHERE brand_id = {b:UUID}
+    INTO OUTFILE '${visits}' FORMAT CSV`,
+    query_params: { b: brandId },
+  });
+  for (const f of [entities, citations, visits]) fs.chmodSync(f, 0o644);
+  await pool.query(`DROP TABLE IF EXISTS bench_answer_entities, bench_answer_citations, bench_ai_visits`);
+  await pool.query('CREATE TABLE bench_ai_visits (brand_id uuid, day date, platform text, path text, country text)');
+  await pool.query(`COPY bench_ai_visits FROM '${visits}' WITH (FORMAT csv)`);
+  await pool.query('CREATE INDEX ON bench_ai_visits (brand_id, day)');
+  await pool.query('ANALYZE bench_ai_visits');
   await pool.query(`CREATE TABLE bench_answer_entities (brand_id uuid, entity_id uuid, is_brand boolean, prompt_id uuid, platform text,
     model text, region text, day date, mentions int, position int, citations int, score float8)`);
   await pool.query(`CREATE TABLE bench_answer_citations (answer_id uuid, brand_id uuid, prompt_id uuid, model text, day date,
@@ -97,7 +115,7 @@ export async function postgresFigures(
     out[name] = times[Math.floor(times.length / 2)];
     log(`postgres ${name}: median ${out[name].toFixed(0)} ms`);
   }
-  await pool.query(`DROP TABLE IF EXISTS bench_answer_entities, bench_answer_citations`);
+  await pool.query(`DROP TABLE IF EXISTS bench_answer_entities, bench_answer_citations, bench_ai_visits`);
   await pool.end();
   return out;
 }
