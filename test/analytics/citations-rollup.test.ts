@@ -3,7 +3,13 @@
 // citations (cancel rows in both the table and the rollups), must give exactly the figures of
 // answer_citations alone, for whole months, edges, timestamps, filters and every source filter.
 import test from 'ava';
-import { seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
+import {
+  numberedLines as lines,
+  seedTenant,
+  startTestServer,
+  type Tenant,
+  type TestServer,
+} from '../helpers/server.ts';
 import { ingestLines } from '../../src/tracking/ingest-file.ts';
 import { simulateDays } from '../../src/tracking/engines/simulated.ts';
 import { loadSimBrands } from '../../src/tracking/engines/simulated-brands.ts';
@@ -18,12 +24,6 @@ import type { Filters } from '../../src/analytics/filters.ts';
 
 let server: TestServer;
 let t0: Tenant;
-
-const lines = (answers: object[]) =>
-  (async function* () {
-    let line = 0;
-    for (const a of answers) yield { line: ++line, text: JSON.stringify(a) };
-  })();
 
 test.before(async () => {
   server = await startTestServer();

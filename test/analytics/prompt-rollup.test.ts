@@ -3,7 +3,13 @@
 // months, some re-imported with other text (cancel rows in every table), must give exactly the
 // figures of answer_entities alone, for whole months, edges, open ranges and a topic.
 import test from 'ava';
-import { seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
+import {
+  numberedLines as lines,
+  seedTenant,
+  startTestServer,
+  type Tenant,
+  type TestServer,
+} from '../helpers/server.ts';
 import { ingestLines } from '../../src/tracking/ingest-file.ts';
 import { simulateDays } from '../../src/tracking/engines/simulated.ts';
 import { loadSimBrands } from '../../src/tracking/engines/simulated-brands.ts';
@@ -14,12 +20,6 @@ import type { ScopedQuery } from '../../src/stores/scoped-query.ts';
 
 let server: TestServer;
 let t0: Tenant;
-
-const lines = (answers: object[]) =>
-  (async function* () {
-    let line = 0;
-    for (const a of answers) yield { line: ++line, text: JSON.stringify(a) };
-  })();
 
 test.before(async () => {
   server = await startTestServer();

@@ -86,6 +86,14 @@ export async function ingestLines(server: TestServer, lines: object[]): Promise<
   if (rejected.length) throw new Error(JSON.stringify(rejected));
 }
 
+/** Answers as the numbered lines ingestLines of src/tracking/ingest-file.ts reads (line 1 first). */
+export function numberedLines(answers: object[]): AsyncIterable<{ line: number; text: string }> {
+  return (async function* () {
+    let line = 0;
+    for (const a of answers) yield { line: ++line, text: JSON.stringify(a) };
+  })();
+}
+
 export interface Tenant {
   organizationId: string;
   brandId: string;
