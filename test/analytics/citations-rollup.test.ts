@@ -14,12 +14,8 @@ import { ingestLines } from '../../src/tracking/ingest-file.ts';
 import { simulateDays } from '../../src/tracking/engines/simulated.ts';
 import { loadSimBrands } from '../../src/tracking/engines/simulated-brands.ts';
 import { citations, type SourceFilter } from '../../src/analytics/citations.ts';
-import {
-  citationSource,
-  wholeMonths,
-  wholeQuarters,
-  type CitationRollup,
-} from '../../src/analytics/citation-source.ts';
+import { citationSource, type CitationRollup } from '../../src/analytics/citation-source.ts';
+import { wholeMonths, wholeQuarters } from '../../src/analytics/month-span.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
 
 let server: TestServer;
