@@ -236,37 +236,32 @@ function shapeOf(table: string): TableShape {
   return TABLES[table as FactTable];
 }
 
-/** The bounds of a monthly rollup: whole months only, or it would answer for days outside the range. */
-function monthBounds(f: PlainFilters, parts: string[], params: Record<string, unknown>) {
-  if (f.from) {
-    if (!startsDay(f.from) || f.from.getUTCDate() !== 1) throw new Error('a monthly rollup starts on a whole month');
-    parts.push('month >= {monthFrom:Date}');
-    params.monthFrom = dayOf(f.from);
-  }
-  if (f.to) {
-    const next = new Date(f.to.getTime() + 1);
-    if (!endsDay(f.to) || next.getUTCDate() !== 1) throw new Error('a monthly rollup ends on a whole month');
-    parts.push('month <= {monthTo:Date}');
-    params.monthTo = `${dayOf(f.to).slice(0, 8)}01`;
-  }
-}
+/** The rollups that keep a period instead of a day: their column, and the months a period spans. */
+const PERIODS = {
+  month: { months: 1, adjective: 'monthly' },
+  quarter: { months: 3, adjective: 'quarterly' },
+} as const;
 
-/** The bounds of a quarterly rollup: whole calendar quarters only, as for a monthly one. */
-function quarterBounds(f: PlainFilters, parts: string[], params: Record<string, unknown>) {
+/**
+ * The bounds of a monthly or quarterly rollup: whole calendar months (or quarters) only, or it
+ * would answer for days outside the range. The column and its parameters are named for the period.
+ */
+function periodBounds(f: PlainFilters, period: keyof typeof PERIODS, parts: string[], params: Record<string, unknown>) {
+  const { months, adjective } = PERIODS[period];
+  const startsPeriod = (d: Date) => d.getUTCDate() === 1 && d.getUTCMonth() % months === 0;
   if (f.from) {
-    if (!startsDay(f.from) || f.from.getUTCDate() !== 1 || f.from.getUTCMonth() % 3 !== 0) {
-      throw new Error('a quarterly rollup starts on a whole quarter');
-    }
-    parts.push('quarter >= {quarterFrom:Date}');
-    params.quarterFrom = dayOf(f.from);
+    if (!startsDay(f.from) || !startsPeriod(f.from))
+      throw new Error(`a ${adjective} rollup starts on a whole ${period}`);
+    parts.push(`${period} >= {${period}From:Date}`);
+    params[`${period}From`] = dayOf(f.from);
   }
   if (f.to) {
-    const next = new Date(f.to.getTime() + 1);
-    if (!endsDay(f.to) || next.getUTCDate() !== 1 || next.getUTCMonth() % 3 !== 0) {
-      throw new Error('a quarterly rollup ends on a whole quarter');
+    if (!endsDay(f.to) || !startsPeriod(new Date(f.to.getTime() + 1))) {
+      throw new Error(`a ${adjective} rollup ends on a whole ${period}`);
     }
-    parts.push('quarter <= {quarterTo:Date}');
-    params.quarterTo = dayOf(new Date(Date.UTC(f.to.getUTCFullYear(), f.to.getUTCMonth() - 2, 1)));
+    parts.push(`${period} <= {${period}To:Date}`);
+    // The first day of the last period in range.
+    params[`${period}To`] = dayOf(new Date(Date.UTC(f.to.getUTCFullYear(), f.to.getUTCMonth() - (months - 1), 1)));
   }
 }
 
@@ -319,9 +314,8 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
       parts.push('generation = {generation:UInt32}');
       params.generation = generation;
     }
-    if (shape.period === 'month') monthBounds(scope, parts, params);
-    else if (shape.period === 'quarter') quarterBounds(scope, parts, params);
-    else dayBounds(scope, shape, parts, params);
+    if (shape.period === 'day') dayBounds(scope, shape, parts, params);
+    else periodBounds(scope, shape.period, parts, params);
     const [table] = tables;
     if ((scope.models?.length || scope.region) && !shape.models) throw new Error(`${table} keeps no model or region`);
     if (scope.models?.length) {

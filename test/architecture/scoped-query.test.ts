@@ -72,6 +72,18 @@ test('only whitelisted tables and dimensions, and filters the table can answer',
   t.throws(() => read('citation_urls_monthly', { from: new Date('2026-01-02T00:00:00.000Z') }), {
     message: 'a monthly rollup starts on a whole month',
   });
+  t.throws(() => read('citation_urls_quarterly', { from: new Date('2026-02-01T00:00:00.000Z') }), {
+    message: 'a quarterly rollup starts on a whole quarter',
+  });
+  t.throws(() => read('citation_urls_quarterly', { to: new Date('2026-05-31T23:59:59.999Z') }), {
+    message: 'a quarterly rollup ends on a whole quarter',
+  });
+  const quarters = read('citation_urls_quarterly', {
+    from: new Date('2026-01-01T00:00:00.000Z'),
+    to: new Date('2026-06-30T23:59:59.999Z'),
+  });
+  t.regex(quarters.sql, /quarter >= \{quarterFrom:Date\} AND quarter <= \{quarterTo:Date\}/);
+  t.like(quarters.params, { quarterFrom: '2026-01-01', quarterTo: '2026-04-01' });
   const q = read('shopping_cards', {}, { platform: 'chatgpt', matched_brand_role: undefined });
   t.is(q.sql, 'SELECT 1 FROM shopping_cards WHERE brand_id = {brand:UUID} AND platform = {eq_platform:String}');
   t.deepEqual(q.params, { brand: BRAND, eq_platform: 'chatgpt' });
