@@ -30,6 +30,16 @@ test('negation turns the rated word round', (t) => {
   t.is(judge('Acme has no hidden fees.', 'Acme').Acme, 'positive');
 });
 
+test('case and the typographic apostrophe do not change a word', (t) => {
+  t.is(judge('ACME IS EXCELLENT.', 'Acme').Acme, 'positive');
+  t.is(judge('Acme Is Not The Best Option.', 'Acme').Acme, 'negative');
+  t.is(judge('I wouldn’t recommend Acme.', 'Acme').Acme, 'negative');
+  t.is(judge('You CAN’T go wrong with Acme.', 'Acme').Acme, 'positive');
+  // Words with other letters than ASCII are read as toLowerCase spells them, dotted İ included.
+  t.is(judge('İstanbul teams say Acme is Excellent.', 'Acme').Acme, 'positive');
+  t.is(judge('Acme is EXCELLENT; ΣIGMA is not.', 'Acme').Acme, 'positive');
+});
+
 test('contrast: the clause after "but" or "however" carries the point', (t) => {
   t.is(judge('Acme is good but expensive.', 'Acme').Acme, 'negative');
   t.is(judge('Acme is expensive, but it is worth every penny.', 'Acme').Acme, 'positive');

@@ -12,6 +12,9 @@ import {
   DIM_NOTHING,
   DIMINISHER,
   EVEN,
+  foldedUnit,
+  HASH_START,
+  hashStep,
   HIGH,
   knownWord,
   knownWordAt,
@@ -75,21 +78,8 @@ let tokenCount = 0;
 /** Whether a token of the unit can carry valence; a unit with none adds nothing to any entity. */
 let unitRated = false;
 
-/** The answer text in lower case when that keeps every offset and letter (see lowerText), else null. */
-let lower: string | null = null;
-
-// Lower-casing the whole text equals lower-casing each word, offset for offset, except for two
-// letters: İ becomes two code units and Σ depends on its neighbours. Texts holding them go word by word.
-const CASE_SPECIAL = /[\u0130\u03a3]/;
-
-function lowerText(text: string): string | null {
-  if (CASE_SPECIAL.test(text)) return null;
-  const l = text.toLowerCase();
-  return l.includes('’') ? l.replaceAll('’', "'") : l;
-}
-
-function wordAt(text: string, from: number, to: number): string {
-  if (lower !== null) return lower.slice(from, to);
+/** A word as the word table spells it: lower case, ’ read as '. */
+function lowerWord(text: string, from: number, to: number): string {
   const w = text.slice(from, to).toLowerCase();
   return w.includes('’') ? w.replaceAll('’', "'") : w;
 }
@@ -102,15 +92,19 @@ function pushToken(kind: number): void {
   tokenCount++;
 }
 
-/** Pushes the word text[from, to); `hyphen` says whether it holds a '-'. */
-function pushWord(text: string, from: number, to: number, hyphen: boolean): void {
+/**
+ * Pushes the word text[from, to); `hyphen` says whether it holds a '-'. `fast`: the word holds only
+ * ASCII letters and digits, connectors and ’, and `h` is the hash of its folded units (word-table.ts);
+ * any other word is lower-cased as a string of its own (toLowerCase, as the table's words were).
+ */
+function pushWord(text: string, from: number, to: number, hyphen: boolean, fast: boolean, h: number): void {
   let n: number;
   let value = 0;
-  if (lower !== null) {
-    n = knownWordAt(lower, from, to);
-    if (n < 0 && hyphen) value = wordValue(lower.slice(from, to));
+  if (fast) {
+    n = knownWordAt(text, from, to, h);
+    if (n < 0 && hyphen) value = wordValue(lowerWord(text, from, to));
   } else {
-    const w = wordAt(text, from, to);
+    const w = lowerWord(text, from, to);
     n = knownWord(w);
     if (n < 0 && hyphen) value = wordValue(w);
   }
@@ -157,7 +151,6 @@ export function entitySentiments(
   if (spans.length === 0) return out;
   const sums = new Array<number>(entityCount).fill(0);
   const named = new Array<boolean>(entityCount).fill(false);
-  lower = lowerText(text);
   let i = 0;
   while (i < spans.length) {
     const start = unitStart(text, spans[i].start);
@@ -169,7 +162,6 @@ export function entitySentiments(
     if (unitRated) scoreUnit(sums);
     i = j;
   }
-  lower = null;
   for (let k = 0; k < entityCount; k++) if (named[k]) out[k] = polarityOf(sums[k]);
   return out;
 }
@@ -252,7 +244,7 @@ function pushWords(text: string, from: number, to: number): void {
         if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k + 2)) {
           if (k + 3 > to) return;
           if (c === 32 || c === 9 || c === 10) pushToken(SEP);
-          else pushWord(text, k, k + 3, true);
+          else pushWord(text, k, k + 3, true, false, 0);
           k += 3;
         } else k++;
         continue;
@@ -274,32 +266,42 @@ function pushWords(text: string, from: number, to: number): void {
           k++;
         } else if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k) && isSpaceAt(text, k + 2)) {
           if (k + 3 > to) return;
-          pushWord(text, k, k + 3, true);
+          pushWord(text, k, k + 3, true, false, 0);
           k += 3;
         } else k += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(k) ?? 0) > 0xffff ? 2 : 1;
         continue;
       }
     }
+    // The word's hash is taken as it is read, while it holds only what foldedUnit folds.
     let e = k + n;
     let hyphen = false;
+    let fast = c < 128;
+    let h = fast ? hashStep(HASH_START, foldedUnit(c)) : 0;
     for (;;) {
       const d = text.charCodeAt(e);
       if (d < 128) {
         const cls = ASCII_CLASS[d];
-        if (cls === LETTER_OR_DIGIT_CHAR) e++;
-        else if (cls === CONNECTOR_CHAR && letterOrDigitAt(text, e + 1) > 0) {
+        if (cls === LETTER_OR_DIGIT_CHAR) {
+          h = hashStep(h, foldedUnit(d));
+          e++;
+        } else if (cls === CONNECTOR_CHAR && letterOrDigitAt(text, e + 1) > 0) {
           if (d === 45) hyphen = true;
+          h = hashStep(h, d);
           e++;
         } else break;
       } else {
         n = letterOrDigitAt(text, e);
-        if (n > 0) e += n;
-        else if (d === 0x2019 && letterOrDigitAt(text, e + 1) > 0) e++;
-        else break;
+        if (n > 0) {
+          fast = false;
+          e += n;
+        } else if (d === 0x2019 && letterOrDigitAt(text, e + 1) > 0) {
+          h = hashStep(h, 39);
+          e++;
+        } else break;
       }
     }
     if (e > to) return;
-    pushWord(text, k, e, hyphen);
+    pushWord(text, k, e, hyphen, fast, h);
     k = e;
   }
 }

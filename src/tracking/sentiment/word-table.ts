@@ -1,7 +1,7 @@
 // The words the sentiment rules know (the lexicon's, words.ts's lists and the few the rules name),
 // numbered once per process, with what each is to the rules (flags) and its valence. Ingestion
-// scores every answer, so a word of the text is looked up where it lies in the lower-cased text,
-// by a hash of its characters, without cutting it out as a string of its own.
+// scores every answer, so a word of the text is looked up where it lies in the text, by a hash of
+// its characters folded to lower case as they are read, without cutting it out as a string.
 import { LEXICON } from './lexicon.ts';
 import {
   BOOSTERS,
@@ -107,27 +107,49 @@ for (const [first, list] of LEXICON.phrases) {
 }
 for (let n = 0; n < words.length; n++) if (wordValues[n] !== 0) wordFlags[n] |= RATED;
 
-// FNV-1a over the UTF-16 code units.
-function hashOf(s: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let k = from; k < to; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+// FNV-1a over the UTF-16 code units, as the scan folds them (foldedUnit): the scan hashes a word
+// of the answer while it reads it, so a word costs no string of its own and no lower-cased text.
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** Starting value of a word's hash; hashStep adds one folded code unit. */
+export const HASH_START = FNV_OFFSET;
+
+export function hashStep(h: number, unit: number): number {
+  return Math.imul(h ^ unit, FNV_PRIME);
+}
+
+function hashOf(s: string): number {
+  let h = FNV_OFFSET;
+  for (let k = 0; k < s.length; k++) h = hashStep(h, s.charCodeAt(k));
   return h;
+}
+
+/**
+ * A code unit as the word table spells it, for the units a fast-path word holds: ASCII upper case
+ * to lower case, ’ to '. Any other unit is the same (words holding other non-ASCII letters take
+ * knownWord, which lower-cases them as toLowerCase does).
+ */
+export function foldedUnit(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c === 0x2019 ? 39 : c;
 }
 
 // Open addressing, at most half full: slot -> word number + 1 (0 is empty).
 const SLOTS = 1 << Math.ceil(Math.log2(words.length * 2 + 2));
 const slots = new Int32Array(SLOTS);
 for (let n = 0; n < words.length; n++) {
-  const h = hashOf(words[n], 0, words[n].length);
+  const h = hashOf(words[n]);
   hashes.push(h);
   let s = h & (SLOTS - 1);
   while (slots[s] !== 0) s = (s + 1) & (SLOTS - 1);
   slots[s] = n + 1;
 }
 
-/** Number of the word text[from, to) (already lower case, ’ read as '), or -1 when it is not known. */
-export function knownWordAt(text: string, from: number, to: number): number {
-  const h = hashOf(text, from, to);
+/**
+ * Number of the word text[from, to), whose folded units (foldedUnit) hash to h, or -1 when it is
+ * not known. For words of ASCII letters and digits, connectors and ’ only.
+ */
+export function knownWordAt(text: string, from: number, to: number, h: number): number {
   const len = to - from;
   for (let s = h & (SLOTS - 1); slots[s] !== 0; s = (s + 1) & (SLOTS - 1)) {
     const n = slots[s] - 1;
@@ -135,7 +157,7 @@ export function knownWordAt(text: string, from: number, to: number): number {
     const w = words[n];
     if (w.length !== len) continue;
     let k = 0;
-    while (k < len && w.charCodeAt(k) === text.charCodeAt(from + k)) k++;
+    while (k < len && w.charCodeAt(k) === foldedUnit(text.charCodeAt(from + k))) k++;
     if (k === len) return n;
   }
   return -1;
