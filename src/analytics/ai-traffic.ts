@@ -4,6 +4,7 @@
 import type { ClickHouse } from '../stores/index.ts';
 import { select } from '../stores/scoped-query.ts';
 import { type Read, readTogether } from './read-together.ts';
+import { byteOrder } from './text-order.ts';
 
 export interface AiTrafficQuery {
   brandId: string;
@@ -25,7 +26,7 @@ type Dimension = 'platform' | 'path' | 'country';
 
 /** Most visits first, then the key in byte order (as ClickHouse sorts strings). */
 const byVisits = (a: { key: string; visits: number }, b: { key: string; visits: number }) =>
-  b.visits - a.visits || Buffer.compare(Buffer.from(a.key), Buffer.from(b.key));
+  b.visits - a.visits || byteOrder(a.key, b.key);
 
 /** Visits per value of one column, most first. `day` bounds as every figure, so whole partitions are skipped. */
 function breakdown(q: AiTrafficQuery, column: Dimension, limit?: number): Read {

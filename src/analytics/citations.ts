@@ -9,6 +9,7 @@ import { entitySource } from './entity-source.ts';
 import { citationSource } from './citation-source.ts';
 import { latestUrlDetails, urlDetailsRead, type TopUrl } from './citation-urls.ts';
 import { readTogether } from './read-together.ts';
+import { byteOrder } from './text-order.ts';
 import { round, roundOrNull } from './formulas.ts';
 import { select } from '../stores/scoped-query.ts';
 import type { Category } from '../tracking/types.ts';
@@ -25,8 +26,6 @@ const SOURCE_SQL: Record<SourceFilter, string> = {
 const CATEGORY_ORDER = ['you', 'competitor', 'editorial', 'forum', 'social', 'review', 'institutional', 'other'];
 
 const usage = (part: number, n: number) => (n > 0 ? round((100 * part) / n, 1) : 0);
-/** Byte order, as ClickHouse sorts strings. */
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** `raw` reads answer_citations alone, never the monthly rollups (tests compare both). */
 export async function citations(
@@ -123,7 +122,9 @@ export async function citations(
       first_count: Number(d.first_count),
     }))
     .filter((d) => d.total > 0);
-  const domains = [...domainRows].sort((a, b) => b.total - a.total || byText(a.domain, b.domain)).slice(0, opts.limit);
+  const domains = [...domainRows]
+    .sort((a, b) => b.total - a.total || byteOrder(a.domain, b.domain))
+    .slice(0, opts.limit);
 
   // Round 2: models and article types of the listed domains (its models: those whose net count for
   // it is positive), and the latest details of the listed URLs.
@@ -205,14 +206,14 @@ export async function citations(
       total_citations: d.total,
       results_citing: d.answer_count,
       usage_pct: usage(d.answer_count, answerCount),
-      models: [...(modelsOf.get(d.domain) ?? [])].sort(byText),
+      models: [...(modelsOf.get(d.domain) ?? [])].sort(byteOrder),
       article_types: (typesOf.get(d.domain) ?? [])
-        .sort((a, b) => b.count - a.count || byText(a.type, b.type))
+        .sort((a, b) => b.count - a.count || byteOrder(a.type, b.type))
         .slice(0, 3),
     })),
     top_urls: urls
       .map((u) => ({ total: Number(u.total), info: urlInfo.get(u.hash)! }))
-      .sort((a, b) => b.total - a.total || byText(a.info.url, b.info.url))
+      .sort((a, b) => b.total - a.total || byteOrder(a.info.url, b.info.url))
       .slice(0, opts.limit)
       .map(({ total, info }) => ({
         url: info.url,
