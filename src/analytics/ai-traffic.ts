@@ -1,9 +1,8 @@
 // The AI traffic figure (SPEC.md "AI traffic"): visits recorded by /t.js for one brand, in total and
 // by platform, page path (top 10) and country. Lists are ordered by visits, most first, then by key
-// ascending, so equal counts always come back in the same order.
+// ascending (byte order), so equal counts always come back in the same order.
 import type { ClickHouse } from '../stores/index.ts';
-import { select } from '../stores/scoped-query.ts';
-import { type Read, readTogether } from './read-together.ts';
+import { type ScopedQuery, select, unionAll, wholeDays } from '../stores/scoped-query.ts';
 import { byteOrder } from './text-order.ts';
 
 export interface AiTrafficQuery {
@@ -22,40 +21,51 @@ export interface AiTraffic {
 export const TOP_PAGES = 10;
 
 // Column names come from this fixed list only, never from the request.
-type Dimension = 'platform' | 'path' | 'country';
+const DIMENSIONS = ['platform', 'path', 'country'] as const;
 
 /** Most visits first, then the key in byte order (as ClickHouse sorts strings). */
 const byVisits = (a: { key: string; visits: number }, b: { key: string; visits: number }) =>
   b.visits - a.visits || byteOrder(a.key, b.key);
 
-/** Visits per value of one column, most first. `day` bounds as every figure, so whole partitions are skipped. */
-function breakdown(q: AiTrafficQuery, column: Dimension, limit?: number): Read {
-  return {
-    query: select(
-      { table: 'ai_visits', scope: q },
-      {
-        select: `${column} AS key, count() AS visits`,
-        groupBy: 'key',
-        orderBy: 'visits DESC, key ASC',
-        limit: limit ? String(limit) : undefined,
-      },
+/**
+ * Visits per breakdown (`dim`: platform, path or country) and value (`key`). A whole-day range
+ * reads the daily rollup (clickhouse/019), once; a range bounded inside a day, the visits
+ * themselves, once per breakdown (the branches of one query). `raw`: the visits always (tests
+ * compare both).
+ */
+function visitCounts(q: AiTrafficQuery, raw: boolean): ScopedQuery {
+  if (wholeDays(q) && !raw) {
+    return select(
+      { table: 'ai_visits_daily', scope: q },
+      { select: 'dim, key, sum(visits) AS visits', groupBy: 'dim, key' },
+    );
+  }
+  return unionAll(
+    DIMENSIONS.map((d) =>
+      select(
+        { table: 'ai_visits', scope: q },
+        { select: `'${d}' AS dim, toString(${d}) AS key, count() AS visits`, groupBy: 'key' },
+      ),
     ),
-    columns: ['key', 'visits'],
-  };
+  );
 }
 
-export async function aiTraffic(ch: ClickHouse, q: AiTrafficQuery): Promise<AiTraffic> {
-  // One query: its three scans of the visits run side by side (read-together.ts). Each branch keeps
-  // its own ORDER BY and LIMIT; the rows of a union come back in no set order, so they are put
-  // back in that order here.
-  const read = await readTogether(ch, {
-    platforms: breakdown(q, 'platform'),
-    pages: breakdown(q, 'path', TOP_PAGES),
-    countries: breakdown(q, 'country'),
+export async function aiTraffic(ch: ClickHouse, q: AiTrafficQuery, opts: { raw?: boolean } = {}): Promise<AiTraffic> {
+  // Every platform and country, and the top pages: ranked within each breakdown as the lists are
+  // ordered, so the cut at TOP_PAGES keeps the pages the list shows.
+  const ranked = select(visitCounts(q, opts.raw ?? false), {
+    select: 'dim, key, visits, row_number() OVER (PARTITION BY dim ORDER BY visits DESC, key ASC) AS place',
   });
-  const [platforms, pages, countries] = [read.platforms, read.pages, read.countries].map((rows) =>
-    (rows as { key: string; visits: number }[]).sort(byVisits),
+  const rows = await ch.rows<{ dim: (typeof DIMENSIONS)[number]; key: string; visits: number }>(
+    select(ranked, { select: 'dim, key, visits', where: `dim != 'path' OR place <= ${TOP_PAGES}` }),
   );
+  // The rows come back in no set order: each list is put in its order here.
+  const list = (dim: (typeof DIMENSIONS)[number]) =>
+    rows
+      .filter((r) => r.dim === dim)
+      .map((r) => ({ key: r.key, visits: Number(r.visits) }))
+      .sort(byVisits);
+  const [platforms, pages, countries] = DIMENSIONS.map(list);
   return {
     // Every visit has exactly one platform, so the platform counts add up to the total.
     total_visits: platforms.reduce((sum, r) => sum + r.visits, 0),

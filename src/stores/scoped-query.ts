@@ -64,6 +64,14 @@ const TABLES = {
     prompts: false,
     dimensions: ['platform', 'path', 'country'],
   },
+  // The visits summed per day for each breakdown (clickhouse/019: `dim` names it, `key` its value).
+  ai_visits_daily: {
+    generations: false,
+    period: 'day',
+    models: false,
+    prompts: false,
+    dimensions: ['dim'],
+  },
   // AI crawler hits from server logs (clickhouse/014) and their daily rollup, which keeps no instant.
   ai_crawler_hits: {
     generations: false,
