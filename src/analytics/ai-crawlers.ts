@@ -5,11 +5,12 @@
 //
 // Whole-day ranges read the daily rollup (ai_crawler_daily); a range bounded inside a day, and the
 // top pages (the rollup keeps no path), read the hits themselves. Lists are ordered by hits, most
-// first, then by name ascending. Aliases differ from the rollup's column names, which an alias
+// first, then by name ascending (byte order). Aliases differ from the rollup's column names, which an alias
 // would shadow inside the aggregate.
 import type { ClickHouse } from '../stores/index.ts';
 import { select, wholeDays } from '../stores/scoped-query.ts';
 import type { BotType } from '../traffic/crawlers/bots.ts';
+import { byteOrder } from './text-order.ts';
 
 export interface AiCrawlersQuery {
   brandId: string;
@@ -46,7 +47,7 @@ function source(q: AiCrawlersQuery) {
 const byHitsThenName =
   <T extends { hits: number }>(key: (r: T) => string) =>
   (a: T, b: T) =>
-    b.hits - a.hits || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+    b.hits - a.hits || byteOrder(key(a), key(b));
 
 export async function aiCrawlers(ch: ClickHouse, q: AiCrawlersQuery): Promise<AiCrawlers> {
   const src = source(q);
