@@ -6,6 +6,7 @@ import test from 'ava';
 import {
   numberedLines as lines,
   seedTenant,
+  sqlSent,
   startTestServer,
   type Tenant,
   type TestServer,
@@ -15,8 +16,6 @@ import { simulateDays } from '../../src/tracking/engines/simulated.ts';
 import { loadSimBrands } from '../../src/tracking/engines/simulated-brands.ts';
 import { promptFigures } from '../../src/analytics/prompt-performance.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
-import type { ClickHouse } from '../../src/stores/clickhouse.ts';
-import type { ScopedQuery } from '../../src/stores/scoped-query.ts';
 
 let server: TestServer;
 let t0: Tenant;
@@ -53,18 +52,6 @@ test.after.always(async () => {
 const range = (from: string, to: string): Partial<Filters> => ({ from: new Date(from), to: new Date(to) });
 const byPrompt = (rows: { prompt_id: string }[]) => [...rows].sort((a, b) => a.prompt_id.localeCompare(b.prompt_id));
 
-/** The tables a call reads, from the SQL of its queries. */
-async function tablesRead(run: (ch: ClickHouse) => Promise<unknown>): Promise<string> {
-  const ch = server.stores.ch;
-  const sql: string[] = [];
-  const rows = (q: ScopedQuery) => {
-    sql.push(q.sql);
-    return ch.rows(q);
-  };
-  await run({ ...ch, rows } as ClickHouse);
-  return sql.join('\n');
-}
-
 const cases: [string, Partial<Filters>, RegExp][] = [
   ['all time', {}, /FROM prompt_monthly/],
   ['whole months', range('2026-02-01', '2026-03-31T23:59:59.999Z'), /FROM prompt_monthly/],
@@ -83,7 +70,7 @@ for (const [name, filters, reads] of cases) {
       ...filters,
       ...(name === 'topic' ? { promptIds: [t0.promptIds[0]] } : {}),
     };
-    const sql = await tablesRead((ch) => promptFigures(ch, f));
+    const sql = await sqlSent(server.stores.ch, (ch) => promptFigures(ch, f));
     t.regex(sql, reads);
     const viaRollups = await promptFigures(server.stores.ch, f);
     const viaRaw = await promptFigures(server.stores.ch, f, { raw: true });

@@ -2,10 +2,8 @@
 // visits themselves (src/analytics/ai-traffic.ts). Visits over three months, on more pages than the
 // top list holds and with ties at its cut, must give exactly the figures of ai_visits alone.
 import test from 'ava';
-import { seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
+import { seedTenant, sqlSent, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { aiTraffic, type AiTrafficQuery } from '../../src/analytics/ai-traffic.ts';
-import type { ClickHouse } from '../../src/stores/clickhouse.ts';
-import type { ScopedQuery } from '../../src/stores/scoped-query.ts';
 
 let server: TestServer;
 let t0: Tenant;
@@ -39,18 +37,6 @@ test.after.always(async () => {
   await server?.stop();
 });
 
-/** The SQL of the queries a call sends. */
-async function sqlOf(run: (ch: ClickHouse) => Promise<unknown>): Promise<string> {
-  const ch = server.stores.ch;
-  const sql: string[] = [];
-  const rows = (q: ScopedQuery) => {
-    sql.push(q.sql);
-    return ch.rows(q);
-  };
-  await run({ ...ch, rows } as ClickHouse);
-  return sql.join('\n');
-}
-
 const range = (from?: string, to?: string): Partial<AiTrafficQuery> => ({
   ...(from ? { from: new Date(from) } : {}),
   ...(to ? { to: new Date(to) } : {}),
@@ -68,7 +54,7 @@ const cases: [string, Partial<AiTrafficQuery>, RegExp][] = [
 for (const [name, bounds, reads] of cases) {
   test(`AI traffic from the daily rollup equals the visits: ${name}`, async (t) => {
     const q: AiTrafficQuery = { brandId: t0.brandId, ...bounds };
-    t.regex(await sqlOf((ch) => aiTraffic(ch, q)), reads);
+    t.regex(await sqlSent(server.stores.ch, (ch) => aiTraffic(ch, q)), reads);
     const figure = await aiTraffic(server.stores.ch, q);
     const raw = await aiTraffic(server.stores.ch, q, { raw: true });
     t.true(figure.total_visits > 0, 'the case has visits');

@@ -12,6 +12,8 @@ import { startServer, type RunningServer } from '../../src/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { createKey } from '../../src/tenancy/keys.ts';
 import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import type { ClickHouse } from '../../src/stores/clickhouse.ts';
+import type { ScopedQuery } from '../../src/stores/scoped-query.ts';
 
 export interface TestDatabase {
   url?: string;
@@ -84,6 +86,17 @@ export async function ingestLines(server: TestServer, lines: object[]): Promise<
   fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
   const { rejected } = await ingestFile(server.stores, file);
   if (rejected.length) throw new Error(JSON.stringify(rejected));
+}
+
+/** The SQL of every read `run` sends through `ch` (the tables a figure reads), one per line. */
+export async function sqlSent(ch: ClickHouse, run: (ch: ClickHouse) => Promise<unknown>): Promise<string> {
+  const sql: string[] = [];
+  const rows = (q: ScopedQuery) => {
+    sql.push(q.sql);
+    return ch.rows(q);
+  };
+  await run({ ...ch, rows } as ClickHouse);
+  return sql.join('\n');
 }
 
 /** Answers as the numbered lines ingestLines of src/tracking/ingest-file.ts reads (line 1 first). */

@@ -2,23 +2,11 @@
 // citations (replaced ones included): their one-off inserts must roll up exactly what
 // answer_citations holds, once, even when a file is applied a second time (as after a failure
 // half-way). One chDB per process, so the tests run one after the other.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
-import { openClickHouse } from '../../src/stores/clickhouse.ts';
-import { clickhouseStatements } from '../../src/stores/migrate.ts';
-
-const file = (name: string) => fs.readFileSync(new URL(`../../clickhouse/${name}`, import.meta.url), 'utf8');
+import { applyMigration, migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
 test.serial('the monthly citation rollups are backfilled once, exactly', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-backfill-'));
-  const ch = await openClickHouse({ database: 'default', dataDir: dir });
-  t.teardown(async () => {
-    await ch.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  for (const q of clickhouseStatements(file('001_facts.sql'))) await ch.client.command({ query: q });
+  const ch = await scratchClickHouse(t, ['001_facts.sql']);
   // Two brands over two months; every third row replaced (its cancel copy and a new version).
   const brand = (i: number) => `00000000-0000-4000-8000-00000000000${i}`;
   const rows: Record<string, unknown>[] = [];
@@ -48,9 +36,8 @@ test.serial('the monthly citation rollups are backfilled once, exactly', async (
   }
   await ch.insert('answer_citations', rows);
 
-  const migration = clickhouseStatements(file('004_citation_monthly.sql'));
-  for (const q of migration) await ch.client.command({ query: q });
-  for (const q of migration) await ch.client.command({ query: q });
+  await applyMigration(ch, '004_citation_monthly.sql');
+  await applyMigration(ch, '004_citation_monthly.sql');
 
   const sums = (table: string, columns: string, extra = '') =>
     ch.system(
@@ -80,17 +67,7 @@ test.serial('the monthly citation rollups are backfilled once, exactly', async (
 
 // 017_citation_urls_quarterly.sql: backfilled once from the monthly URL rollup, then fed by its view.
 test.serial('the quarterly URL rollup is backfilled once and then kept by its view, exactly', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-backfill-'));
-  const ch = await openClickHouse({ database: 'default', dataDir: dir });
-  t.teardown(async () => {
-    await ch.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const before017 = fs
-    .readdirSync(new URL('../../clickhouse/', import.meta.url))
-    .filter((name) => name.endsWith('.sql') && name < '017')
-    .sort();
-  for (const name of before017) for (const q of clickhouseStatements(file(name))) await ch.client.command({ query: q });
+  const ch = await scratchClickHouse(t, migrationsBefore('017'));
   // Citations over five months of two quarters, in two generations; every third one replaced.
   const rowsOf = (from: number, to: number) => {
     const rows: Record<string, unknown>[] = [];
@@ -123,9 +100,8 @@ test.serial('the quarterly URL rollup is backfilled once and then kept by its vi
     return rows.map(({ url_hash, ...r }) => r);
   };
   await ch.insert('answer_citations', rowsOf(0, 200));
-  const migration = clickhouseStatements(file('017_citation_urls_quarterly.sql'));
-  for (const q of migration) await ch.client.command({ query: q });
-  for (const q of migration) await ch.client.command({ query: q });
+  await applyMigration(ch, '017_citation_urls_quarterly.sql');
+  await applyMigration(ch, '017_citation_urls_quarterly.sql');
 
   const byQuarter = async () => ({
     rolled: await ch.system(

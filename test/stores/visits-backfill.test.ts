@@ -1,23 +1,11 @@
 // clickhouse/019 on a store that already holds AI visits: its one-off insert must sum exactly what
 // ai_visits holds, once, even when the file is applied a second time (as after a failure half-way);
 // visits recorded after it reach the rollup through its view.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
-import { openClickHouse } from '../../src/stores/clickhouse.ts';
-import { clickhouseStatements } from '../../src/stores/migrate.ts';
-
-const file = (name: string) => fs.readFileSync(new URL(`../../clickhouse/${name}`, import.meta.url), 'utf8');
+import { applyMigration, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
 test.serial('the daily visits rollup is backfilled once, exactly, and then fed by its view', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-visits-backfill-'));
-  const ch = await openClickHouse({ database: 'default', dataDir: dir });
-  t.teardown(async () => {
-    await ch.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  for (const q of clickhouseStatements(file('001_facts.sql'))) await ch.client.command({ query: q });
+  const ch = await scratchClickHouse(t, ['001_facts.sql']);
   const brand = (i: number) => `00000000-0000-4000-8000-00000000000${i}`;
   const visits = (from: number, n: number) =>
     Array.from({ length: n }, (_, k) => {
@@ -35,9 +23,8 @@ test.serial('the daily visits rollup is backfilled once, exactly, and then fed b
     });
   await ch.insert('ai_visits', visits(0, 400));
 
-  const migration = clickhouseStatements(file('019_ai_visits_daily.sql'));
-  for (const q of migration) await ch.client.command({ query: q });
-  for (const q of migration) await ch.client.command({ query: q });
+  await applyMigration(ch, '019_ai_visits_daily.sql');
+  await applyMigration(ch, '019_ai_visits_daily.sql');
   await ch.insert('ai_visits', visits(400, 200));
 
   const rollup = await ch.system(
