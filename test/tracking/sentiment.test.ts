@@ -40,6 +40,19 @@ test('case and the typographic apostrophe do not change a word', (t) => {
   t.is(judge('Acme is EXCELLENT; ΣIGMA is not.', 'Acme').Acme, 'positive');
 });
 
+test('a mention ending in a full stop ends the sentence it does not open', (t) => {
+  // "Acme Inc." closes the sentence that named Zeta first: the next sentence names no one.
+  t.deepEqual(judge('Zeta and Acme Inc. Terrible support elsewhere.', 'Acme Inc.', 'Zeta'), {
+    'Acme Inc.': 'neutral',
+    Zeta: 'neutral',
+  });
+  // Opening the sentence, it does not end it.
+  t.deepEqual(judge('Acme Inc. and Zeta are terrible.', 'Acme Inc.', 'Zeta'), {
+    'Acme Inc.': 'negative',
+    Zeta: 'negative',
+  });
+});
+
 test('contrast: the clause after "but" or "however" carries the point', (t) => {
   t.is(judge('Acme is good but expensive.', 'Acme').Acme, 'negative');
   t.is(judge('Acme is expensive, but it is worth every penny.', 'Acme').Acme, 'positive');

@@ -102,7 +102,7 @@ function pushWord(text: string, from: number, to: number, hyphen: boolean, fast:
   let value = 0;
   if (fast) {
     n = knownWordAt(text, from, to, h);
-    if (n < 0 && hyphen) value = wordValue(lowerWord(text, from, to));
+    if (n < 0 && hyphen) value = hyphenValue(text, from, to);
   } else {
     const w = lowerWord(text, from, to);
     n = knownWord(w);
@@ -121,6 +121,26 @@ function pushWord(text: string, from: number, to: number, hyphen: boolean, fast:
   tokenCount++;
 }
 
+/**
+ * wordValue of a hyphenated fast-path word the table does not know: the sum of its parts' valences,
+ * each part looked up where it lies ("budget-friendly": budget + friendly).
+ */
+function hyphenValue(text: string, from: number, to: number): number {
+  let sum = 0;
+  let part = from;
+  let h = HASH_START;
+  for (let k = from; k <= to; k++) {
+    const c = k < to ? text.charCodeAt(k) : 45;
+    if (c === 45) {
+      const n = knownWordAt(text, part, k, h);
+      if (n >= 0) sum += wordValues[n];
+      part = k + 1;
+      h = HASH_START;
+    } else h = hashStep(h, foldedUnit(c));
+  }
+  return sum;
+}
+
 interface Segment {
   /** Its clause: tokens [from, to) of the unit (words and mentions). */
   from: number;
@@ -133,6 +153,10 @@ interface Segment {
   /** The last mention before this segment in its unit, for a relative clause. */
   before: number;
 }
+
+// Each entity's summed valence and whether it is named, reused from answer to answer.
+let sums = new Float64Array(16);
+let named = new Uint8Array(16);
 
 // The unit's segments, from a pool kept across units.
 const segments: Segment[] = [];
@@ -149,15 +173,16 @@ export function entitySentiments(
 ): (EntitySentiment | null)[] {
   const out = new Array<EntitySentiment | null>(entityCount).fill(null);
   if (spans.length === 0) return out;
-  const sums = new Array<number>(entityCount).fill(0);
-  const named = new Array<boolean>(entityCount).fill(false);
+  if (sums.length < entityCount) {
+    sums = new Float64Array(entityCount);
+    named = new Uint8Array(entityCount);
+  } else {
+    sums.fill(0, 0, entityCount);
+    named.fill(0, 0, entityCount);
+  }
   let i = 0;
   while (i < spans.length) {
-    const start = unitStart(text, spans[i].start);
-    const end = unitEnd(text, spans[i].end);
-    let j = i;
-    while (j < spans.length && spans[j].start < end) named[spans[j++].owner] = true;
-    tokensOf(text, start, end, spans, i, j);
+    const j = tokensOf(text, unitStart(text, spans[i].start), spans, i);
     // Every clause of a unit without a rated word has valence 0, which moves no sum.
     if (unitRated) scoreUnit(sums);
     i = j;
@@ -188,10 +213,10 @@ function unitStart(text: string, from: number): number {
   return 0;
 }
 
-function unitEnd(text: string, from: number): number {
-  const n = text.length;
-  for (let k = from; k < n; k++) if (text.charCodeAt(k) < 64 && isUnitEnd(text, k)) return k;
-  return n;
+/** The first unit end in text[from, to), or -1 (for the inside of a mention). */
+function unitEndIn(text: string, from: number, to: number): number {
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) < 64 && isUnitEnd(text, k)) return k;
+  return -1;
 }
 
 // Words and separators are read by hand, as this pattern would match them (one match after the other):
@@ -233,16 +258,25 @@ function isSpaceAt(text: string, k: number): boolean {
   return SPACE.test(text);
 }
 
-function pushWords(text: string, from: number, to: number): void {
+/**
+ * Pushes the words and separators of text[from, to) up to the first unit end in it, and returns
+ * where that end is, or -1 when there is none. Reading the unit's words also finds where it ends:
+ * no word holds a unit end (a '.' inside a word has a letter or digit after it), so the tokens
+ * pushed are those of text[from, end).
+ */
+function pushWords(text: string, from: number, to: number): number {
   let k = from;
   while (k < to) {
     const c = text.charCodeAt(k);
+    if (c < 64 && isUnitEnd(text, k)) return k;
     let n = 1;
     if (c < 128) {
       const cls = ASCII_CLASS[c];
       if (cls === SPACE_CHAR) {
         if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k + 2)) {
-          if (k + 3 > to) return;
+          // A separator ending the unit (" -\n") is cut off, as the unit's end is.
+          if (isUnitEnd(text, k + 2)) return k + 2;
+          if (k + 3 > to) return -1;
           if (c === 32 || c === 9 || c === 10) pushToken(SEP);
           else pushWord(text, k, k + 3, true, false, 0);
           k += 3;
@@ -265,7 +299,8 @@ function pushWords(text: string, from: number, to: number): void {
           pushToken(SEP); // – —
           k++;
         } else if (text.charCodeAt(k + 1) === 45 && isSpaceAt(text, k) && isSpaceAt(text, k + 2)) {
-          if (k + 3 > to) return;
+          if (isUnitEnd(text, k + 2)) return k + 2;
+          if (k + 3 > to) return -1;
           pushWord(text, k, k + 3, true, false, 0);
           k += 3;
         } else k += c >= 0xd800 && c <= 0xdbff && (text.codePointAt(k) ?? 0) > 0xffff ? 2 : 1;
@@ -300,23 +335,37 @@ function pushWords(text: string, from: number, to: number): void {
         } else break;
       }
     }
-    if (e > to) return;
+    if (e > to) return -1;
     pushWord(text, k, e, hyphen, fast, h);
     k = e;
   }
+  return -1;
 }
 
-function tokensOf(text: string, start: number, end: number, spans: readonly MentionSpan[], i: number, j: number): void {
+/**
+ * Reads the unit starting at `start` that holds spans[i]: its words and mentions, up to its end,
+ * the first unit end after spans[i] (a sentence, list item or row). Marks the mentioned entities
+ * named and returns the index of the first span after the unit.
+ */
+function tokensOf(text: string, start: number, spans: readonly MentionSpan[], i: number): number {
   tokenCount = 0;
   unitRated = false;
-  let at = start;
-  for (let k = i; k < j; k++) {
-    const s = spans[k];
-    pushWords(text, at, s.start);
+  // No unit ends before spans[i] in the unit: its start is just after the last one.
+  pushWords(text, start, spans[i].start);
+  pushToken(spans[i].owner);
+  named[spans[i].owner] = 1;
+  let at = spans[i].end;
+  let k = i + 1;
+  for (;;) {
+    const next = k < spans.length ? spans[k].start : text.length;
+    if (pushWords(text, at, next) >= 0 || k === spans.length) return k;
+    // The next mention is in the unit; a unit end inside it (a form ending in ". ") ends the unit there.
+    const s = spans[k++];
     pushToken(s.owner);
+    named[s.owner] = 1;
+    if (unitEndIn(text, s.start, s.end) >= 0) return k;
     at = s.end;
   }
-  pushWords(text, at, end);
 }
 
 function newSegment(from: number, before: number): Segment {
@@ -415,7 +464,7 @@ function firstOf(list: readonly number[], i: number): boolean {
 }
 
 /** Adds each clause's valence to the entities it speaks of. */
-function scoreUnit(sums: number[]): void {
+function scoreUnit(sums: Float64Array): void {
   segmentsOf();
   for (let k = 0; k < segmentCount; k++) {
     const seg = segments[k];
