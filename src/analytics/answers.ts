@@ -14,7 +14,7 @@ import { chTime, select, storedAnswerPlaces, type PlainFilters, type ScopedQuery
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
 import type { AnswerMode, Entity } from '../tracking/types.ts';
-import type { Polarity } from '../tracking/sentiment/entity-sentiment.ts';
+import { polarityOfValue, type Polarity } from '../tracking/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
 
 /** One tracked entity's analysis of an answer. */
@@ -104,8 +104,7 @@ const ANSWER_COLUMNS =
 /** The per-entity sentiment of an answer as stored; null where the entity is not named. */
 export function storedSentiment(row: EntityRow | undefined): Polarity | null {
   if (!row || Number(row.mentions) === 0) return null;
-  const s = Number(row.sentiment);
-  return s > 0 ? 'positive' : s < 0 ? 'negative' : 'neutral';
+  return polarityOfValue(row.sentiment);
 }
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */

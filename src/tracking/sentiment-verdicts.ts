@@ -11,7 +11,7 @@ import type { ValidAnswer } from './answer-schema.ts';
 import { answerId } from './ids.ts';
 import type { BatchVerdicts, Lookups } from './ingest.ts';
 import { JUDGE_CONCURRENCY, type SentimentJudge } from './sentiment-judge.ts';
-import { POLARITY_VALUE, type EntitySentiment, type Polarity } from './sentiment/entity-sentiment.ts';
+import { POLARITY_VALUE, polarityOfValue, type EntitySentiment } from './sentiment/entity-sentiment.ts';
 
 /** One row of sentiment_verdicts, as written. */
 export interface VerdictRow {
@@ -40,8 +40,6 @@ export const VERDICT_COLUMNS = 'answer_id, entity_id, judged_at, text_hash, judg
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
-
-const POLARITY_OF: Record<number, Polarity> = { 1: 'positive', 0: 'neutral', [-1]: 'negative' };
 
 /** What the capture of a batch stores of the model's judging, and the verdicts its rows take. */
 export interface JudgedBatch {
@@ -134,7 +132,7 @@ export function latestJudgings(rows: readonly StoredVerdict[]): Map<string, Judg
       out.set(r.answer_id, j);
     }
     if (Number(r.judged) === 1) {
-      j.verdicts.set(r.entity_id, { sentiment: POLARITY_OF[Number(r.sentiment)], score: Number(r.sentiment_score) });
+      j.verdicts.set(r.entity_id, { sentiment: polarityOfValue(r.sentiment), score: Number(r.sentiment_score) });
     }
   }
   return out;

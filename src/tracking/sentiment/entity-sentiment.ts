@@ -46,6 +46,12 @@ export interface EntitySentiment {
 /** How a polarity is stored (answer_entities.sentiment, clickhouse/015_sentiment.sql). */
 export const POLARITY_VALUE = { positive: 1, neutral: 0, negative: -1 } as const satisfies Record<Polarity, number>;
 
+/** A stored polarity read back (its sign; the value may arrive as text from ClickHouse's JSON). */
+export function polarityOfValue(value: unknown): Polarity {
+  const v = Number(value);
+  return v > 0 ? 'positive' : v < 0 ? 'negative' : 'neutral';
+}
+
 /** One mention as the mention scan found it: the entity's index and where it lies in the text. */
 export interface MentionSpan {
   owner: number;
