@@ -109,8 +109,14 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     // chDB has one engine per process and ignores the client's database option: our tables live in
     // its `default` database, which belongs to this DATA_DIR alone.
     const connection = createChdbConnection({ path: dir });
+    // chDB's adapter sends a client's settings as SET statements before every query, and a SET stays
+    // on its one session: set once here, they cost no statement per read (a parameterised read of a
+    // small table 3.2 -> 3.0 ms, `SELECT 1` 1.06 -> 0.80 ms, measured with an uncommitted script).
+    for (const [name, value] of Object.entries(CLICKHOUSE_SETTINGS)) {
+      await connection.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}` });
+    }
     // biome-ignore lint/suspicious/noExplicitAny: chdb types it with @clickhouse/client-common, not the client's copy
-    client = createClient({ connection: connection as any, clickhouse_settings: CLICKHOUSE_SETTINGS });
+    client = createClient({ connection: connection as any });
     rawInsert = (table, columns, body) =>
       connection.chdb.rawInsert({
         table,
