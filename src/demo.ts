@@ -12,6 +12,7 @@ import { readJsonFile } from './cli/commands.ts';
 import { ingestLines } from './tracking/ingest-file.ts';
 import { simulateDays, SIMULATED_LABEL } from './tracking/engines/simulated.ts';
 import { loadSimBrands } from './tracking/engines/simulated-brands.ts';
+import { DAY_MS, isoDay } from './instant.ts';
 
 const DEMO_DAYS = 90;
 
@@ -35,7 +36,7 @@ async function main() {
   const brand = applied.organizations[0].brands[0];
 
   // The 90 days before today (UTC), so the figures end yesterday.
-  const from = new Date(Date.now() - DEMO_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const from = isoDay(Date.now() - DEMO_DAYS * DAY_MS);
   const sims = await loadSimBrands(
     server.stores.pg,
     applied.organizations[0].brands.map((b) => b.id),

@@ -50,3 +50,12 @@ export function parseIsoInstant(s: string): ParsedInstant | null {
 
 /** Within 2000-01-01 .. 2099-12-31 (UTC). */
 export const inSupportedSpan = (ms: number) => ms >= EARLIEST && ms < AFTER_LATEST;
+
+/** Milliseconds in a UTC day (days here never have leap seconds, as in JavaScript and ClickHouse). */
+export const DAY_MS = 86_400_000;
+
+/** The UTC day (`YYYY-MM-DD`) an instant falls on: a Date or milliseconds since the epoch. */
+export const isoDay = (t: Date | number) => new Date(t).toISOString().slice(0, 10);
+
+/** The day `n` days after a `YYYY-MM-DD` day (before it, when `n` is negative). */
+export const addDays = (day: string, n: number) => isoDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);

@@ -17,16 +17,13 @@ import { claimEvaluation, rulesDue, type RuleRow } from './rules.ts';
 import { recordFiring, type Firing, type Window } from './firings.ts';
 import { brandFigures, type MetricValue } from './metric-values.ts';
 import { completenessOf, gate, type WindowCompleteness } from './gates.ts';
-
-const DAY_MS = 86_400_000;
-const dayOffset = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+import { addDays } from '../instant.ts';
 
 /** The current window (the `w` complete days before `date`) and the `w` days before it. */
 export function alertWindows(date: string, w: number): { previous: Window; current: Window } {
   return {
-    previous: { from: dayOffset(date, -2 * w), to: dayOffset(date, -w - 1) },
-    current: { from: dayOffset(date, -w), to: dayOffset(date, -1) },
+    previous: { from: addDays(date, -2 * w), to: addDays(date, -w - 1) },
+    current: { from: addDays(date, -w), to: addDays(date, -1) },
   };
 }
 

@@ -2,6 +2,7 @@
 // and quarterly rollups answer the first, the daily or raw rows the second
 // (citation-source.ts, prompt-source.ts). Dates are UTC days, as every rollup keeps them.
 import type { Filters } from './filters.ts';
+import { DAY_MS, isoDay } from '../instant.ts';
 
 export interface MonthSpan {
   /** First day of the first whole month in range, or undefined when the range has no lower bound. */
@@ -11,10 +12,6 @@ export interface MonthSpan {
   /** Last day of that month (the raw part reads everything outside [from, end]). */
   end?: string;
 }
-
-const DAY_MS = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * The whole months inside the range: those whose every day is wholly in range. Undefined when
@@ -30,7 +27,7 @@ export function wholeMonths(f: Filters): MonthSpan | undefined {
     const firstDay = t % DAY_MS === 0 ? t : t - (t % DAY_MS) + DAY_MS;
     const d = new Date(firstDay);
     const start = d.getUTCDate() === 1 ? d : new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
-    from = iso(start.getTime());
+    from = isoDay(start.getTime());
   }
   if (f.to) {
     // The last whole day (to reaches 23:59:59.999 of it), then the last month ending on or before it.
@@ -39,8 +36,8 @@ export function wholeMonths(f: Filters): MonthSpan | undefined {
     const d = new Date(lastDay);
     const next = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1));
     const month = next.getUTCDate() === 1 ? d : new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 0));
-    to = iso(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1));
-    end = iso(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0));
+    to = isoDay(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1));
+    end = isoDay(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0));
   }
   if (from && to && from > to) return undefined;
   return { from, to, end };
@@ -71,15 +68,15 @@ export function wholeQuarters(months: MonthSpan): QuarterSpan | undefined {
   let end: string | undefined;
   if (months.from) {
     const m = monthStart(months.from, 0).getUTCMonth();
-    from = iso(monthStart(months.from, (3 - (m % 3)) % 3).getTime());
+    from = isoDay(monthStart(months.from, (3 - (m % 3)) % 3).getTime());
   }
   if (months.to) {
     // The last month of the span ends a quarter when it is the third of one; else the quarter before.
     const m = monthStart(months.to, 0).getUTCMonth();
     const last = monthStart(months.to, m % 3 === 2 ? 0 : -(m % 3) - 1);
-    to = iso(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 2, 1));
-    lastMonth = iso(last.getTime());
-    end = iso(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() + 1, 0));
+    to = isoDay(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 2, 1));
+    lastMonth = isoDay(last.getTime());
+    end = isoDay(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() + 1, 0));
   }
   if (from && to && from > to) return undefined;
   return { from, to, lastMonth, end };
@@ -102,7 +99,7 @@ export function edgeDays(
   f: { from?: Date; to?: Date },
   months: MonthSpan,
 ): { where: string; params: Record<string, unknown> } | undefined {
-  const edges = (!!f.from && dayOf(f.from) !== months.from) || (!!f.to && dayOf(f.to) !== months.end);
+  const edges = (!!f.from && isoDay(f.from) !== months.from) || (!!f.to && isoDay(f.to) !== months.end);
   if (!edges) return undefined;
   const outside: string[] = [];
   const params: Record<string, unknown> = {};

@@ -11,6 +11,7 @@ import { volumesOf, type VolumeAnalysis } from './volumes.ts';
 import { andList } from './keywords.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { activePrompts } from '../tenancy/prompts.ts';
+import { DAY_MS } from '../instant.ts';
 
 export type OpportunityType = 'owned' | 'earned';
 
@@ -164,7 +165,7 @@ export async function generateBrandOpportunities(
       status: string;
       updated_at: Date;
     }>('SELECT id, prompt_id, type, status, updated_at FROM content_opportunities WHERE brand_id = $1', [brand.id]);
-    const cooldownStart = now.getTime() - DONE_COOLDOWN_DAYS * 86_400_000;
+    const cooldownStart = now.getTime() - DONE_COOLDOWN_DAYS * DAY_MS;
     let created = 0;
     let updated = 0;
     for (const c of candidates) {

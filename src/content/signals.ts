@@ -14,6 +14,7 @@ import {
   type CitedDomain,
   type CitedUrl,
 } from '../analytics/prompt-citations.ts';
+import { DAY_MS } from '../instant.ts';
 
 /** Days of tracking data the content jobs look at, ending on the job's date. */
 export const WINDOW_DAYS = 30;
@@ -24,7 +25,7 @@ export function windowFilters(
   days = WINDOW_DAYS,
 ): Filters {
   const to = new Date(`${date}T23:59:59.999Z`);
-  const from = new Date(Date.parse(`${date}T00:00:00.000Z`) - (days - 1) * 86_400_000);
+  const from = new Date(Date.parse(`${date}T00:00:00.000Z`) - (days - 1) * DAY_MS);
   return { brandId: brand.id, generation: brand.analysis_generation, from, to };
 }
 

@@ -9,6 +9,7 @@ import { captureCompleteness } from '../tracking/capture-runs.ts';
 import { visibilityConfidence as confidence } from '../analytics/confidence.ts';
 import { round } from '../analytics/formulas.ts';
 import type { Filters } from '../analytics/filters.ts';
+import { isoDay } from '../instant.ts';
 
 const ci95 = z
   .array(z.number())
@@ -53,7 +54,7 @@ export const VisibilityConfidence = z.object({
     .describe('The brand first, then each competitor by mentions (then name)'),
 });
 
-const day = (d: Date | undefined) => d?.toISOString().slice(0, 10);
+const day = (d: Date | undefined) => (d ? isoDay(d) : undefined);
 
 /** Succeeded / planned capture slots of the days the filters touch, percent; null when none was planned. */
 async function completeness(pg: Parameters<typeof captureCompleteness>[0], f: Filters): Promise<number | null> {

@@ -7,6 +7,8 @@
 // analytics imports tracking, so neither module can hold it for the other; and the store's rows()
 // names ScopedQuery, whose private brand only the code in this file can set.
 
+import { isoDay } from '../instant.ts';
+
 /** The text form of a DateTime64(3, 'UTC') parameter: `2026-01-02 03:04:05.678`. */
 export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
 
@@ -232,7 +234,6 @@ function bind(into: Record<string, unknown>, more: Readonly<Record<string, unkno
   return into;
 }
 
-const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const startsDay = (d: Date) => d.toISOString().endsWith('T00:00:00.000Z');
 const endsDay = (d: Date) => d.toISOString().endsWith('T23:59:59.999Z');
 
@@ -261,7 +262,7 @@ function periodBounds(f: PlainFilters, period: keyof typeof PERIODS, parts: stri
     if (!startsDay(f.from) || !startsPeriod(f.from))
       throw new Error(`a ${adjective} rollup starts on a whole ${period}`);
     parts.push(`${period} >= {${period}From:Date}`);
-    params[`${period}From`] = dayOf(f.from);
+    params[`${period}From`] = isoDay(f.from);
   }
   if (f.to) {
     if (!endsDay(f.to) || !startsPeriod(new Date(f.to.getTime() + 1))) {
@@ -269,7 +270,7 @@ function periodBounds(f: PlainFilters, period: keyof typeof PERIODS, parts: stri
     }
     parts.push(`${period} <= {${period}To:Date}`);
     // The first day of the last period in range.
-    params[`${period}To`] = dayOf(new Date(Date.UTC(f.to.getUTCFullYear(), f.to.getUTCMonth() - (months - 1), 1)));
+    params[`${period}To`] = isoDay(new Date(Date.UTC(f.to.getUTCFullYear(), f.to.getUTCMonth() - (months - 1), 1)));
   }
 }
 
@@ -281,7 +282,7 @@ function dayBounds(f: PlainFilters, shape: TableShape, parts: string[], params: 
   };
   if (f.from) {
     parts.push('day >= {dayFrom:Date}');
-    params.dayFrom = dayOf(f.from);
+    params.dayFrom = isoDay(f.from);
     if (!startsDay(f.from)) {
       parts.push(`${time()} >= {from:DateTime64(3, 'UTC')}`);
       params.from = chTime(f.from.toISOString());
@@ -289,7 +290,7 @@ function dayBounds(f: PlainFilters, shape: TableShape, parts: string[], params: 
   }
   if (f.to) {
     parts.push('day <= {dayTo:Date}');
-    params.dayTo = dayOf(f.to);
+    params.dayTo = isoDay(f.to);
     if (!endsDay(f.to)) {
       parts.push(`${time()} <= {to:DateTime64(3, 'UTC')}`);
       params.to = chTime(f.to.toISOString());

@@ -3,6 +3,7 @@ import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import type { Entity } from '../tracking/types.ts';
 import type { Queryable } from '../stores/postgres.ts';
+import { isoDay } from '../instant.ts';
 
 /** The 404 of a brand outside the caller's organization (or none at all): one message, also documented. */
 export const BRAND_NOT_FOUND = 'Brand not found';
@@ -89,7 +90,7 @@ export async function brandByTrackingId(pg: Queryable, trackingId: string) {
  * today's or later days only leaves figures of earlier ranges cached (history_version stays).
  */
 export async function bumpDataVersion(pg: Queryable, brandIds: string[], earliestDay?: string): Promise<void> {
-  const history = earliestDay === undefined || earliestDay < new Date().toISOString().slice(0, 10) ? 1 : 0;
+  const history = earliestDay === undefined || earliestDay < isoDay(Date.now()) ? 1 : 0;
   await pg.query(
     'UPDATE brands SET data_version = data_version + 1, history_version = history_version + $2 WHERE id = ANY($1::uuid[])',
     [brandIds, history],

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
 import { UUID_RE } from '../uuid.ts';
 import { EARLIEST, parseIsoInstant } from '../instant.ts';
+import { DAY_MS } from '../instant.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-const DAY_MS = 86_400_000;
 const NOT_A_DATE = 'is not a valid date';
 const OUT_OF_RANGE = 'must be from 2000-01-01T00:00:00Z to one day after now';
 const NOT_AN_OBJECT = 'line must be a JSON object';

@@ -23,6 +23,7 @@ import { sentimentJudge } from './sentiment-judge.ts';
 import type { SimBrand } from './engines/simulated.ts';
 import type { Capture, CaptureOutcome, Engine } from './engines/types.ts';
 import type { AnswerInput, Platform } from './types.ts';
+import { DAY_MS, isoDay } from '../instant.ts';
 
 /** A claim older than this belongs to a worker that died: a capture takes minutes at most (timeout x attempts). */
 export const STALE_CLAIM_MS = 20 * 60_000;
@@ -70,10 +71,10 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
   }
   const slots = await planSlots(stores.pg, { brandId: args.brandId, day: args.date, samples: tracking.samples });
   const engines = args.engines ?? (await enginesFor(ctx, slots));
-  if (engines.kind === 'live' && args.date !== ctx.now().toISOString().slice(0, 10)) {
+  if (engines.kind === 'live' && args.date !== isoDay(ctx.now())) {
     // A live answer is today's answer: storing it under another day would misdate it.
     throw new UserError(
-      `track-prompts captures live answers for today only (${ctx.now().toISOString().slice(0, 10)}), not ${args.date}; TRACKING_ENGINE=simulated can fill other days`,
+      `track-prompts captures live answers for today only (${isoDay(ctx.now())}), not ${args.date}; TRACKING_ENGINE=simulated can fill other days`,
     );
   }
   await recordSlots(stores.pg, slots);
@@ -236,7 +237,7 @@ function toAnswer(slot: Slot, c: Capture, at: string): AnswerInput & { id: strin
 function collectedAt(date: string, now: Date, c: Capture): string {
   if (c.collectedAt) return c.collectedAt;
   const start = Date.parse(`${date}T00:00:00.000Z`);
-  return new Date(Math.min(start + 86_400_000 - 1, Math.max(start, now.getTime()))).toISOString();
+  return new Date(Math.min(start + DAY_MS - 1, Math.max(start, now.getTime()))).toISOString();
 }
 
 function groupBy<T, K>(list: T[], key: (t: T) => K): Map<K, T[]> {

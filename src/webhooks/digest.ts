@@ -20,6 +20,7 @@ import { opportunitiesCreatedOn } from '../content/opportunity-store.ts';
 import { firingsAbout } from '../alerts/firings.ts';
 import { enqueueEvent } from './outbox.ts';
 import { deliveriesQueued } from './worker.ts';
+import { addDays } from '../instant.ts';
 
 /** Movers listed per kind. */
 export const TOP_MOVERS = 5;
@@ -39,7 +40,7 @@ const dayFilters = (brand: DigestBrand, day: string): Filters => ({
 });
 
 export function previousDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return addDays(day, -1);
 }
 
 /** a - b rounded as the figures are, or null when either is missing. */

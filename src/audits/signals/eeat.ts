@@ -3,6 +3,7 @@
 import { ARTICLE_TYPES, nodesOf, type Page } from '../page.ts';
 import { ORGANIZATION_TYPES } from './schema.ts';
 import { fail, graded, na, pass, plural, quote, warn, type AuditInput, type Signal } from './types.ts';
+import { DAY_MS, isoDay } from '../../instant.ts';
 
 const BYLINE = '[rel~="author"], [itemprop="author"], .author, .byline, [class*="author" i], [class*="byline" i]';
 const needsAuthor = (page: Page) => page.kind === 'article' || page.kind === 'page';
@@ -101,14 +102,12 @@ export function pageDates(page: Page): FoundDate[] {
   return out;
 }
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
 function dates(input: AuditInput): Signal {
   const { page } = input;
   if (page.kind === 'home') return na('dates', 'A home page is not expected to carry dates.');
   const found = pageDates(page);
   if (found.length) {
-    const labels = [...new Set(found.map((f) => `${f.label} ${day(f.date)}`))].slice(0, 3).join(', ');
+    const labels = [...new Set(found.map((f) => `${f.label} ${isoDay(f.date)}`))].slice(0, 3).join(', ');
     return pass('dates', `Machine-readable dates: ${labels}.`);
   }
   const visible = page.mainText.match(
@@ -123,7 +122,7 @@ function dates(input: AuditInput): Signal {
 function freshness(input: AuditInput): Signal {
   const { page, now } = input;
   if (page.kind === 'home') return na('freshness', 'A home page is not expected to carry dates.');
-  const found = pageDates(page).filter((f) => f.date.getTime() <= now.getTime() + 2 * 86_400_000);
+  const found = pageDates(page).filter((f) => f.date.getTime() <= now.getTime() + 2 * DAY_MS);
   if (!found.length) {
     const future = pageDates(page).length > 0;
     return future
@@ -131,8 +130,8 @@ function freshness(input: AuditInput): Signal {
       : na('freshness', 'No machine-readable date to judge freshness by.');
   }
   const newest = found.reduce((a, b) => (a.date > b.date ? a : b));
-  const ageDays = Math.max(0, Math.floor((now.getTime() - newest.date.getTime()) / 86_400_000));
-  const seen = `Newest date ${day(newest.date)} (${newest.label}), ${plural(ageDays, 'day')} old.`;
+  const ageDays = Math.max(0, Math.floor((now.getTime() - newest.date.getTime()) / DAY_MS));
+  const seen = `Newest date ${isoDay(newest.date)} (${newest.label}), ${plural(ageDays, 'day')} old.`;
   return ageDays <= 365
     ? pass('freshness', seen)
     : ageDays <= 730

@@ -8,6 +8,7 @@
 // capture); callers label the data set as simulated with SIMULATED_LABEL wherever it shows.
 import type { AnswerInput, CitationInput, Entity, Platform } from '../types.ts';
 import { buildCitations, buildShopping, buildText, int, topicOf, type Ctx, type Rng } from './simulated-text.ts';
+import { DAY_MS, isoDay } from '../../instant.ts';
 
 /** The label callers attach to anything produced by this engine (engine name, UI, logs). */
 export const SIMULATED_LABEL = 'simulated';
@@ -183,7 +184,7 @@ function dayIndex(day: string): number {
   const ms = DAY.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
   if (Number.isNaN(ms)) throw new Error(`simulated engine: bad day "${day}" (expected YYYY-MM-DD)`);
   lastDay = day;
-  lastIdx = ms / 86_400_000;
+  lastIdx = ms / DAY_MS;
   return lastIdx;
 }
 
@@ -297,7 +298,7 @@ export function* simulateDays(opts: SimulateDaysOptions): Generator<AnswerInput>
   if (!Number.isInteger(opts.days) || opts.days < 0) throw new Error(`simulated engine: bad days ${opts.days}`);
   if (!Number.isInteger(samples) || samples < 1) throw new Error(`simulated engine: bad samples ${samples}`);
   for (let d = 0; d < opts.days; d++) {
-    const day = new Date((start + d) * 86_400_000).toISOString().slice(0, 10);
+    const day = isoDay((start + d) * DAY_MS);
     for (const brand of opts.brands) {
       for (const prompt of brand.prompts) {
         for (const platform of prompt.platforms) {

@@ -8,6 +8,7 @@ import { EARLIEST, parseIsoInstant } from '../../instant.ts';
 import { hostOnSite, type Site } from '../sites.ts';
 import { type BotTable, botTable as defaultBots } from './bots.ts';
 import { type Address, parseAddress, type RangeTable, rangeTable as defaultRanges } from './ranges.ts';
+import { DAY_MS } from '../../instant.ts';
 
 /** An entry as a log forwarder sends it (Profound's field names), before any check. */
 export interface RawEntry {
@@ -40,7 +41,6 @@ export interface Entry {
 
 export class EntryError extends Error {}
 
-const DAY_MS = 86_400_000;
 export const MAX_USER_AGENT = 2048;
 export const MAX_PATH = 2048;
 export const MAX_REFERER = 2048;
