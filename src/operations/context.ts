@@ -34,7 +34,17 @@ export function versionOf(brand: BrandRecord, until: Date | undefined, now: Date
   return `d${brand.data_version}`;
 }
 
-export function createCtx(deps: AppDeps, identity: Identity, log: Logger = deps.log, gone?: () => boolean): Ctx {
+/**
+ * `known`: a brand of the caller's organization read in this request with its key: asked for by
+ * id, it is used as it is (read in the same statement as the key, so as fresh as a read now).
+ */
+export function createCtx(
+  deps: AppDeps,
+  identity: Identity,
+  log: Logger = deps.log,
+  gone?: () => boolean,
+  known?: BrandRecord,
+): Ctx {
   const ctxNow = deps.now ?? (() => new Date());
   let stores: Stores | undefined;
   return {
@@ -51,7 +61,10 @@ export function createCtx(deps: AppDeps, identity: Identity, log: Logger = deps.
     config: deps.config,
     log,
     now: ctxNow,
-    brand: (id) => brandInOrganization(deps.stores.pg, identity.organizationId, id),
+    brand: (id) =>
+      known && known.id === id && known.organization_id === identity.organizationId
+        ? Promise.resolve(known)
+        : brandInOrganization(deps.stores.pg, identity.organizationId, id),
     cached: <T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>, until?: Date) =>
       (deps.cache ?? noCache).get(cacheKey([brand.id, versionOf(brand, until, ctxNow()), ...key]), compute),
   };

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import { badRequest, validationMessage } from '../errors.ts';
 import type { Identity } from '../tenancy/keys.ts';
+import type { BrandRecord } from '../tenancy/brands.ts';
 import type { Operation } from './registry.ts';
 import { createCtx, type AppDeps } from './context.ts';
 import { checkResult } from './result-check.ts';
@@ -26,11 +27,13 @@ export async function runOperation(
   log?: Logger,
   /** Whether the caller has left: its reads still waiting for their turn are then dropped. */
   gone?: () => boolean,
+  /** A brand of the caller's organization already read with the key (src/http/auth.ts). */
+  known?: BrandRecord,
 ) {
   const parsed = op.params.safeParse(input);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error.issues));
   if (parsed.data && typeof parsed.data === 'object') crossCheck(parsed.data as Record<string, unknown>);
-  const result = await op.run(createCtx(deps, identity, log ?? deps.log, gone), parsed.data);
+  const result = await op.run(createCtx(deps, identity, log ?? deps.log, gone, known), parsed.data);
   if (deps.config.validateResults) checkResult(op, result);
   return result;
 }

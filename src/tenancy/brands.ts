@@ -26,8 +26,31 @@ export interface BrandRecord {
   created_at: Date;
 }
 
-const COLUMNS =
-  'id, organization_id, name, slug, industry, region, domains, aliases, tracking_id, data_version, history_version, analysis_generation, created_at';
+const COLUMN_LIST = [
+  'id',
+  'organization_id',
+  'name',
+  'slug',
+  'industry',
+  'region',
+  'domains',
+  'aliases',
+  'tracking_id',
+  'data_version',
+  'history_version',
+  'analysis_generation',
+  'created_at',
+] as const;
+const COLUMNS = COLUMN_LIST.join(', ');
+
+/** The brand columns of `alias` as `brand_<column>`, for a query that reads a brand beside other rows. */
+export const BRAND_COLUMNS_AS = (alias: string) => COLUMN_LIST.map((c) => `${alias}.${c} AS brand_${c}`).join(', ');
+
+/** The brand of a row read with BRAND_COLUMNS_AS; null when the join found none. */
+export function brandOfRow(row: Record<string, unknown>): BrandRecord | null {
+  if (row.brand_id === null || row.brand_id === undefined) return null;
+  return Object.fromEntries(COLUMN_LIST.map((c) => [c, row[`brand_${c}`]])) as unknown as BrandRecord;
+}
 
 /** The brand if it belongs to the organization, else the 404 of SPEC.md (other tenants' brands do not exist). */
 export async function brandInOrganization(

@@ -4,6 +4,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { ApiError, UserError } from '../errors.ts';
+import { BRAND_COLUMNS_AS, brandOfRow, type BrandRecord } from './brands.ts';
 
 export const KEY_PREFIX = 'ans_';
 
@@ -86,11 +87,36 @@ const LIVE_KEY = `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_use
        LEFT JOIN memberships m ON m.user_id = k.user_id
       WHERE k.revoked_at IS NULL`;
 
+// The same with the brand a request names, when it belongs to the owner's organization now: the
+// condition of brandInOrganization, read in the same statement (one round trip instead of two).
+const LIVE_KEY_AND_BRAND = `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_used_at, ${BRAND_COLUMNS_AS('b')}
+       FROM api_keys k
+       JOIN users u ON u.id = k.user_id
+       LEFT JOIN memberships m ON m.user_id = k.user_id
+       LEFT JOIN brands b ON b.id = $2 AND b.organization_id = m.organization_id
+      WHERE k.revoked_at IS NULL AND k.key_hash = $1`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The identity a presented key resolves to, or null when it does not exist or was revoked. */
 export async function resolveKey(pg: Postgres, key: string): Promise<Identity | null> {
+  return (await resolveKeyAndBrand(pg, key))?.identity ?? null;
+}
+
+/**
+ * The identity a presented key resolves to, and the brand `brandId` names if the key's
+ * organization owns it (null otherwise: the caller then reads it as usual, and gets the usual 404).
+ * Null when the key does not exist or was revoked.
+ */
+export async function resolveKeyAndBrand(
+  pg: Postgres,
+  key: string,
+  brandId?: string,
+): Promise<{ identity: Identity; brand: BrandRecord | null } | null> {
+  const withBrand = brandId !== undefined && UUID.test(brandId);
   const { rows } = await pg.query<IdentityRow & { last_used_at: Date | null }>(
-    `${LIVE_KEY} AND k.key_hash = $1`,
-    [hashKey(key)],
+    withBrand ? LIVE_KEY_AND_BRAND : `${LIVE_KEY} AND k.key_hash = $1`,
+    withBrand ? [hashKey(key), brandId] : [hashKey(key)],
     { prepared: true },
   );
   const row = rows[0];
@@ -99,7 +125,7 @@ export async function resolveKey(pg: Postgres, key: string): Promise<Identity | 
   if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
     pg.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => {});
   }
-  return identityOf(row);
+  return { identity: identityOf(row), brand: withBrand ? brandOfRow(row as unknown as Record<string, unknown>) : null };
 }
 
 /** The identity of a live key by its id (the OAuth consent page holds the id, never the key itself). */

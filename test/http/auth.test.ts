@@ -91,3 +91,24 @@ test("another organization's brand does not exist for a key", async (t) => {
     t.deepEqual(r.body, { error: 'Brand not found' });
   }
 });
+
+test.serial('a request naming its brand reads the key and the brand in one statement', async (t) => {
+  // Serial, so no other test's statements are counted.
+  const tenant = await seedTenant(server);
+  const pg = server.stores.pg;
+  const sent: string[] = [];
+  const query = pg.query;
+  pg.query = ((sql: string, ...rest: unknown[]) => {
+    sent.push(sql);
+    return (query as (...args: unknown[]) => unknown).call(pg, sql, ...rest);
+  }) as typeof pg.query;
+  try {
+    const r = await get(server, `/api/v1/visibility-summary?brand_id=${tenant.brandId}`, tenant.key);
+    t.is(r.status, 200);
+  } finally {
+    pg.query = query;
+  }
+  const brandReads = sent.filter((sql) => /\bbrands\b/.test(sql));
+  t.is(brandReads.length, 1, brandReads.join('\n---\n'));
+  t.regex(brandReads[0], /\bapi_keys\b/);
+});
