@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
-import { brandInOrganization, type BrandRecord } from '../tenancy/brands.ts';
+import { brandOfCaller, type BrandRecord } from '../tenancy/brands.ts';
 import { cacheKey, type ResultCache } from '../analytics/cache.ts';
 import type { Identity } from '../tenancy/keys.ts';
 import type { Ctx } from './registry.ts';
@@ -61,10 +61,7 @@ export function createCtx(
     config: deps.config,
     log,
     now: ctxNow,
-    brand: (id) =>
-      known && known.id === id && known.organization_id === identity.organizationId
-        ? Promise.resolve(known)
-        : brandInOrganization(deps.stores.pg, identity.organizationId, id),
+    brand: (id) => brandOfCaller(deps.stores.pg, identity.organizationId, id, known),
     cached: <T>(brand: BrandRecord, key: unknown[], compute: () => Promise<T>, until?: Date) =>
       (deps.cache ?? noCache).get(cacheKey([brand.id, versionOf(brand, until, ctxNow()), ...key]), compute),
   };

@@ -69,6 +69,20 @@ export async function brandInOrganization(
   throw notFound(BRAND_NOT_FOUND);
 }
 
+/**
+ * brandInOrganization, answered by `known` when it is that brand: a row read earlier in the same
+ * request, with the caller's key and under the same condition (resolveKeyAndBrand).
+ */
+export function brandOfCaller(
+  pg: Postgres,
+  organizationId: string | null,
+  brandId: string,
+  known?: BrandRecord | null,
+): Promise<BrandRecord> {
+  if (known && known.id === brandId && known.organization_id === organizationId) return Promise.resolve(known);
+  return brandInOrganization(pg, organizationId, brandId);
+}
+
 export async function brandsOfOrganization(pg: Postgres, organizationId: string | null): Promise<BrandRecord[]> {
   if (!organizationId) return [];
   const { rows } = await pg.query<BrandRecord>(

@@ -5,6 +5,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { ApiError, UserError } from '../errors.ts';
 import { BRAND_COLUMNS_AS, brandOfRow, type BrandRecord } from './brands.ts';
+import { UUID_RE } from '../uuid.ts';
 
 export const KEY_PREFIX = 'ans_';
 
@@ -96,8 +97,6 @@ const LIVE_KEY_AND_BRAND = `SELECT k.id, k.user_id, u.email, m.organization_id, 
        LEFT JOIN brands b ON b.id = $2 AND b.organization_id = m.organization_id
       WHERE k.revoked_at IS NULL AND k.key_hash = $1`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The identity a presented key resolves to, or null when it does not exist or was revoked. */
 export async function resolveKey(pg: Postgres, key: string): Promise<Identity | null> {
   return (await resolveKeyAndBrand(pg, key))?.identity ?? null;
@@ -113,7 +112,7 @@ export async function resolveKeyAndBrand(
   key: string,
   brandId?: string,
 ): Promise<{ identity: Identity; brand: BrandRecord | null } | null> {
-  const withBrand = brandId !== undefined && UUID.test(brandId);
+  const withBrand = brandId !== undefined && UUID_RE.test(brandId);
   const { rows } = await pg.query<IdentityRow & { last_used_at: Date | null }>(
     withBrand ? LIVE_KEY_AND_BRAND : `${LIVE_KEY} AND k.key_hash = $1`,
     withBrand ? [hashKey(key), brandId] : [hashKey(key)],

@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import { badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import type { ClickHouse, Postgres } from '../../stores/index.ts';
-import { brandInOrganization } from '../../tenancy/brands.ts';
+import { brandOfCaller } from '../../tenancy/brands.ts';
 import { requireIdentity } from '../../tenancy/keys.ts';
 import { UUID_RE } from '../../uuid.ts';
 import { siteOfBrand } from '../sites.ts';
@@ -42,7 +42,13 @@ export function crawlerLogsRoute(deps: CrawlerLogsDeps): Koa.Middleware {
       return;
     }
     const identity = requireIdentity(ctx.state);
-    const brand = await brandInOrganization(deps.pg, identity.organizationId, brandParam(ctx.query.brand_id));
+    // The guard's key check already read the brand when it is the caller's (src/http/auth.ts).
+    const brand = await brandOfCaller(
+      deps.pg,
+      identity.organizationId,
+      brandParam(ctx.query.brand_id),
+      ctx.state.brand,
+    );
     const body = await readJsonBody(ctx, MAX_BATCH_BYTES);
     const { hits, dropped } = judgeBatch(body, siteOfBrand(brand), deps.now());
     if (hits.length) await writeHits(deps.ch, brand.id, hits);
