@@ -26,7 +26,7 @@ export function mountOperations(deps: AppDeps, operations: Operation[]): Router 
         const input = { ...ctx.query, ...(body as object), ...ctx.params };
         // A client that has closed its connection needs no more reads.
         const gone = () => ctx.req.socket.destroyed;
-        ctx.body = await runOperation(deps, op, input, identity, ctx.state.log, gone, ctx.state.brand ?? undefined);
+        ctx.body = await runOperation(deps, op, input, identity, ctx.state.log, gone, ctx.state.brand);
       });
     }
   }

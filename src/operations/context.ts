@@ -43,7 +43,7 @@ export function createCtx(
   identity: Identity,
   log: Logger = deps.log,
   gone?: () => boolean,
-  known?: BrandRecord,
+  known?: BrandRecord | null,
 ): Ctx {
   const ctxNow = deps.now ?? (() => new Date());
   let stores: Stores | undefined;

@@ -3,9 +3,8 @@
 import { z } from 'zod';
 import { UUID_RE } from '../uuid.ts';
 import { PROMPT_NOT_FOUND, TOPIC_NOT_FOUND } from '../tenancy/prompts.ts';
-import { inSupportedSpan, parseIsoInstant } from '../instant.ts';
+import { DAY_MS, inSupportedSpan, parseIsoInstant } from '../instant.ts';
 import { decodeCursor, INVALID_CURSOR } from '../cursor.ts';
-import { DAY_MS } from '../instant.ts';
 
 /** Absent as a query string, a form or JSON may say it: the parameter takes its default, or is required. */
 export const isMissing = (v: unknown) => v === undefined || v === null || v === '';

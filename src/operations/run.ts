@@ -28,7 +28,7 @@ export async function runOperation(
   /** Whether the caller has left: its reads still waiting for their turn are then dropped. */
   gone?: () => boolean,
   /** A brand of the caller's organization already read with the key (src/http/auth.ts). */
-  known?: BrandRecord,
+  known?: BrandRecord | null,
 ) {
   const parsed = op.params.safeParse(input);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error.issues));

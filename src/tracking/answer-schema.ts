@@ -3,8 +3,7 @@
 import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
 import { UUID_RE } from '../uuid.ts';
-import { EARLIEST, parseIsoInstant } from '../instant.ts';
-import { DAY_MS } from '../instant.ts';
+import { DAY_MS, EARLIEST, parseIsoInstant } from '../instant.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 

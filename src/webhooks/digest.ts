@@ -39,10 +39,6 @@ const dayFilters = (brand: DigestBrand, day: string): Filters => ({
   to: new Date(`${day}T23:59:59.999Z`),
 });
 
-export function previousDay(day: string): string {
-  return addDays(day, -1);
-}
-
 /** a - b rounded as the figures are, or null when either is missing. */
 const delta = (a: number | null, b: number | null, digits = 1) =>
   a === null || b === null ? null : round(a - b, digits);
@@ -157,7 +153,7 @@ export async function buildDigest(allStores: Stores, brand: DigestBrand, day: st
   // The summary, the comparison and the confidence figures of a day start from the same per-entity
   // sums: each distinct read is made once for the whole digest.
   const stores = { ...allStores, ch: readsOnce(allStores.ch) };
-  const before = previousDay(day);
+  const before = addDays(day, -1);
   const competitors = await competitorsOf(stores.pg, brand.id);
   const names = new Map(competitors.map((c) => [c.id, c.name]));
   const [summary, previous, prompts, competitorRows, opportunities, alerts, feeling, felt, sure] = await Promise.all([
@@ -249,7 +245,7 @@ async function brandsDue(stores: Stores, day: string, brandId?: string): Promise
  * organization has an endpoint subscribed to digest.daily and that has no digest for that day yet.
  */
 export async function runDailyDigest(stores: Stores, log: Logger, args: { date: string; brandId?: string }) {
-  const day = previousDay(args.date);
+  const day = addDays(args.date, -1);
   const brands = await brandsDue(stores, day, args.brandId);
   let digests = 0;
   let deliveries = 0;

@@ -4,11 +4,10 @@
 //
 // Checked by hand rather than by a schema: the import reads 50,000 entries a second and each check
 // here is a comparison or two. A message names the field; the caller adds the entry's index or line.
-import { EARLIEST, parseIsoInstant } from '../../instant.ts';
+import { DAY_MS, EARLIEST, parseIsoInstant } from '../../instant.ts';
 import { hostOnSite, type Site } from '../sites.ts';
 import { type BotTable, botTable as defaultBots } from './bots.ts';
 import { type Address, parseAddress, type RangeTable, rangeTable as defaultRanges } from './ranges.ts';
-import { DAY_MS } from '../../instant.ts';
 
 /** An entry as a log forwarder sends it (Profound's field names), before any check. */
 export interface RawEntry {
