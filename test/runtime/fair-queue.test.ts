@@ -115,3 +115,51 @@ test('0 slots: no line, every task runs at once', async (t) => {
   b.open();
   t.deepEqual(await Promise.all(both), ['a', 'b']);
 });
+
+test('a lane held to its share leaves a slot free: another lane starts at once, behind nothing', async (t) => {
+  const q = new FairQueue(2, 1);
+  const order: string[] = [];
+  const heavy = Array.from({ length: 3 }, (_, i) => gate(order, `heavy${i}`));
+  const results = heavy.map((g) => q.run('heavy', g.task));
+  // Two slots, but the heavy lane holds one: its second task waits though a slot is free.
+  t.deepEqual(order, ['heavy0']);
+  t.is(q.waiting, 2);
+  const light = gate(order, 'light');
+  const lightResult = q.run('light', light.task);
+  t.deepEqual(order, ['heavy0', 'light']);
+  light.open();
+  t.is(await lightResult, 'light');
+  // With the other lane gone, the heavy lane still runs one at a time, in order.
+  heavy[0].open();
+  await results[0];
+  await new Promise(setImmediate);
+  t.deepEqual(order, ['heavy0', 'light', 'heavy1']);
+  heavy[1].open();
+  heavy[2].open();
+  t.deepEqual(await Promise.all(results), ['heavy0', 'heavy1', 'heavy2']);
+});
+
+test('each task is told how much else its lane has in hand as it starts', async (t) => {
+  const q = new FairQueue(3, 2);
+  const seen: [string, number][] = [];
+  const gates: (() => void)[] = [];
+  const task = (name: string) => (turn: { others: number }) => {
+    seen.push([name, turn.others]);
+    return new Promise<void>((resolve) => gates.push(resolve));
+  };
+  const runs = [q.run('busy', task('b0')), q.run('busy', task('b1')), q.run('busy', task('b2'))];
+  runs.push(q.run('quiet', task('q0')));
+  // b0 started alone; b1 beside b0 with b2 waiting behind it; q0 alone in its lane.
+  t.deepEqual(seen, [
+    ['b0', 0],
+    ['b1', 1],
+    ['q0', 0],
+  ]);
+  gates[0]();
+  await new Promise(setImmediate);
+  // b2 starts beside b1, with nothing behind it.
+  t.deepEqual(seen.at(-1), ['b2', 1]);
+  for (const open of gates) open();
+  await Promise.all(runs);
+  t.throws(() => new FairQueue(2, 3), { instanceOf: RangeError });
+});
