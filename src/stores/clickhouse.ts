@@ -7,6 +7,8 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { isScoped, type ScopedQuery } from './scoped-query.ts';
 import { ApiError } from '../errors.ts';
 import { FairQueue } from '../runtime/fair-queue.ts';
+import { ClientPool } from './client-pool.ts';
+import { inlineParams } from './inline-params.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -19,8 +21,13 @@ const CLICKHOUSE_SETTINGS = {
 // 119-151 ms (chDB; docs/performance.md, re-analysis).
 const INSERT_SETTINGS = { parallel_view_processing: 1 } as const;
 
+/** Reads running at once on the embedded engine when CLICKHOUSE_READ_SLOTS is not set. */
+const EMBEDDED_READ_SLOTS = 2;
+
 export interface ClickHouse {
   client: ClickHouseClient;
+  /** The clients tenant reads run on: embedded, chDB connections of their own; on a server, `client`. */
+  readClients: readonly ClickHouseClient[];
   embedded: boolean;
   /** `ON CLUSTER x` when migrations target a cluster, else empty. */
   cluster?: string;
@@ -58,7 +65,7 @@ export interface ClickHouseOptions {
   dataDir: string;
   /** Deadline of one HTTP request to a ClickHouse server (ms). */
   requestTimeoutMs?: number;
-  /** Reads running at once (default 1 embedded, 8 on a server); the rest wait in turns per organization (0: no line). */
+  /** Reads running at once (default 2 embedded, 8 on a server); the rest wait in turns per organization (0: no line). */
   readSlots?: number;
   /** How long one tenant read may run (ms) before ClickHouse stops it. */
   queryBudgetMs?: number;
@@ -88,6 +95,9 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
   let rawInsert:
     | ((table: string, columns: readonly string[], body: string | Uint8Array) => Promise<unknown>)
     | undefined;
+  /** Embedded only: the connections reads run on. */
+  let readPool: ClientPool | undefined;
+  const slots = opts.readSlots ?? (opts.url ? 8 : EMBEDDED_READ_SLOTS);
   if (opts.url) {
     // The database may not exist yet on a fresh server; create it before binding the client to it.
     const bootstrap = createClient({ url: opts.url, username: opts.user, password: opts.password });
@@ -107,14 +117,20 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     const dir = path.join(opts.dataDir, 'clickhouse');
     fs.mkdirSync(dir, { recursive: true });
     // chDB has one engine per process and ignores the client's database option: our tables live in
-    // its `default` database, which belongs to this DATA_DIR alone.
-    const connection = createChdbConnection({ path: dir });
-    // chDB's adapter sends a client's settings as SET statements before every query, and a SET stays
-    // on its one session: set once here, they cost no statement per read (a parameterised read of a
-    // small table 3.2 -> 3.0 ms, `SELECT 1` 1.06 -> 0.80 ms, measured with an uncommitted script).
-    for (const [name, value] of Object.entries(CLICKHOUSE_SETTINGS)) {
-      await connection.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}` });
-    }
+    // its `default` database, which belongs to this DATA_DIR alone. Each connection to it is a
+    // session of its own, and sessions run their queries side by side (chdb-node 3.4).
+    const connect = async () => {
+      const connection = createChdbConnection({ path: dir });
+      // chDB's adapter sends a client's settings as SET statements before every query, and a SET
+      // stays on its session: set once here, they cost no statement per read (a parameterised read
+      // of a small table 3.2 -> 3.0 ms, `SELECT 1` 1.06 -> 0.80 ms, measured with an uncommitted
+      // script).
+      for (const [name, value] of Object.entries(CLICKHOUSE_SETTINGS)) {
+        await connection.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}` });
+      }
+      return connection;
+    };
+    const connection = await connect();
     // biome-ignore lint/suspicious/noExplicitAny: chdb types it with @clickhouse/client-common, not the client's copy
     client = createClient({ connection: connection as any });
     rawInsert = (table, columns, body) =>
@@ -125,6 +141,14 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
         format: 'JSONCompactEachRow',
         settings: INSERT_SETTINGS,
       });
+    // Reads run on connections of their own, one read each at a time, their values written in
+    // (inline-params.ts): a read then never waits for another one, nor for a write.
+    const readers: ClickHouseClient[] = [];
+    for (let i = 0; i < Math.max(1, slots); i++) {
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      readers.push(createClient({ connection: (await connect()) as any }));
+    }
+    readPool = new ClientPool(readers);
   }
   const insertLines = async (table: string, columns: readonly string[], body: string | Uint8Array) => {
     if (body.length === 0) return;
@@ -145,7 +169,14 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     client.query({ query: sql, query_params: params as Record<string, unknown> | undefined, format: 'JSONEachRow' });
   const select = async <T>(sql: string, params?: Readonly<Record<string, unknown>>) =>
     (await (await query(sql, params)).json()) as T[];
-  const reads = new FairQueue(opts.readSlots ?? (opts.url ? 8 : 1));
+  /** A tenant read: on a server, bound as any query; embedded, on a read connection of its own. */
+  const readQuery = (sql: string, params: Readonly<Record<string, unknown>>) =>
+    readPool
+      ? readPool.use((reader) => reader.query({ query: inlineParams(sql, params), format: 'JSONEachRow' }))
+      : query(sql, params);
+  // With more than one slot, one lane holds at most all but one: another organization's read
+  // always finds a connection free.
+  const reads = new FairQueue(slots, slots > 1 ? slots - 1 : slots);
   const budgetS = (opts.queryBudgetMs ?? 10_000) / 1000;
   /** A read in its lane's turn; `caller`: made for a caller, so it has the time budget. */
   const read = async <T>(q: ScopedQuery, lane: string, caller: boolean, gone?: () => boolean): Promise<T[]> => {
@@ -157,9 +188,15 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       const result = await reads.run(
         lane,
         // The budget bounds what a caller asks for; the service's own reads are sized by their code.
-        // A SETTINGS clause of the query, not the client's clickhouse_settings: chDB's adapter turns
-        // those into SET statements that stay on its one session, for every query after.
-        () => query(caller ? `${q.sql} SETTINGS max_execution_time = ${budgetS}` : q.sql, q.params),
+        // ClickHouse pauses a query while one of a higher priority (a lower number) runs: the read of
+        // a lane with nothing else in hand goes first, so a busy lane's backlog yields to it.
+        // SETTINGS clauses of the query, not the client's clickhouse_settings: chDB's adapter turns
+        // those into SET statements that stay on its session, for every query after.
+        ({ others }) =>
+          readQuery(
+            `${q.sql} SETTINGS priority = ${others ? 2 : 1}${caller ? `, max_execution_time = ${budgetS}` : ''}`,
+            q.params,
+          ),
         gone,
       );
       return (await result.json()) as T[];
@@ -175,6 +212,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
   };
   const store: ClickHouse = {
     client,
+    readClients: readPool?.clients ?? [client],
     embedded: !opts.url,
     cluster: opts.cluster,
     rows: <T>(query: ScopedQuery) => read<T>(query, 'service', false),
@@ -188,7 +226,10 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       await insertLines(table, columns, body);
     },
     insertLines,
-    close: () => client.close(),
+    close: async () => {
+      await readPool?.close();
+      await client.close();
+    },
   };
   return store;
 }

@@ -46,10 +46,11 @@ test.serial(
     const summary = `/api/v1/visibility-summary?brand_id=${tenant.brandId}`;
     t.is((await from('10.1.0.1', summary, tenant.key)).status, 200);
 
-    // The embedded chDB cannot go down; its client failing like an unreachable server is the same to the app.
-    const client = server.stores.ch.client;
-    const original = client.query;
-    client.query = (() => Promise.reject(refused())) as typeof client.query;
+    // The embedded chDB cannot go down; its clients failing like an unreachable server is the same
+    // to the app (reads run on connections of their own, the readiness probe on the main one).
+    const clients = [server.stores.ch.client, ...server.stores.ch.readClients];
+    const originals = clients.map((c) => c.query);
+    for (const c of clients) c.query = (() => Promise.reject(refused())) as typeof c.query;
     try {
       const ready = await get(server, '/readyz');
       t.is(ready.status, 503);
@@ -63,7 +64,9 @@ test.serial(
       t.deepEqual(failed.body, { error: 'Analytics store unavailable' });
       t.true(Date.now() - started < 2_000);
     } finally {
-      client.query = original;
+      clients.forEach((c, i) => {
+        c.query = originals[i];
+      });
     }
     t.is((await get(server, '/readyz')).status, 200);
     t.is((await from('10.1.0.1', `${summary}&date_from=2020-01-01`, tenant.key)).status, 200);

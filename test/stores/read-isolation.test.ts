@@ -1,0 +1,82 @@
+// Embedded, reads run on chDB connections of their own (src/stores/clickhouse.ts): one
+// organization's read already running, or its backlog, does not hold up another organization's.
+// Ordering, not timing: the busy organization's reads sleep for seconds in the engine, and the
+// other's read must be answered before they are.
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
+import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { select } from '../../src/stores/scoped-query.ts';
+
+let server: TestServer;
+test.before(async () => {
+  server = await startTestServer();
+});
+test.after.always(async () => {
+  await server?.stop();
+});
+
+async function brandWithAnswers(n: number) {
+  const tenant = await seedTenant(server);
+  const file = path.join(server.dataDir, `${uniq('a')}.jsonl`);
+  const lines = Array.from({ length: n }, (_, i) => ({
+    prompt_id: tenant.promptIds[0],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: `2026-03-01T10:00:${String(i).padStart(2, '0')}Z`,
+    text: `Answer ${i} names Acme.`,
+    citations: [],
+  }));
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+  await ingestFile(server.stores, file);
+  return tenant;
+}
+
+test("another organization's read is answered while a busy one's reads run and wait", async (t) => {
+  t.true(server.stores.ch.embedded);
+  const busy = await brandWithAnswers(10);
+  const quiet = await brandWithAnswers(3);
+  const done: string[] = [];
+  // 10 rows sleeping 0.15 s each: a second and a half in the engine per read, two of them.
+  const slow = select(
+    { table: 'answers', scope: { brandId: busy.brandId } },
+    { select: 'sum(sleepEachRow(0.15)) AS s' },
+  );
+  const busyReads = [1, 2].map((i) =>
+    server.stores.ch
+      .forCaller(busy.organizationId)
+      .rows(slow)
+      .then(() => done.push(`busy${i}`)),
+  );
+  const count = select({ table: 'answers', scope: { brandId: quiet.brandId } }, { select: 'count() AS n' });
+  const rows = await server.stores.ch.forCaller(quiet.organizationId).rows<{ n: number }>(count);
+  done.push('quiet');
+  t.deepEqual(rows, [{ n: 3 }]);
+  await Promise.all(busyReads);
+  t.deepEqual(done, ['quiet', 'busy1', 'busy2']);
+});
+
+test('reads side by side on several connections each get their own values', async (t) => {
+  // Many organizations' reads at once, each with its own brand and range written into its query:
+  // every answer must be its own (nothing shared between connections).
+  const tenants = await Promise.all([1, 2, 3, 4].map((n) => brandWithAnswers(n * 3)));
+  const read = (i: number, seconds: number) =>
+    server.stores.ch.forCaller(tenants[i].organizationId).rows<{ n: number }>(
+      select(
+        { table: 'answers', scope: { brandId: tenants[i].brandId } },
+        {
+          select: 'count() AS n',
+          where: "collected_at < {until:DateTime64(3, 'UTC')}",
+          params: { until: `2026-03-01 10:00:${String(seconds).padStart(2, '0')}.000` },
+        },
+      ),
+    );
+  const asked = Array.from({ length: 48 }, (_, k) => ({ i: k % 4, seconds: k % 13 }));
+  const got = await Promise.all(asked.map(({ i, seconds }) => read(i, seconds)));
+  t.deepEqual(
+    got.map((rows) => rows[0].n),
+    asked.map(({ i, seconds }) => Math.min((i + 1) * 3, seconds)),
+  );
+});
