@@ -21,6 +21,11 @@ const CLICKHOUSE_SETTINGS = {
 // 119-151 ms (chDB; docs/performance.md, re-analysis).
 const INSERT_SETTINGS = { parallel_view_processing: 1 } as const;
 
+// A read's values are written into its text on chDB's read connections, so the text is as long as
+// its values: ingestion asks about 10,000 answer ids at once (about 450 KB written in), past the
+// engine's default 256 KiB. Bound, values never counted against it; written in, they may take 64 MiB.
+const READER_SETTINGS = { max_query_size: 64 * 1024 * 1024 } as const;
+
 /** Reads running at once on the embedded engine when CLICKHOUSE_READ_SLOTS is not set. */
 const EMBEDDED_READ_SLOTS = 2;
 
@@ -119,18 +124,18 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     // chDB has one engine per process and ignores the client's database option: our tables live in
     // its `default` database, which belongs to this DATA_DIR alone. Each connection to it is a
     // session of its own, and sessions run their queries side by side (chdb-node 3.4).
-    const connect = async () => {
+    const connect = async (settings: Record<string, string | number>) => {
       const connection = createChdbConnection({ path: dir });
       // chDB's adapter sends a client's settings as SET statements before every query, and a SET
       // stays on its session: set once here, they cost no statement per read (a parameterised read
       // of a small table 3.2 -> 3.0 ms, `SELECT 1` 1.06 -> 0.80 ms, measured with an uncommitted
       // script).
-      for (const [name, value] of Object.entries(CLICKHOUSE_SETTINGS)) {
+      for (const [name, value] of Object.entries(settings)) {
         await connection.command({ query: `SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}` });
       }
       return connection;
     };
-    const connection = await connect();
+    const connection = await connect(CLICKHOUSE_SETTINGS);
     // biome-ignore lint/suspicious/noExplicitAny: chdb types it with @clickhouse/client-common, not the client's copy
     client = createClient({ connection: connection as any });
     rawInsert = (table, columns, body) =>
@@ -145,8 +150,9 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     // (inline-params.ts): a read then never waits for another one, nor for a write.
     const readers: ClickHouseClient[] = [];
     for (let i = 0; i < Math.max(1, slots); i++) {
+      const reader = await connect({ ...CLICKHOUSE_SETTINGS, ...READER_SETTINGS });
       // biome-ignore lint/suspicious/noExplicitAny: as above
-      readers.push(createClient({ connection: (await connect()) as any }));
+      readers.push(createClient({ connection: reader as any }));
     }
     readPool = new ClientPool(readers);
   }

@@ -2,6 +2,7 @@
 // organization's read already running, or its backlog, does not hold up another organization's.
 // Ordering, not timing: the busy organization's reads sleep for seconds in the engine, and the
 // other's read must be answered before they are.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -79,4 +80,22 @@ test('reads side by side on several connections each get their own values', asyn
     got.map((rows) => rows[0].n),
     asked.map(({ i, seconds }) => Math.min((i + 1) * 3, seconds)),
   );
+});
+
+test("a read whose values run past the engine's default query size (256 KiB written in) is answered", async (t) => {
+  // Ingestion asks about a batch's 10,000 answer ids at once: here 20,000 ids, about 900 KB written in.
+  const tenant = await brandWithAnswers(2);
+  const [stored] = await server.stores.ch.rows<{ id: string }>(
+    select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'toString(any(answer_id)) AS id' }),
+  );
+  const ids = [...Array.from({ length: 20_000 }, () => randomUUID()), stored.id];
+  const rows = await server.stores.ch
+    .forCaller(tenant.organizationId)
+    .rows<{ n: number }>(
+      select(
+        { table: 'answers', scope: { brandId: tenant.brandId } },
+        { select: 'count() AS n', where: 'answer_id IN {ids:Array(UUID)}', params: { ids } },
+      ),
+    );
+  t.deepEqual(rows, [{ n: 1 }]);
 });
