@@ -88,6 +88,24 @@ export async function ingestLines(server: TestServer, lines: object[]): Promise<
   if (rejected.length) throw new Error(JSON.stringify(rejected));
 }
 
+/** A new tenant whose first prompt has `n` answers (chatgpt, one a second from 2026-03-01 10:00 UTC), each naming Acme. */
+export async function tenantWithAnswers(server: TestServer, n: number): Promise<Tenant> {
+  const tenant = await seedTenant(server);
+  await ingestLines(
+    server,
+    Array.from({ length: n }, (_, i) => ({
+      prompt_id: tenant.promptIds[0],
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      collected_at: `2026-03-01T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`,
+      text: `Answer ${i} names Acme.`,
+      citations: [],
+    })),
+  );
+  return tenant;
+}
+
 /** The SQL of every read `run` sends through `ch` (the tables a figure reads), one per line. */
 export async function sqlSent(ch: ClickHouse, run: (ch: ClickHouse) => Promise<unknown>): Promise<string> {
   const sql: string[] = [];

@@ -1,11 +1,8 @@
 // What bounds a tenant's reads of ClickHouse (docs/operations.md, "Sharing the analytics engine"):
 // a read that runs past CLICKHOUSE_QUERY_BUDGET_MS is stopped with a 500 that says so, and a read
 // whose client has gone is dropped before it runs.
-import fs from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
-import { seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { startTestServer, tenantWithAnswers, type TestServer } from '../helpers/server.ts';
 import { select } from '../../src/stores/scoped-query.ts';
 import { ApiError, ClientGone } from '../../src/errors.ts';
 
@@ -17,25 +14,8 @@ test.after.always(async () => {
   await server?.stop();
 });
 
-async function brandWithAnswers(n: number) {
-  const tenant = await seedTenant(server);
-  const file = path.join(server.dataDir, `${uniq('a')}.jsonl`);
-  const lines = Array.from({ length: n }, (_, i) => ({
-    prompt_id: tenant.promptIds[0],
-    platform: 'chatgpt',
-    model: 'gpt-4o',
-    region: 'US',
-    collected_at: `2026-03-01T10:00:${String(i).padStart(2, '0')}Z`,
-    text: `Answer ${i} names Acme.`,
-    citations: [],
-  }));
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  await ingestFile(server.stores, file);
-  return tenant;
-}
-
 test("a caller's read past its budget is stopped with a 500 naming the budget", async (t) => {
-  const tenant = await brandWithAnswers(20);
+  const tenant = await tenantWithAnswers(server, 20);
   // 20 rows sleeping 100 ms each: two seconds of work against a budget of 100 ms, on any machine.
   const slow = select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'sleepEachRow(0.1) AS s' });
   const err = await t.throwsAsync(server.stores.ch.forCaller(tenant.organizationId).rows(slow));
@@ -55,7 +35,7 @@ test("a caller's read past its budget is stopped with a 500 naming the budget", 
 });
 
 test('a read whose client has gone is dropped before it runs', async (t) => {
-  const tenant = await brandWithAnswers(1);
+  const tenant = await tenantWithAnswers(server, 1);
   const q = select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'count() AS n' });
   await t.throwsAsync(server.stores.ch.forCaller(tenant.organizationId, () => true).rows(q), {
     instanceOf: ClientGone,

@@ -3,11 +3,8 @@
 // Ordering, not timing: the busy organization's reads sleep for seconds in the engine, and the
 // other's read must be answered before they are.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import test from 'ava';
-import { seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { startTestServer, tenantWithAnswers, type TestServer } from '../helpers/server.ts';
 import { select } from '../../src/stores/scoped-query.ts';
 
 let server: TestServer;
@@ -18,27 +15,10 @@ test.after.always(async () => {
   await server?.stop();
 });
 
-async function brandWithAnswers(n: number) {
-  const tenant = await seedTenant(server);
-  const file = path.join(server.dataDir, `${uniq('a')}.jsonl`);
-  const lines = Array.from({ length: n }, (_, i) => ({
-    prompt_id: tenant.promptIds[0],
-    platform: 'chatgpt',
-    model: 'gpt-4o',
-    region: 'US',
-    collected_at: `2026-03-01T10:00:${String(i).padStart(2, '0')}Z`,
-    text: `Answer ${i} names Acme.`,
-    citations: [],
-  }));
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-  await ingestFile(server.stores, file);
-  return tenant;
-}
-
 test("another organization's read is answered while a busy one's reads run and wait", async (t) => {
   t.true(server.stores.ch.embedded);
-  const busy = await brandWithAnswers(10);
-  const quiet = await brandWithAnswers(3);
+  const busy = await tenantWithAnswers(server, 10);
+  const quiet = await tenantWithAnswers(server, 3);
   const done: string[] = [];
   // 10 rows sleeping 0.15 s each: a second and a half in the engine per read, two of them.
   const slow = select(
@@ -62,7 +42,7 @@ test("another organization's read is answered while a busy one's reads run and w
 test('reads side by side on several connections each get their own values', async (t) => {
   // Many organizations' reads at once, each with its own brand and range written into its query:
   // every answer must be its own (nothing shared between connections).
-  const tenants = await Promise.all([1, 2, 3, 4].map((n) => brandWithAnswers(n * 3)));
+  const tenants = await Promise.all([1, 2, 3, 4].map((n) => tenantWithAnswers(server, n * 3)));
   const read = (i: number, seconds: number) =>
     server.stores.ch.forCaller(tenants[i].organizationId).rows<{ n: number }>(
       select(
@@ -84,7 +64,7 @@ test('reads side by side on several connections each get their own values', asyn
 
 test("a read whose values run past the engine's default query size (256 KiB written in) is answered", async (t) => {
   // Ingestion asks about a batch's 10,000 answer ids at once: here 20,000 ids, about 900 KB written in.
-  const tenant = await brandWithAnswers(2);
+  const tenant = await tenantWithAnswers(server, 2);
   const [stored] = await server.stores.ch.rows<{ id: string }>(
     select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'toString(any(answer_id)) AS id' }),
   );
