@@ -88,7 +88,10 @@ export async function ingestLines(server: TestServer, lines: object[]): Promise<
   if (rejected.length) throw new Error(JSON.stringify(rejected));
 }
 
-/** A new tenant whose first prompt has `n` answers (chatgpt, one a second from 2026-03-01 10:00 UTC), each naming Acme. */
+/**
+ * A new tenant whose first prompt has `n` answers (chatgpt, one a second from 2026-03-01 10:00 UTC),
+ * each naming Acme.
+ */
 export async function tenantWithAnswers(server: TestServer, n: number): Promise<Tenant> {
   const tenant = await seedTenant(server);
   await ingestLines(
