@@ -1,6 +1,7 @@
-// Several independent reads of one figure sent as one query. The embedded engine (chDB) runs one
-// query at a time, so reads sent side by side wait for each other, each paying a query's fixed
-// cost; the branches of one UNION ALL run in one pipeline, side by side on the engine's threads.
+// Several independent reads of one figure sent as one query. On the embedded engine (chDB) one
+// organization's reads run one query at a time (it holds one read connection: stores/clickhouse.ts),
+// so reads sent side by side wait for each other, each paying a query's fixed cost; the branches of
+// one UNION ALL run in one pipeline, side by side on the engine's threads.
 // Measured on the citations figure of bench/analytics.ts (a year of 1.27 M answers): its first
 // three reads took 48 ms as one query against 60 ms one after the other (docs/performance.md).
 //
