@@ -9,6 +9,7 @@ import { ApiError } from '../errors.ts';
 import { FairQueue } from '../runtime/fair-queue.ts';
 import { ClientPool } from './client-pool.ts';
 import { inlineParams } from './inline-params.ts';
+import { parsedRows } from './parsed-rows.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -205,7 +206,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
           ),
         gone,
       );
-      return (await result.json()) as T[];
+      return await parsedRows<T>(result);
     } catch (err) {
       if (TIMEOUT_EXCEEDED.test(String((err as Error)?.message))) {
         throw new ApiError(
