@@ -104,9 +104,9 @@ const schema = z.object({
     ),
     requestTimeoutMs: env('CLICKHOUSE_REQUEST_TIMEOUT_MS', ms(100, 3_600_000).default(30_000)),
     // Reads handed to ClickHouse at once; the rest wait in one line per organization, served in
-    // turns (src/runtime/fair-queue.ts). Unset: 1 for the embedded chDB, which runs one query at a
-    // time anyway (bench/isolation.ts: another organization's p99 beside a heavy one 78 ms with 1,
-    // 109 ms with 2, same throughput), 8 for a server. 0: no line, every read goes straight through.
+    // turns (src/runtime/fair-queue.ts). Unset: 2 for the embedded chDB, each on a connection of its
+    // own (bench/isolation.ts: another organization's p99 beside a heavy one 35 ms with 2, 115 ms
+    // with 1, 64 ms with 3), 8 for a server. 0: no line, every read goes straight through.
     readSlots: env('CLICKHOUSE_READ_SLOTS', z.coerce.number().int().min(0).max(256).optional()),
     // Time one tenant read may run (ClickHouse's max_execution_time) before it is stopped with a
     // 500 that says so: no request can hold the engine for long.
