@@ -148,7 +148,8 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
         settings: INSERT_SETTINGS,
       });
     // Reads run on connections of their own, one read each at a time, their values written in
-    // (inline-params.ts): a read then never waits for another one, nor for a write.
+    // (inline-params.ts): a read on one connection does not wait for a query on another, nor for a
+    // write on the first.
     const readers: ClickHouseClient[] = [];
     for (let i = 0; i < Math.max(1, slots); i++) {
       const reader = await connect({ ...CLICKHOUSE_SETTINGS, ...READER_SETTINGS });
