@@ -176,7 +176,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
   const query = (sql: string, params?: Readonly<Record<string, unknown>>) =>
     client.query({ query: sql, query_params: params as Record<string, unknown> | undefined, format: 'JSONEachRow' });
   const select = async <T>(sql: string, params?: Readonly<Record<string, unknown>>) =>
-    (await (await query(sql, params)).json()) as T[];
+    parsedRows<T>(await query(sql, params));
   /** A tenant read: on a server, bound as any query; embedded, on a read connection of its own. */
   const readQuery = (sql: string, params: Readonly<Record<string, unknown>>) =>
     readPool

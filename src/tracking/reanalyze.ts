@@ -11,6 +11,7 @@
 //
 // It holds the ingest lock throughout: an answer ingested meanwhile would be analysed into the old
 // generation only, and a re-import could cancel rows the run is about to read.
+import { setImmediate } from 'node:timers/promises';
 import type { Stores } from '../stores/index.ts';
 import { chTime, select } from '../stores/scoped-query.ts';
 import { dropOtherGenerations } from '../stores/generations.ts';
@@ -193,7 +194,7 @@ async function pageLines(
   }
   const out = new LineWriter(answers.length * 1024);
   for (const [i, a] of answers.entries()) {
-    if (i > 0 && i % ANSWERS_PER_TURN === 0) await new Promise(setImmediate);
+    if (i > 0 && i % ANSWERS_PER_TURN === 0) await setImmediate();
     const answer: ValidAnswer = {
       prompt_id: a.prompt_id,
       platform: a.platform,
