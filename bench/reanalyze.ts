@@ -2,13 +2,14 @@
 // competitor, then re-analyses the whole history as `answerscope reanalyze --brand ID` does, on the
 // embedded stores unless DATABASE_URL / CLICKHOUSE_URL are set. Meanwhile one client reads the
 // brand's visibility summary (uncached) again and again: the cost of reads during a re-analysis.
-// Prints answers per second, peak memory (in all and per tenth of the run), read latencies, and
-// the target line.
+// Prints answers per second, peak memory (in all and per tenth of the run), read latencies, how
+// long the event loop was held, and the target line.
 //   node --import tsx bench/reanalyze.ts [N=100000]   (READS=0: no reader; PAGE_SIZE=n: answers per page)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ingestFile } from '../src/tracking/ingest-file.ts';
 import { reanalyzeBrand } from '../src/tracking/reanalyze.ts';
 import { startReanalysis } from '../src/tenancy/reanalysis-queue.ts';
@@ -59,13 +60,18 @@ let running = process.env.READS !== '0';
 const reading = (async () => {
   while (running) during.push(await read());
 })();
-const cpu = threadCpu();
+const cpu = threadCpu('re-analysis worker');
+// How long the server's thread was held at a time (work or garbage collection): what every other
+// request of the process waits for on top of its own time.
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 const started = performance.now();
 await startReanalysis(stores.pg, brandId, 'bench');
 const pageSize = process.env.PAGE_SIZE ? Number(process.env.PAGE_SIZE) : undefined;
 const result = await reanalyzeBrand(stores, brandId, { pageSize });
 const seconds = (performance.now() - started) / 1000;
 running = false;
+loop.disable();
 const cpuByThread = cpu.stop();
 await reading;
 const { peakMb, peakMbByTenth } = memory.stop(seconds);
@@ -85,6 +91,7 @@ console.log(
       peak_rss_mb_by_tenth: peakMbByTenth,
       summary_read_ms_alone: { p50: pct(alone, 50), p99: pct(alone, 99) },
       summary_read_ms_during: { reads: during.length, p50: pct(during, 50), p99: pct(during, 99) },
+      event_loop_delay_ms: { p99: Math.round(loop.percentile(99) / 1e6), max: Math.round(loop.max / 1e6) },
       postgres: stores.pg.embedded ? 'embedded PGlite' : 'server',
       clickhouse: stores.ch.embedded ? 'embedded chDB' : 'server',
     },

@@ -3,13 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { createClient, type ClickHouseClient, type ResultSet } from '@clickhouse/client';
 import { isScoped, type ScopedQuery } from './scoped-query.ts';
 import { ApiError } from '../errors.ts';
 import { FairQueue } from '../runtime/fair-queue.ts';
 import { ClientPool } from './client-pool.ts';
 import { inlineParams } from './inline-params.ts';
-import { parsedRows } from './parsed-rows.ts';
+import { parsedRows, type RowStream } from './parsed-rows.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -43,6 +43,12 @@ export interface ClickHouse {
    * a read for a caller goes through forCaller().
    */
   rows<T = Record<string, unknown>>(query: ScopedQuery): Promise<T[]>;
+  /**
+   * The same read, its rows left as the engine wrote them: JSONEachRow, one object per line, UTF-8.
+   * For rows another thread parses (re-analysis hands whole pages to its worker thread), so this
+   * thread does not spend its time on them.
+   */
+  rowLines(query: ScopedQuery): Promise<Uint8Array>;
   /**
    * The same store for reads made for one caller: they wait in the organization's line (`lane`,
    * src/runtime/fair-queue.ts), run within the query budget, and are dropped if `gone()` says the
@@ -177,17 +183,46 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     client.query({ query: sql, query_params: params as Record<string, unknown> | undefined, format: 'JSONEachRow' });
   const select = async <T>(sql: string, params?: Readonly<Record<string, unknown>>) =>
     parsedRows<T>(await query(sql, params));
-  /** A tenant read: on a server, bound as any query; embedded, on a read connection of its own. */
-  const readQuery = (sql: string, params: Readonly<Record<string, unknown>>) =>
-    readPool
-      ? readPool.use((reader) => reader.query({ query: inlineParams(sql, params), format: 'JSONEachRow' }))
-      : query(sql, params);
+  /**
+   * A tenant read started: on a server, bound as any query; embedded, on a read connection of its
+   * own. `lines`: the result as the engine's bytes (exec) instead of a result set to parse.
+   */
+  const startRead = (sql: string, params: Readonly<Record<string, unknown>>, lines: boolean) => {
+    const start = (
+      c: ClickHouseClient,
+      text: string,
+      bound?: Record<string, unknown>,
+    ): Promise<{ bytes: Readable } | { rows: ResultSet<'JSONEachRow'> }> =>
+      lines
+        ? c.exec({ query: `${text} FORMAT JSONEachRow`, query_params: bound }).then((r) => ({ bytes: r.stream }))
+        : c.query({ query: text, query_params: bound, format: 'JSONEachRow' }).then((r) => ({ rows: r }));
+    return readPool
+      ? readPool.use((reader) => start(reader, inlineParams(sql, params)))
+      : start(client, sql, params as Record<string, unknown>);
+  };
   // With more than one slot, one lane holds at most all but one: another organization's read
   // always finds a connection free.
   const reads = new FairQueue(slots, slots > 1 ? slots - 1 : slots);
   const budgetS = (opts.queryBudgetMs ?? 10_000) / 1000;
-  /** A read in its lane's turn; `caller`: made for a caller, so it has the time budget. */
-  const read = async <T>(q: ScopedQuery, lane: string, caller: boolean, gone?: () => boolean): Promise<T[]> => {
+  /**
+   * A read in its lane's turn; `caller`: made for a caller, so it has the time budget. `lines`: its
+   * rows as JSONEachRow bytes (rowLines), else parsed.
+   */
+  async function read<T>(q: ScopedQuery, lane: string, caller: boolean, gone?: () => boolean): Promise<T[]>;
+  async function read(
+    q: ScopedQuery,
+    lane: string,
+    caller: boolean,
+    gone: (() => boolean) | undefined,
+    lines: true,
+  ): Promise<Uint8Array>;
+  async function read<T>(
+    q: ScopedQuery,
+    lane: string,
+    caller: boolean,
+    gone?: () => boolean,
+    lines = false,
+  ): Promise<T[] | Uint8Array> {
     // The type already refuses anything else; this stops callers the type system does not see.
     if (!isScoped(q)) throw new TypeError('ch.rows takes a ScopedQuery (src/stores/scoped-query.ts)');
     try {
@@ -201,13 +236,17 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
         // SETTINGS clauses of the query, not the client's clickhouse_settings: chDB's adapter turns
         // those into SET statements that stay on its session, for every query after.
         ({ others }) =>
-          readQuery(
+          startRead(
             `${q.sql} SETTINGS priority = ${others ? 2 : 1}${caller ? `, max_execution_time = ${budgetS}` : ''}`,
             q.params,
+            lines,
           ),
         gone,
       );
-      return await parsedRows<T>(result);
+      if ('rows' in result) return await parsedRows<T>(result.rows as RowStream<T>);
+      const chunks: Buffer[] = [];
+      for await (const chunk of result.bytes) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
     } catch (err) {
       if (TIMEOUT_EXCEEDED.test(String((err as Error)?.message))) {
         throw new ApiError(
@@ -217,16 +256,21 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       }
       throw err;
     }
-  };
+  }
   const store: ClickHouse = {
     client,
     readClients: readPool?.clients ?? [client],
     embedded: !opts.url,
     cluster: opts.cluster,
     rows: <T>(query: ScopedQuery) => read<T>(query, 'service', false),
+    rowLines: (query) => read(query, 'service', false, undefined, true),
     // A view of the same engine and line: the service's writes and the caller's reads share both.
     // Spread when asked, so it carries whatever the store's calls are then (observed, in a server).
-    forCaller: (lane, gone) => ({ ...store, rows: <T>(query: ScopedQuery) => read<T>(query, lane, true, gone) }),
+    forCaller: (lane, gone) => ({
+      ...store,
+      rows: <T>(query: ScopedQuery) => read<T>(query, lane, true, gone),
+      rowLines: (query) => read(query, lane, true, gone, true),
+    }),
     system: select,
     async insert(table, values) {
       if (values.length === 0) return;

@@ -1,5 +1,5 @@
-// A hook around the store calls the application makes (pg.query, pg.tx, ch.rows, ch.system, ch.insert): it
-// times each one for the metrics and marks a failure with the store it came from, so the HTTP error
+// A hook around the store calls the application makes (pg.query, pg.tx, ch.rows, ch.rowLines, ch.system,
+// ch.insert): it times each one for the metrics and marks a failure with the store it came from, so the HTTP error
 // handler can say which store is unavailable (`Database unavailable`, `Analytics store unavailable`).
 import type { Stores } from './index.ts';
 
@@ -42,6 +42,8 @@ export function observeStores(stores: Stores, observe: StoreObserver): Stores {
   pg.query = wrap('postgres', 'query', pg.query.bind(pg), observe) as typeof pg.query;
   pg.tx = wrap('postgres', 'tx', pg.tx.bind(pg), observe) as typeof pg.tx;
   ch.rows = wrap('clickhouse', 'rows', ch.rows.bind(ch), observe) as typeof ch.rows;
+  // Absent from a test's fake store that never reads lines.
+  if (ch.rowLines) ch.rowLines = wrap('clickhouse', 'rows', ch.rowLines.bind(ch), observe);
   // Reads outside the tenant scope are counted as reads too. Called, not bound, here: a partial
   // store (a test's fake with only the calls it makes) can still be wrapped.
   const system = ch.system;
@@ -53,7 +55,11 @@ export function observeStores(stores: Stores, observe: StoreObserver): Stores {
   if (forCaller) {
     ch.forCaller = (lane, gone) => {
       const view = forCaller.call(ch, lane, gone);
-      return { ...view, rows: wrap('clickhouse', 'rows', view.rows.bind(view), observe) as typeof view.rows };
+      return {
+        ...view,
+        rows: wrap('clickhouse', 'rows', view.rows.bind(view), observe) as typeof view.rows,
+        rowLines: view.rowLines && wrap('clickhouse', 'rows', view.rowLines.bind(view), observe),
+      };
     };
   }
   return stores;

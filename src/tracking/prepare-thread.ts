@@ -1,7 +1,8 @@
 // The main thread's side of the ingest worker (prepare-worker.ts): hands it chunks of lines, gets
 // back prepared batches, and answers its prompt and brand look-ups from Postgres. One worker per
 // ingest run: chDB needs the other core, and the worker's caches then never outlive the run.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../runtime/ts-worker.ts';
 import type { Stores } from '../stores/index.ts';
 import type { LineChunk } from './answer-lines.ts';
 import { IngestCache, type PreparedBatch, type PromptInfo } from './ingest.ts';
@@ -30,11 +31,6 @@ export type ToMain =
   | { kind: 'failed'; seq: number; error: string }
   | { kind: 'lookup'; promptIds: string[] };
 
-// The sources are TypeScript: the worker registers tsx (as bin/answerscope.js does) before loading them.
-const BOOT = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
-register();
-await import(${JSON.stringify(new URL('./prepare-worker.ts', import.meta.url).href)});`;
-
 export class PrepareThread {
   private worker: Worker;
   private cache: IngestCache;
@@ -47,7 +43,7 @@ export class PrepareThread {
   constructor(stores: Stores, latest: number) {
     this.cache = new IngestCache(stores);
     const workerData: WorkerInit = { latest };
-    this.worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(BOOT)}`), { execArgv: [], workerData });
+    this.worker = startTsWorker(new URL('./prepare-worker.ts', import.meta.url), { workerData });
     this.worker.on('message', (m: ToMain) => this.onMessage(m));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the ingest worker stopped (exit code ${code})`)));

@@ -11,26 +11,16 @@
 //
 // It holds the ingest lock throughout: an answer ingested meanwhile would be analysed into the old
 // generation only, and a re-import could cancel rows the run is about to read.
-import { setImmediate } from 'node:timers/promises';
 import type { Stores } from '../stores/index.ts';
 import { chTime, select } from '../stores/scoped-query.ts';
 import { dropOtherGenerations } from '../stores/generations.ts';
 import { brandById, brandEntities } from '../tenancy/brands.ts';
 import { finishReanalysis, reanalysisProgress } from '../tenancy/reanalysis-queue.ts';
-import { analyzeAnswer, compileEntities, type CompiledEntities } from './analyze.ts';
-import type { ValidAnswer } from './answer-schema.ts';
 import { withIngestLock } from './ingest-lock.ts';
-import { LineWriter, REANALYSIS_COLUMNS } from './row-lines.ts';
-import { answerRows } from './rows.ts';
-import {
-  hasVerdicts,
-  latestJudgings,
-  VERDICT_COLUMNS,
-  verdictsFor,
-  type Judging,
-  type StoredVerdict,
-} from './sentiment-verdicts.ts';
-import type { Platform } from './types.ts';
+import { ANSWER_COLUMNS, CITATION_COLUMNS } from './reanalysis-page.ts';
+import { ReanalysisThread } from './reanalysis-thread.ts';
+import { REANALYSIS_COLUMNS } from './row-lines.ts';
+import { hasVerdicts, VERDICT_COLUMNS } from './sentiment-verdicts.ts';
 
 /**
  * Answers read, analysed and written per step at most (a day holding more is split by answer id):
@@ -40,7 +30,7 @@ export const PAGE_SIZE = 20_000;
 
 /**
  * Steps read before they are analysed. At 100,000 answers (bench/reanalyze.ts, READS=0) one step
- * ahead ran 14,400-15,300 answers/s, two 16,400 and three 18,400: with fewer, this thread waited
+ * ahead ran 14,400-15,300 answers/s, two 16,400 and three 18,400: with fewer, the analysis waited
  * for a read queued behind a write.
  */
 const READ_AHEAD = 3;
@@ -57,24 +47,6 @@ export interface ReanalysisOptions {
   pageSize?: number;
   /** Tests: throw after this many answers are written, as a crash would stop the run. */
   crashAfter?: number;
-}
-
-interface StoredAnswer {
-  answer_id: string;
-  organization_id: string;
-  prompt_id: string;
-  platform: Platform;
-  model: string;
-  region: string;
-  collected_at: string;
-  text: string;
-}
-
-interface StoredCitation {
-  answer_id: string;
-  url: string;
-  title: string;
-  answer_first: number;
 }
 
 /**
@@ -137,7 +109,7 @@ function answersOf(brandId: string, step: Step) {
   return select(
     { table: 'answers', scope: stepScope(brandId, step), final: true },
     {
-      select: 'answer_id, organization_id, prompt_id, platform, model, region, collected_at, text',
+      select: ANSWER_COLUMNS,
       ...stepShare(step, LIVE_STANDARD),
     },
   );
@@ -147,7 +119,7 @@ function answersOf(brandId: string, step: Step) {
 function citationsOf(brandId: string, generation: number, step: Step) {
   return select(
     { table: 'answer_citations', scope: { ...stepScope(brandId, step), generation }, final: true },
-    { select: 'answer_id, url, title, answer_first', ...stepShare(step, 'sign = 1') },
+    { select: CITATION_COLUMNS, ...stepShare(step, 'sign = 1') },
   );
 }
 
@@ -157,64 +129,6 @@ function verdictsOf(brandId: string, step: Step) {
     { table: 'sentiment_verdicts', scope: stepScope(brandId, step), final: true },
     { select: VERDICT_COLUMNS, ...stepShare(step) },
   );
-}
-
-/**
- * An answer's citations as analysis takes them: its first one first, then by URL (the stored rows
- * keep which one came first, not the order of the rest). Sorted here rather than by ClickHouse,
- * which then streams the rows as stored instead of sorting every row of the step.
- */
-function inStoredOrder(list: StoredCitation[] | undefined): { url: string; title: string }[] {
-  if (!list) return [];
-  list.sort((a, b) => b.answer_first - a.answer_first || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  return list.map((c) => ({ url: c.url, title: c.title }));
-}
-
-/**
- * Answers analysed between two turns of the event loop. A page is analysed on the server's own
- * thread; in one go, 20,000 answers held every request of the process for a second or two (the
- * summary read beside bench/reanalyze.ts waited up to 2.3 s). About 25 ms of work at a time.
- */
-const ANSWERS_PER_TURN = 500;
-
-/** The answer_rows_in lines of one page: its answers analysed as they would be at ingestion. */
-async function pageLines(
-  answers: StoredAnswer[],
-  citations: StoredCitation[],
-  brandId: string,
-  compiled: CompiledEntities,
-  generation: number,
-  judgings: ReadonlyMap<string, Judging> | null,
-): Promise<Uint8Array> {
-  const byAnswer = new Map<string, StoredCitation[]>();
-  for (const c of citations) {
-    const list = byAnswer.get(c.answer_id);
-    if (list) list.push(c);
-    else byAnswer.set(c.answer_id, [c]);
-  }
-  const out = new LineWriter(answers.length * 1024);
-  for (const [i, a] of answers.entries()) {
-    if (i > 0 && i % ANSWERS_PER_TURN === 0) await setImmediate();
-    const answer: ValidAnswer = {
-      prompt_id: a.prompt_id,
-      platform: a.platform,
-      model: a.model,
-      region: a.region,
-      mode: 'standard',
-      collected_at: new Date(a.collected_at).toISOString(),
-      text: a.text,
-      citations: inStoredOrder(byAnswer.get(a.answer_id)),
-      products: [],
-    };
-    const analysis = analyzeAnswer(answer, compiled, judgings ? verdictsFor(judgings, a.answer_id, a.text) : undefined);
-    // The answers row is stored already and the answers view skips re-analysis lines: no need to
-    // send the text to ClickHouse again.
-    const ctx = { answerId: a.answer_id, organizationId: a.organization_id, brandId, generation, reanalysis: true };
-    out.addLines(answerRows({ ...answer, text: '' }, ctx, analysis, []).wide);
-  }
-  // Bytes, as ingestion writes them: one string of the whole page cost more in concatenation,
-  // garbage collection and its UTF-8 copy for the insert than the analysis itself.
-  return out.lines();
 }
 
 /**
@@ -242,7 +156,7 @@ export function reanalyzeBrand(
     if ((await stores.ch.rows(leftover)).length) {
       await dropOtherGenerations(stores.ch, brandId, live, { wait: true });
     }
-    const compiled = compileEntities(await brandEntities(stores.pg, brand));
+    const entities = await brandEntities(stores.pg, brand);
     const judged = await hasVerdicts(stores.ch, brandId);
     const days = await stores.ch.rows<{ day: string; answers: number }>(
       select(
@@ -253,14 +167,14 @@ export function reanalyzeBrand(
     const total = days.reduce((sum, d) => sum + d.answers, 0);
     await reanalysisProgress(stores.pg, brandId, { target_generation: target, answers_total: total, answers_done: 0 });
 
-    // Steps are read READ_AHEAD ahead of the one analysed on this thread, and each is written
-    // while the next is analysed: chDB, which runs one query at a time on its own threads, always
-    // has the next read or write queued, and this thread always has a step to analyse.
+    // Steps are read READ_AHEAD ahead of the one being analysed, and each is written while the next
+    // is analysed: chDB always has the next read or write queued, and the worker thread always has
+    // a step to analyse. The reads come back as the engine's bytes, parsed by the worker only.
     const read = (step: Step) =>
       Promise.all([
-        stores.ch.rows<StoredAnswer>(answersOf(brandId, step)),
-        stores.ch.rows<StoredCitation>(citationsOf(brandId, live, step)),
-        judged ? stores.ch.rows<StoredVerdict>(verdictsOf(brandId, step)).then(latestJudgings) : null,
+        stores.ch.rowLines(answersOf(brandId, step)),
+        stores.ch.rowLines(citationsOf(brandId, live, step)),
+        judged ? stores.ch.rowLines(verdictsOf(brandId, step)) : null,
       ]);
     const steps = planSteps(days, opts.pageSize ?? PAGE_SIZE);
     let done = 0;
@@ -273,22 +187,29 @@ export function reanalyzeBrand(
       r.catch(() => {});
       reads.push(r);
     };
-    for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
-    for (let i = 0; i < steps.length; i++) {
-      const [answers, citations, judgings] = await reads.shift()!;
-      readAhead(i + READ_AHEAD);
-      const lines = await pageLines(answers, citations, brandId, compiled, target, judgings);
-      await writing;
-      writing = (async () => {
-        await stores.ch.insertLines('answer_rows_in', REANALYSIS_COLUMNS, lines);
-        done += answers.length;
-        if (opts.crashAfter !== undefined && done >= opts.crashAfter) throw new Error('re-analysis stopped (test)');
-        await reanalysisProgress(stores.pg, brandId, {
-          target_generation: target,
-          answers_total: total,
-          answers_done: done,
-        });
-      })();
+    const thread = new ReanalysisThread({ brandId, entities, generation: target });
+    try {
+      for (let i = 0; i < READ_AHEAD; i++) readAhead(i);
+      for (let i = 0; i < steps.length; i++) {
+        const [answers, citations, verdicts] = await reads.shift()!;
+        readAhead(i + READ_AHEAD);
+        const step = await thread.step({ answers, citations, verdicts });
+        await writing;
+        writing = (async () => {
+          await stores.ch.insertLines('answer_rows_in', REANALYSIS_COLUMNS, step.lines);
+          done += step.answers;
+          if (opts.crashAfter !== undefined && done >= opts.crashAfter) throw new Error('re-analysis stopped (test)');
+          await reanalysisProgress(stores.pg, brandId, {
+            target_generation: target,
+            answers_total: total,
+            answers_done: done,
+          });
+        })();
+        // A failed write ends the run at the next await of it; until then the worker goes on.
+        writing.catch(() => {});
+      }
+    } finally {
+      await thread.close();
     }
     await writing;
 

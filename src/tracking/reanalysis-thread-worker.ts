@@ -1,0 +1,21 @@
+// The worker thread of a re-analysis (started by reanalysis-thread.ts): turns each step's stored
+// rows into the lines of the next generation (reanalysis-page.ts), one step at a time, in order.
+import { parentPort, workerData } from 'node:worker_threads';
+import { compileEntities } from './analyze.ts';
+import { stepLines } from './reanalysis-page.ts';
+import type { ReanalysisInit, ToMain, ToWorker } from './reanalysis-thread.ts';
+
+const port = parentPort!;
+const init = workerData as ReanalysisInit;
+const compiled = compileEntities(init.entities);
+
+port.on('message', (m: ToWorker) => {
+  let reply: ToMain;
+  try {
+    reply = { seq: m.seq, ...stepLines(m, init.brandId, compiled, init.generation) };
+  } catch (err) {
+    reply = { seq: m.seq, error: (err as Error)?.message ?? String(err) };
+  }
+  // The lines are a view of their writer's own memory (never a shared pool's): it moves whole.
+  port.postMessage(reply, 'lines' in reply ? [reply.lines.buffer as ArrayBuffer] : []);
+});
