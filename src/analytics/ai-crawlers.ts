@@ -10,7 +10,7 @@
 import type { ClickHouse } from '../stores/index.ts';
 import { select, wholeDays } from '../stores/scoped-query.ts';
 import type { BotType } from '../traffic/crawlers/bots.ts';
-import { byteOrder } from './text-order.ts';
+import { byteOrder } from '../text-order.ts';
 
 export interface AiCrawlersQuery {
   brandId: string;

@@ -3,7 +3,7 @@
 // ascending (byte order), so equal counts always come back in the same order.
 import type { ClickHouse } from '../stores/index.ts';
 import { type ScopedQuery, select, unionAll, wholeDays } from '../stores/scoped-query.ts';
-import { byteOrder } from './text-order.ts';
+import { byteOrder } from '../text-order.ts';
 
 export interface AiTrafficQuery {
   brandId: string;

@@ -9,7 +9,7 @@ import { entitySource } from './entity-source.ts';
 import { citationSource } from './citation-source.ts';
 import { latestUrlDetails, urlDetailsRead, type TopUrl } from './citation-urls.ts';
 import { readTogether } from './read-together.ts';
-import { byteOrder } from './text-order.ts';
+import { byteOrder } from '../text-order.ts';
 import { round, roundOrNull } from './formulas.ts';
 import { select } from '../stores/scoped-query.ts';
 import type { Category } from '../tracking/types.ts';

@@ -6,6 +6,7 @@ import { entitySums } from './entity-sums.ts';
 import { entitySource } from './entity-source.ts';
 import { emptySums, meanScore, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
 import { select } from '../stores/scoped-query.ts';
+import { humanOrder } from '../text-order.ts';
 
 const figures = (s: EntitySums, n: number) => ({
   avg_visibility_score: roundOrNull(meanScore(s, n), 1),
@@ -38,7 +39,7 @@ export async function competitorComparison(
   const { n } = sums;
   const rows = competitors
     .map((c) => ({ competitor_id: c.id, name: c.name, ...figures(sums.competitors.get(c.id) ?? emptySums(), n) }))
-    .sort((a, b) => b.total_mentions - a.total_mentions || a.name.localeCompare(b.name));
+    .sort((a, b) => b.total_mentions - a.total_mentions || humanOrder(a.name, b.name));
   const totalBrand = sums.brand.mentions;
   const totalCompetitors = rows.reduce((acc, r) => acc + r.total_mentions, 0);
   // by_platform sums every stored competitor row; they are all of tracked competitors (nothing

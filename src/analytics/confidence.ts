@@ -8,6 +8,7 @@ import { entitySums } from './entity-sums.ts';
 import { emptySums, round, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
 import { bootstrap, wilson, type Estimate, type Statistic } from './intervals.ts';
 import { select } from '../stores/scoped-query.ts';
+import { humanOrder } from '../text-order.ts';
 
 interface AnswerRow {
   answer_id: string;
@@ -125,7 +126,7 @@ export async function visibilityConfidence(
   const answers = perAnswer(rows, tracked);
   const ordered = competitors
     .map((c) => ({ ...c, sums: sums.competitors.get(c.id) ?? emptySums() }))
-    .sort((a, b) => b.sums.mentions - a.sums.mentions || a.name.localeCompare(b.name));
+    .sort((a, b) => b.sums.mentions - a.sums.mentions || humanOrder(a.name, b.name));
   const sparse = (key: string) => (answers.entities.get(key) ?? new Sparse()).score();
   // One bootstrap for all figures: every figure is recomputed over the same resamples of answers.
   const [brandCi, voiceCi, ...competitorCi] = bootstrap(

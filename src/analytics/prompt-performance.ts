@@ -7,6 +7,7 @@ import { sumsSql, toSums } from './entity-sums.ts';
 import { meanScore, roundOrNull } from './formulas.ts';
 import { promptSums } from './prompt-source.ts';
 import { select } from '../stores/scoped-query.ts';
+import { humanOrder } from '../text-order.ts';
 
 export type PromptSort = 'visibility' | 'mentions' | 'citations' | 'appearances';
 
@@ -64,6 +65,6 @@ export function sortPrompts<T extends PromptFigures & { prompt_text: string }>(
   const dir = order === 'asc' ? 1 : -1;
   return [...rows].sort(
     (a, b) =>
-      dir * (key(a) - key(b)) || a.prompt_text.localeCompare(b.prompt_text) || a.prompt_id.localeCompare(b.prompt_id),
+      dir * (key(a) - key(b)) || humanOrder(a.prompt_text, b.prompt_text) || humanOrder(a.prompt_id, b.prompt_id),
   );
 }

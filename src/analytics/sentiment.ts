@@ -8,6 +8,7 @@ import type { Filters } from './filters.ts';
 import { entitySource, type EntitySource } from './entity-source.ts';
 import { round } from './formulas.ts';
 import { select } from '../stores/scoped-query.ts';
+import { humanOrder } from '../text-order.ts';
 
 export interface SentimentCounts {
   assessed: number;
@@ -76,7 +77,7 @@ export async function sentimentFigures(
   const byId = new Map(entityRows.map((r) => [String(r.entity_id), r]));
   const rivals = competitors
     .map((c) => ({ entity_id: c.id, name: c.name, is_brand: false, ...sentimentCounts(byId.get(c.id)) }))
-    .sort((a, b) => b.assessed - a.assessed || a.name.localeCompare(b.name));
+    .sort((a, b) => b.assessed - a.assessed || humanOrder(a.name, b.name));
   return {
     entities: [
       { entity_id: brand.id, name: brand.name, is_brand: true, ...sentimentCounts(byId.get(brand.id)) },

@@ -4,6 +4,7 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';
 import { meanScore, positionFactor, roundOrNull, visibilityScore } from './formulas.ts';
+import { humanOrder } from '../text-order.ts';
 
 export async function visibilitySummary(
   ch: ClickHouse,
@@ -20,7 +21,7 @@ export async function visibilitySummary(
       avgVisibility: roundOrNull(meanScore(s, n), 1),
       score: roundOrNull(visibilityScore(s, n), 1),
     }))
-    .sort((x, y) => y.mentions - x.mentions || x.name.localeCompare(y.name))
+    .sort((x, y) => y.mentions - x.mentions || humanOrder(x.name, y.name))
     .slice(0, 5);
   return {
     brand: { id: brand.id, name: brand.name },

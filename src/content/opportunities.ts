@@ -12,6 +12,7 @@ import { andList } from './keywords.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { activePrompts } from '../tenancy/prompts.ts';
 import { DAY_MS } from '../instant.ts';
+import { humanOrder } from '../text-order.ts';
 
 export type OpportunityType = 'owned' | 'earned';
 
@@ -60,7 +61,7 @@ export function deriveCandidates(
       };
     })
     .filter((c) => c.named > 0 || c.cited > 0)
-    .sort((a, b) => b.visibility_score - a.visibility_score || a.name.localeCompare(b.name));
+    .sort((a, b) => b.visibility_score - a.visibility_score || humanOrder(a.name, b.name));
   if (!rivals.length || rivals[0].visibility_score <= brandScore) return [];
 
   const known = volume !== undefined && volume.google_volumes.length > 0;
@@ -149,7 +150,7 @@ export async function generateBrandOpportunities(
     prompts.map((p) => p.id),
   );
   const candidates = prompts
-    .sort((a, b) => a.text.localeCompare(b.text))
+    .sort((a, b) => humanOrder(a.text, b.text))
     .flatMap((p) =>
       signals.has(p.id) ? deriveCandidates(p, signals.get(p.id)!, brand, competitors, volumes.get(p.id)) : [],
     );

@@ -12,6 +12,7 @@ import { promptSignals, windowFilters, type PromptSignals } from './signals.ts';
 import { UUID_RE } from '../uuid.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { activePrompts, ensureTopic, topicNames } from '../tenancy/prompts.ts';
+import { humanOrder } from '../text-order.ts';
 
 export const SUGGESTION_NOT_FOUND = 'Suggestion not found, not pending, or already processed';
 /** The job tops the brand's pending suggestions up to this many. */
@@ -69,7 +70,7 @@ export function topicCandidates(input: SuggestionInput): TopicCandidate[] {
     return e;
   };
   const rivalName = new Map(input.competitors.map((c) => [c.id, c.name]));
-  const prompts = [...input.prompts].sort((a, b) => a.text.localeCompare(b.text));
+  const prompts = [...input.prompts].sort((a, b) => humanOrder(a.text, b.text));
   for (const p of prompts) {
     const sig = input.signals.get(p.id);
     for (const phrase of topicPhrases(p.text)) {
@@ -135,14 +136,14 @@ export function topicCandidates(input: SuggestionInput): TopicCandidate[] {
       !scored.some((o) => o !== c && o.words > c.words && contains(o.normalized, c.normalized) && o.weight >= c.weight),
   );
   return kept
-    .sort((a, b) => b.weight - a.weight || a.normalized.localeCompare(b.normalized))
+    .sort((a, b) => b.weight - a.weight || humanOrder(a.normalized, b.normalized))
     .map(({ words: _w, ...c }) => c);
 }
 
 function reasonOf(source: SuggestionSource, e: Evidence, input: SuggestionInput): string {
   const q = `"${e.phrase}"`;
   if (source === 'competitors') {
-    const [top] = [...e.rivals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const [top] = [...e.rivals].sort((a, b) => b[1] - a[1] || humanOrder(a[0], b[0]));
     const who = top ? input.competitors.find((c) => c.id === top[0])?.name : undefined;
     return `${who ?? 'Competitors'} ${who ? 'appears' : 'appear'} in ${e.gap} AI answers about ${q} that do not mention ${input.brand.name}${e.example ? ` (e.g. "${e.example}")` : ''}.`;
   }

@@ -12,6 +12,7 @@ import { normalizeText, promptKeywords, volumeCandidates } from './keywords.ts';
 import { classifyIntent, type Intent } from './intent.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { brandPrompts, promptTexts } from '../tenancy/prompts.ts';
+import { humanOrder } from '../text-order.ts';
 
 // ---- the volumes file -------------------------------------------------------------------------
 
@@ -177,7 +178,7 @@ export function analyzePrompt(
       index: weightedIndex(used.map((r) => ({ volume: r.volume, index: r.competition_index }))),
     });
   }
-  matched.sort((a, b) => b.volume - a.volume || a.keyword.localeCompare(b.keyword));
+  matched.sort((a, b) => b.volume - a.volume || humanOrder(a.keyword, b.keyword));
   const total = matched.reduce((s, m) => s + m.volume, 0);
   const index = weightedIndex(matched.map((m) => ({ volume: m.volume, index: m.index })));
   // Keywords: the matched ones first (by volume), then those read from the prompt itself.

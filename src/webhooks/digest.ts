@@ -21,6 +21,7 @@ import { firingsAbout } from '../alerts/firings.ts';
 import { enqueueEvent } from './outbox.ts';
 import { deliveriesQueued } from './worker.ts';
 import { addDays } from '../instant.ts';
+import { humanOrder } from '../text-order.ts';
 
 /** Movers listed per kind. */
 export const TOP_MOVERS = 5;
@@ -73,7 +74,7 @@ const byChange =
     const [ca, cb] = [changes(a), changes(b)];
     for (let i = 0; i < ca.length; i++)
       if (Math.abs(cb[i]) !== Math.abs(ca[i])) return Math.abs(cb[i]) - Math.abs(ca[i]);
-    return label(a).localeCompare(label(b));
+    return humanOrder(label(a), label(b));
   };
 
 async function promptMovers(stores: Stores, brand: DigestBrand, day: string, before: string) {

@@ -4,6 +4,7 @@ import { andList, capitalize } from '../keywords.ts';
 import type { Brief } from '../schemas.ts';
 import type { GenerationInput } from './generator.ts';
 import { clip, factsOf, topicTitle, type Facts } from './facts.ts';
+import { humanOrder } from '../../text-order.ts';
 
 export interface Section {
   key: string;
@@ -149,7 +150,7 @@ export function competitorInsights(f: Facts): string {
   for (const p of [...f.pages, ...f.competitorPages])
     types.set(p.article_type, (types.get(p.article_type) ?? 0) + p.answers);
   const top = [...types]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || humanOrder(a[0], b[0]))
     .slice(0, 2)
     .map(([t]) => ARTICLE_LABEL[t] ?? t);
   if (top.length)

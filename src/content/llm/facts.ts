@@ -13,6 +13,7 @@ import {
 } from '../keywords.ts';
 import type { ContentType } from '../schemas.ts';
 import type { GenerationInput } from './generator.ts';
+import { humanOrder } from '../../text-order.ts';
 
 export interface Rival {
   name: string;
@@ -78,7 +79,7 @@ export function contentTypeOf(prompt: string, pages: Page[]): ContentType {
     const t = TYPE_BY_ARTICLE[p.article_type];
     if (t) counts.set(t, (counts.get(t) ?? 0) + p.answers);
   }
-  const top = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  const top = [...counts].sort((a, b) => b[1] - a[1] || humanOrder(a[0], b[0]))[0];
   return top ? top[0] : ws[0] === 'what' || ws[0] === 'why' ? 'faq' : 'guide';
 }
 
