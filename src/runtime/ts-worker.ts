@@ -1,12 +1,56 @@
-// Starts a worker thread on one of our TypeScript modules. The sources run through tsx (as
-// bin/answerscope.js registers it), and a worker starts without the parent's loaders, so it
-// registers tsx itself before loading the module. Both worker threads of the service (ingestion's,
-// tracking/prepare-thread.ts, and re-analysis's, tracking/reanalysis-thread.ts) start here.
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+// A worker thread on one of our TypeScript modules, answering numbered requests. The sources run
+// through tsx (as bin/answerscope.js registers it), and a worker starts without the parent's
+// loaders, so it registers tsx itself before loading the module. Both worker threads of the
+// service (ingestion's, tracking/prepare-thread.ts, and re-analysis's, tracking/reanalysis-thread.ts)
+// run here: each owner sends requests, reads the worker's messages and settles each request by its
+// number; if the thread fails or stops, every request in hand, and any after, fails with the reason.
+import { Worker, type Transferable } from 'node:worker_threads';
 
-export function startTsWorker(module: URL, opts: Omit<WorkerOptions, 'eval'> = {}): Worker {
-  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
+export class TsWorker<Answer> {
+  readonly worker: Worker;
+  private waiting = new Map<number, { resolve: (a: Answer) => void; reject: (e: Error) => void }>();
+  private seq = 0;
+  private failure: Error | null = null;
+
+  /** `name`: what an error calls the thread ("the ingest worker stopped ..."). */
+  constructor(module: URL, opts: { name: string; workerData?: unknown }) {
+    const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
 register();
 await import(${JSON.stringify(module.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { execArgv: [], ...opts });
+    this.worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
+      execArgv: [],
+      workerData: opts.workerData,
+    });
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`the ${opts.name} stopped (exit code ${code})`)));
+  }
+
+  /** Posts the message `make` builds for the request's number, moving `transfer`; resolves when it is settled. */
+  request(make: (seq: number) => unknown, transfer: readonly Transferable[] = []): Promise<Answer> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = this.seq++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      this.worker.postMessage(make(seq), [...transfer]);
+    });
+  }
+
+  /** Settles request `seq` with the worker's answer, or fails it. */
+  settle(seq: number, answer: { ok: Answer } | { error: Error }): void {
+    const w = this.waiting.get(seq);
+    this.waiting.delete(seq);
+    if ('error' in answer) w?.reject(answer.error);
+    else w?.resolve(answer.ok);
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
 }

@@ -1,8 +1,7 @@
 // The main thread's side of the ingest worker (prepare-worker.ts): hands it chunks of lines, gets
 // back prepared batches, and answers its prompt and brand look-ups from Postgres. One worker per
 // ingest run: chDB needs the other core, and the worker's caches then never outlive the run.
-import type { Worker } from 'node:worker_threads';
-import { startTsWorker } from '../runtime/ts-worker.ts';
+import { TsWorker } from '../runtime/ts-worker.ts';
 import type { Stores } from '../stores/index.ts';
 import type { LineChunk } from './answer-lines.ts';
 import { IngestCache, type PreparedBatch, type PromptInfo } from './ingest.ts';
@@ -32,51 +31,42 @@ export type ToMain =
   | { kind: 'lookup'; promptIds: string[] };
 
 export class PrepareThread {
-  private worker: Worker;
+  private thread: TsWorker<PreparedChunk>;
   private cache: IngestCache;
   private sentBrands = new Set<string>();
-  private waiting = new Map<number, { resolve: (c: PreparedChunk) => void; reject: (e: Error) => void }>();
-  private seq = 0;
-  private failure: Error | null = null;
 
   /** `latest`: the latest collected_at the worker accepts, in epoch milliseconds. */
   constructor(stores: Stores, latest: number) {
     this.cache = new IngestCache(stores);
     const workerData: WorkerInit = { latest };
-    this.worker = startTsWorker(new URL('./prepare-worker.ts', import.meta.url), { workerData });
-    this.worker.on('message', (m: ToMain) => this.onMessage(m));
-    this.worker.on('error', (err) => this.fail(err));
-    this.worker.on('exit', (code) => this.fail(new Error(`the ingest worker stopped (exit code ${code})`)));
+    this.thread = new TsWorker(new URL('./prepare-worker.ts', import.meta.url), { name: 'ingest worker', workerData });
+    this.thread.worker.on('message', (m: ToMain) => this.onMessage(m));
   }
 
   /** Reads and prepares a chunk. Chunks are prepared in the order given. */
   prepare(chunk: LineChunk): Promise<PreparedChunk> {
-    if (this.failure) return Promise.reject(this.failure);
-    const seq = this.seq++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(seq, { resolve, reject });
-      this.worker.postMessage({ kind: 'chunk', seq, chunk } satisfies ToWorker);
-    });
+    return this.thread.request((seq) => ({ kind: 'chunk', seq, chunk }) satisfies ToWorker);
   }
 
-  async close(): Promise<void> {
-    this.worker.removeAllListeners('exit');
-    await this.worker.terminate();
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
   private onMessage(m: ToMain): void {
     if (m.kind === 'lookup') {
       this.lookup(m.promptIds).then(
-        (found) => this.worker.postMessage(found),
+        (found) => this.thread.worker.postMessage(found),
         (err: Error) =>
-          this.worker.postMessage({ kind: 'found', prompts: [], brands: [], error: err.message } satisfies ToWorker),
+          this.thread.worker.postMessage({
+            kind: 'found',
+            prompts: [],
+            brands: [],
+            error: err.message,
+          } satisfies ToWorker),
       );
       return;
     }
-    const w = this.waiting.get(m.seq);
-    this.waiting.delete(m.seq);
-    if (m.kind === 'failed') w?.reject(new Error(m.error));
-    else w?.resolve(m);
+    this.thread.settle(m.seq, m.kind === 'failed' ? { error: new Error(m.error) } : { ok: m });
   }
 
   private async lookup(promptIds: string[]): Promise<ToWorker> {
@@ -89,11 +79,5 @@ export class PrepareThread {
       brands.push([p.brandId, await this.cache.entities(p.brandId)]);
     }
     return { kind: 'found', prompts, brands };
-  }
-
-  private fail(err: Error): void {
-    this.failure ??= err;
-    for (const w of this.waiting.values()) w.reject(err);
-    this.waiting.clear();
   }
 }
