@@ -35,6 +35,7 @@ const cpuBefore = process.cpuUsage();
 const threads = threadCpu();
 const result = await ingestFile(stores, file);
 const seconds = (performance.now() - started) / 1000;
+const rate = N / seconds;
 // CPU time of the whole process (every thread, chDB's included): near 2x seconds means both cores were busy.
 const cpu = process.cpuUsage(cpuBefore);
 const cpuByThread = threads.stop();
@@ -47,7 +48,7 @@ console.log(
       answers: N,
       file_mb: Math.round(bytes / 1e6),
       seconds: Math.round(seconds * 10) / 10,
-      answers_per_second: Math.round(N / seconds),
+      answers_per_second: Math.round(rate),
       cpu_seconds: Math.round((cpu.user + cpu.system) / 1e5) / 10,
       // The same by kind of thread (Linux only): where to look for the next saving.
       cpu_seconds_by_thread: cpuByThread,
@@ -64,7 +65,6 @@ console.log(
     2,
   ),
 );
-const rate = N / seconds;
 console.log(`target (${TARGET.toLocaleString('en')} answers/s with sentiment): ${rate >= TARGET ? 'met' : 'NOT met'}`);
 await stores.close();
 fs.rmSync(dir, { recursive: true, force: true });

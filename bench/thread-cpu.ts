@@ -30,9 +30,9 @@ function read(): Map<string, { name: string; cpu: number }> {
  * Starts measuring; stop() gives CPU seconds by kind: `main` (the event loop); `worker`, named
  * `ingest worker` unless told (threads named `node` that started during the stretch: the worker
  * thread, and a thread Node starts with it that uses a few hundredths of a second, since Node's own
- * helper threads start with the process); `node helpers` (libuv's pool, where chDB's calls run, and V8's, where garbage
- * collection helps); and each other kind by the name the thread gives itself (chDB's `ThreadPool`,
- * `MergeMutate`, ...). Null where /proc is not there.
+ * helper threads start with the process); `node helpers` (libuv's pool, where chDB's calls run,
+ * and V8's, where garbage collection helps); and each other kind by the name the thread gives
+ * itself (chDB's `ThreadPool`, `MergeMutate`, ...). Null where /proc is not there.
  */
 export function threadCpu(worker = 'ingest worker'): { stop(): Record<string, number> | null } {
   if (!fs.existsSync(TASKS)) return { stop: () => null };

@@ -72,7 +72,8 @@ SELECT brand_id, day, entity_id, is_brand, platform, model, region, generation,
 FROM answer_entities
 GROUP BY brand_id, day, entity_id, is_brand, platform, model, region, generation;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS citation_domain_models_monthly_mv {{ON_CLUSTER}} TO citation_domain_models_monthly AS
+CREATE MATERIALIZED VIEW IF NOT EXISTS citation_domain_models_monthly_mv {{ON_CLUSTER}}
+TO citation_domain_models_monthly AS
 SELECT brand_id, toStartOfMonth(day) AS month, domain, category, model, region, generation,
   sum(sign) AS citation_sum,
   sum(sign * domain_first) AS domain_firsts,

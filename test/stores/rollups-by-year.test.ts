@@ -1,11 +1,11 @@
 // 020_rollups_by_year.sql on a warehouse that already holds rows: the daily entity rollup and the
 // monthly citation rollups are rebuilt partitioned by year, with every sum they held, also when the
 // file is applied again after failing half-way; and every view feeds the rebuilt tables after it.
+import fs from 'node:fs';
 import test from 'ava';
 import { clickhouseStatements } from '../../src/stores/migrate.ts';
 import { applyMigration, migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 import type { ClickHouse } from '../../src/stores/clickhouse.ts';
-import fs from 'node:fs';
 
 const FILE = '020_rollups_by_year.sql';
 const ROLLUPS = ['entity_daily', 'citation_domain_models_monthly', 'citation_domains_monthly', 'citation_urls_monthly'];
@@ -82,8 +82,8 @@ const partitionKeys = async (ch: ClickHouse) =>
   Object.fromEntries(
     (
       await ch.system<{ name: string; partition_key: string }>(
-        `SELECT name, partition_key FROM system.tables WHERE database = currentDatabase() AND name LIKE '%\\_by\\_year'
-           OR name IN {names:Array(String)} ORDER BY name`,
+        `SELECT name, partition_key FROM system.tables WHERE database = currentDatabase()
+           AND (name LIKE '%\\_by\\_year' OR name IN {names:Array(String)}) ORDER BY name`,
         { names: ROLLUPS },
       )
     ).map((r) => [r.name, r.partition_key]),
