@@ -7,7 +7,9 @@
 // X-Forwarded-For (TRUST_PROXY=1) and each request comes from one of ADDRESSES client addresses,
 // so the per-address rate limit (250 per 15 minutes, the default) applies as in production without
 // capping the run. Request logs are written at info level to /dev/null, so their cost is counted.
-// Prints throughput, p50, p99, errors and the result cache's hit rate.
+// Prints the CPU one request costs when the distinct requests are served one at a time (and the
+// rate the machine's cores would reach at that cost), then throughput, p50, p99, errors and the result
+// cache's hit rate.
 //
 // Flags: --uncached turns the result cache off (RESULT_CACHE_ENTRIES=0); --realistic draws each
 // request's date range from the last year (mostly distinct ranges, the warehouse ending yesterday)
@@ -189,13 +191,24 @@ async function main() {
       );
       requests = [{ method: 'GET', setupRequest: walk }];
     }
-    for (const { path: p, key } of paths) {
-      const res = await fetch(`${server.url}${p}`, {
-        headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '192.0.2.1' },
-      });
-      if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    }
+    // Every distinct request once to warm up, then every one again, one at a time, timing the CPU
+    // the whole process spends (chDB's threads and Node's included; the Postgres server's not), so
+    // the run can say how many requests per second the two cores could serve at the very most.
+    const serveAll = async () => {
+      for (const [n, { path: p, key }] of paths.entries()) {
+        const res = await fetch(`${server.url}${p}`, {
+          // Addresses of their own: the passes make more requests than one address may.
+          headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': `192.0.2.${n % 250}` },
+        });
+        if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    };
+    await serveAll();
+    const cpuBefore = process.cpuUsage();
+    await serveAll();
+    const cpuUsed = process.cpuUsage(cpuBefore);
+    const cpuPerRequestMs = (cpuUsed.user + cpuUsed.system) / 1000 / paths.length;
 
     note(
       `load: ${paths.length} distinct requests from ${ADDRESSES} addresses, ${CONNECTIONS} connections, ${DURATION_S} s against ${server.url}/api/v1`,
@@ -244,6 +257,7 @@ async function main() {
     const lines = [
       `machine: ${os.cpus().length} cores, load average ${load.toFixed(1)} before the run`,
       `stores: ${db.url ? 'Postgres server' : 'embedded PGlite'} + embedded chDB; result cache ${config.resultCacheEntries > 0 ? 'on' : 'off'}`,
+      `cpu per request, the ${paths.length} distinct ones served one at a time: ${cpuPerRequestMs.toFixed(1)} ms (${os.cpus().length} cores at that cost: ${Math.round((os.cpus().length * 1000) / cpuPerRequestMs)} req/s)`,
       `requests: ${result.requests.total} in ${result.duration.toFixed(1)} s = ${rps} req/s`,
       `latency ms: p50 ${result.latency.p50}, p90 ${result.latency.p90}, p99 ${result.latency.p99}, max ${result.latency.max}`,
       `errors: ${result.errors}, timeouts: ${result.timeouts}, non-2xx: ${result.non2xx}`,
