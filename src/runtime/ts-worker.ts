@@ -54,3 +54,10 @@ await import(${JSON.stringify(module.href)});`;
     this.waiting.clear();
   }
 }
+
+/** Bytes that own their whole buffer move to the other thread; a slice of a shared one is copied. */
+export function transferable(bytes: Uint8Array | null): ArrayBuffer[] {
+  return bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? [bytes.buffer as ArrayBuffer]
+    : [];
+}

@@ -1,7 +1,7 @@
 // The main thread's side of the ingest worker (prepare-worker.ts): hands it chunks of lines, gets
 // back prepared batches, and answers its prompt and brand look-ups from Postgres. One worker per
 // ingest run: chDB needs the other core, and the worker's caches then never outlive the run.
-import { TsWorker } from '../runtime/ts-worker.ts';
+import { TsWorker, transferable } from '../runtime/ts-worker.ts';
 import type { Stores } from '../stores/index.ts';
 import type { LineChunk } from './answer-lines.ts';
 import { IngestCache, type PreparedBatch, type PromptInfo } from './ingest.ts';
@@ -45,7 +45,12 @@ export class PrepareThread {
 
   /** Reads and prepares a chunk. Chunks are prepared in the order given. */
   prepare(chunk: LineChunk): Promise<PreparedChunk> {
-    return this.thread.request((seq) => ({ kind: 'chunk', seq, chunk }) satisfies ToWorker);
+    // A file's chunk owns its memory (ingest-file.ts concatenates it), so it moves instead of being
+    // copied: the caller must not use it again.
+    return this.thread.request(
+      (seq) => ({ kind: 'chunk', seq, chunk }) satisfies ToWorker,
+      'bytes' in chunk ? transferable(chunk.bytes) : [],
+    );
   }
 
   close(): Promise<void> {

@@ -4,7 +4,7 @@
 // paused the thread for a fifth of a second at a time. Here this thread only reads the steps,
 // as the engine's bytes, and hands them over without parsing them; the worker parses, analyses and
 // serialises, and hands back the lines to write.
-import { TsWorker } from '../runtime/ts-worker.ts';
+import { TsWorker, transferable } from '../runtime/ts-worker.ts';
 import type { StepBytes } from './reanalysis-page.ts';
 import type { Entity } from './types.ts';
 
@@ -19,13 +19,6 @@ export interface ReanalysisInit {
 
 export type ToWorker = { seq: number } & StepBytes;
 export type ToMain = { seq: number } & ({ answers: number; lines: Uint8Array } | { error: string });
-
-/** Bytes that own their whole buffer move to the other thread; a slice of a shared one is copied. */
-export function transferable(bytes: Uint8Array | null): ArrayBuffer[] {
-  return bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? [bytes.buffer as ArrayBuffer]
-    : [];
-}
 
 export class ReanalysisThread {
   private thread: TsWorker<{ answers: number; lines: Uint8Array }>;

@@ -7,6 +7,8 @@ import test from 'ava';
 import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
 import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
 import { COLUMNS } from '../../src/tracking/row-lines.ts';
+import { PrepareThread } from '../../src/tracking/prepare-thread.ts';
+import { latestCollectedAt } from '../../src/tracking/answer-schema.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -256,4 +258,24 @@ test('a source that fails ends the ingest with its error, and the next ingest ru
   t.is(r.read, 5);
   t.is(r.inserted + r.replaced, 5);
   t.is((await stored(tenant.brandId)).answers.n, 5);
+});
+
+test("a file's chunk moves to the worker instead of being copied, and is prepared whole", async (t) => {
+  const tenant = await seedTenant(server);
+  const lines = answers(tenant, 3).map((a) => JSON.stringify(a));
+  // A memory of its own, as a file chunk has (ingest-file.ts concatenates one per batch).
+  const bytes = new Uint8Array(Buffer.from(lines.map((l) => `${l}\n`).join('')));
+  t.true(bytes.byteLength > 0);
+  const thread = new PrepareThread(server.stores, latestCollectedAt(new Date()));
+  try {
+    const prepared = thread.prepare({ bytes });
+    // Moved: this thread's view of the memory is empty from the moment it is posted.
+    t.is(bytes.byteLength, 0);
+    const { read, batch, invalid } = await prepared;
+    t.is(read, 3);
+    t.deepEqual(invalid, []);
+    t.is(batch.order.length, 3);
+  } finally {
+    await thread.close();
+  }
 });

@@ -4,7 +4,8 @@
 import test from 'ava';
 import { compileEntities } from '../../src/tracking/analyze.ts';
 import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tracking/reanalysis-page.ts';
-import { ReanalysisThread, transferable } from '../../src/tracking/reanalysis-thread.ts';
+import { ReanalysisThread } from '../../src/tracking/reanalysis-thread.ts';
+import { transferable } from '../../src/runtime/ts-worker.ts';
 import { textHash, type StoredVerdict } from '../../src/tracking/sentiment-verdicts.ts';
 import type { Entity } from '../../src/tracking/types.ts';
 
