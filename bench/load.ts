@@ -192,8 +192,9 @@ async function main() {
       requests = [{ method: 'GET', setupRequest: walk }];
     }
     // Every distinct request once to warm up, then every one again, one at a time, timing the CPU
-    // the whole process spends (chDB's threads and Node's included; the Postgres server's not), so
-    // the run can say how many requests per second the two cores could serve at the very most.
+    // the whole process spends (chDB's threads and Node's included; the Postgres server's not): the
+    // rate the cores reach at that cost. Under load Node shares some of its work between requests
+    // (cached runs pass that rate); the engine does not share a read's (uncached runs stay under).
     const serveAll = async () => {
       for (const [n, { path: p, key }] of paths.entries()) {
         const res = await fetch(`${server.url}${p}`, {
