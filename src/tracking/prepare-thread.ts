@@ -45,8 +45,9 @@ export class PrepareThread {
 
   /** Reads and prepares a chunk. Chunks are prepared in the order given. */
   prepare(chunk: LineChunk): Promise<PreparedChunk> {
-    // A file's chunk owns its memory (ingest-file.ts concatenates it), so it moves instead of being
-    // copied: the caller must not use it again.
+    // A file's chunk is concatenated into memory of its own (ingest-file.ts), so it moves instead
+    // of being copied; a small one cut from Node's shared pool is copied (transferable). Either
+    // way the caller must not use it again.
     return this.thread.request(
       (seq) => ({ kind: 'chunk', seq, chunk }) satisfies ToWorker,
       'bytes' in chunk ? transferable(chunk.bytes) : [],
