@@ -20,7 +20,10 @@ const CLICKHOUSE_SETTINGS = {
 // An answer_rows_in block feeds three views, and those feed five rollups: pushed to all at once
 // instead of one after the other, a re-analysis page of 4,647 answers went in 84-97 ms instead of
 // 119-151 ms (chDB; docs/performance.md, re-analysis).
-const INSERT_SETTINGS = { parallel_view_processing: 1 } as const;
+// optimize_on_insert = 0: a block is written sorted but not collapsed or summed first. Every read
+// sums with sign or sums the rollups' columns anyway, since rows of separate inserts meet only in
+// merges; the pass it skips cost 14-20% of an ingest insert's CPU (docs/performance.md, ingestion).
+const INSERT_SETTINGS = { parallel_view_processing: 1, optimize_on_insert: 0 } as const;
 
 // A read's values are written into its text on chDB's read connections, so the text is as long as
 // its values: ingestion asks about 10,000 answer ids at once (about 450 KB written in), past the
