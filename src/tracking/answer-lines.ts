@@ -11,6 +11,8 @@ export type LineChunk = { bytes: Uint8Array } | { texts: string[]; lineNos: numb
 export interface ReadLines {
   /** Non-blank lines. */
   read: number;
+  /** Lines of a byte chunk, blank ones included (what the next chunk's numbers run on from). */
+  lines: number;
   invalid: { line: number; error: string }[];
 }
 
@@ -57,18 +59,26 @@ function withoutBomText(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Reads chunks in file order; byte chunks must end at a line break (or the end of the file). */
+/**
+ * Reads chunks in file order; byte chunks must end at a line break (or the end of the file), and
+ * their lines are numbered on from the previous byte chunk's, from 1.
+ */
 export class LineReader {
   private nextLine = 1;
-  /** Nothing read yet: only here may a byte-order mark be skipped. */
-  private atStart = true;
 
-  /** `latest`: the latest collected_at accepted, in epoch milliseconds (see latestCollectedAt). */
-  constructor(private latest = latestCollectedAt(new Date())) {}
+  /**
+   * `latest`: the latest collected_at accepted, in epoch milliseconds (see latestCollectedAt).
+   * `atStart`: the first chunk read opens the file, so a byte-order mark there is skipped. A reader
+   * given a chunk from the middle of a file (prepare-worker.ts) numbers its lines from 1 and skips none.
+   */
+  constructor(
+    private latest = latestCollectedAt(new Date()),
+    private atStart = true,
+  ) {}
 
   /** Reads a chunk, handing each valid answer on with its line number as soon as it is read. */
   each(chunk: LineChunk, take: (answer: ValidAnswer, line: number) => void): ReadLines {
-    const out: ReadLines = { read: 0, invalid: [] };
+    const out: ReadLines = { read: 0, lines: 0, invalid: [] };
     const read = (text: string, line: number) => {
       if (!text.trim()) return;
       out.read++;
@@ -91,7 +101,8 @@ export class LineReader {
       const bytes = this.atStart ? withoutBomBytes(chunk.bytes) : chunk.bytes;
       if (chunk.bytes.byteLength) this.atStart = false;
       const first = this.nextLine;
-      this.nextLine += eachLine(bytes, (text, i) => read(text, first + i));
+      out.lines = eachLine(bytes, (text, i) => read(text, first + i));
+      this.nextLine += out.lines;
     } else {
       const atStart = this.atStart && chunk.texts.length > 0;
       if (chunk.texts.length) this.atStart = false;

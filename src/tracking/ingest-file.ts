@@ -1,7 +1,7 @@
 // `answerscope ingest FILE`: streams a JSON Lines answer file in batches (a million answers are
 // never in memory at once), rejects bad lines with their line numbers and imports the rest.
-// A worker thread (prepare-thread.ts) reads, validates, analyses and serialises each batch while
-// this thread writes the previous one, so the store and the analysis each keep a core busy.
+// Worker threads (prepare-thread.ts) read, validate, analyse and serialise the next batches while
+// this thread writes the previous one, so the store and the analysis keep both cores busy.
 import fs from 'node:fs';
 import type { Stores } from '../stores/index.ts';
 import { UserError } from '../errors.ts';
@@ -9,7 +9,7 @@ import type { LineChunk } from './answer-lines.ts';
 import { latestCollectedAt } from './answer-schema.ts';
 import { writeBatch } from './ingest.ts';
 import { withIngestLock } from './ingest-lock.ts';
-import { PrepareThread, type PreparedChunk } from './prepare-thread.ts';
+import { PrepareThreads, type PreparedChunk } from './prepare-thread.ts';
 import { ingestAnswers } from '../runtime/metrics.ts';
 
 export interface IngestSummary {
@@ -25,7 +25,7 @@ export interface IngestOptions {
 }
 
 export const BATCH_SIZE = 10_000;
-/** Batches handed to the worker ahead of the one being written: enough to keep both busy. */
+/** Batches handed to the workers ahead of the one being written: one each, enough to keep them busy. */
 const AHEAD = 2;
 
 async function ingestChunks(
@@ -38,7 +38,7 @@ async function ingestChunks(
     // One bound for the whole run (read once the lock is held): a line's fate does not depend on
     // how long the lines before it took.
     const latest = latestCollectedAt((options.now ?? (() => new Date()))());
-    const thread = new PrepareThread(stores, latest);
+    const threads = new PrepareThreads(stores, latest);
     let writing: Promise<void> = Promise.resolve();
     try {
       const pending: Promise<PreparedChunk>[] = [];
@@ -58,7 +58,7 @@ async function ingestChunks(
         writing.catch(() => {});
       };
       for await (const chunk of chunks) {
-        const prepared = thread.prepare(chunk);
+        const prepared = threads.prepare(chunk);
         prepared.catch(() => {}); // awaited in turn by writeNext
         pending.push(prepared);
         if (pending.length > AHEAD) await writeNext();
@@ -68,7 +68,7 @@ async function ingestChunks(
     } finally {
       // On failure too: no write may go on once the ingest lock is released.
       await writing.catch(() => {});
-      await thread.close();
+      await threads.close();
     }
     summary.rejected.sort((a, b) => a.line - b.line);
     return summary;

@@ -28,11 +28,11 @@ export async function prepareChunk(reader: LineReader, lookups: Lookups, chunk: 
     });
     group = [];
   };
-  const { read, invalid } = reader.each(chunk, (answer, line) => {
+  const { read, lines, invalid } = reader.each(chunk, (answer, line) => {
     group.push(answer);
     lineNos.push(line);
     if (group.length === GROUP) flush();
   });
   flush();
-  return { read, batch: await builder.finish(), lineNos, invalid };
+  return { read, lines, batch: await builder.finish(), lineNos, invalid };
 }

@@ -1,4 +1,4 @@
-// The worker thread of `ingest FILE` (started by prepare-thread.ts): reads, validates, analyses and
+// A worker thread of `ingest FILE` (started by prepare-thread.ts): reads, validates, analyses and
 // serialises each chunk of lines, so the main thread only writes. Prompts and brand entities live
 // in Postgres, which belongs to the main thread: the worker asks it for those it has not seen yet.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -49,13 +49,14 @@ class AskingLookups implements Lookups {
 }
 
 const lookups = new AskingLookups();
-// One reader for the whole run: it numbers lines across chunks and skips a byte-order mark once.
-const reader = new LineReader((workerData as WorkerInit).latest);
+const { latest } = workerData as WorkerInit;
 let queue: Promise<void> = Promise.resolve();
 
-async function prepare(seq: number, chunk: LineChunk): Promise<void> {
+async function prepare(seq: number, chunk: LineChunk, first: boolean): Promise<void> {
   try {
-    const prepared = await prepareChunk(reader, lookups, chunk);
+    // Another worker reads the chunks in between: a byte chunk's lines are numbered from 1 (the
+    // main thread moves them on), and only the file's first chunk may start with a byte-order mark.
+    const prepared = await prepareChunk(new LineReader(latest, first), lookups, chunk);
     const transfer = Object.values(prepared.batch.wanted).map((b) => (b as Uint8Array).buffer as ArrayBuffer);
     send({ kind: 'prepared', seq, ...prepared }, transfer);
   } catch (err) {
@@ -65,6 +66,6 @@ async function prepare(seq: number, chunk: LineChunk): Promise<void> {
 
 port.on('message', (m: ToWorker) => {
   if (m.kind === 'found') lookups.found(m);
-  // Chunks are read one after the other: line numbers of byte chunks run on from the previous one.
-  else queue = queue.then(() => prepare(m.seq, m.chunk));
+  // One chunk at a time: a chunk's look-ups wait for the main thread's answer.
+  else queue = queue.then(() => prepare(m.seq, m.chunk, m.first));
 });

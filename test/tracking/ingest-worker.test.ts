@@ -7,7 +7,7 @@ import test from 'ava';
 import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
 import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
 import { COLUMNS } from '../../src/tracking/row-lines.ts';
-import { PrepareThread } from '../../src/tracking/prepare-thread.ts';
+import { PrepareThreads } from '../../src/tracking/prepare-thread.ts';
 import { latestCollectedAt } from '../../src/tracking/answer-schema.ts';
 
 let server: TestServer;
@@ -266,7 +266,7 @@ test("a file's chunk moves to the worker instead of being copied, and is prepare
   // A memory of its own, as a file chunk has (ingest-file.ts concatenates one per batch).
   const bytes = new Uint8Array(Buffer.from(lines.map((l) => `${l}\n`).join('')));
   t.true(bytes.byteLength > 0);
-  const thread = new PrepareThread(server.stores, latestCollectedAt(new Date()));
+  const thread = new PrepareThreads(server.stores, latestCollectedAt(new Date()));
   try {
     const prepared = thread.prepare({ bytes });
     // Moved: this thread's view of the memory is empty from the moment it is posted.
@@ -277,5 +277,34 @@ test("a file's chunk moves to the worker instead of being copied, and is prepare
     t.is(batch.order.length, 3);
   } finally {
     await thread.close();
+  }
+});
+
+test('chunks read side by side on two workers are numbered as one reader would, and only the first skips a byte-order mark', async (t) => {
+  const tenant = await seedTenant(server);
+  const [a, b, c] = answers(tenant, 3).map((x) => JSON.stringify(x));
+  const bom = '\uFEFF';
+  // Chunk 1: a mark, then 2 lines. Chunk 2: a mark (not at the file's start: a bad line), a lone \r
+  // and a blank line. Chunk 3: a bad line after a good one.
+  const chunks = [`${bom}${a}\n{bad\n`, `${bom}${b}\r${c}\r\n\r\n`, `${a}\nnot json\n`];
+  const threads = new PrepareThreads(server.stores, latestCollectedAt(new Date()), 2);
+  try {
+    const prepared = await Promise.all(
+      chunks.map((text) => threads.prepare({ bytes: new Uint8Array(Buffer.from(text)) })),
+    );
+    t.deepEqual(
+      prepared.map((p) => p.lineNos),
+      [[1], [4], [6]],
+    );
+    t.deepEqual(
+      prepared.flatMap((p) => p.invalid.map((i) => i.line)),
+      [2, 3, 7],
+    );
+    t.deepEqual(
+      prepared.map((p) => p.lines),
+      [2, 3, 2],
+    );
+  } finally {
+    await threads.close();
   }
 });
