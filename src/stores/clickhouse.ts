@@ -26,7 +26,7 @@ const CLICKHOUSE_SETTINGS = {
 const INSERT_SETTINGS = { parallel_view_processing: 1, optimize_on_insert: 0 } as const;
 
 // A read's values are written into its text on chDB's read connections, so the text is as long as
-// its values: ingestion asks about 10,000 answer ids at once (about 450 KB written in), past the
+// its values: ingestion asks about 20,000 answer ids at once (about 900 KB written in), past the
 // engine's default 256 KiB. Bound, values never counted against it; written in, they may take 64 MiB.
 const READER_SETTINGS = { max_query_size: 64 * 1024 * 1024 } as const;
 

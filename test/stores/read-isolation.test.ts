@@ -63,7 +63,7 @@ test('reads side by side on several connections each get their own values', asyn
 });
 
 test("a read whose values run past the engine's default query size (256 KiB written in) is answered", async (t) => {
-  // Ingestion asks about a batch's 10,000 answer ids at once: here 20,000 ids, about 900 KB written in.
+  // Ingestion asks about a batch's 20,000 answer ids at once (ingest-file.ts): about 900 KB written in.
   const tenant = await tenantWithAnswers(server, 2);
   const [stored] = await server.stores.ch.rows<{ id: string }>(
     select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'toString(any(answer_id)) AS id' }),
