@@ -29,7 +29,7 @@ function read(): Map<string, { name: string; cpu: number }> {
 /**
  * Starts measuring; stop() gives CPU seconds by kind: `main` (the event loop); `worker`, named
  * `ingest worker` unless told (threads named `node` that started during the stretch: the worker
- * thread, and a thread Node starts with it that uses a few hundredths of a second, since Node's own
+ * threads, together, and a thread Node starts with each that uses a few hundredths of a second, since Node's own
  * helper threads start with the process); `node helpers` (libuv's pool, where chDB's calls run,
  * and V8's, where garbage collection helps); and each other kind by the name the thread gives
  * itself (chDB's `ThreadPool`, `MergeMutate`, ...). Null where /proc is not there.
