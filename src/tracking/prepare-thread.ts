@@ -86,10 +86,10 @@ export class PrepareThreads {
       'bytes' in chunk ? transferable(chunk.bytes) : [],
     );
     if (!('bytes' in chunk)) return prepared; // numbered texts keep their numbers
-    const from = this.nextLine;
-    this.nextLine = Promise.all([from, prepared]).then(([line, p]) => line + p.lines);
+    const read = Promise.all([this.nextLine, prepared]);
+    this.nextLine = read.then(([line, p]) => line + p.lines);
     this.nextLine.catch(() => {}); // its failure is the prepared chunk's, which the caller awaits
-    return Promise.all([from, prepared]).then(([line, p]) => renumbered(p, line - 1));
+    return read.then(([line, p]) => renumbered(p, line - 1));
   }
 
   async close(): Promise<void> {

@@ -266,9 +266,9 @@ test("a file's chunk moves to the worker instead of being copied, and is prepare
   // A memory of its own, as a file chunk has (ingest-file.ts concatenates one per batch).
   const bytes = new Uint8Array(Buffer.from(lines.map((l) => `${l}\n`).join('')));
   t.true(bytes.byteLength > 0);
-  const thread = new PrepareThreads(server.stores, latestCollectedAt(new Date()));
+  const threads = new PrepareThreads(server.stores, latestCollectedAt(new Date()));
   try {
-    const prepared = thread.prepare({ bytes });
+    const prepared = threads.prepare({ bytes });
     // Moved: this thread's view of the memory is empty from the moment it is posted.
     t.is(bytes.byteLength, 0);
     const { read, batch, invalid } = await prepared;
@@ -276,7 +276,7 @@ test("a file's chunk moves to the worker instead of being copied, and is prepare
     t.deepEqual(invalid, []);
     t.is(batch.order.length, 3);
   } finally {
-    await thread.close();
+    await threads.close();
   }
 });
 
