@@ -135,10 +135,17 @@ export function prepareBatch(
   return builder.finish();
 }
 
-/** Where an answer's lines sit in each of the batch's writers: [start, end) in bytes. */
-interface Ranges {
-  wide: [number, number];
-  shopping_cards: [number, number];
+/**
+ * The answer written for an id: its index in the batch and where its lines sit in each of the
+ * batch's writers, [start, end) in bytes. One flat object per answer: these live as long as the
+ * batch, and every object that does costs the young generation's collector a copy or two.
+ */
+interface Written {
+  index: number;
+  wideStart: number;
+  wideEnd: number;
+  cardsStart: number;
+  cardsEnd: number;
 }
 
 /**
@@ -154,9 +161,10 @@ export class BatchBuilder {
   private explicitIds: string[] = [];
   private brands = new Set<string>();
   private days = new Set<string>();
-  /** Answer id -> index and lines of the answer written for it (the latest index seen so far). */
-  private written = new Map<string, { index: number; at: Ranges }>();
-  private dropped: Ranges[] = [];
+  /** Answer id -> the answer written for it (the latest index seen so far). */
+  private written = new Map<string, Written>();
+  /** Answers written and then replaced by a later answer of the same id in the batch. */
+  private dropped: Written[] = [];
   private waiting: { answer: ValidAnswer; index: number }[] = [];
   private writers: { wide: LineWriter; shopping_cards: LineWriter };
 
@@ -214,8 +222,8 @@ export class BatchBuilder {
       brands: [...this.brands],
       days: [...this.days],
       wanted: {
-        wide: this.writers.wide.lines(this.dropped.map((r) => r.wide)),
-        shopping_cards: this.writers.shopping_cards.lines(this.dropped.map((r) => r.shopping_cards)),
+        wide: this.writers.wide.lines(this.dropped.map((w) => [w.wideStart, w.wideEnd] as const)),
+        shopping_cards: this.writers.shopping_cards.lines(this.dropped.map((w) => [w.cardsStart, w.cardsEnd] as const)),
       },
     };
   }
@@ -242,12 +250,12 @@ export class BatchBuilder {
       cards,
     );
     const { wide, shopping_cards } = this.writers;
-    const starts = [wide.size, shopping_cards.size] as const;
+    const wideStart = wide.size;
+    const cardsStart = shopping_cards.size;
     wide.addLines(rows.wide);
     shopping_cards.add(rows.shopping_cards);
-    const at: Ranges = { wide: [starts[0], wide.size], shopping_cards: [starts[1], shopping_cards.size] };
-    if (before) this.dropped.push(before.at);
-    this.written.set(id, { index, at });
+    if (before) this.dropped.push(before);
+    this.written.set(id, { index, wideStart, wideEnd: wide.size, cardsStart, cardsEnd: shopping_cards.size });
   }
 }
 

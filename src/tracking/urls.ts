@@ -174,8 +174,10 @@ function parseUncached(raw: string): ParsedCitationUrl | null {
   // page, and engines cite both spellings. The root keeps its slash (https://acme.com/).
   if (path.length > 1 && path.endsWith('/')) path = path.replace(/\/+$/, '') || '/';
   const query = cleanQuery(u.search);
-  // Credentials and the fragment are dropped: neither selects a different page.
-  return { url: `${u.protocol}//${domain}${port}${path}${query}`, domain, path, query, memo: undefined };
+  // Credentials and the fragment are dropped: neither selects a different page. The URL is joined
+  // as one flat string, not a tree of its pieces: the cache keeps it for many answers.
+  const url = [u.protocol, '//', domain, port, path, query].join('');
+  return { url, domain, path, query, memo: undefined };
 }
 
 /**
