@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchWorkspace } from './ingest-workspace.ts';
-import { LineReader } from '../src/tracking/answer-lines.ts';
 import { latestCollectedAt, validateAnswer, type ValidAnswer } from '../src/tracking/answer-schema.ts';
 import { analyzeAnswer } from '../src/tracking/analyze.ts';
 import { answerId } from '../src/tracking/ids.ts';
@@ -78,8 +77,8 @@ const stages: Record<string, () => unknown> = {
     sink += w.size;
   },
   'worker step (all of the above, and reading the chunks)': async () => {
-    const reader = new LineReader();
-    for (const bytes of chunks) sink += (await prepareChunk(reader, lookups, { bytes })).batch.order.length;
+    for (const [i, bytes] of chunks.entries())
+      sink += (await prepareChunk({ bytes }, { latest, atStart: i === 0 }, lookups)).batch.order.length;
   },
 };
 

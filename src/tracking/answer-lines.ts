@@ -2,7 +2,7 @@
 // number. Lines end at \n, \r\n or a lone \r, as node:readline reads them; blank lines are skipped.
 // A UTF-8 byte-order mark at the very start of the file is skipped (editors on Windows write one).
 import { isAscii } from 'node:buffer';
-import { latestCollectedAt, validateAnswer, type ValidAnswer } from './answer-schema.ts';
+import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
 
 /** Lines to read: raw UTF-8 bytes (numbered on from the previous chunk), or numbered texts. */
 export type LineChunk = { bytes: Uint8Array } | { texts: string[]; lineNos: number[] };
@@ -59,57 +59,52 @@ function withoutBomText(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/**
- * Reads chunks in file order; byte chunks must end at a line break (or the end of the file), and
- * their lines are numbered on from the previous byte chunk's, from 1.
- */
-export class LineReader {
-  private nextLine = 1;
-
+/** Where a chunk lies in its file. */
+export interface ChunkPlace {
+  /** The latest collected_at accepted, in epoch milliseconds (see latestCollectedAt). */
+  latest: number;
   /**
-   * `latest`: the latest collected_at accepted, in epoch milliseconds (see latestCollectedAt).
-   * `atStart`: the first chunk read opens the file, so a byte-order mark there is skipped. A reader
-   * given a chunk from the middle of a file (prepare-worker.ts) numbers its lines from 1 and skips none.
+   * The chunk opens the file, so a byte-order mark there is skipped. Chunks are read side by side
+   * (prepare-worker.ts), so a byte chunk's lines are numbered from 1 and the caller moves them on;
+   * numbered texts keep their numbers.
    */
-  constructor(
-    private latest = latestCollectedAt(new Date()),
-    private atStart = true,
-  ) {}
+  atStart: boolean;
+}
 
-  /** Reads a chunk, handing each valid answer on with its line number as soon as it is read. */
-  each(chunk: LineChunk, take: (answer: ValidAnswer, line: number) => void): ReadLines {
-    const out: ReadLines = { read: 0, lines: 0, invalid: [] };
-    const read = (text: string, line: number) => {
-      if (!text.trim()) return;
-      out.read++;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        out.invalid.push({ line, error: `not valid JSON: ${(err as Error).message}` });
-        return;
-      }
-      const v = validateAnswer(value, this.latest);
-      if (!v.ok) {
-        out.invalid.push({ line, error: v.error });
-        return;
-      }
-      take(v.answer, line);
-    };
-    if ('bytes' in chunk) {
-      // Skipped before decoding, so a file that is ASCII after its mark keeps the latin1 path.
-      const bytes = this.atStart ? withoutBomBytes(chunk.bytes) : chunk.bytes;
-      if (chunk.bytes.byteLength) this.atStart = false;
-      const first = this.nextLine;
-      out.lines = eachLine(bytes, (text, i) => read(text, first + i));
-      this.nextLine += out.lines;
-    } else {
-      const atStart = this.atStart && chunk.texts.length > 0;
-      if (chunk.texts.length) this.atStart = false;
-      chunk.texts.forEach((text, i) => {
-        read(i === 0 && atStart ? withoutBomText(text) : text, chunk.lineNos[i]);
-      });
+/**
+ * Reads a chunk, handing each valid answer on with its line number as soon as it is read. A byte
+ * chunk must end at a line break (or the end of the file).
+ */
+export function readChunk(
+  chunk: LineChunk,
+  { latest, atStart }: ChunkPlace,
+  take: (answer: ValidAnswer, line: number) => void,
+): ReadLines {
+  const out: ReadLines = { read: 0, lines: 0, invalid: [] };
+  const read = (text: string, line: number) => {
+    if (!text.trim()) return;
+    out.read++;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      out.invalid.push({ line, error: `not valid JSON: ${(err as Error).message}` });
+      return;
     }
-    return out;
+    const v = validateAnswer(value, latest);
+    if (!v.ok) {
+      out.invalid.push({ line, error: v.error });
+      return;
+    }
+    take(v.answer, line);
+  };
+  if ('bytes' in chunk) {
+    // Skipped before decoding, so a file that is ASCII after its mark keeps the latin1 path.
+    out.lines = eachLine(atStart ? withoutBomBytes(chunk.bytes) : chunk.bytes, (text, i) => read(text, 1 + i));
+  } else {
+    chunk.texts.forEach((text, i) => {
+      read(i === 0 && atStart ? withoutBomText(text) : text, chunk.lineNos[i]);
+    });
   }
+  return out;
 }

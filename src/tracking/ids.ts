@@ -12,8 +12,8 @@ NAMESPACE.copy(scratch);
 const id = Buffer.alloc(36);
 id[8] = id[13] = id[18] = id[23] = 0x2d;
 id[14] = 0x35;
-// The variant's first hex digit, by the low two bits of the hash's digit there: binary 10xx.
-const VARIANT = [0x38, 0x39, 0x61, 0x62]; // 8 9 a b
+// The variant's first hex digit: the hash's top two bits of byte 8 replaced by binary 10.
+const VARIANT = '89ab';
 
 /** Copies hex digits [from, to) of the digest to the id's text at `at`. */
 function copyHex(hex: string, from: number, to: number, at: number): void {
@@ -33,8 +33,7 @@ export function uuidV5(name: string): string {
   copyHex(x, 0, 8, 0);
   copyHex(x, 8, 12, 9);
   copyHex(x, 13, 16, 15);
-  const v = x.charCodeAt(16);
-  id[19] = VARIANT[(v <= 0x39 ? v - 0x30 : v - 0x57) & 3];
+  id[19] = VARIANT.charCodeAt(parseInt(x[16], 16) & 3);
   copyHex(x, 17, 20, 20);
   copyHex(x, 20, 32, 24);
   return id.toString('latin1', 0, 36);

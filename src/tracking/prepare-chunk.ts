@@ -1,6 +1,6 @@
 // What the ingest worker does with each chunk of lines (prepare-worker.ts), kept free of thread
 // plumbing so bench/ingest-stages.ts times exactly this.
-import type { LineReader, LineChunk } from './answer-lines.ts';
+import { readChunk, type ChunkPlace, type LineChunk } from './answer-lines.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { BatchBuilder, type Lookups } from './ingest.ts';
 import type { PreparedChunk } from './prepare-thread.ts';
@@ -9,13 +9,13 @@ import type { PreparedChunk } from './prepare-thread.ts';
 const GROUP = 500;
 
 /**
- * Reads a chunk (numbered on from the reader's previous one) and prepares its batch. Lines are
+ * Reads a chunk (see readChunk for its line numbers) and prepares its batch. Lines are
  * parsed and validated a group at a time, then the group is analysed and serialised: in an
  * in-process A/B on the same chunks, 500-line groups were 6-7% faster than the whole chunk at once
  * and 13-14% faster than one answer at a time (each phase keeps its code and data hot, and a group
  * is too small for its answers to outlive the young generation).
  */
-export async function prepareChunk(reader: LineReader, lookups: Lookups, chunk: LineChunk): Promise<PreparedChunk> {
+export async function prepareChunk(chunk: LineChunk, place: ChunkPlace, lookups: Lookups): Promise<PreparedChunk> {
   // A batch's answer_rows_in lines take about 1.23 times the bytes of its lines in the file (the
   // simulated answers of bench/ingest.ts): a writer that size holds them without growing.
   const builder = new BatchBuilder(lookups, 'bytes' in chunk ? Math.ceil(chunk.bytes.byteLength * 1.3) : undefined);
@@ -28,7 +28,7 @@ export async function prepareChunk(reader: LineReader, lookups: Lookups, chunk: 
     });
     group = [];
   };
-  const { read, lines, invalid } = reader.each(chunk, (answer, line) => {
+  const { read, lines, invalid } = readChunk(chunk, place, (answer, line) => {
     group.push(answer);
     lineNos.push(line);
     if (group.length === GROUP) flush();

@@ -3,7 +3,7 @@
 // in Postgres, which belongs to the main thread: the worker asks it for those it has not seen yet.
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileEntities, type CompiledEntities } from './analyze.ts';
-import { LineReader, type LineChunk } from './answer-lines.ts';
+import type { LineChunk } from './answer-lines.ts';
 import { prepareChunk } from './prepare-chunk.ts';
 import type { Lookups, PromptInfo } from './ingest.ts';
 import type { ToMain, ToWorker, WorkerInit } from './prepare-thread.ts';
@@ -56,7 +56,7 @@ async function prepare(seq: number, chunk: LineChunk, first: boolean): Promise<v
   try {
     // Another worker reads the chunks in between: a byte chunk's lines are numbered from 1 (the
     // main thread moves them on), and only the file's first chunk may start with a byte-order mark.
-    const prepared = await prepareChunk(new LineReader(latest, first), lookups, chunk);
+    const prepared = await prepareChunk(chunk, { latest, atStart: first }, lookups);
     const transfer = Object.values(prepared.batch.wanted).map((b) => (b as Uint8Array).buffer as ArrayBuffer);
     send({ kind: 'prepared', seq, ...prepared }, transfer);
   } catch (err) {
