@@ -1,5 +1,5 @@
 // bench/ingest-stages: where the ingest worker's time goes, per answer, on one thread with nothing
-// else running: parse, validate, analyse, derive the id, serialise the rows, copy them into the
+// else running: parse, validate, analyse, derive the id, write the rows into the
 // batch's buffer, and the worker's whole step (prepare-chunk.ts, on the file's chunks) together.
 // The stages run in turns for R rounds and the median of each is printed, so a machine whose speed
 // drifts during the run affects every stage alike. Inside `bench/ingest.ts` the same work costs more
@@ -16,7 +16,7 @@ import { IngestCache } from '../src/tracking/ingest.ts';
 import { BATCH_SIZE } from '../src/tracking/ingest-file.ts';
 import { prepareChunk } from '../src/tracking/prepare-chunk.ts';
 import { parseCards } from '../src/tracking/products.ts';
-import { LineWriter } from '../src/tracking/row-lines.ts';
+import { RowBinaryWriter } from '../src/stores/row-binary.ts';
 import { answerRows } from '../src/tracking/rows.ts';
 
 const N = Number(process.argv[2] ?? 20_000);
@@ -47,7 +47,6 @@ const ctx = (i: number) => ({
   brandId: prompt.brandId,
   generation: 0,
 });
-const wide = answers.map((a, i) => flat(answerRows(a, ctx(i), analyses[i], cards[i]).wide));
 
 let sink = 0; // keeps results alive long enough that no stage is optimised away
 const stages: Record<string, () => unknown> = {
@@ -68,12 +67,10 @@ const stages: Record<string, () => unknown> = {
   'answer id': () => {
     for (const a of answers) sink += answerId(a).length;
   },
+  // Written into the batch's bytes as the worker writes them (RowBinary, row-lines.ts).
   rows: () => {
-    for (let i = 0; i < answers.length; i++) sink += answerRows(answers[i], ctx(i), analyses[i], cards[i]).wide.length;
-  },
-  'copy to buffer': () => {
-    const w = new LineWriter();
-    for (const line of wide) w.addLines(line);
+    const w = new RowBinaryWriter(answers.length * 2048);
+    for (let i = 0; i < answers.length; i++) sink += answerRows(answers[i], ctx(i), analyses[i], cards[i], w).length;
     sink += w.size;
   },
   'worker step (all of the above, and reading the chunks)': async () => {

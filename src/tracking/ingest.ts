@@ -10,6 +10,7 @@ import { parseCards } from './products.ts';
 import { answerId } from './ids.ts';
 import { answerRows } from './rows.ts';
 import { LineWriter } from './row-lines.ts';
+import { RowBinaryWriter } from '../stores/row-binary.ts';
 import { reconcile, type WantedLines } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import type { Entity } from './types.ts';
@@ -166,10 +167,10 @@ export class BatchBuilder {
   /** Answers written and then replaced by a later answer of the same id in the batch. */
   private dropped: Written[] = [];
   private waiting: { answer: ValidAnswer; index: number }[] = [];
-  private writers: { wide: LineWriter; shopping_cards: LineWriter };
+  private writers: { wide: RowBinaryWriter; shopping_cards: LineWriter };
 
   /**
-   * `wideBytes`: the size the batch's answer_rows_in lines are expected to reach, if known.
+   * `wideBytes`: the size the batch's answer_rows_in rows are expected to reach, if known.
    * `verdicts`: the model's sentiment verdicts by answer id (captures only, capture-sink.ts).
    */
   constructor(
@@ -177,7 +178,7 @@ export class BatchBuilder {
     wideBytes?: number,
     private verdicts?: BatchVerdicts,
   ) {
-    this.writers = { wide: new LineWriter(wideBytes), shopping_cards: new LineWriter() };
+    this.writers = { wide: new RowBinaryWriter(wideBytes), shopping_cards: new LineWriter() };
   }
 
   /** Adds the answer at this index of the batch (indexes increase from call to call). */
@@ -222,7 +223,7 @@ export class BatchBuilder {
       brands: [...this.brands],
       days: [...this.days],
       wanted: {
-        wide: this.writers.wide.lines(this.dropped.map((w) => [w.wideStart, w.wideEnd] as const)),
+        wide: this.writers.wide.bytes(this.dropped.map((w) => [w.wideStart, w.wideEnd] as const)),
         shopping_cards: this.writers.shopping_cards.lines(this.dropped.map((w) => [w.cardsStart, w.cardsEnd] as const)),
       },
     };
@@ -243,17 +244,17 @@ export class BatchBuilder {
     const shopping = a.mode === 'shopping';
     const analysis = shopping ? null : analyzeAnswer(a, compiled, this.verdicts?.get(id));
     const cards = shopping ? parseCards(a.products, compiled) : [];
-    const rows = answerRows(
+    const { wide, shopping_cards } = this.writers;
+    const wideStart = wide.size;
+    const cardsStart = shopping_cards.size;
+    const cardKeys = answerRows(
       a,
       { answerId: id, organizationId: prompt.organizationId, brandId: prompt.brandId, generation: prompt.generation },
       analysis,
       cards,
+      wide,
     );
-    const { wide, shopping_cards } = this.writers;
-    const wideStart = wide.size;
-    const cardsStart = shopping_cards.size;
-    wide.addLines(rows.wide);
-    shopping_cards.add(rows.shopping_cards);
+    shopping_cards.add(cardKeys);
     if (before) this.dropped.push(before);
     this.written.set(id, { index, wideStart, wideEnd: wide.size, cardsStart, cardsEnd: shopping_cards.size });
   }

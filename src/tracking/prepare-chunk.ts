@@ -16,8 +16,8 @@ const GROUP = 500;
  * is too small for its answers to outlive the young generation).
  */
 export async function prepareChunk(chunk: LineChunk, place: ChunkPlace, lookups: Lookups): Promise<PreparedChunk> {
-  // A batch's answer_rows_in lines take about 1.23 times the bytes of its lines in the file (the
-  // simulated answers of bench/ingest.ts): a writer that size holds them without growing.
+  // A batch's answer_rows_in rows take about 1.07 times the bytes of its lines in the file (the
+  // simulated answers of bench/ingest.ts, in RowBinary): a writer 1.3 times that holds them without growing.
   const builder = new BatchBuilder(lookups, 'bytes' in chunk ? Math.ceil(chunk.bytes.byteLength * 1.3) : undefined);
   const lineNos: number[] = [];
   let group: ValidAnswer[] = [];

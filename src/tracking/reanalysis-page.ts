@@ -1,9 +1,9 @@
 // One step of a re-analysis (reanalyze.ts), as its worker thread (reanalysis-thread.ts) does it:
 // the step's stored answers, citations and model verdicts, read as the engine's JSONEachRow bytes,
-// become the answer_rows_in lines of the next generation. Pure: no store, no clock.
+// become the answer_rows_in rows (RowBinary) of the next generation. Pure: no store, no clock.
 import { analyzeAnswer, type CompiledEntities } from './analyze.ts';
 import type { ValidAnswer } from './answer-schema.ts';
-import { LineWriter } from './row-lines.ts';
+import { RowBinaryWriter } from '../stores/row-binary.ts';
 import { answerRows } from './rows.ts';
 import { latestJudgings, verdictsFor, type StoredVerdict } from './sentiment-verdicts.ts';
 import type { Platform } from './types.ts';
@@ -57,13 +57,13 @@ function inStoredOrder(list: StoredCitation[] | undefined): { url: string; title
   return list.map((c) => ({ url: c.url, title: c.title }));
 }
 
-/** The answer_rows_in lines of one step, its answers analysed as they would be at ingestion. */
+/** The answer_rows_in rows of one step, its answers analysed as they would be at ingestion. */
 export function stepLines(
   step: StepBytes,
   brandId: string,
   compiled: CompiledEntities,
   generation: number,
-): { answers: number; lines: Uint8Array } {
+): { answers: number; rows: Uint8Array } {
   const answers = parseRows<StoredAnswer>(step.answers);
   const judgings = step.verdicts ? latestJudgings(parseRows<StoredVerdict>(step.verdicts)) : null;
   const byAnswer = new Map<string, StoredCitation[]>();
@@ -72,7 +72,7 @@ export function stepLines(
     if (list) list.push(c);
     else byAnswer.set(c.answer_id, [c]);
   }
-  const out = new LineWriter(answers.length * 1024);
+  const out = new RowBinaryWriter(answers.length * 1024);
   for (const a of answers) {
     const answer: ValidAnswer = {
       prompt_id: a.prompt_id,
@@ -86,12 +86,12 @@ export function stepLines(
       products: [],
     };
     const analysis = analyzeAnswer(answer, compiled, judgings ? verdictsFor(judgings, a.answer_id, a.text) : undefined);
-    // The answers row is stored already and the answers view skips re-analysis lines: no need to
+    // The answers row is stored already and the answers view skips re-analysis rows: no need to
     // send the text to ClickHouse again.
     const ctx = { answerId: a.answer_id, organizationId: a.organization_id, brandId, generation, reanalysis: true };
-    out.addLines(answerRows({ ...answer, text: '' }, ctx, analysis, []).wide);
+    answerRows({ ...answer, text: '' }, ctx, analysis, [], out);
   }
   // Bytes, as ingestion writes them: one string of the whole page cost more in concatenation,
   // garbage collection and its UTF-8 copy for the insert than the analysis itself.
-  return { answers: answers.length, lines: out.lines() };
+  return { answers: answers.length, rows: out.bytes() };
 }

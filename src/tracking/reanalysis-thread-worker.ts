@@ -1,5 +1,5 @@
 // The worker thread of a re-analysis (started by reanalysis-thread.ts): turns each step's stored
-// rows into the lines of the next generation (reanalysis-page.ts), one step at a time, in order.
+// rows into the answer_rows_in rows of the next generation (reanalysis-page.ts), one step at a time, in order.
 import { parentPort, workerData } from 'node:worker_threads';
 import { compileEntities } from './analyze.ts';
 import { stepLines } from './reanalysis-page.ts';
@@ -16,6 +16,6 @@ port.on('message', (m: ToWorker) => {
   } catch (err) {
     reply = { seq: m.seq, error: (err as Error)?.message ?? String(err) };
   }
-  // The lines are a view of their writer's own memory (never a shared pool's): it moves whole.
-  port.postMessage(reply, 'lines' in reply ? [reply.lines.buffer as ArrayBuffer] : []);
+  // The rows are a view of their writer's own memory (never a shared pool's): it moves whole.
+  port.postMessage(reply, 'rows' in reply ? [reply.rows.buffer as ArrayBuffer] : []);
 });

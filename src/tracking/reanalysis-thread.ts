@@ -3,7 +3,7 @@
 // every request of the process in turns, and its garbage (pages of 20,000 answers with their text)
 // paused the thread for a fifth of a second at a time. Here this thread only reads the steps,
 // as the engine's bytes, and hands them over without parsing them; the worker parses, analyses and
-// serialises, and hands back the lines to write.
+// serialises, and hands back the rows to write.
 import { TsWorker, transferable } from '../runtime/ts-worker.ts';
 import type { StepBytes } from './reanalysis-page.ts';
 import type { Entity } from './types.ts';
@@ -13,15 +13,15 @@ export interface ReanalysisInit {
   brandId: string;
   /** The brand's entities as they are now. */
   entities: Entity[];
-  /** The generation the lines are written into. */
+  /** The generation the rows are written into. */
   generation: number;
 }
 
 export type ToWorker = { seq: number } & StepBytes;
-export type ToMain = { seq: number } & ({ answers: number; lines: Uint8Array } | { error: string });
+export type ToMain = { seq: number } & ({ answers: number; rows: Uint8Array } | { error: string });
 
 export class ReanalysisThread {
-  private thread: TsWorker<{ answers: number; lines: Uint8Array }>;
+  private thread: TsWorker<{ answers: number; rows: Uint8Array }>;
 
   constructor(init: ReanalysisInit) {
     this.thread = new TsWorker(new URL('./reanalysis-thread-worker.ts', import.meta.url), {
@@ -33,8 +33,8 @@ export class ReanalysisThread {
     );
   }
 
-  /** The step's answer_rows_in lines and how many answers they hold. Steps are done in the order given. */
-  step(step: StepBytes): Promise<{ answers: number; lines: Uint8Array }> {
+  /** The step's answer_rows_in rows (RowBinary) and how many answers they hold. Steps are done in the order given. */
+  step(step: StepBytes): Promise<{ answers: number; rows: Uint8Array }> {
     return this.thread.request(
       (seq): ToWorker => ({ seq, ...step }),
       [...transferable(step.answers), ...transferable(step.citations), ...transferable(step.verdicts)],

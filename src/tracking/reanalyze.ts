@@ -196,7 +196,7 @@ export function reanalyzeBrand(
         const step = await thread.step({ answers, citations, verdicts });
         await writing;
         writing = (async () => {
-          await stores.ch.insertLines('answer_rows_in', REANALYSIS_COLUMNS, step.lines);
+          await stores.ch.insertRowBinary('answer_rows_in', REANALYSIS_COLUMNS, step.rows);
           done += step.answers;
           if (opts.crashAfter !== undefined && done >= opts.crashAfter) throw new Error('re-analysis stopped (test)');
           await reanalysisProgress(stores.pg, brandId, {

@@ -14,6 +14,7 @@ import {
   WIDE_COLUMNS,
   keysOf,
   keysOfWide,
+  wideRows,
   rowKey,
   rowLine,
   type FactTable,
@@ -74,11 +75,11 @@ async function liveRows(ch: ClickHouse, table: FactTable, scope: Scope) {
 }
 
 /**
- * The wanted rows, as text or UTF-8: one answer_rows_in line per answer (its answers, entity and
- * citation rows) and the `sign = 1` lines of the shopping cards.
+ * The wanted rows: one answer_rows_in row per answer (its answers, entity and citation rows) in
+ * RowBinary, and the `sign = 1` lines of the shopping cards, as text or UTF-8.
  */
 export interface WantedLines {
-  wide: string | Uint8Array;
+  wide: Uint8Array;
   shopping_cards: string | Uint8Array;
 }
 
@@ -93,9 +94,8 @@ function wantedKeys(wanted: WantedLines): Record<FactTable, string[]> {
     answer_citations: [],
     shopping_cards: keysOf(text(wanted.shopping_cards)),
   };
-  for (const line of text(wanted.wide).split('\n')) {
-    if (!line) continue;
-    const rows = keysOfWide(line);
+  for (const row of wideRows(wanted.wide)) {
+    const rows = keysOfWide(row);
     keys.answers.push(...rows.answers);
     keys.answer_entities.push(...rows.answer_entities);
     keys.answer_citations.push(...rows.answer_citations);
@@ -106,11 +106,11 @@ function wantedKeys(wanted: WantedLines): Record<FactTable, string[]> {
 /** Writes the wanted lines; returns the answer ids that had a live answers row before. */
 export async function reconcile(ch: ClickHouse, scope: Scope, wanted: WantedLines): Promise<Set<string>> {
   const existed = new Set<string>();
-  // A fresh import (the common case): write the wanted lines as they are, the answers through
+  // A fresh import (the common case): write the wanted rows as they are, the answers through
   // answer_rows_in, whose views fan them out into their three tables.
   if (!(await anyStored(ch, scope))) {
     await Promise.all([
-      ch.insertLines('answer_rows_in', WIDE_COLUMNS, wanted.wide),
+      ch.insertRowBinary('answer_rows_in', WIDE_COLUMNS, wanted.wide),
       ch.insertLines('shopping_cards', LINE_COLUMNS.shopping_cards, wanted.shopping_cards),
     ]);
     return existed;

@@ -1,8 +1,13 @@
-// The stored columns of each fact table and the one text form of a row: a JSONCompactEachRow line
-// `[v1,...,vn,sign]`. The `v1,...,vn` part (the row's key) is also the row's identity when
-// reconcile.ts compares stored rows with wanted ones, so a row is serialised once, by hand: JSON
-// escaping (JSON.stringify) only for free text; UUIDs, dates, timestamps and fixed enums are quoted
-// as they are, numbers written with String(). The result is exactly JSON.stringify of the values.
+// The stored columns of each fact table and the two forms rows are written in. A row of a fact
+// table is a JSONCompactEachRow line `[v1,...,vn,sign]`; its `v1,...,vn` part (the row's key) is
+// also the row's identity when reconcile.ts compares stored rows with wanted ones, so a row is
+// serialised once, by hand: JSON escaping (JSON.stringify) only for free text; UUIDs, dates,
+// timestamps and fixed enums are quoted as they are, numbers written with String(). The result is
+// exactly JSON.stringify of the values. A new answer goes in as one row of answer_rows_in in
+// RowBinary (stores/row-binary.ts), which the engine reads for half the CPU of its JSON; read back
+// (wideRows), it gives the same values and so the same keys.
+import { ByteWriter, RowBinaryReader, type BinaryColumn, type RowBinaryWriter } from '../stores/row-binary.ts';
+import { chTime } from '../stores/scoped-query.ts';
 
 export const FACT_TABLES = ['answers', 'answer_entities', 'answer_citations', 'shopping_cards'] as const;
 export type FactTable = (typeof FACT_TABLES)[number];
@@ -131,10 +136,10 @@ export function rowKey(table: FactTable, values: readonly unknown[]): string {
   return out;
 }
 
-// A new answer's line for answer_rows_in (clickhouse/005_answer_rows_in.sql): its answers row, then
-// its entity and citation rows as arrays of tuples holding only what differs from row to row. The
-// tuples' fields, in the order of the table's tuple types (and of entityTuple's and citationTuple's
-// parameters, which write them without building an array per row: this runs for every row ingested):
+// A new answer's row of answer_rows_in (clickhouse/005_answer_rows_in.sql), in RowBinary: its
+// answers row, then its entity and citation rows as arrays of tuples holding only what differs from
+// row to row, then their analysis generation. The tuples' fields, in the order of the table's tuple
+// types (and of writeEntityRow's and writeCitationRow's parameters):
 const TUPLES = {
   answer_entities: [
     'entity_id',
@@ -158,22 +163,38 @@ const TUPLES = {
   ],
 } as const;
 
-/** The columns an answer_rows_in line fills: the answer, its analysis rows, their generation. */
-export const WIDE_COLUMNS: readonly string[] = [
-  ...COLUMNS.answers,
-  'sign',
-  'entity_rows',
-  'citation_rows',
-  'generation',
+/** The columns an answer_rows_in row fills, with their types, in the order they are written. */
+export const WIDE_COLUMNS: readonly BinaryColumn[] = [
+  ['answer_id', 'UUID'],
+  ['organization_id', 'UUID'],
+  ['brand_id', 'UUID'],
+  ['prompt_id', 'UUID'],
+  ['platform', 'String'],
+  ['model', 'String'],
+  ['region', 'String'],
+  ['mode', 'String'],
+  ['collected_at', "DateTime64(3, 'UTC')"],
+  ['day', 'Date'],
+  ['text', 'String'],
+  ['citation_count', 'UInt16'],
+  ['product_count', 'UInt16'],
+  ['search_queries', 'Array(String)'],
+  ['search_queries_known', 'UInt8'],
+  ['sign', 'Int8'],
+  ['entity_rows', 'Array(Tuple(UUID, UInt8, UInt32, UInt16, UInt32, Float64, Int8, Float64))'],
+  ['citation_rows', 'Array(Tuple(String, String, String, String, String, UInt8, UInt8, UInt8))'],
+  ['generation', 'UInt32'],
 ];
-/** A re-analysis line: the same, flagged, so the answers row (stored already) is not written again. */
-export const REANALYSIS_COLUMNS: readonly string[] = [...WIDE_COLUMNS, 'reanalysis'];
+/** A re-analysis row: the same, flagged, so the answers row (stored already) is not written again. */
+export const REANALYSIS_COLUMNS: readonly BinaryColumn[] = [...WIDE_COLUMNS, ['reanalysis', 'UInt8']];
 
 /**
- * An answers row's key (rowKey('answers', ...) written by one template, without an array of
- * values: this runs for every answer ingested). Parameters in COLUMNS.answers order.
+ * Writes an answer_rows_in row's answers part and its sign (parameters in COLUMNS.answers order,
+ * the time in epoch milliseconds, which also gives the day). Its entity rows, its citation rows
+ * and writeWideEnd follow.
  */
-export const answerKey = (
+export function writeWideAnswer(
+  w: RowBinaryWriter,
   answerId: string,
   organizationId: string,
   brandId: string,
@@ -182,18 +203,35 @@ export const answerKey = (
   model: string,
   region: string,
   mode: string,
-  collectedAt: string,
-  day: string,
+  collectedAtMs: number,
   text: string,
   citationCount: number,
   productCount: number,
   searchQueries: readonly string[],
   searchQueriesKnown: 0 | 1,
-) =>
-  `${plainValue(answerId)},${plainValue(organizationId)},${plainValue(brandId)},${plainValue(promptId)},${plainValue(platform)},${textValue(model)},${textValue(region)},${plainValue(mode)},${plainValue(collectedAt)},${plainValue(day)},${textValue(text)},${numValue(citationCount)},${numValue(productCount)},${listValue(searchQueries)},${searchQueriesKnown}`;
+): void {
+  w.uuid(answerId);
+  w.uuid(organizationId);
+  w.uuid(brandId);
+  w.uuid(promptId);
+  w.string(platform);
+  w.string(model);
+  w.string(region);
+  w.string(mode);
+  w.dateTime64ms(collectedAtMs);
+  w.date(collectedAtMs);
+  w.string(text);
+  w.uint16(citationCount);
+  w.uint16(productCount);
+  w.varUInt(searchQueries.length);
+  for (const q of searchQueries) w.string(q);
+  w.uint8(searchQueriesKnown);
+  w.int8(1);
+}
 
-/** An entity row's tuple as JSON, without the brackets. */
-export const entityTuple = (
+/** One entity row's tuple (after the count of the answer's entity rows, w.varUInt). */
+export function writeEntityRow(
+  w: RowBinaryWriter,
   entityId: string,
   isBrand: 0 | 1,
   mentions: number,
@@ -202,11 +240,20 @@ export const entityTuple = (
   score: number,
   sentiment: -1 | 0 | 1,
   sentimentScore: number,
-) =>
-  `${plainValue(entityId)},${isBrand},${numValue(mentions)},${numValue(position)},${numValue(citations)},${numValue(score)},${sentiment},${numValue(sentimentScore)}`;
+): void {
+  w.uuid(entityId);
+  w.uint8(isBrand);
+  w.uint32(mentions);
+  w.uint16(position);
+  w.uint32(citations);
+  w.float64(score);
+  w.int8(sentiment);
+  w.float64(sentimentScore);
+}
 
-/** A citation row's tuple as JSON, without the brackets. */
-export const citationTuple = (
+/** One citation row's tuple (after the count of the answer's citation rows, w.varUInt). */
+export function writeCitationRow(
+  w: RowBinaryWriter,
   url: string,
   domain: string,
   category: string,
@@ -215,37 +262,64 @@ export const citationTuple = (
   domainFirst: 0 | 1,
   groupFirst: 0 | 1,
   answerFirst: 0 | 1,
-) =>
-  `${textValue(url)},${textValue(domain)},${plainValue(category)},${plainValue(articleType)},${textValue(title)},${domainFirst},${groupFirst},${answerFirst}`;
+): void {
+  w.string(url);
+  w.string(domain);
+  w.string(category);
+  w.string(articleType);
+  w.string(title);
+  w.uint8(domainFirst);
+  w.uint8(groupFirst);
+  w.uint8(answerFirst);
+}
 
-const tupleArray = (list: readonly string[]) => {
-  let out = '[';
-  for (let i = 0; i < list.length; i++) out += i ? `,[${list[i]}]` : `[${list[i]}]`;
-  return `${out}]`;
-};
+/** Ends an answer_rows_in row: the analysis generation, and the re-analysis flag of REANALYSIS_COLUMNS. */
+export function writeWideEnd(w: RowBinaryWriter, generation: number, reanalysis = false): void {
+  w.uint32(generation);
+  if (reanalysis) w.uint8(1);
+}
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * An answer's answer_rows_in line, from its answers key, its entity and citation tuples and the
- * analysis generation they belong to; `reanalysis` adds the flag of REANALYSIS_COLUMNS.
+ * Reads one answer_rows_in row (WIDE_COLUMNS, or REANALYSIS_COLUMNS) back as the values a
+ * JSONCompactEachRow line of it holds: times in ClickHouse's text form, days as YYYY-MM-DD, tuples
+ * as arrays.
  */
-export function wideLine(
-  key: string,
-  entities: readonly string[],
-  citations: readonly string[],
-  generation: number,
-  reanalysis = false,
-): string {
-  return `[${key},1,${tupleArray(entities)},${tupleArray(citations)},${generation}${reanalysis ? ',1' : ''}]\n`;
+function readWide(r: RowBinaryReader, reanalysis: boolean): unknown[] {
+  const values: unknown[] = [r.uuid(), r.uuid(), r.uuid(), r.uuid(), r.string(), r.string(), r.string(), r.string()];
+  const at = r.dateTime64ms();
+  values.push(chTime(new Date(at).toISOString()), isoDay(r.date()), r.string(), r.uint16(), r.uint16());
+  const queries: string[] = [];
+  for (let n = r.varUInt(); n > 0; n--) queries.push(r.string());
+  values.push(queries, r.uint8(), r.int8());
+  const entities: unknown[][] = [];
+  for (let n = r.varUInt(); n > 0; n--)
+    entities.push([r.uuid(), r.uint8(), r.uint32(), r.uint16(), r.uint32(), r.float64(), r.int8(), r.float64()]);
+  const citations: unknown[][] = [];
+  for (let n = r.varUInt(); n > 0; n--)
+    citations.push([r.string(), r.string(), r.string(), r.string(), r.string(), r.uint8(), r.uint8(), r.uint8()]);
+  values.push(entities, citations, r.uint32());
+  if (reanalysis) values.push(r.uint8());
+  return values;
+}
+
+/** Reads every answer_rows_in row of a body (of REANALYSIS_COLUMNS if `reanalysis`), as readWide does one. */
+export function wideRows(body: Uint8Array, reanalysis = false): unknown[][] {
+  const r = new RowBinaryReader(body);
+  const rows: unknown[][] = [];
+  while (!r.done) rows.push(readWide(r, reanalysis));
+  return rows;
 }
 
 /**
- * The keys of the rows an answer_rows_in line stands for, table by table: what its views write.
- * Reconcile compares these with stored rows when a batch replaces answers.
+ * The keys of the rows an answer_rows_in row stands for (its values as wideRows reads them), table
+ * by table: what its views write. Reconcile compares these with stored rows when a batch replaces
+ * answers.
  */
 export function keysOfWide(
-  line: string,
+  values: readonly unknown[],
 ): Pick<Record<FactTable, string[]>, 'answers' | 'answer_entities' | 'answer_citations'> {
-  const values = JSON.parse(line) as unknown[];
   const n = COLUMNS.answers.length;
   const answer = new Map<string, unknown>(COLUMNS.answers.map((c, i) => [c, values[i]]));
   answer.set('generation', values[n + 3]);
@@ -278,15 +352,7 @@ export function keysOf(body: string): string[] {
  * Collects `sign = 1` lines as UTF-8, so a batch's rows end as one buffer (what the store takes
  * without copying, and what a worker hands over without copying) instead of thousands of strings.
  */
-export class LineWriter {
-  private bytes: Buffer;
-  private length = 0;
-
-  /** `capacity`: the bytes expected, so that a writer sized right never grows (and copies). */
-  constructor(capacity = 1 << 16) {
-    this.bytes = Buffer.allocUnsafeSlow(capacity); // never from the shared pool: it may be transferred
-  }
-
+export class LineWriter extends ByteWriter {
   /** Adds the lines of these keys (an answer's rows of one table: one write for all of them). */
   add(keys: readonly string[]): void {
     if (!keys.length) return;
@@ -298,34 +364,12 @@ export class LineWriter {
   /** Adds whole lines as they are. */
   addLines(text: string): void {
     if (!text) return;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (this.length + text.length * 3 > this.bytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + text.length * 3));
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
-    this.length += this.bytes.write(text, this.length);
+    this.room(text.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+    this.at += this.buf.write(text, this.at);
   }
 
-  /** Bytes written so far: where the next line starts. */
-  get size(): number {
-    return this.length;
-  }
-
-  /**
-   * The lines written so far (a view of the writer's own memory), less the byte ranges dropped
-   * ([start, end), in the order written), which are cut out in place.
-   */
+  /** The lines written so far, less the byte ranges dropped (see ByteWriter.bytes). */
   lines(dropped: readonly (readonly [number, number])[] = []): Uint8Array {
-    const cuts = dropped.filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0]);
-    if (cuts.length) {
-      let to = cuts[0][0];
-      cuts.forEach(([, end], i) => {
-        const next = i + 1 < cuts.length ? cuts[i + 1][0] : this.length;
-        to += this.bytes.copy(this.bytes, to, end, next);
-      });
-      this.length = to;
-    }
-    return this.bytes.subarray(0, this.length);
+    return this.bytes(dropped);
   }
 }

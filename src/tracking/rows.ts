@@ -1,4 +1,5 @@
-// One analysed answer -> the rows it stores in ClickHouse (sign = +1), as text (row-lines.ts). Pure.
+// One analysed answer -> the rows it stores in ClickHouse (sign = +1), written by row-lines.ts. Pure
+// but for the writer it writes into.
 // Entity and citation rows only for answers that feed visibility figures; cards only for shopping.
 // answer_entities: the brand's row for every such answer; a competitor's only where it is named or cited.
 import type { AnswerAnalysis } from './analyze.ts';
@@ -6,7 +7,8 @@ import type { CardFigures } from './types.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { cardId } from './ids.ts';
 import { POLARITY_VALUE } from './sentiment/entity-sentiment.ts';
-import { answerKey, citationTuple, entityTuple, rowKey, wideLine } from './row-lines.ts';
+import { rowKey, writeCitationRow, writeEntityRow, writeWideAnswer, writeWideEnd } from './row-lines.ts';
+import type { RowBinaryWriter } from '../stores/row-binary.ts';
 import { chTime } from '../stores/scoped-query.ts';
 
 export interface AnswerContext {
@@ -19,27 +21,24 @@ export interface AnswerContext {
   reanalysis?: boolean;
 }
 
-/**
- * What an answer stores: its answer_rows_in line (its answers, answer_entities and answer_citations
- * rows) and the keys of its shopping_cards rows.
- */
-export interface AnswerRows {
-  wide: string;
-  shopping_cards: string[];
-}
-
 // Values go in COLUMNS order (row-lines.ts).
+/**
+ * Writes an answer's answer_rows_in row (its answers, answer_entities and answer_citations rows)
+ * into `wide`, and returns the keys of its shopping_cards rows.
+ */
 export function answerRows(
   a: ValidAnswer,
   ctx: AnswerContext,
   analysis: AnswerAnalysis | null,
   cards: CardFigures[],
-): AnswerRows {
+  wide: RowBinaryWriter,
+): string[] {
   const day = a.collected_at.slice(0, 10);
   const collected_at = chTime(a.collected_at);
   const { answerId, organizationId, brandId } = ctx;
   const { prompt_id, platform, model, region } = a;
-  const key = answerKey(
+  writeWideAnswer(
+    wide,
     answerId,
     organizationId,
     brandId,
@@ -48,62 +47,60 @@ export function answerRows(
     model,
     region,
     a.mode,
-    collected_at,
-    day,
+    Date.parse(a.collected_at),
     a.text,
     analysis ? analysis.citations.length : 0,
     cards.length,
     a.search_queries ?? [],
     Array.isArray(a.search_queries) ? 1 : 0,
   );
-  const entities: string[] = [];
-  const citations: string[] = [];
-  if (analysis) {
-    analysis.entities.forEach((e, i) => {
-      // A competitor neither named nor cited adds nothing to any figure (every competitor figure is
-      // a sum over its rows divided by the answer count, which the brand's row carries), so only the
-      // brand's row is always stored. This keeps the table to a few rows per answer.
-      if (e.kind !== 'brand' && e.mentions === 0 && e.citations === 0) return;
-      const s = analysis.sentiments[i];
-      entities.push(
-        entityTuple(
-          e.entity_id,
-          e.kind === 'brand' ? 1 : 0,
-          e.mentions,
-          e.position,
-          e.citations,
-          e.score,
-          s ? POLARITY_VALUE[s.sentiment] : 0,
-          s ? s.score : 0,
-        ),
-      );
-    });
-    const seenDomains = new Set<string>();
-    const seenGroups = new Set<string>();
-    analysis.citations.forEach((c, i) => {
-      const group = c.category === 'you' || c.category === 'competitor' ? c.category : 'external';
-      citations.push(
-        citationTuple(
-          c.url,
-          c.domain,
-          c.category,
-          c.article_type,
-          c.title,
-          seenDomains.has(c.domain) ? 0 : 1,
-          seenGroups.has(group) ? 0 : 1,
-          i === 0 ? 1 : 0,
-        ),
-      );
-      seenDomains.add(c.domain);
-      seenGroups.add(group);
-    });
-  }
-  const rows: AnswerRows = {
-    wide: wideLine(key, entities, citations, ctx.generation, ctx.reanalysis),
-    shopping_cards: [],
-  };
+  // A competitor neither named nor cited adds nothing to any figure (every competitor figure is a
+  // sum over its rows divided by the answer count, which the brand's row carries), so only the
+  // brand's row is always stored. This keeps the table to a few rows per answer.
+  const stored = (e: AnswerAnalysis['entities'][number]) => e.kind === 'brand' || e.mentions > 0 || e.citations > 0;
+  const entities = analysis ? analysis.entities : [];
+  let count = 0;
+  for (const e of entities) if (stored(e)) count++;
+  wide.varUInt(count);
+  entities.forEach((e, i) => {
+    if (!stored(e)) return;
+    const s = analysis!.sentiments[i];
+    writeEntityRow(
+      wide,
+      e.entity_id,
+      e.kind === 'brand' ? 1 : 0,
+      e.mentions,
+      e.position,
+      e.citations,
+      e.score,
+      s ? POLARITY_VALUE[s.sentiment] : 0,
+      s ? s.score : 0,
+    );
+  });
+  const citations = analysis ? analysis.citations : [];
+  wide.varUInt(citations.length);
+  const seenDomains = new Set<string>();
+  const seenGroups = new Set<string>();
+  citations.forEach((c, i) => {
+    const group = c.category === 'you' || c.category === 'competitor' ? c.category : 'external';
+    writeCitationRow(
+      wide,
+      c.url,
+      c.domain,
+      c.category,
+      c.article_type,
+      c.title,
+      seenDomains.has(c.domain) ? 0 : 1,
+      seenGroups.has(group) ? 0 : 1,
+      i === 0 ? 1 : 0,
+    );
+    seenDomains.add(c.domain);
+    seenGroups.add(group);
+  });
+  writeWideEnd(wide, ctx.generation, ctx.reanalysis);
+  const shoppingCards: string[] = [];
   cards.forEach((c, i) => {
-    rows.shopping_cards.push(
+    shoppingCards.push(
       rowKey('shopping_cards', [
         cardId(answerId, i),
         answerId,
@@ -131,5 +128,5 @@ export function answerRows(
       ]),
     );
   });
-  return rows;
+  return shoppingCards;
 }

@@ -5,6 +5,7 @@ import test from 'ava';
 import { compileEntities } from '../../src/tracking/analyze.ts';
 import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tracking/reanalysis-page.ts';
 import { ReanalysisThread } from '../../src/tracking/reanalysis-thread.ts';
+import { wideRows } from '../../src/tracking/row-lines.ts';
 import { transferable } from '../../src/runtime/ts-worker.ts';
 import { textHash, type StoredVerdict } from '../../src/tracking/sentiment-verdicts.ts';
 import type { Entity } from '../../src/tracking/types.ts';
@@ -64,20 +65,32 @@ const step = () => ({ answers: bytes(answers), citations: bytes(citations), verd
 test('the worker gives the lines of a step that the analysis here gives, model verdicts applied', async (t) => {
   const here = stepLines(step(), brandId, compileEntities(entities), 4);
   t.is(here.answers, 3);
-  const text = Buffer.from(here.lines).toString();
+  const text = Buffer.from(here.rows).toString('hex');
   // Answer 2's Globex row carries the model's verdict (1, 0.75), not the built-in one.
-  t.regex(text, new RegExp(`"${entities[1].id}",0,1,\\d+,\\d+,[-\\d.e]+,1,0\\.75`));
+  const rows = wideRows(here.rows, true);
+  t.deepEqual(
+    rows.map((r) => r[0]),
+    answers.map((a) => a.answer_id),
+  );
+  const globex = (rows[1][16] as unknown[][]).find((e) => e[0] === entities[1].id);
+  t.deepEqual(globex?.slice(6), [1, 0.75]);
+  t.true(
+    rows.every((r) => r[19] === 1 && r[10] === ''),
+    'flagged as re-analysis, without the text',
+  );
   const thread = new ReanalysisThread({ brandId, entities, generation: 4 });
   try {
     const there = await thread.step(step());
     t.is(there.answers, 3);
-    t.is(Buffer.from(there.lines).toString(), text);
+    t.is(Buffer.from(there.rows).toString('hex'), text);
     // Without verdicts, the built-in verdicts stand: other lines.
     const builtIn = await thread.step({ ...step(), verdicts: null });
-    t.not(Buffer.from(builtIn.lines).toString(), text);
+    t.not(Buffer.from(builtIn.rows).toString('hex'), text);
     t.is(
-      Buffer.from(builtIn.lines).toString(),
-      Buffer.from(stepLines({ ...step(), verdicts: null }, brandId, compileEntities(entities), 4).lines).toString(),
+      Buffer.from(builtIn.rows).toString('hex'),
+      Buffer.from(stepLines({ ...step(), verdicts: null }, brandId, compileEntities(entities), 4).rows).toString(
+        'hex',
+      ),
     );
   } finally {
     await thread.close();

@@ -2,17 +2,19 @@
 // since it is both what ClickHouse parses and the identity reconcile compares stored rows by.
 import test from 'ava';
 import {
-  answerKey,
-  citationTuple,
   COLUMNS,
-  entityTuple,
   keysOf,
   keysOfWide,
   LineWriter,
   rowKey,
   rowLine,
-  wideLine,
+  wideRows,
+  writeCitationRow,
+  writeEntityRow,
+  writeWideAnswer,
+  writeWideEnd,
 } from '../../src/tracking/row-lines.ts';
+import { RowBinaryWriter } from '../../src/stores/row-binary.ts';
 
 const json = (values: unknown[]) => JSON.stringify(values.map((v) => v ?? null)).slice(1, -1);
 
@@ -50,8 +52,6 @@ test('free text is escaped exactly like JSON.stringify, null and missing values 
     ];
     t.is(values.length, COLUMNS.answers.length);
     t.is(rowKey('answers', values), json(values), s);
-    // The template ingestion writes an answer's key with says the same.
-    t.is(answerKey(...(values as Parameters<typeof answerKey>)), json(values), s);
   }
   // A card with every nullable column null, then with free text everywhere it may be.
   const card = (s: string | null) => [
@@ -145,59 +145,69 @@ test('a body of lines gives back its keys; the writer holds exactly the lines it
   t.is(rowLine('1,"a"', -1), '[1,"a",-1]\n');
 });
 
-test('an answer_rows_in line stands for exactly the rows its views write, key for key', (t) => {
-  for (const s of TRICKY) {
+test('an answer_rows_in row reads back as its values, and stands for exactly the rows its views write', (t) => {
+  const [A, O, B, P, E1, E2] = [1, 2, 3, 4, 5, 6].map((i) => `5d0c1f3e-0000-4000-8000-00000000000${i}`);
+  const at = Date.parse('2026-11-01T06:00:00.250Z');
+  for (const written of TRICKY) {
+    // What is stored: UTF-8 has no lone surrogates, so one is written (and read back) as U+FFFD.
+    const s = Buffer.from(written).toString();
+    type EntityRow = Parameters<typeof writeEntityRow> extends [unknown, ...infer R] ? R : never;
+    type CitationRow = Parameters<typeof writeCitationRow> extends [unknown, ...infer R] ? R : never;
+    const entities: EntityRow[] = [
+      [E1, 1, 2, 1, 1, 61.66666666666667, -1, -0.459],
+      [E2, 0, 0, 0, 70_000, 25, 0, -0],
+    ];
+    const citationsOf = (x: string): CitationRow[] => [
+      [`https://x.example/${x}`, 'x.example', 'you', 'listicle', x, 1, 1, 1],
+      ['https://y.example/', 'y.example', 'other', 'other', '', 1, 1, 0],
+      [x, x, 'forum', 'other', x.repeat(50), 0, 0, 0],
+    ];
+    const citations = citationsOf(s);
+    const w = new RowBinaryWriter(16); // grows as it goes
+    for (const generation of [3, 4]) {
+      const x = written;
+      writeWideAnswer(w, A, O, B, P, 'chatgpt', x, x, 'standard', at, x.repeat(40), 3, 0, [x, 'best crm 2026'], 1);
+      w.varUInt(entities.length);
+      for (const e of entities) writeEntityRow(w, ...e);
+      w.varUInt(citations.length);
+      for (const c of citationsOf(x)) writeCitationRow(w, ...c);
+      writeWideEnd(w, generation);
+    }
+    const rows = wideRows(w.bytes());
+    t.is(rows.length, 2);
     const answer = [
-      '5d0c1f3e-0000-4000-8000-000000000001',
-      'o',
-      'b',
-      'p',
+      A,
+      O,
+      B,
+      P,
       'chatgpt',
       s,
       s,
       'standard',
-      '2026-11-01 06:00:00.000',
+      '2026-11-01 06:00:00.250',
       '2026-11-01',
-      s,
-      2,
-      0,
-      [s],
-      1,
-    ];
-    const entities: Parameters<typeof entityTuple>[] = [
-      ['e1', 1, 2, 1, 1, 61.66666666666667, -1, -0.459],
-      ['e2', 0, 0, 0, 1, 25, 0, 0],
-    ];
-    const citations: Parameters<typeof citationTuple>[] = [
-      [`https://x.example/${s}`, 'x.example', 'you', 'listicle', s, 1, 1, 1],
-      ['https://y.example/', 'y.example', 'other', 'other', '', 1, 1, 0],
-      [s, s, 'forum', 'other', s, 0, 0, 0],
-    ];
-    const line = wideLine(
-      rowKey('answers', answer),
-      entities.map((e) => entityTuple(...e)),
-      citations.map((c) => citationTuple(...c)),
+      s.repeat(40),
       3,
-    );
-    // What ClickHouse reads: valid JSON of the answer's values, sign 1, the tuples, the generation.
-    t.deepEqual(JSON.parse(line), [...answer, 1, entities, citations, 3], s);
-    const [id, , brand, prompt, platform, model, region, , at, day] = answer;
+      0,
+    ];
+    t.deepEqual(rows[0], [...answer, [s, 'best crm 2026'], 1, 1, entities, citations, 3], s);
+    t.is(rows[1][18], 4);
     t.deepEqual(
-      keysOfWide(line),
+      keysOfWide(rows[0]),
       {
-        answers: [rowKey('answers', answer)],
+        answers: [rowKey('answers', [...answer, [s, 'best crm 2026'], 1])],
         answer_entities: entities.map(([e, isBrand, mentions, position, cited, score, sentiment, sentimentScore]) =>
           rowKey('answer_entities', [
-            id,
-            brand,
+            A,
+            B,
             e,
             isBrand,
-            prompt,
-            platform,
-            model,
-            region,
-            day,
-            at,
+            P,
+            'chatgpt',
+            s,
+            s,
+            '2026-11-01',
+            '2026-11-01 06:00:00.250',
             mentions,
             position,
             cited,
@@ -209,14 +219,14 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
         ),
         answer_citations: citations.map(([url, domain, category, type, title, df, gf, af]) =>
           rowKey('answer_citations', [
-            id,
-            brand,
-            prompt,
-            platform,
-            model,
-            region,
-            day,
-            at,
+            A,
+            B,
+            P,
+            'chatgpt',
+            s,
+            s,
+            '2026-11-01',
+            '2026-11-01 06:00:00.250',
             url,
             domain,
             category,
@@ -232,35 +242,18 @@ test('an answer_rows_in line stands for exactly the rows its views write, key fo
       s,
     );
   }
-  t.deepEqual(
-    keysOfWide(
-      wideLine(
-        rowKey('answers', [
-          'a',
-          'o',
-          'b',
-          'p',
-          'grok',
-          'm',
-          'r',
-          'shopping',
-          '2026-11-01 06:00:00.000',
-          '2026-11-01',
-          '',
-          0,
-          4,
-          [],
-          0,
-        ]),
-        [],
-        [],
-        0,
-      ),
-    ),
-    {
-      answers: ['"a","o","b","p","grok","m","r","shopping","2026-11-01 06:00:00.000","2026-11-01","",0,4,[],0'],
-      answer_entities: [],
-      answer_citations: [],
-    },
-  );
+  // A shopping answer: no analysis rows, unknown searches, an upper-case id read back in lower case.
+  const w = new RowBinaryWriter();
+  writeWideAnswer(w, A.toUpperCase(), O, B, P, 'grok', 'm', 'r', 'shopping', at, '', 0, 4, [], 0);
+  w.varUInt(0);
+  w.varUInt(0);
+  writeWideEnd(w, 0);
+  const [row] = wideRows(w.bytes());
+  t.deepEqual(keysOfWide(row), {
+    answers: [
+      `"${A}","${O}","${B}","${P}","grok","m","r","shopping","2026-11-01 06:00:00.250","2026-11-01","",0,4,[],0`,
+    ],
+    answer_entities: [],
+    answer_citations: [],
+  });
 });
