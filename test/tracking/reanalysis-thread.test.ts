@@ -88,9 +88,7 @@ test('the worker gives the lines of a step that the analysis here gives, model v
     t.not(Buffer.from(builtIn.rows).toString('hex'), text);
     t.is(
       Buffer.from(builtIn.rows).toString('hex'),
-      Buffer.from(stepLines({ ...step(), verdicts: null }, brandId, compileEntities(entities), 4).rows).toString(
-        'hex',
-      ),
+      Buffer.from(stepLines({ ...step(), verdicts: null }, brandId, compileEntities(entities), 4).rows).toString('hex'),
     );
   } finally {
     await thread.close();
