@@ -33,8 +33,6 @@ export function answerRows(
   cards: CardFigures[],
   wide: RowBinaryWriter,
 ): string[] {
-  const day = a.collected_at.slice(0, 10);
-  const collected_at = chTime(a.collected_at);
   const { answerId, organizationId, brandId } = ctx;
   const { prompt_id, platform, model, region } = a;
   writeWideAnswer(
@@ -99,6 +97,9 @@ export function answerRows(
   });
   writeWideEnd(wide, ctx.generation, ctx.reanalysis);
   const shoppingCards: string[] = [];
+  // The cards' rows are JSON lines, with the day and time as text: only shopping answers need them.
+  const day = a.collected_at.slice(0, 10);
+  const collected_at = cards.length ? chTime(a.collected_at) : '';
   cards.forEach((c, i) => {
     shoppingCards.push(
       rowKey('shopping_cards', [
