@@ -222,19 +222,51 @@ function domainInfo(compiled: CompiledEntities, domain: string): DomainInfo {
   return info;
 }
 
-// The article type of a parsed URL for the title last seen with it, kept in the parsed URL's memo
-// slot: the URL cache shares parsed URLs, so a page cited again costs one comparison.
-interface TypeMemo {
-  title: string;
+// What analysis derives from a parsed URL, kept in the parsed URL's memo slot: the URL cache shares
+// parsed URLs, so a page cited again costs a comparison or two instead of a look-up. The domain's
+// owners and category belong to one compiled brand; the article type to the title last seen.
+interface UrlMemo {
+  compiled: CompiledEntities;
+  info: DomainInfo;
+  /** null until the article type is first asked for. */
+  title: string | null;
   type: ArticleType;
 }
 
-function typeOf(parsed: ParsedCitationUrl, title: string): ArticleType {
-  const memo = parsed.memo as TypeMemo | undefined;
-  if (memo !== undefined && memo.title === title) return memo.type;
-  const type = articleTypeOf(parsed.domain, parsed.path, parsed.query, title);
-  parsed.memo = { title, type } satisfies TypeMemo;
-  return type;
+function urlMemo(parsed: ParsedCitationUrl, compiled: CompiledEntities): UrlMemo {
+  let memo = parsed.memo as UrlMemo | undefined;
+  if (memo === undefined) {
+    memo = { compiled, info: domainInfo(compiled, parsed.domain), title: null, type: 'other' };
+    parsed.memo = memo;
+  } else if (memo.compiled !== compiled) {
+    memo.compiled = compiled;
+    memo.info = domainInfo(compiled, parsed.domain);
+  }
+  return memo;
+}
+
+function typeOf(parsed: ParsedCitationUrl, memo: UrlMemo, title: string): ArticleType {
+  if (memo.title !== title) {
+    memo.title = title;
+    memo.type = articleTypeOf(parsed.domain, parsed.path, parsed.query, title);
+  }
+  return memo.type;
+}
+
+/**
+ * Up to this many citations, an answer's are de-duplicated by looking through the ones kept, which
+ * costs less than hashing each URL into a Map; past it (up to 1,000 are accepted), by a Map.
+ */
+const SCAN_MAX = 64;
+
+/** Where a citation of the same normalised URL was kept, -1 if none was. */
+function keptIndex(kept: readonly { parsed: ParsedCitationUrl }[], parsed: ParsedCitationUrl): number {
+  for (let k = 0; k < kept.length; k++) {
+    const other = kept[k].parsed;
+    // The cache gives one parsed URL per raw URL: two raw spellings of one page differ in object only.
+    if (other === parsed || other.url === parsed.url) return k;
+  }
+  return -1;
 }
 
 /**
@@ -265,26 +297,35 @@ export function analyzeAnswer(
   });
 
   // Citations: de-duplicated by normalised URL; the first non-empty title is kept.
-  const byUrl = new Map<string, { parsed: ParsedCitationUrl; title: string }>();
+  const kept: { parsed: ParsedCitationUrl; title: string }[] = [];
+  const byUrl = (answer.citations?.length ?? 0) > SCAN_MAX ? new Map<string, number>() : null;
   for (const c of answer.citations ?? []) {
     if (!c || typeof c.url !== 'string') continue;
     const parsed = parseCitationUrl(c.url);
     if (!parsed) continue;
     const title = typeof c.title === 'string' ? c.title.trim() : '';
-    const seen = byUrl.get(parsed.url);
-    if (seen) {
-      if (seen.title === '' && title !== '') seen.title = title;
+    const at = byUrl ? (byUrl.get(parsed.url) ?? -1) : keptIndex(kept, parsed);
+    if (at >= 0) {
+      if (kept[at].title === '' && title !== '') kept[at].title = title;
       continue;
     }
-    byUrl.set(parsed.url, { parsed, title });
+    byUrl?.set(parsed.url, kept.length);
+    kept.push({ parsed, title });
   }
 
   const cites = new Array<number>(n).fill(0);
   const citations: CitationFigures[] = [];
-  for (const { parsed, title } of byUrl.values()) {
-    const { owners, category } = domainInfo(compiled, parsed.domain);
+  for (const { parsed, title } of kept) {
+    const memo = urlMemo(parsed, compiled);
+    const { owners, category } = memo.info;
     for (const o of owners) cites[o]++;
-    citations.push({ url: parsed.url, domain: parsed.domain, category, article_type: typeOf(parsed, title), title });
+    citations.push({
+      url: parsed.url,
+      domain: parsed.domain,
+      category,
+      article_type: typeOf(parsed, memo, title),
+      title,
+    });
   }
 
   const figures: EntityFigures[] = entities.map((e, i) => ({

@@ -21,6 +21,31 @@ export interface AnswerContext {
   reanalysis?: boolean;
 }
 
+/**
+ * For each citation, whether it is the first of its domain in the answer. An answer cites a
+ * handful of pages, so the ones before are looked through, which costs less than hashing each
+ * domain into a Set; past SCAN_MAX citations (up to 1,000 are accepted) a Set is used.
+ */
+const SCAN_MAX = 64;
+function domainFirsts(citations: readonly { domain: string }[]): boolean[] {
+  const firsts = new Array<boolean>(citations.length);
+  if (citations.length > SCAN_MAX) {
+    const seen = new Set<string>();
+    citations.forEach((c, i) => {
+      firsts[i] = !seen.has(c.domain);
+      seen.add(c.domain);
+    });
+    return firsts;
+  }
+  for (let i = 0; i < citations.length; i++) {
+    const domain = citations[i].domain;
+    let k = 0;
+    while (k < i && citations[k].domain !== domain) k++;
+    firsts[i] = k === i;
+  }
+  return firsts;
+}
+
 // Values go in COLUMNS order (row-lines.ts).
 /**
  * Writes an answer's answer_rows_in row (its answers, answer_entities and answer_citations rows)
@@ -77,10 +102,10 @@ export function answerRows(
   });
   const citations = analysis ? analysis.citations : [];
   wide.varUInt(citations.length);
-  const seenDomains = new Set<string>();
-  const seenGroups = new Set<string>();
+  const domainFirst = domainFirsts(citations);
+  let seenGroups = 0; // a bit per group: you, competitor, external
   citations.forEach((c, i) => {
-    const group = c.category === 'you' || c.category === 'competitor' ? c.category : 'external';
+    const group = c.category === 'you' ? 1 : c.category === 'competitor' ? 2 : 4;
     writeCitationRow(
       wide,
       c.url,
@@ -88,12 +113,11 @@ export function answerRows(
       c.category,
       c.article_type,
       c.title,
-      seenDomains.has(c.domain) ? 0 : 1,
-      seenGroups.has(group) ? 0 : 1,
+      domainFirst[i] ? 1 : 0,
+      seenGroups & group ? 0 : 1,
       i === 0 ? 1 : 0,
     );
-    seenDomains.add(c.domain);
-    seenGroups.add(group);
+    seenGroups |= group;
   });
   writeWideEnd(wide, ctx.generation, ctx.reanalysis);
   const shoppingCards: string[] = [];

@@ -25,6 +25,16 @@ const COLUMNS: BinaryColumn[] = [
   ['pairs', 'Array(Tuple(UUID, Float64))'],
 ];
 
+const EDGES = [
+  'a'.repeat(127),
+  'b'.repeat(128),
+  'abc€',
+  `${'c'.repeat(120)}é`,
+  `${'d'.repeat(41)}é`,
+  `${'e'.repeat(42)}é`,
+  '\u0000\u001f\u007f',
+  'lone \ud800',
+];
 const LONG = `café ’quotes’ 日本語 😀 ${'x'.repeat(300)}`;
 const ROWS = [
   {
@@ -36,7 +46,9 @@ const ROWS = [
     score: -0.459,
     at: Date.parse('2026-11-01T06:00:00.250Z'),
     text: LONG,
-    list: ['', 'a "quoted" word', LONG],
+    // Around the writer's short ASCII path: 127 and 128 units, non-ASCII after an ASCII start,
+    // control characters, a lone surrogate (stored as U+FFFD, as UTF-8 has none).
+    list: ['', 'a "quoted" word', LONG, ...EDGES],
     pairs: [['5d0c1f3e-0000-4000-8000-000000000001', 61.66666666666667]] as [string, number][],
   },
   {
@@ -52,6 +64,9 @@ const ROWS = [
     pairs: [],
   },
 ];
+
+/** A string as UTF-8 holds it: a lone surrogate becomes U+FFFD. */
+const stored = (s: string) => Buffer.from(s).toString();
 
 function write(w: RowBinaryWriter, r: (typeof ROWS)[number]): void {
   w.uuid(r.id);
@@ -87,6 +102,7 @@ test.serial('the engine reads the writer’s values as they were meant, and so d
     got.map((g) => ({ ...g, at: Number(g.at), pairs: (g.pairs as unknown[][]).map(([id, v]) => [id, v]) })),
     ROWS.map((r) => ({
       ...r,
+      list: r.list.map(stored),
       id: r.id.toLowerCase(),
       day: new Date(r.at).toISOString().slice(0, 10),
     })),
@@ -102,7 +118,7 @@ test.serial('the engine reads the writer’s values as they were meant, and so d
     t.is(read.string(), r.text);
     const list = [];
     for (let n = read.varUInt(); n > 0; n--) list.push(read.string());
-    t.deepEqual(list, r.list);
+    t.deepEqual(list, r.list.map(stored));
     const pairs = [];
     for (let n = read.varUInt(); n > 0; n--) pairs.push([read.uuid(), read.float64()]);
     t.deepEqual(pairs, r.pairs);

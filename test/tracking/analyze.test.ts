@@ -239,3 +239,49 @@ test('surface forms are literal text, not patterns', (t) => {
   ]);
   t.deepEqual(brief(run('c++ builder, AxB, a.b, who? and who (beta)', [], c)), { cpp: [2, 1, 0], q: [2, 2, 0] });
 });
+
+test('citations: past 64 in one answer, de-duplicated the same way, the first non-empty title kept', (t) => {
+  for (const n of [60, 64, 65, 300]) {
+    const citations: CitationInput[] = [];
+    for (let k = 0; k < n; k++) {
+      const page = k % 40; // each page cited again, spelled another way, with or without a title
+      citations.push({
+        url: k % 2 ? `https://WWW.acme.com/p${page}/?utm_source=x` : `https://acme.com/p${page}`,
+        title: k < 40 ? '' : `Title ${k}`,
+      });
+    }
+    const pages = Math.min(n, 40);
+    t.deepEqual(
+      run('Acme.', citations).citations.map((c) => [c.url, c.title]),
+      Array.from({ length: pages }, (_, p) => [`https://acme.com/p${p}`, p + 40 < n ? `Title ${p + 40}` : '']),
+      `${n} citations`,
+    );
+  }
+});
+
+test('citations: a page cited under two brands takes each brand’s category, and each title its type', (t) => {
+  const asCompetitor = compileEntities([
+    { id: 'globex', kind: 'brand', name: 'Globex', aliases: [], domains: ['globex.com'] },
+    { ...acme, kind: 'competitor' },
+  ]);
+  const page = 'https://acme.com/blog/post';
+  for (let round = 0; round < 2; round++) {
+    for (const [c, category] of [
+      [compiled, 'you'],
+      [asCompetitor, 'competitor'],
+    ] as const) {
+      t.deepEqual(
+        run('Acme.', [{ url: page, title: 'Acme review' }], c).citations.map((x) => [x.category, x.article_type]),
+        [[category, 'review']],
+      );
+      t.deepEqual(
+        run('Acme.', [{ url: page, title: 'How to set up Acme' }], c).citations.map((x) => [
+          x.category,
+          x.article_type,
+        ]),
+        [[category, 'how_to']],
+      );
+      t.is(run('Acme.', [{ url: page }], c).citations[0].article_type, 'other');
+    }
+  }
+});
