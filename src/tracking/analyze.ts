@@ -286,15 +286,12 @@ export function analyzeAnswer(
   // Mentions and positions; the mentions' spans feed the sentiment of the sentences naming them.
   const text = mentionText(answer.text);
   const spans: MentionSpan[] = [];
-  const { counts, first } = scanMentions(compiled, text, spans);
-  const named: number[] = [];
-  for (let i = 0; i < n; i++) if (counts[i] > 0) named.push(i);
-  // Matches never overlap, so two entities never share a first offset: the order is total.
-  named.sort((a, b) => first[a] - first[b]);
+  const { counts } = scanMentions(compiled, text, spans);
+  // Positions by first mention: the spans come in the order of the text (and never overlap, so two
+  // entities never share a first offset), so each entity's first span gives its rank.
   const position = new Array<number>(n).fill(0);
-  named.forEach((i, rank) => {
-    position[i] = rank + 1;
-  });
+  let rank = 0;
+  for (const { owner } of spans) if (position[owner] === 0) position[owner] = ++rank;
 
   // Citations: de-duplicated by normalised URL; the first non-empty title is kept.
   const kept: { parsed: ParsedCitationUrl; title: string }[] = [];

@@ -384,12 +384,20 @@ function newSegment(from: number, before: number): Segment {
     seg.to = from;
     seg.valence = 0;
     seg.weight = 1;
-    if (seg.holders.length !== 0) seg.holders.length = 0;
-    if (seg.objects.length !== 0) seg.objects.length = 0;
+    empty(seg.holders);
+    empty(seg.objects);
     seg.relative = false;
     seg.before = before;
   }
   return seg;
+}
+
+/**
+ * Empties a pooled list and keeps its room: V8 frees an array's storage when its length is set to
+ * 0, so the next push allocated it again (about 0.7 KB an answer); pop never does.
+ */
+function empty(list: number[]): void {
+  while (list.length !== 0) list.pop();
 }
 
 /** Keeps the open segment (tokens [seg.from, to)) when it holds a word, rating its clause. */
