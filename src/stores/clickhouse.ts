@@ -9,9 +9,9 @@ import { isScoped, type ScopedQuery } from './scoped-query.ts';
 import { ApiError } from '../errors.ts';
 import { FairQueue } from '../runtime/fair-queue.ts';
 import { ClientPool } from './client-pool.ts';
-import { inlineParams } from './inline-params.ts';
+import { inlineParams, placeholders } from './inline-params.ts';
 import { parsedRows, type RowStream } from './parsed-rows.ts';
-import type { BinaryColumn } from './row-binary.ts';
+import { RowBinaryWriter, type BinaryColumn } from './row-binary.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -119,6 +119,51 @@ function compactRows(values: readonly object[]): { columns: string[]; body: stri
   return { columns, body };
 }
 
+/**
+ * Lists of more elements than this go to the embedded engine as a file rather than written into
+ * the query's text: ClickHouse's SQL parser took about 50 ms of CPU for a literal of 20,000 UUIDs
+ * (the ids ingestion checks per batch), against about 10 ms for the same list read from a file.
+ */
+const SPOOLED_LIST_MIN = 1000;
+/** The list types spooled, and how each element is written in RowBinary. */
+const SPOOLED_ELEMENT: Record<string, (w: RowBinaryWriter, v: unknown) => void> = {
+  'Array(UUID)': (w, v) => w.uuid(v as string),
+  'Array(String)': (w, v) => w.string(v as string),
+};
+
+/**
+ * Writes each long list parameter of a query (a UUID or String array of SPOOLED_LIST_MIN elements
+ * or more) to a spool file, and gives, by parameter name, the expression that reads it back (a
+ * scalar subquery: an array, usable wherever the parameter was), and the files to remove after.
+ */
+async function spoolLists(
+  sql: string,
+  params: Readonly<Record<string, unknown>>,
+  spoolFile: (body: Uint8Array) => Promise<string>,
+): Promise<{ written: Map<string, string>; files: string[] }> {
+  const written = new Map<string, string>();
+  const files: string[] = [];
+  for (const { name, type } of placeholders(sql)) {
+    const value = params[name];
+    const write = SPOOLED_ELEMENT[type];
+    if (!write || written.has(name) || !Array.isArray(value) || value.length < SPOOLED_LIST_MIN) continue;
+    const w = new RowBinaryWriter(value.length * 20);
+    try {
+      for (const v of value) write(w, v);
+    } catch {
+      continue; // not a UUID, or not a string: written in, the engine (or inlineParams) names it
+    }
+    const file = await spoolFile(w.bytes());
+    files.push(file);
+    const element = type.slice('Array('.length, -1);
+    written.set(
+      name,
+      `_CAST((SELECT groupArray(v) FROM file(${sqlString(file)}, 'RowBinary', 'v ${element}')), ${sqlString(type)})`,
+    );
+  }
+  return { written, files };
+}
+
 export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHouse> {
   let client: ClickHouseClient;
   let rawInsert:
@@ -129,6 +174,8 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     | undefined;
   /** Embedded only: where RowBinary bodies wait for the engine to read them. */
   let spool: string | undefined;
+  /** Embedded only: writes a body into the spool, and gives the file's path. */
+  let spoolFile: ((body: Uint8Array) => Promise<string>) | undefined;
   /** Embedded only: the connections reads run on. */
   let readPool: ClientPool | undefined;
   const slots = opts.readSlots ?? (opts.url ? 8 : EMBEDDED_READ_SLOTS);
@@ -178,11 +225,15 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     // chDB's raw insert takes text formats only, so a RowBinary body goes through a file that the
     // insert reads with file(). TMPDIR says where (a tmpfs keeps it off the disk); it lives for
     // one insert.
-    spool = fs.mkdtempSync(path.join(os.tmpdir(), `answerscope-insert-${process.pid}-`));
+    spool = fs.mkdtempSync(path.join(os.tmpdir(), `answerscope-spool-${process.pid}-`));
     let spooled = 0;
-    binaryInsert = async (table, columns, body) => {
+    spoolFile = async (body) => {
       const file = path.join(spool!, `${++spooled}.rowbinary`);
       await fs.promises.writeFile(file, body);
+      return file;
+    };
+    binaryInsert = async (table, columns, body) => {
+      const file = await spoolFile!(body);
       try {
         const names = columns.map(([name]) => name).join(', ');
         const structure = columns.map(([name, type]) => `${name} ${type}`).join(', ');
@@ -252,9 +303,16 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       lines
         ? c.exec({ query: `${text} FORMAT JSONEachRow`, query_params: bound }).then((r) => ({ bytes: r.stream }))
         : c.query({ query: text, query_params: bound, format: 'JSONEachRow' }).then((r) => ({ rows: r }));
-    return readPool
-      ? readPool.use((reader) => start(reader, inlineParams(sql, params)))
-      : start(client, sql, params as Record<string, unknown>);
+    if (!readPool) return start(client, sql, params as Record<string, unknown>);
+    return readPool.use(async (reader) => {
+      const { written, files } = await spoolLists(sql, params, spoolFile!);
+      try {
+        return await start(reader, inlineParams(sql, params, written));
+      } finally {
+        // The engine has read the files once the query has answered: chDB hands over a whole result.
+        await Promise.all(files.map((file) => fs.promises.rm(file, { force: true })));
+      }
+    });
   };
   // With more than one slot, one lane holds at most all but one: another organization's read
   // always finds a connection free.

@@ -32,13 +32,24 @@ function literal(value: unknown, name: string): string {
   throw new TypeError(`query parameter ${name} has a value of type ${typeof value}, which is not written inline`);
 }
 
+/** The placeholders of a query: each one's name and type, in order (a name may repeat). */
+export function placeholders(sql: string): { name: string; type: string }[] {
+  return [...sql.matchAll(PLACEHOLDER)].map(([, name, type]) => ({ name, type: type.trim() }));
+}
+
 /**
  * `sql` with each placeholder whose name `params` holds replaced by its value as a literal of the
- * placeholder's type. A placeholder without a value is left as it is (the engine then names it).
+ * placeholder's type, or by the expression `written` gives for its name (a long list the caller
+ * hands over another way). A placeholder without a value is left as it is (the engine then names it).
  */
-export function inlineParams(sql: string, params: Readonly<Record<string, unknown>> | undefined): string {
+export function inlineParams(
+  sql: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+  written?: ReadonlyMap<string, string>,
+): string {
   if (!params) return sql;
-  return sql.replace(PLACEHOLDER, (whole, name: string, type: string) =>
-    Object.hasOwn(params, name) ? `_CAST(${literal(params[name], name)}, ${stringLiteral(type.trim())})` : whole,
-  );
+  return sql.replace(PLACEHOLDER, (whole, name: string, type: string) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    return written?.get(name) ?? `_CAST(${literal(params[name], name)}, ${stringLiteral(type.trim())})`;
+  });
 }

@@ -4,7 +4,7 @@
 // and for any text at all; and no value can end its literal early.
 import { randomInt } from 'node:crypto';
 import test from 'ava';
-import { inlineParams, stringLiteral } from '../../src/stores/inline-params.ts';
+import { inlineParams, placeholders, stringLiteral } from '../../src/stores/inline-params.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -30,6 +30,19 @@ test('a placeholder becomes a typed literal, text quoted with its backslashes, q
   // A name without a value stays a placeholder (the engine then names it); a value is not read again.
   t.is(inlineParams('{a:String} {b:String}', { a: '{b:String}' }), "_CAST('{b:String}', 'String') {b:String}");
   t.is(inlineParams('x = {n:Nullable(UInt8)}', { n: null }), "x = _CAST(NULL, 'Nullable(UInt8)')");
+});
+
+test('placeholders are listed with their types; one the caller wrote another way takes its expression', (t) => {
+  const sql = 'a IN {ids:Array(UUID)} AND b = {b: String } AND has({ids:Array(UUID)}, c)';
+  t.deepEqual(placeholders(sql), [
+    { name: 'ids', type: 'Array(UUID)' },
+    { name: 'b', type: 'String' },
+    { name: 'ids', type: 'Array(UUID)' },
+  ]);
+  t.is(
+    inlineParams(sql, { ids: ['x'], b: 'y' }, new Map([['ids', '(SELECT 1)']])),
+    "a IN (SELECT 1) AND b = _CAST('y', 'String') AND has((SELECT 1), c)",
+  );
 });
 
 test('a value that cannot be written as a literal is refused, naming the parameter', (t) => {

@@ -133,7 +133,7 @@ test.serial('an insert leaves no file behind, and a failed one reports the engin
   const spooled = () =>
     fs
       .readdirSync(os.tmpdir())
-      .filter((d) => d.startsWith(`answerscope-insert-${process.pid}-`)) // this process's stores only
+      .filter((d) => d.startsWith(`answerscope-spool-${process.pid}-`)) // this process's stores only
       .flatMap((d) => fs.readdirSync(`${os.tmpdir()}/${d}`));
   await ch.client.command({ query: 'CREATE TABLE rb (n UInt8) ENGINE = Memory' });
   const w = new RowBinaryWriter();
