@@ -119,6 +119,45 @@ function compactRows(values: readonly object[]): { columns: string[]; body: stri
   return { columns, body };
 }
 
+/** A spool directory's name, with the id of the process that made it (answerscope-insert-: before 2026-11-26). */
+const SPOOL_DIR = /^answerscope-(?:spool|insert)-(\d+)-/;
+
+/** A spool directory untouched for this long, of a process that seems gone, is removed. */
+const ORPHAN_SPOOL_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the spool directories of processes that are gone: one killed before it closed its stores
+ * left its directory (and maybe a file it was inserting) behind. A process that is still running,
+ * or that this user may not signal (another user's), keeps its own; so does a directory used in
+ * the last hour, in case its process runs where this one cannot see it (another PID namespace
+ * sharing TMPDIR). Best effort: what cannot be removed stays.
+ */
+export function removeOrphanSpools(dir: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(SPOOL_DIR.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0); // signal 0: only asks whether the process exists
+      continue;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') continue;
+    }
+    const at = path.join(dir, name);
+    try {
+      if (now - fs.statSync(at).mtimeMs < ORPHAN_SPOOL_AGE_MS) continue;
+      fs.rmSync(at, { recursive: true, force: true });
+    } catch {
+      /* gone meanwhile, or not ours to remove */
+    }
+  }
+}
+
 /**
  * Lists of more elements than this go to the embedded engine as a file rather than written into
  * the query's text: ClickHouse's SQL parser took about 50 ms of CPU for a literal of 20,000 UUIDs
@@ -225,10 +264,12 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     // chDB's raw insert takes text formats only, so a RowBinary body goes through a file that the
     // insert reads with file(). TMPDIR says where (a tmpfs keeps it off the disk); it lives for
     // one insert.
+    removeOrphanSpools(os.tmpdir());
     spool = fs.mkdtempSync(path.join(os.tmpdir(), `answerscope-spool-${process.pid}-`));
     let spooled = 0;
     spoolFile = async (body) => {
       const file = path.join(spool!, `${++spooled}.rowbinary`);
+      await fs.promises.mkdir(spool!, { recursive: true }); // in case another process took it for an orphan
       await fs.promises.writeFile(file, body);
       return file;
     };

@@ -1,11 +1,14 @@
 // Embedded reads hand long lists (1,000 UUIDs or strings and more) to the engine as a file rather
 // than written into the query (src/stores/clickhouse.ts, spoolLists): read that way, a list selects
 // exactly what it selects written in, its files are gone once the read has answered, and a list the
-// file cannot carry still goes written in, so the engine names what is wrong with it.
+// file cannot carry still goes written in, so the engine names what is wrong with it. What a killed
+// process left in the spool is removed when a store opens.
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import test from 'ava';
+import { removeOrphanSpools } from '../../src/stores/clickhouse.ts';
 import { select } from '../../src/stores/scoped-query.ts';
 import { migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
@@ -61,4 +64,43 @@ test.serial('a long list selects what it does written in, and leaves no file beh
   const bad = [...Array.from({ length: 1500 }, () => randomUUID()), 'not-a-uuid'];
   await t.throwsAsync(read('answer_id IN {ids:Array(UUID)}', { ids: bad }), { message: /not-a-uuid/ });
   t.deepEqual(spooled(), []);
+});
+
+test('the spool directories of processes gone for an hour are removed, and only those', (t) => {
+  const dir = fs.mkdtempSync(`${os.tmpdir()}/answerscope-orphans-`);
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dead = spawnSync(process.execPath, ['-e', '']).pid; // exited by now
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+  const make = (name: string, age: number) => {
+    fs.mkdirSync(`${dir}/${name}`);
+    fs.writeFileSync(`${dir}/${name}/1.rowbinary`, 'x');
+    fs.utimesSync(`${dir}/${name}`, hoursAgo(age), hoursAgo(age));
+  };
+  make(`answerscope-spool-${dead}-old`, 2);
+  make(`answerscope-insert-${dead}-old`, 2); // the name before 2026-11-26
+  make(`answerscope-spool-${dead}-recent`, 0.5); // maybe a process this one cannot see
+  make(`answerscope-spool-${process.pid}-mine`, 2);
+  make('answerscope-spool-1-init', 2); // a process that runs
+  make('something-else-1-x', 2);
+  removeOrphanSpools(dir);
+  t.deepEqual(
+    fs.readdirSync(dir).sort(),
+    [
+      'answerscope-spool-1-init',
+      `answerscope-spool-${dead}-recent`,
+      `answerscope-spool-${process.pid}-mine`,
+      'something-else-1-x',
+    ].sort(),
+  );
+});
+
+test.serial('opening the embedded store clears what a killed process left in the spool', async (t) => {
+  const dead = spawnSync(process.execPath, ['-e', '']).pid;
+  const left = `${os.tmpdir()}/answerscope-spool-${dead}-left`;
+  fs.mkdirSync(left);
+  fs.writeFileSync(`${left}/1.rowbinary`, 'x');
+  fs.utimesSync(left, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
+  t.teardown(() => fs.rmSync(left, { recursive: true, force: true }));
+  await scratchClickHouse(t, []);
+  t.false(fs.existsSync(left));
 });
