@@ -165,10 +165,10 @@ export function removeOrphanSpools(dir: string, now = Date.now()): void {
  */
 const SPOOLED_LIST_MIN = 1000;
 /** The list types spooled, and how each element is written in RowBinary. */
-const SPOOLED_ELEMENT: Record<string, (w: RowBinaryWriter, v: unknown) => void> = {
-  'Array(UUID)': (w, v) => w.uuid(v as string),
-  'Array(String)': (w, v) => w.string(v as string),
-};
+const SPOOLED_ELEMENT = new Map<string, (w: RowBinaryWriter, v: unknown) => void>([
+  ['Array(UUID)', (w, v) => w.uuid(v as string)],
+  ['Array(String)', (w, v) => w.string(v as string)],
+]);
 
 /**
  * Writes each long list parameter of a query (a UUID or String array of SPOOLED_LIST_MIN elements
@@ -184,7 +184,7 @@ async function spoolLists(
   const files: string[] = [];
   for (const { name, type } of placeholders(sql)) {
     const value = params[name];
-    const write = SPOOLED_ELEMENT[type];
+    const write = SPOOLED_ELEMENT.get(type);
     if (!write || written.has(name) || !Array.isArray(value) || value.length < SPOOLED_LIST_MIN) continue;
     const w = new RowBinaryWriter(value.length * 20);
     try {

@@ -142,7 +142,7 @@ export class RowBinaryWriter extends ByteWriter {
     // Up to 42 UTF-16 units take at most 126 bytes, whose length is one byte: the text is written
     // first and its length set after, so short strings are not measured first.
     if (len <= 42) {
-      this.room(1 + s.length * 3);
+      this.room(1 + len * 3);
       const n = this.buf.write(s, this.at + 1, 'utf8');
       this.buf[this.at] = n;
       this.at += 1 + n;

@@ -5,6 +5,7 @@
 
 import type { AnswerInput, ArticleType, Category, CitationFigures, Entity, EntityFigures } from './types.ts';
 import { articleTypeOf, classifyExternal } from './classify.ts';
+import { firstIndexes } from './first-indexes.ts';
 import { entitySentiments, type EntitySentiment, type MentionSpan } from './sentiment/entity-sentiment.ts';
 import { domainSuffixes, normaliseDomain, parseCitationUrl, type ParsedCitationUrl } from './urls.ts';
 
@@ -153,7 +154,6 @@ function ownerOf(compiled: CompiledEntities, matched: string): number {
 
 export interface MentionScan {
   counts: number[];
-  first: number[]; // offset of the first match, -1 when none
   /** Entity index of the leftmost match, -1 when none (used for product cards). */
   leftmost: number;
 }
@@ -166,7 +166,6 @@ export interface MentionScan {
 export function scanMentions(compiled: CompiledEntities, text: string, spans?: MentionSpan[]): MentionScan {
   const n = compiled.entities.length;
   const counts = new Array<number>(n).fill(0);
-  const first = new Array<number>(n).fill(-1);
   let leftmost = -1;
   const re = compiled.matcher;
   if (re && text.length) {
@@ -175,12 +174,11 @@ export function scanMentions(compiled: CompiledEntities, text: string, spans?: M
       const owner = ownerOf(compiled, m[0]);
       if (owner < 0) continue;
       counts[owner]++;
-      if (first[owner] < 0) first[owner] = m.index;
       spans?.push({ owner, start: m.index, end: m.index + m[0].length });
       if (leftmost < 0) leftmost = owner;
     }
   }
-  return { counts, first, leftmost };
+  return { counts, leftmost };
 }
 
 /** Visibility score of one entity in one answer, 0-100 (not rounded). */
@@ -254,22 +252,6 @@ function typeOf(parsed: ParsedCitationUrl, memo: UrlMemo, title: string): Articl
 }
 
 /**
- * Up to this many citations, an answer's are de-duplicated by looking through the ones kept, which
- * costs less than hashing each URL into a Map; past it (up to 1,000 are accepted), by a Map.
- */
-const SCAN_MAX = 64;
-
-/** Where a citation of the same normalised URL was kept, -1 if none was. */
-function keptIndex(kept: readonly { parsed: ParsedCitationUrl }[], parsed: ParsedCitationUrl): number {
-  for (let k = 0; k < kept.length; k++) {
-    const other = kept[k].parsed;
-    // The cache gives one parsed URL per raw URL: two raw spellings of one page differ in object only.
-    if (other === parsed || other.url === parsed.url) return k;
-  }
-  return -1;
-}
-
-/**
  * Analyses one answer for every entity of its brand: one EntityFigures per entity (brand first,
  * then competitors in the order given) and one CitationFigures per distinct normalised URL.
  * `verdicts` (entity id -> the configured model's verdict, sentiment-judge.ts) replace the built-in
@@ -294,21 +276,19 @@ export function analyzeAnswer(
   for (const { owner } of spans) if (position[owner] === 0) position[owner] = ++rank;
 
   // Citations: de-duplicated by normalised URL; the first non-empty title is kept.
-  const kept: { parsed: ParsedCitationUrl; title: string }[] = [];
-  const byUrl = (answer.citations?.length ?? 0) > SCAN_MAX ? new Map<string, number>() : null;
+  const cited: { parsed: ParsedCitationUrl; title: string }[] = [];
   for (const c of answer.citations ?? []) {
     if (!c || typeof c.url !== 'string') continue;
     const parsed = parseCitationUrl(c.url);
-    if (!parsed) continue;
-    const title = typeof c.title === 'string' ? c.title.trim() : '';
-    const at = byUrl ? (byUrl.get(parsed.url) ?? -1) : keptIndex(kept, parsed);
-    if (at >= 0) {
-      if (kept[at].title === '' && title !== '') kept[at].title = title;
-      continue;
-    }
-    byUrl?.set(parsed.url, kept.length);
-    kept.push({ parsed, title });
+    if (parsed) cited.push({ parsed, title: typeof c.title === 'string' ? c.title.trim() : '' });
   }
+  const firsts = firstIndexes(cited, (c) => c.parsed.url);
+  const kept: typeof cited = [];
+  cited.forEach((c, i) => {
+    const first = cited[firsts[i]];
+    if (first === c) kept.push(c);
+    else if (first.title === '' && c.title !== '') first.title = c.title;
+  });
 
   const cites = new Array<number>(n).fill(0);
   const citations: CitationFigures[] = [];

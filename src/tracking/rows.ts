@@ -6,6 +6,7 @@ import type { AnswerAnalysis } from './analyze.ts';
 import type { CardFigures } from './types.ts';
 import type { ValidAnswer } from './answer-schema.ts';
 import { cardId } from './ids.ts';
+import { firstIndexes } from './first-indexes.ts';
 import { POLARITY_VALUE } from './sentiment/entity-sentiment.ts';
 import { rowKey, writeCitationRow, writeEntityRow, writeWideAnswer, writeWideEnd } from './row-lines.ts';
 import type { RowBinaryWriter } from '../stores/row-binary.ts';
@@ -19,31 +20,6 @@ export interface AnswerContext {
   generation: number;
   /** A re-analysis of a stored answer: only its analysis rows are written. */
   reanalysis?: boolean;
-}
-
-/**
- * For each citation, whether it is the first of its domain in the answer. An answer cites a
- * handful of pages, so the ones before are looked through, which costs less than hashing each
- * domain into a Set; past SCAN_MAX citations (up to 1,000 are accepted) a Set is used.
- */
-const SCAN_MAX = 64;
-function domainFirsts(citations: readonly { domain: string }[]): boolean[] {
-  const firsts = new Array<boolean>(citations.length);
-  if (citations.length > SCAN_MAX) {
-    const seen = new Set<string>();
-    citations.forEach((c, i) => {
-      firsts[i] = !seen.has(c.domain);
-      seen.add(c.domain);
-    });
-    return firsts;
-  }
-  for (let i = 0; i < citations.length; i++) {
-    const domain = citations[i].domain;
-    let k = 0;
-    while (k < i && citations[k].domain !== domain) k++;
-    firsts[i] = k === i;
-  }
-  return firsts;
 }
 
 // Values go in COLUMNS order (row-lines.ts).
@@ -102,7 +78,7 @@ export function answerRows(
   });
   const citations = analysis ? analysis.citations : [];
   wide.varUInt(citations.length);
-  const domainFirst = domainFirsts(citations);
+  const domainFirst = firstIndexes(citations, (c) => c.domain); // i: the first of its domain
   let seenGroups = 0; // a bit per group: you, competitor, external
   citations.forEach((c, i) => {
     const group = c.category === 'you' ? 1 : c.category === 'competitor' ? 2 : 4;
@@ -113,7 +89,7 @@ export function answerRows(
       c.category,
       c.article_type,
       c.title,
-      domainFirst[i] ? 1 : 0,
+      domainFirst[i] === i ? 1 : 0,
       seenGroups & group ? 0 : 1,
       i === 0 ? 1 : 0,
     );
