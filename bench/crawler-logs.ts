@@ -3,7 +3,7 @@
 // `answerscope crawler-logs import FILE --brand ID --host H` does (its command function, in this
 // process, so its memory is measured), on the embedded stores unless DATABASE_URL / CLICKHOUSE_URL
 // are set. Prints entries per second and the peak memory (in all and per tenth of the run), then
-// whether the target of CONTRACT.md section 14's issue (50,000 entries/s) was met.
+// whether the target of the issue behind docs/api.md section 14 (50,000 entries/s) was met.
 //   node --import tsx bench/crawler-logs.ts [N=1000000]
 import fs from 'node:fs';
 import os from 'node:os';

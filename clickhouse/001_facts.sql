@@ -8,7 +8,7 @@
 -- cancelled pairs to save space; correctness never depends on merges having happened.
 --
 -- Entity and citation rows exist only for answers that feed the visibility figures (mode other
--- than `shopping`); shopping answers feed shopping_cards only (CONTRACT.md section 2).
+-- than `shopping`); shopping answers feed shopping_cards only (docs/api.md section 2).
 
 CREATE TABLE IF NOT EXISTS answers {{ON_CLUSTER}} (
   answer_id       UUID,

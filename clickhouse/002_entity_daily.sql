@@ -2,7 +2,7 @@
 -- model, region) holding sign-weighted sums, so summary, trend, competitor and share-of-voice
 -- figures over whole days read tens of thousands of rows instead of millions. The view sees every
 -- inserted block, cancel rows included, and sums them with their sign: a replaced answer is
--- subtracted here exactly as in the source table (the trap of DESIGN.md does not apply to sums of
+-- subtracted here exactly as in the source table (the trap in docs/architecture.md does not apply to sums of
 -- signed rows). Topic filters and timestamp bounds read answer_entities itself. Column names differ
 -- from the source's so the view's aliases cannot shadow a source column inside an aggregate.
 

@@ -1,4 +1,4 @@
--- History follows the workspace (CONTRACT.md section 10, docs/analysis.md): every analysis row
+-- History follows the workspace (docs/api.md section 10, docs/analysis.md): every analysis row
 -- carries the generation of the brand's analysis it belongs to, and reads take the brand's live
 -- generation only (Postgres brands.analysis_generation, bound by src/stores/scoped-query.ts). A
 -- re-analysis writes generation N+1 beside N, switches the brand in Postgres, then deletes N.

@@ -1,4 +1,4 @@
--- The web searches a platform ran before answering (fan-out, CONTRACT.md section 12). ClickHouse
+-- The web searches a platform ran before answering (fan-out, docs/api.md section 12). ClickHouse
 -- has no Nullable(Array), so "unknown" is a flag beside the array: search_queries_known = 0 is
 -- unknown (the engine's API does not expose them, or an ingest line did not say), and known = 1
 -- with [] means the platform answered without searching. Rows stored before this migration read

@@ -1,4 +1,4 @@
--- AI crawler hits (CONTRACT.md section 14, docs/crawlers.md): one row per server-log entry whose user
+-- AI crawler hits (docs/api.md section 14, docs/crawlers.md): one row per server-log entry whose user
 -- agent is a known AI crawler or agent and whose host is one of the brand's domains. The client's
 -- address is never stored: only the verdict on it (`verification`: verified, spoofed, unverified).
 -- Rows are only ever appended (a log line is a fact; a re-imported log is counted again, as the

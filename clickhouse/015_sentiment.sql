@@ -1,4 +1,4 @@
--- Sentiment per entity (CONTRACT.md section 13, docs/analysis.md "Sentiment"): each entity row
+-- Sentiment per entity (docs/api.md section 13, docs/analysis.md "Sentiment"): each entity row
 -- carries the polarity of the answer's sentences naming it (1 positive, 0 neutral, -1 negative)
 -- and its score in [-1, 1]. An entity not named has none: its row (mentions = 0) stores 0 and 0,
 -- and reads give null where mentions = 0, so no flag is needed. Rows written before this migration

@@ -1,4 +1,4 @@
--- The configured model's sentiment verdicts (CONTRACT.md section 13, docs/analysis.md "Sentiment"):
+-- The configured model's sentiment verdicts (docs/api.md section 13, docs/analysis.md "Sentiment"):
 -- with LLM_BASE_URL set, the daily capture asks the model to judge each entity named in an answer
 -- and writes its verdicts here before the answer's rows. A re-analysis reads them back and applies
 -- them to the entities still named, so it re-derives the figures the capture wrote instead of

@@ -1,4 +1,4 @@
--- History follows the workspace (CONTRACT.md section 10). Every stored answer's analysis rows in
+-- History follows the workspace (docs/api.md section 10). Every stored answer's analysis rows in
 -- ClickHouse carry a generation; a brand's figures are read from its live one only. A re-analysis
 -- writes the next generation from the stored answers and then switches the brand to it in one
 -- UPDATE, so a read sees the old analysis or the new one, never a mix.

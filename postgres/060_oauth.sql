@@ -1,4 +1,4 @@
--- OAuth 2.1 for the MCP endpoint (CONTRACT.md section 16, docs/oauth.md). A grant is one consent:
+-- OAuth 2.1 for the MCP endpoint (docs/api.md section 16, docs/oauth.md). A grant is one consent:
 -- a person pasted an `ans_` key for a client; its authorization code and every token issued from
 -- it hang off the grant, so revoking the grant (a replayed code or refresh token) kills them all.
 -- Codes, tokens, client secrets and consent nonces are stored as their SHA-256 only.

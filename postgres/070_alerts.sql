@@ -1,4 +1,4 @@
--- Alerts (CONTRACT.md section 15, docs/alerts.md): rules per brand, and the firings the daily
+-- Alerts (docs/api.md section 15, docs/alerts.md): rules per brand, and the firings the daily
 -- evaluate-alerts job records (src/alerts/).
 
 -- A rule compares one metric of the last `window_days` complete UTC days with the window before.

@@ -1,4 +1,4 @@
-// Errors that reach a client as {"error": message} with a status of SPEC.md's Errors table.
+// Errors that reach a client as {"error": message} with a status of docs/api.md section 28 (Errors).
 // Anything else thrown is a 500 whose cause is logged, never sent.
 
 export class ApiError extends Error {

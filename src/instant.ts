@@ -4,7 +4,7 @@
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
-/** The span every date parameter and stored answer must fall in (CONTRACT.md section 9). */
+/** The span every date parameter and stored answer must fall in (docs/api.md section 9). */
 export const EARLIEST = Date.UTC(2000, 0, 1);
 /** The first instant after 2099-12-31. */
 export const AFTER_LATEST = Date.UTC(2100, 0, 1);

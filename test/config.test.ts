@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
-test('defaults follow CONTRACT.md section 4', (t) => {
+test('defaults follow docs/api.md section 4', (t) => {
   const c = loadConfig({});
   t.is(c.port, 8787);
   t.is(c.host, '127.0.0.1');

@@ -51,7 +51,7 @@ export const ruleSummary = (r: Pick<RuleRow, 'id' | 'metric' | 'condition' | 'th
   window_days: r.window_days,
 });
 
-/** The `data` of `alert.fired` (CONTRACT.md section 15). */
+/** The `data` of `alert.fired` (docs/api.md section 15). */
 export const firedData = (f: Firing) => ({
   rule: ruleSummary({ ...f, id: f.rule_id }),
   brand_id: f.brand_id,

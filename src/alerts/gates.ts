@@ -1,4 +1,4 @@
-// The gates an evaluation must pass before a rule may fire or clear (CONTRACT.md section 15): most
+// The gates an evaluation must pass before a rule may fire or clear (docs/api.md section 15): most
 // alerting tools fire on noise, so a window with too few answers, or whose capture mostly failed,
 // decides nothing.
 import type { Postgres } from '../stores/postgres.ts';

@@ -1,4 +1,4 @@
-// The AI crawler figure (CONTRACT.md section 14, docs/metrics.md "AI crawlers"): server-log hits of
+// The AI crawler figure (docs/api.md section 14, docs/metrics.md "AI crawlers"): server-log hits of
 // AI crawlers and agents on the brand's site. A spoofed hit (a bot's name from outside the ranges
 // its provider publishes) is not the bot's visit: it counts only in its bot's `spoofed_hits`, and
 // in no other figure (total_hits, by_bot.hits, by_type, top_pages, status_breakdown, last_visit).

@@ -1,4 +1,4 @@
-// The AI traffic figure (SPEC.md "AI traffic"): visits recorded by /t.js for one brand, in total and
+// The AI traffic figure (docs/api.md section 23, "AI traffic"): visits recorded by /t.js for one brand, in total and
 // by platform, page path (top 10) and country. Lists are ordered by visits, most first, then by key
 // ascending (byte order), so equal counts always come back in the same order.
 import type { ClickHouse } from '../stores/index.ts';

@@ -1,4 +1,4 @@
-// Every answer of a range, page by page, for `answerscope export answers` (CONTRACT.md section 11):
+// Every answer of a range, page by page, for `answerscope export answers` (docs/api.md section 11):
 // the answers explorer's own pages, so an exported line is exactly what the API shows. Memory stays
 // flat whatever the brand's size: one page is held at a time.
 //

@@ -1,4 +1,4 @@
-// The answers explorer (CONTRACT.md section 11): stored answers, newest first, each with exactly
+// The answers explorer (docs/api.md section 11): stored answers, newest first, each with exactly
 // the analysis the figures are computed from. Entity and citation values are the live
 // generation's stored rows (sign-summed, so a replaced answer's cancelled rows add nothing), never
 // a recomputation: a user reading the answers behind a figure sees what was counted.

@@ -1,4 +1,4 @@
-// visibility-confidence: how sure the visibility figures are (CONTRACT.md section 12). The values
+// visibility-confidence: how sure the visibility figures are (docs/api.md section 12). The values
 // are the summary's own (entitySums, the same read and formulas); Wilson intervals for the mention
 // and citation rates; a seeded bootstrap over answers, from per-answer rows, for the AI visibility
 // score of every entity and the brand's share of voice; and the answers per capture slot.

@@ -1,4 +1,4 @@
-// The formulas and rounding of CONTRACT.md section 3, in one place. Figures are computed from
+// The formulas and rounding of docs/api.md section 3, in one place. Figures are computed from
 // integer counts and one float sum (of 1/position), then rounded once, at the end.
 
 /** Half-up rounding to `digits` decimals; the tiny nudge keeps 12.25 from becoming 12.2 when

@@ -1,4 +1,4 @@
-// How sure a figure is (CONTRACT.md section 12): the Wilson score interval of a rate, and a seeded
+// How sure a figure is (docs/api.md section 12): the Wilson score interval of a rate, and a seeded
 // percentile bootstrap over answers for figures that are not a plain rate (the AI visibility
 // score, share of voice). Pure functions, no I/O: src/analytics/confidence.ts feeds them.
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';

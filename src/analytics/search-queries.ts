@@ -1,5 +1,5 @@
 // search-queries: the web searches the platforms ran before answering the brand's prompts (their
-// fan-out, CONTRACT.md section 12), how often they searched, and which queries came up most.
+// fan-out, docs/api.md section 12), how often they searched, and which queries came up most.
 //
 // One row per live answer is built first: its platform and search queries from `answers` (the row
 // whose sign-weighted count is positive, so an answer replaced by a re-import counts once, as its

@@ -1,4 +1,4 @@
-// Sentiment per entity (CONTRACT.md section 13): over the answers in range, how many name each
+// Sentiment per entity (docs/api.md section 13): over the answers in range, how many name each
 // entity (assessed) and how many of those speak of it positively, neutrally or negatively, and the
 // brand's same counts per platform and model. Read from entity_daily's polarity counts when the
 // filters allow (whole days, no topic), else from answer_entities; neutral is what is named and

@@ -1,5 +1,5 @@
 // visibility-summary: the brand's totals and score components, and its top five competitors by
-// mentions over the same answers (CONTRACT.md section 3).
+// mentions over the same answers (docs/api.md section 3).
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';

@@ -6,7 +6,7 @@
 // Two wordings of a refusal: blockedReason() is the detailed one, for the server's logs and for
 // address policies; refusedAs() is what a tenant reads, the class of the address only. Naming the
 // address a host name resolved to would let a tenant map the deployment's internal names
-// (CONTRACT section 9), so no message a tenant can read is built from anything else.
+// (docs/api.md section 9), so no message a tenant can read is built from anything else.
 import ipaddr from 'ipaddr.js';
 
 /** Metadata services reachable from cloud instances; named so the server's log says what it is. */

@@ -1,4 +1,4 @@
-// The `answerscope` commands (CONTRACT.md section 5), as functions over open stores. The command-line
+// The `answerscope` commands (docs/api.md section 5), as functions over open stores. The command-line
 // process and the running server's admin channel both call runCommand, so a command does the same
 // thing whether it opened the stores itself or reached them through the server.
 import fs from 'node:fs';

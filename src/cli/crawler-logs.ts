@@ -1,5 +1,5 @@
 // `answerscope crawler-logs import FILE --brand ID [--host H] [--format auto|combined|jsonl]`
-// (CONTRACT.md section 14, docs/crawlers.md): imports a server log's AI crawler hits for a brand and
+// (docs/api.md section 14, docs/crawlers.md): imports a server log's AI crawler hits for a brand and
 // prints {read, accepted, dropped, rejected: [{line, error}], rejected_count}.
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,4 +1,4 @@
-// `answerscope export answers --brand ID [--from D] [--to D]` (CONTRACT.md section 11): every
+// `answerscope export answers --brand ID [--from D] [--to D]` (docs/api.md section 11): every
 // answer of the brand in range, both modes, newest first, as the answers explorer shows them, one
 // JSON object a line on standard output. Pages are read one at a time and each is written only
 // once the previous one has drained, so memory stays flat however many answers there are.

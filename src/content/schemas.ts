@@ -1,4 +1,4 @@
-// The shapes of a content brief and a content draft (SPEC.md "Content brief", "Content draft").
+// The shapes of a content brief and a content draft (docs/api.md section 23, "Content brief", "Content draft").
 // Every generator's output is parsed with these before it is saved or returned.
 import { z } from 'zod';
 import { isArticleWithFaqJsonLd } from './jsonld.ts';

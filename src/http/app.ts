@@ -1,5 +1,5 @@
 // The Koa application: request id and logging, JSON errors, then the rate limit and API-key check
-// in front of every path under /api/ in any case (CONTRACT.md section 9), then the other surfaces
+// in front of every path under /api/ in any case (docs/api.md section 9), then the other surfaces
 // and the operations, whose router matches paths exactly as written.
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
@@ -49,7 +49,7 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
   app.proxy = opts.config.trustProxy;
   const limiter = await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg);
   // Key-protected paths whose own rate limit stands in for the API's: the crawler-log batch, which
-  // log forwarders post far more often than people call the API (CONTRACT.md section 14).
+  // log forwarders post far more often than people call the API (docs/api.md section 14).
   const crawlerLogsLimiter = await createLimiter(
     { ...opts.config.crawlerLogsRateLimit, store: opts.config.rateLimit.store, keyPrefix: 'crawler-logs' },
     opts.stores.pg,

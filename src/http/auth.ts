@@ -1,7 +1,7 @@
-// Bearer authentication exactly as SPEC.md's Authentication section says: only the Authorization
+// Bearer authentication exactly as docs/api.md section 26 (Authentication) says: only the Authorization
 // header, only the Bearer scheme, only tokens starting with `ans_`; the key is looked up on every
 // request so revocation and membership changes apply to the next one. The MCP endpoint also takes
-// the OAuth access tokens of CONTRACT.md section 16 (looked up afresh as well: a token dies with
+// the OAuth access tokens of docs/api.md section 16 (looked up afresh as well: a token dies with
 // its key), and its 401 points the client to the protected resource metadata; REST and the
 // Metrics API stay key-only.
 import type Koa from 'koa';

@@ -12,7 +12,7 @@ import { requireIdentity } from '../tenancy/keys.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
 
 export function mountOperations(deps: AppDeps, operations: Operation[]): Router {
-  // Case-sensitive: paths are matched as written (CONTRACT.md section 9), as the guard in front expects.
+  // Case-sensitive: paths are matched as written (docs/api.md section 9), as the guard in front expects.
   const router = new Router({ sensitive: true });
   for (const op of operations) {
     const prefixes = op.metrics ? ['/api/mcp', '/api/v1'] : ['/api/mcp'];

@@ -39,7 +39,7 @@ export function isOurResource(resource: string, base: string): boolean {
   return given === resourceUrl(base) || given === base;
 }
 
-/** The challenge of a 401 from the MCP endpoint (CONTRACT.md section 16; RFC 6750 error for a dead token). */
+/** The challenge of a 401 from the MCP endpoint (docs/api.md section 16; RFC 6750 error for a dead token). */
 export function bearerChallenge(base: string, invalidToken: boolean): string {
   const challenge = `Bearer resource_metadata="${base}${PROTECTED_RESOURCE_PATH}"`;
   return invalidToken ? `${challenge}, error="invalid_token"` : challenge;

@@ -1,4 +1,4 @@
-// The OAuth 2.1 authorization server of the MCP endpoint (CONTRACT.md section 16, docs/oauth.md):
+// The OAuth 2.1 authorization server of the MCP endpoint (docs/api.md section 16, docs/oauth.md):
 // the metadata documents, client registration, the consent page, the token and revocation
 // endpoints. Every path here passes a per-address rate limit of its own (the API's figures, its
 // own counters) before anything else; the paths are matched exactly as written.

@@ -1,7 +1,7 @@
 // `tools/call` messages whose params are malformed, caught before the SDK sees them: the SDK parses
 // the request with its own zod schema and answers -32603 Internal error with the raw zod issues,
 // where JSON-RPC says -32602 Invalid params and a client needs to know which field is wrong
-// (CONTRACT.md section 9). A tool's own argument validation is not this: it stays an `isError`
+// (docs/api.md section 9). A tool's own argument validation is not this: it stays an `isError`
 // result with the REST message.
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,4 +1,4 @@
-// Alert rules and their firings (CONTRACT.md section 15, docs/alerts.md): create, list and delete
+// Alert rules and their firings (docs/api.md section 15, docs/alerts.md): create, list and delete
 // rules of a brand, and list what fired. REST and MCP; not part of the Metrics API (not figures).
 import { z } from 'zod';
 import { operation } from './registry.ts';

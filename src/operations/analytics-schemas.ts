@@ -1,4 +1,4 @@
-// Response schemas of the analytics operations (SPEC.md "Resources and their fields"); they are
+// Response schemas of the analytics operations (docs/api.md section 23, "Resources and their fields"); they are
 // the MCP output schemas and the OpenAPI document's, so their descriptions speak to readers.
 import { z } from 'zod';
 

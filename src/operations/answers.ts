@@ -1,4 +1,4 @@
-// The answers explorer (CONTRACT.md section 11): the stored AI answers behind the figures, each with
+// The answers explorer (docs/api.md section 11): the stored AI answers behind the figures, each with
 // the analysis the figures count, listed newest first with cursor paging, and one by id.
 //
 // Not cached: a page is a bounded read (at most 101 keys, then 100 answers and their rows by id),

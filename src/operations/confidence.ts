@@ -1,5 +1,5 @@
 // How sure the visibility figures are: the summary's figures with 95% intervals, answers per
-// capture slot and capture completeness (CONTRACT.md section 12; docs/metrics.md "How sure a figure is").
+// capture slot and capture completeness (docs/api.md section 12; docs/metrics.md "How sure a figure is").
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { resolveFilters } from './analytics-filters.ts';

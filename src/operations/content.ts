@@ -1,4 +1,4 @@
-// Content opportunities: list, read, brief, draft and status (SPEC.md "Content opportunity",
+// Content opportunities: list, read, brief, draft and status (docs/api.md section 23, "Content opportunity",
 // "Content brief", "Content draft"). Ids of another organization's opportunities are 404s.
 import { z } from 'zod';
 import { operation } from './registry.ts';

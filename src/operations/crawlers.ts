@@ -1,4 +1,4 @@
-// AI crawlers: which AI bots read the brand's site, from its server logs (CONTRACT.md section 14;
+// AI crawlers: which AI bots read the brand's site, from its server logs (docs/api.md section 14;
 // the logs arrive through POST /api/mcp/crawler-logs or `answerscope crawler-logs import`).
 import { z } from 'zod';
 import { operation } from './registry.ts';

@@ -100,7 +100,7 @@ const DATE_MAX_LENGTH = 40;
 
 /**
  * A date bound: `YYYY-MM-DD` (UTC) or a full ISO 8601 timestamp, naming a real day or instant from
- * 2000-01-01 to 2099-12-31 (CONTRACT.md section 9). A bare date as the upper bound means the whole
+ * 2000-01-01 to 2099-12-31 (docs/api.md section 9). A bare date as the upper bound means the whole
  * day, through 23:59:59.999 UTC.
  */
 export function dateBound(name: string, end: boolean) {
@@ -211,7 +211,7 @@ export function cursor() {
     .describe('next_cursor of the previous page; omit for the first page');
 }
 
-/** Bounds of every list parameter (CONTRACT.md section 9): a long list is one slow scan for everyone. */
+/** Bounds of every list parameter (docs/api.md section 9): a long list is one slow scan for everyone. */
 export const LIST_MAX_ITEMS = 50;
 export const LIST_ITEM_MAX_LENGTH = 128;
 /** The longest comma-separated form of a list within the bounds. */

@@ -1,5 +1,5 @@
 // The web searches the AI platforms ran before answering the brand's prompts (their fan-out):
-// how often they searched and which queries came up most (CONTRACT.md section 12; docs/metrics.md
+// how often they searched and which queries came up most (docs/api.md section 12; docs/metrics.md
 // "Search queries").
 import { z } from 'zod';
 import { operation } from './registry.ts';

@@ -1,5 +1,5 @@
 // Sentiment per entity: how the answers in range speak of the brand and each competitor, and the
-// brand per platform (CONTRACT.md section 13; docs/metrics.md "Sentiment"; docs/analysis.md says
+// brand per platform (docs/api.md section 13; docs/metrics.md "Sentiment"; docs/analysis.md says
 // how each answer is judged).
 import { z } from 'zod';
 import { operation } from './registry.ts';

@@ -50,7 +50,7 @@ export const productVisibility = operation({
   description:
     'Where and how often one product appears in shopping answers: by platform, region and day, latest appearance, average rating, reviews and merchants. product_title must be exactly as list_shopping_cards returns it.',
   run: async (ctx, p) => {
-    // SPEC.md names both parameters in one message.
+    // docs/api.md section 25 names both parameters in one message.
     if (!p.brand_id || !p.product_title) throw badRequest(PARAMS_REQUIRED);
     const brand = await ctx.brand(p.brand_id);
     const title = p.product_title;

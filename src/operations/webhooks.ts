@@ -1,4 +1,4 @@
-// Webhook endpoints of the caller's organization (CONTRACT.md section 7): register (the secret is
+// Webhook endpoints of the caller's organization (docs/api.md section 7): register (the secret is
 // returned once), list, delete, send a test event, and list recent deliveries with their attempts.
 // REST only: these are not MCP tools and not part of the Metrics API.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The per-address request limit of SPEC.md (250 per 15 minutes by default) on every API surface.
+// The per-address request limit of docs/api.md section 29 (250 per 15 minutes by default) on every API surface.
 // In memory by default; RATE_LIMIT_STORE=postgres shares the counters between instances. The API
 // and the tracking beacon (src/traffic) both use it, so it lives below them.
 import type Koa from 'koa';

@@ -2,7 +2,7 @@
 // accident. The numbers are arbitrary but must never change while an older instance may still run
 // beside a newer one (a rolling deploy): both must take the same lock for it to exclude anything.
 // Scheduled jobs take no lock: a tick claims a unique job_runs(job, slot, scope) row (jobs/schedule.ts).
-// On embedded PGlite advisory locks do not exclude its connections from one another (DESIGN.md),
+// On embedded PGlite advisory locks do not exclude its connections from one another (docs/architecture.md),
 // which is why what they guard also rests on one process owning the stores.
 
 /** Session lock: two starting instances apply migrations in turn (src/stores/migrate.ts). */

@@ -1,7 +1,7 @@
 // What `apply` can change of a brand, read before and after the upsert in the same transaction:
 // any difference makes its cached figures stale (data_version), and a difference in its entities,
 // the names and surface forms answers are matched against, makes its stored analysis stale too
-// (a re-analysis, CONTRACT.md section 10). Arrays compare as stored, in order: the analysis reads
+// (a re-analysis, docs/api.md section 10). Arrays compare as stored, in order: the analysis reads
 // them in that order (the first entity claiming a form owns it), so a reorder is a change.
 import type { Queryable } from '../stores/postgres.ts';
 

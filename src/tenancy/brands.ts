@@ -52,7 +52,7 @@ export function brandOfRow(row: Record<string, unknown>): BrandRecord | null {
   return Object.fromEntries(COLUMN_LIST.map((c) => [c, row[`brand_${c}`]])) as unknown as BrandRecord;
 }
 
-/** The brand if it belongs to the organization, else the 404 of SPEC.md (other tenants' brands do not exist). */
+/** The brand if it belongs to the organization, else the 404 of docs/api.md (other tenants' brands do not exist). */
 export async function brandInOrganization(
   pg: Postgres,
   organizationId: string | null,
@@ -122,7 +122,7 @@ export async function brandByTrackingId(pg: Queryable, trackingId: string) {
 }
 
 /**
- * The figures of these brands changed: their cached results are stale (DESIGN.md, result cache).
+ * The figures of these brands changed: their cached results are stale (docs/architecture.md, result cache).
  * `earliestDay`: the earliest day (YYYY-MM-DD, UTC) the change can touch, when known; a change of
  * today's or later days only leaves figures of earlier ranges cached (history_version stays).
  */

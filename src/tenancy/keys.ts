@@ -18,7 +18,7 @@ export interface Identity {
   organizationId: string | null;
 }
 
-/** The 401 messages of SPEC.md's Authentication section, the same on REST and MCP. */
+/** The 401 messages of docs/api.md section 26 (Authentication), the same on REST and MCP. */
 export const MALFORMED = 'Missing or malformed API key';
 export const INVALID = 'Invalid API key';
 

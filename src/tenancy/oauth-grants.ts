@@ -1,4 +1,4 @@
-// OAuth grants for the MCP endpoint (CONTRACT.md section 16, docs/oauth.md): the authorization
+// OAuth grants for the MCP endpoint (docs/api.md section 16, docs/oauth.md): the authorization
 // request waiting on the consent page, the grant a person gives with an `ans_` key, its one-use
 // code, and the access and refresh tokens issued from it. Codes, tokens and nonces are random and
 // stored as their SHA-256 only.

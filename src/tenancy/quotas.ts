@@ -1,4 +1,4 @@
-// Monthly plan quotas (CONTRACT.md section 1): content briefs, content drafts and site audits.
+// Monthly plan quotas (docs/api.md section 1): content briefs, content drafts and site audits.
 // The limit is the organization's override (organizations.quota_*) or else its plan's default;
 // -1 means unlimited. Periods are calendar months in UTC. Taking a unit is one conditional upsert,
 // so with one unit left exactly one of N concurrent callers gets it, on real Postgres and PGlite.

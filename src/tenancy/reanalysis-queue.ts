@@ -1,4 +1,4 @@
-// The brand's re-analysis row (postgres/050_reanalysis.sql, CONTRACT.md section 10): queued by a
+// The brand's re-analysis row (postgres/050_reanalysis.sql, docs/api.md section 10): queued by a
 // change of its entities, claimed by one worker (or started by `answerscope reanalyze`), and
 // finished by switching the brand to the generation it wrote. Every transition is one statement,
 // so two instances never both take a row and no statement here waits on another connection.

@@ -1,5 +1,5 @@
 // `answerscope apply FILE`: upserts organizations, members, brands, competitors, topics and prompts
-// by their natural keys (CONTRACT.md section 5), all in one transaction. Applying the same file
+// by their natural keys (docs/api.md section 5), all in one transaction. Applying the same file
 // again changes nothing and prints the same ids. Things absent from the file are left as they are.
 // A brand that existed before is compared with itself after the upsert (brand-state.ts): a change
 // of what it shows bumps its data_version, a change of its entities queues a re-analysis.

@@ -1,5 +1,5 @@
 // Answer analysis: one answer + a brand's entities -> per-entity figures and citation rows,
-// exactly as CONTRACT.md section 2 defines them (docs/analysis.md says it in plain words).
+// exactly as docs/api.md section 2 defines them (docs/analysis.md says it in plain words).
 // Pure: no I/O. Ingestion calls it for every answer, so the per-brand work (regexes, domain
 // index) is done once in compileEntities() and analyzeAnswer() only scans.
 

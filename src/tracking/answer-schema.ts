@@ -1,4 +1,4 @@
-// One line of an answer file (CONTRACT.md sections 5 and 9), validated. A line that fails is rejected
+// One line of an answer file (docs/api.md sections 5 and 9), validated. A line that fails is rejected
 // with its line number and the first problem, named by field.
 import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
@@ -66,7 +66,7 @@ export function answerLineSchema(latest: number) {
       .max(1000)
       .default([]),
     products: z.array(z.record(z.string(), z.unknown())).max(500).default([]),
-    // Unknown (absent or null) stays apart from [] (answered without searching): CONTRACT.md section 12.
+    // Unknown (absent or null) stays apart from [] (answered without searching): docs/api.md section 12.
     search_queries: z
       .array(
         z

@@ -1,5 +1,5 @@
 // What one day's capture owes: a slot per (active prompt, platform, region, sample), on the
-// platforms the prompt names that its organization's plan allows (CONTRACT.md section 1).
+// platforms the prompt names that its organization's plan allows (docs/api.md section 1).
 import type { Postgres } from '../stores/postgres.ts';
 import type { Plan } from '../tenancy/quotas.ts';
 import { trackedPrompts } from '../tenancy/prompts.ts';

@@ -127,7 +127,7 @@ export async function markNotConfigured(pg: Postgres, ids: string[], engine: str
 }
 
 /**
- * Capture completeness of a brand's days (CONTRACT.md section 12): planned slots (every row, one per
+ * Capture completeness of a brand's days (docs/api.md section 12): planned slots (every row, one per
  * answer owed) and those that succeeded, in the inclusive day range and region when given. A model
  * filter cannot apply: a slot has no model until it is answered. Zero planned: nothing was captured
  * by the service (imported answers only).

@@ -1,4 +1,4 @@
-// Category of a cited domain and article type of a cited URL (CONTRACT.md section 2).
+// Category of a cited domain and article type of a cited URL (docs/api.md section 2).
 // The rules are user-facing: docs/analysis.md explains them and src/tracking/data/README.md
 // explains how to extend the curated lists. Keep all three in step.
 

@@ -1,4 +1,4 @@
-// Shopping answers: product cards from an answer's products[] (CONTRACT.md section 2, last
+// Shopping answers: product cards from an answer's products[] (docs/api.md section 2, last
 // paragraph; docs/analysis.md "Shopping cards"). Pure: no I/O.
 
 import type { CardFigures, Entity, MatchedRole, ProductInput } from './types.ts';

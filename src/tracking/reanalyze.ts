@@ -1,4 +1,4 @@
-// Re-analysis (CONTRACT.md section 10, docs/analysis.md): every stored answer of a brand analysed
+// Re-analysis (docs/api.md section 10, docs/analysis.md): every stored answer of a brand analysed
 // again from its stored text and citations with the brand's entities as they are now, through the
 // same analysis and the same rows as ingestion, written as the brand's next generation beside the
 // live one. Only when all of it is written does the brand switch to it (one Postgres UPDATE), so a
@@ -63,7 +63,7 @@ export interface Step {
   share?: { index: number; of: number };
 }
 
-/** The brand's live standard answers: shopping answers have no analysis rows (CONTRACT.md section 2). */
+/** The brand's live standard answers: shopping answers have no analysis rows (docs/api.md section 2). */
 const LIVE_STANDARD = "sign = 1 AND mode = 'standard'";
 
 /** Cuts the brand's answers, counted per day, into steps of at most `size` answers. */

@@ -1,4 +1,4 @@
-// The configured model as sentiment judge (CONTRACT.md section 13, docs/analysis.md "Sentiment"):
+// The configured model as sentiment judge (docs/api.md section 13, docs/analysis.md "Sentiment"):
 // with LLM_BASE_URL and LLM_MODEL set, the daily capture asks it how an answer speaks of each
 // entity the analyser found named in it, through the shared chat-completions call. Its answer is
 // held to the built-in analyser's shape (a polarity and a score in [-1, 1]); an entity it skips or

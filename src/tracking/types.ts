@@ -1,5 +1,5 @@
 // Shapes shared by analysis, ingestion and the capture engines.
-// CONTRACT.md section 2 defines what each figure means; section 5 defines the answer file.
+// docs/api.md section 2 defines what each figure means; section 5 defines the answer file.
 
 export const PLATFORMS = [
   'chatgpt',
@@ -55,7 +55,7 @@ export interface AnswerInput {
   citations: CitationInput[];
   products: ProductInput[];
   /**
-   * The web searches the platform ran before answering (CONTRACT.md section 12): null or absent when
+   * The web searches the platform ran before answering (docs/api.md section 12): null or absent when
    * unknown, [] when it answered without searching.
    */
   search_queries?: string[] | null;

@@ -1,4 +1,4 @@
-// URL normalisation for citations (CONTRACT.md section 2, docs/analysis.md "URL normalisation").
+// URL normalisation for citations (docs/api.md section 2, docs/analysis.md "URL normalisation").
 //
 // Two citations are "the same" when their normalised URLs are equal, so everything that does not
 // change which page is meant is removed: case of scheme and host, a leading `www.`, default ports,

@@ -1,4 +1,4 @@
-// POST /api/collect: the beacon of /t.js (CONTRACT.md section 6). Public and CORS-open: the
+// POST /api/collect: the beacon of /t.js (docs/api.md section 6). Public and CORS-open: the
 // tracking id names the brand, no API key. Order of checks: the collect rate limit, then the body
 // (size cap, JSON, zod) and the site, which answer 400 to bad input; then the visit itself, where
 // bots, non-AI visits and pages off the brand's domains are accepted with 202 and dropped, and AI

@@ -1,4 +1,4 @@
-// The visitor's country (CONTRACT.md section 6): Cloudflare's CF-IPCountry header when it holds a
+// The visitor's country (docs/api.md section 6): Cloudflare's CF-IPCountry header when it holds a
 // two-letter code, else an offline look-up of the client address, else `XX`. The address itself is
 // only looked up, never stored or logged.
 //

@@ -4,7 +4,7 @@
 // too, briefly, so a flood of made-up ids cannot reach the database either.
 //
 // The tracking id is public (it is in every page's HTML), so it does not prove where a beacon comes
-// from: a beacon counts only for a page on one of the brand's domains (CONTRACT section 9). The
+// from: a beacon counts only for a page on one of the brand's domains (docs/api.md section 9). The
 // domains are normalised once per look-up, so the check per beacon is a few string comparisons.
 import type { Postgres } from '../stores/index.ts';
 import { hostToDomain, normaliseDomain } from '../tracking/urls.ts';
@@ -32,7 +32,7 @@ const DOT = 46;
 
 /**
  * True when the page's host is one of the site's domains or a sub-domain of one, compared as
- * CONTRACT section 2 compares a citation's domain: lower-case, without a leading `www.`, port
+ * docs/api.md section 2 compares a citation's domain: lower-case, without a leading `www.`, port
  * ignored, whole labels only (`blog.acme.example` is on `acme.example`; `acme.example.evil.com`
  * and `evilacme.example` are not). A brand without domains has no such page.
  */

@@ -39,7 +39,7 @@ export function urlShapeProblem(raw: string): string | null {
 /**
  * Refuses a URL whose host is, or resolves to, a non-public address (unless private URLs are
  * allowed). A host that does not resolve is refused too: it is most likely a typo. The refusal
- * names the class of the address, never the address (CONTRACT section 9).
+ * names the class of the address, never the address (docs/api.md section 9).
  */
 export async function checkUrlAddresses(raw: string, allowPrivate: boolean): Promise<void> {
   if (allowPrivate) return;

@@ -1,4 +1,4 @@
-// Alerts end to end (CONTRACT.md section 15): rules over REST and MCP, the evaluate-alerts job
+// Alerts end to end (docs/api.md section 15): rules over REST and MCP, the evaluate-alerts job
 // (through the real command line and the job itself) on answers ingested into two windows, its
 // gates, firing once until cleared, the alert.fired webhook verified with the Standard Webhooks
 // library, the digest's list of firings, and tenancy. ALLOW_PRIVATE_URLS=1 lets the service reach

@@ -1,4 +1,4 @@
-// The answers explorer (CONTRACT.md section 11) against the running service: each answer shows
+// The answers explorer (docs/api.md section 11) against the running service: each answer shows
 // exactly the analysis the tests of src/tracking/analyze.ts expect for its text, paging over equal
 // timestamps neither skips nor repeats, the mentioned filter, tenancy, the three surfaces, bad input.
 import { randomUUID } from 'node:crypto';
@@ -306,7 +306,7 @@ test('mentioned: the brand, one competitor, or no tracked entity; bad values are
     t.deepEqual(r.body, { error: message }, bad);
   }
   // An id that is not one of the brand's competitors (the brand's own, another organization's, an
-  // unknown one) names a competitor that is not there: 404, as every resource (SPEC.md, Errors).
+  // unknown one) names a competitor that is not there: 404, as every resource (docs/api.md section 28, Errors).
   for (const missing of [tenant.brandId, other.competitorIds[0], randomUUID()]) {
     const r = await get(server, `/api/mcp/answers?brand_id=${tenant.brandId}&mentioned=${missing}`, tenant.key);
     t.is(r.status, 404, missing);

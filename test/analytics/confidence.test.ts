@@ -201,7 +201,7 @@ test("another organization's brand is 404 on both REST surfaces", async (t) => {
   t.deepEqual([unknown.status, unknown.body], [404, { error: 'Brand not found' }]);
 });
 
-test('bad input is a 400 naming the parameter (CONTRACT.md section 9)', async (t) => {
+test('bad input is a 400 naming the parameter (docs/api.md section 9)', async (t) => {
   const x = await seedTenant(server);
   const b = `brand_id=${x.brandId}`;
   const many = Array.from({ length: 51 }, (_, i) => `m${i}`).join(',');

@@ -1,4 +1,4 @@
-// Sentiment per entity (CONTRACT.md section 13) against the running service: counts and net
+// Sentiment per entity (docs/api.md section 13) against the running service: counts and net
 // sentiment hand-computed on a small ingested set, the rollup and the raw rows agreeing, the three
 // surfaces alike, tenancy, null where nothing is named, and re-analysis re-deriving the polarity.
 import { randomUUID } from 'node:crypto';

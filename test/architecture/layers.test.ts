@@ -1,5 +1,5 @@
 // Dependencies point one way: every relative import of every .ts file under src/ and jobs/ goes to
-// a layer at or below the importer's. The layers, bottom to top, are those of DESIGN.md's layout:
+// a layer at or below the importer's. The layers, bottom to top, are those of docs/architecture.md, "Layers":
 // a file in a folder the list does not name fails too, so a new folder is placed before it is used.
 // The surfaces (http, mcp, cli) share the layers below them instead of one another, so each can
 // change without the others. Jobs sit beside the operations: both compose the domain modules, one

@@ -91,7 +91,7 @@ test('isIpLiteral recognises the host forms URL parsing produces', (t) => {
 });
 
 // What a tenant reads: a small set of classes, worded in one place, and never the address
-// (CONTRACT section 9). The detailed reason above stays for the server's logs.
+// (docs/api.md section 9). The detailed reason above stays for the server's logs.
 const CLASSES = ['a loopback address', 'a private address', 'a link-local address', 'a reserved address'];
 
 for (const [ip] of refused.filter(([ip]) => ip && ip !== 'example.com')) {

@@ -1,4 +1,4 @@
-// The site-audit API: every error message of SPEC.md for audits, tenancy, the quota (including
+// The site-audit API: every error message of docs/api.md for audits, tenancy, the quota (including
 // concurrent starts at the edge), the list, the state machine and restart recovery.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';

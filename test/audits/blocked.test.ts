@@ -81,7 +81,7 @@ for (const [label, url, error] of cases) {
     const audit = await runAudit(t, server, tenant, url(site));
     t.is(audit.status, 'failed');
     t.is(audit.error, error);
-    // CONTRACT section 9: the class of the address, never the address (typed or resolved).
+    // docs/api.md section 9: the class of the address, never the address (typed or resolved).
     t.notRegex(audit.error, /\d|::/);
     t.deepEqual(audit.signals, []);
     t.is(audit.totalScore, null);

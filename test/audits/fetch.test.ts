@@ -128,7 +128,7 @@ test('refuses a host name that resolves to loopback (checked after DNS resolutio
   t.is(err.message, `Blocked address: localhost resolves to a loopback address${ONLY_PUBLIC}`);
 });
 
-// CONTRACT section 9: the refusal names the class of the address, never the address a name resolved
+// docs/api.md section 9: the refusal names the class of the address, never the address a name resolved
 // to (which would let a tenant map the deployment's internal names).
 test('a refused host name is answered with the class of its address, never the address', async (t) => {
   const cases = [

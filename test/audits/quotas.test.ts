@@ -31,7 +31,7 @@ async function refused(t: any, p: Promise<unknown>): Promise<string> {
   return (err as ApiError).message;
 }
 
-test('plan defaults of CONTRACT.md section 1', (t) => {
+test('plan defaults of docs/api.md section 1', (t) => {
   t.deepEqual(PLAN_QUOTAS, {
     starter: { briefs: 10, drafts: 10, audits: 100 },
     growth: { briefs: 50, drafts: 50, audits: 500 },

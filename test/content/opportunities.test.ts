@@ -1,5 +1,5 @@
 // Content opportunities end to end: the generate-opportunities job on real tracking data, the list,
-// the single read, every status transition of SPEC.md with the opportunity.sent event, briefs and
+// the single read, every status transition of docs/api.md section 24 with the opportunity.sent event, briefs and
 // drafts with their errors, and the monthly quotas (including concurrent requests at the edge).
 import { randomUUID } from 'node:crypto';
 import test from 'ava';

@@ -1,5 +1,5 @@
 // Topic suggestions: the suggest-topics job on real tracking data, and every state transition and
-// error message of SPEC.md's "Topic suggestion" table, including two concurrent accepts.
+// error message of docs/api.md section 24, "Topic suggestion", including two concurrent accepts.
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';

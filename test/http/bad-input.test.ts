@@ -1,4 +1,4 @@
-// Bad input as CONTRACT.md section 9 decides it, on REST, the Metrics API and MCP: the guard in front
+// Bad input as docs/api.md section 9 decides it, on REST, the Metrics API and MCP: the guard in front
 // of /api/ in any spelling, bounded lists, strict dates and cursors, malformed tools/call params.
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';

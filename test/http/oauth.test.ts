@@ -1,4 +1,4 @@
-// OAuth 2.1 for the MCP endpoint (CONTRACT.md section 16) against the running service: the whole
+// OAuth 2.1 for the MCP endpoint (docs/api.md section 16) against the running service: the whole
 // flow with the MCP SDK's own client, then each rule by hand: PKCE, one-use codes, refresh
 // rotation, tokens dying with their key or its owner's membership, REST and the Metrics API
 // refusing tokens, the 401 challenge, and no redirect to anything but a registered URI.

@@ -1,5 +1,5 @@
 // The MCP tools against the running app, through the SDK's own client: the list is exactly the
-// tools of CONTRACT.md section 8, and every read tool answers exactly what its REST twin answers,
+// tools of docs/api.md section 8, and every read tool answers exactly what its REST twin answers,
 // for the same arguments, errors included.
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
@@ -12,7 +12,7 @@ import { IngestCache, ingestBatch } from '../../src/tracking/ingest.ts';
 import { validateAnswer } from '../../src/tracking/answer-schema.ts';
 import { connect, restTwin } from './client.ts';
 
-// CONTRACT.md section 8.
+// docs/api.md section 8.
 const CONTRACT_TOOLS = [
   'list_brands',
   'get_visibility_summary',
@@ -238,7 +238,7 @@ test('tools/list returns every registry tool, with input and output schemas and 
   await client.close();
 });
 
-test('the tools are exactly CONTRACT.md section 8; its writes are annotated so, its quota tools say so', (t) => {
+test('the tools are exactly docs/api.md section 8; its writes are annotated so, its quota tools say so', (t) => {
   t.deepEqual(tools.map((tool) => tool.name).sort(), [...CONTRACT_TOOLS].sort());
   for (const tool of tools)
     t.is(tool.definition.annotations!.readOnlyHint, !WRITE_TOOLS.includes(tool.name), tool.name);

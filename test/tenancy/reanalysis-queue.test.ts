@@ -1,4 +1,4 @@
-// What `apply` does when a brand's workspace changes (CONTRACT.md section 10): a change of its
+// What `apply` does when a brand's workspace changes (docs/api.md section 10): a change of its
 // entities queues a re-analysis, any change of what it shows bumps its data_version, the same
 // file twice does neither; and the queue's transitions the re-analysis engine relies on.
 // The stores are opened without the server: its re-analysis worker would take the queued rows

@@ -1,4 +1,4 @@
-// Edges of the answer file (CONTRACT.md section 9): a byte-order mark, lines that are JSON but not
+// Edges of the answer file (docs/api.md section 9): a byte-order mark, lines that are JSON but not
 // objects, instants that do not exist or lie outside 2000-01-01 .. one day after now, and answers
 // that differ only by mode. Through the real command line, and through ingestFile where the clock
 // or the chunking is the point.

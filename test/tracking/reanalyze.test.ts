@@ -1,4 +1,4 @@
-// History follows the workspace (CONTRACT.md section 10): after a brand's entities change, a
+// History follows the workspace (docs/api.md section 10): after a brand's entities change, a
 // re-analysis makes every figure over all history equal to a fresh ingest of the same answers
 // under the new workspace; reads see the old or the new analysis, never a mix; a crash mid-way
 // leaves the old figures and a rerun finishes cleanly.

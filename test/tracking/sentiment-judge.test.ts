@@ -1,4 +1,4 @@
-// The configured model as sentiment judge (CONTRACT.md section 13), on the real stores with a fake
+// The configured model as sentiment judge (docs/api.md section 13), on the real stores with a fake
 // OpenAI-compatible model on 127.0.0.1: a capture stores the model's verdicts and the endpoints show
 // them; garbage, a wrong shape, an invalid verdict, a 500 or a timeout leave the built-in verdict;
 // unnamed entities stay null; a re-analysis keeps the verdicts; without LLM_BASE_URL nothing calls.

@@ -51,7 +51,7 @@ const MODELS: Record<Platform, string[]> = {
   grok: ['grok-3'],
 };
 
-// --- a minimal reading of CONTRACT.md section 2, enough to check that the texts exercise it ----
+// --- a minimal reading of docs/api.md section 2, enough to check that the texts exercise it ----
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const strip = (text: string) => text.replace(/\]\([^)]*\)/g, ']').replace(/https?:\/\/\S+/g, ' ');
 /** Offsets of an entity's mentions (name, aliases, domains) in the answer text. */

@@ -22,7 +22,7 @@ let browser: Browser;
 test.before(async () => {
   if (!HAVE_CHROMIUM) return;
   server = await startTestServer();
-  // The customer's site: /anything?site=TRACKING_ID embeds the tracking script as CONTRACT.md says.
+  // The customer's site: /anything?site=TRACKING_ID embeds the tracking script as docs/api.md section 6 says.
   site = http.createServer((req, res) => {
     const id = new URL(req.url ?? '/', 'http://x').searchParams.get('site') ?? '';
     res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -94,7 +94,7 @@ async function waitForTotal(key: string, brandId: string, total: number) {
 }
 
 // The customer's site is served on loopback, so that is the brand's domain: a beacon counts only for
-// a page on one of the brand's domains (CONTRACT section 9).
+// a page on one of the brand's domains (docs/api.md section 9).
 const seedSite = () => seedTenant(server, [{ name: 'Acme', slug: 'acme', domains: ['127.0.0.1'] }]);
 
 const browserTest = HAVE_CHROMIUM ? test.serial : test.skip;

@@ -212,7 +212,7 @@ test('non-AI visits and crawlers are accepted with 202 and dropped; utm_source c
   t.is(r.body.total_visits, 2);
 });
 
-// CONTRACT section 9: the tracking id is public, so anyone can send a beacon with it; only a page on
+// docs/api.md section 9: the tracking id is public, so anyone can send a beacon with it; only a page on
 // the brand's own domains (or a sub-domain of one) counts. Another host is answered 202 and dropped.
 test("a beacon counts only when its page is on one of the brand's domains or a sub-domain of one", async (t) => {
   const { brandId, key } = await seedTenant(server);

@@ -7,7 +7,7 @@ import table from '../../src/traffic/data/ai-platforms.json' with { type: 'json'
 
 const PAGE = 'https://acme.example/pricing';
 
-test('each platform host maps to its slug; CONTRACT.md slugs are used where one exists', (t) => {
+test('each platform host maps to its slug; the slugs of docs/api.md are used where one exists', (t) => {
   const cases: [string, string][] = [
     ['chatgpt.com', 'chatgpt'],
     ['chat.openai.com', 'chatgpt'],

@@ -1,5 +1,5 @@
 // Tracking id -> brand and its domains: one query per id while cached, unknown ids cached briefly,
-// errors not cached; and which pages count for a brand (CONTRACT section 9).
+// errors not cached; and which pages count for a brand (docs/api.md section 9).
 import test from 'ava';
 import { createSiteResolver, pageOnSite } from '../../src/traffic/sites.ts';
 

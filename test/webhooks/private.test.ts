@@ -41,7 +41,7 @@ test('registration refuses non-public addresses', async (t) => {
     const r = await call(server, 'POST', '/api/mcp/webhooks', { key: x.key, body: { url, events: ['webhook.test'] } });
     t.is(r.status, 400, url);
     t.regex(r.body.error, error, url);
-    // CONTRACT section 9: the class of the address, never the address (typed or resolved).
+    // docs/api.md section 9: the class of the address, never the address (typed or resolved).
     if (!url.includes('.invalid')) t.notRegex(r.body.error, /\d|::/, url);
   }
   t.deepEqual((await get(server, '/api/mcp/webhooks', x.key)).body, []);

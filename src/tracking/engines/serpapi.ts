@@ -100,7 +100,7 @@ function blockText(b: any): string {
   return joinText([own, ...items, ...rows, ...nested], '\n');
 }
 
-/** AI Mode's shopping_results as the answer file's product cards (CONTRACT.md section 5). */
+/** AI Mode's shopping_results as the answer file's product cards (docs/api.md section 5). */
 function shoppingCards(results: unknown): ProductInput[] {
   if (!Array.isArray(results)) return [];
   return results

@@ -1,6 +1,6 @@
 // Building blocks of the simulated engine (simulated.ts): answer texts, cited URLs and product
 // cards. Everything here draws from the seeded generator it is given and never from Math.random,
-// so the engine stays deterministic. Texts are meant to exercise the analysis of CONTRACT.md
+// so the engine stays deterministic. Texts are meant to exercise the analysis of docs/api.md
 // section 2: names, aliases and domains as surface forms, markdown links, bare URLs, repeats.
 import type { CitationInput, Entity, Platform, ProductInput } from '../types.ts';
 
@@ -59,7 +59,7 @@ export function topicOf(prompt: string): { topic: string; topicTitle: string } {
 }
 
 // ---- cited URLs -------------------------------------------------------------------------------
-// Third-party hosts per category of CONTRACT.md section 2, so every category shows up in figures.
+// Third-party hosts per category of docs/api.md section 2, so every category shows up in figures.
 const EDITORIAL = [
   'techcrunch.com',
   'forbes.com',

@@ -25,7 +25,7 @@ export interface Capture {
   products: ProductInput[];
   /**
    * The web searches the platform ran for this answer, where the provider's response says:
-   * null when it does not (unknown), [] when it answered without searching (CONTRACT.md section 12).
+   * null when it does not (unknown), [] when it answered without searching (docs/api.md section 12).
    */
   searchQueries: string[] | null;
   /** Only the simulated engine sets it: the deterministic time of its answer within the day. */

@@ -1,4 +1,4 @@
-// Sentiment per entity (CONTRACT.md section 13; docs/analysis.md, "Sentiment" says the rules in
+// Sentiment per entity (docs/api.md section 13; docs/analysis.md, "Sentiment" says the rules in
 // words): for each entity named in an answer, a polarity and a score in [-1, 1] from the sentences
 // and list items that name it. Pure and deterministic; only the units holding a mention are read,
 // and every word costs one lookup (word-table.ts).

@@ -1,4 +1,4 @@
-// The batch of a log forwarder (POST /api/mcp/crawler-logs?brand_id=ID, CONTRACT.md section 14):
+// The batch of a log forwarder (POST /api/mcp/crawler-logs?brand_id=ID, docs/api.md section 14):
 // a JSON array of at most 1,000 entries, answered 202 {accepted, dropped}. Every entry is checked
 // before any is stored: one bad entry refuses the whole batch with a 400 naming its index and field,
 // so a forwarder that resends a corrected batch never stores the good half twice.

@@ -1,5 +1,5 @@
 // One line of an access log in the combined format of nginx and Apache, as the entry fields of
-// CONTRACT.md section 14 (docs/crawlers.md, "Log formats"):
+// docs/api.md section 14 (docs/crawlers.md, "Log formats"):
 //
 //   combined        203.0.113.7 - - [25/Nov/2026:10:00:00 +0000] "GET /p HTTP/1.1" 200 512 "-" "UA"
 //   vhost combined  acme.example:443 203.0.113.7 - - [25/Nov/...] "GET /p HTTP/1.1" 200 512 "-" "UA"

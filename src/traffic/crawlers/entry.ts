@@ -1,4 +1,4 @@
-// One server-log entry (CONTRACT.md section 14): its fields checked, then judged. The batch endpoint
+// One server-log entry (docs/api.md section 14): its fields checked, then judged. The batch endpoint
 // and `answerscope crawler-logs import` both go through here, so a field is refused with the same
 // message whichever way it arrives, and an entry is kept or dropped by the same rule.
 //
@@ -72,7 +72,7 @@ function optionalNumber(v: unknown, name: string, integer: boolean): number | nu
 
 /**
  * The entry's fields, checked; throws an EntryError naming the first bad field. `latest`: the last
- * instant a timestamp may name (one day after now, as for ingested answers, CONTRACT.md section 9).
+ * instant a timestamp may name (one day after now, as for ingested answers, docs/api.md section 9).
  */
 export function checkEntry(raw: RawEntry, latest: number): Entry {
   const ts = text(raw.timestamp, 'timestamp', 40);
@@ -166,7 +166,7 @@ export interface Judge {
 /**
  * The hit an entry makes for the brand's site, or undefined when it is dropped: its user agent is
  * no known AI crawler or agent, or its host is not one of the brand's domains or a sub-domain of
- * one (the rule of /api/collect, CONTRACT.md section 9).
+ * one (the rule of /api/collect, docs/api.md section 9).
  */
 export function judgeEntry(entry: Entry, site: Site, judge: Judge = {}): Hit | undefined {
   const bot = (judge.bots ?? defaultBots).classify(entry.userAgent);

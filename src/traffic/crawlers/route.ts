@@ -1,4 +1,4 @@
-// POST /api/mcp/crawler-logs?brand_id=ID (CONTRACT.md section 14): a log forwarder's batch. Not an
+// POST /api/mcp/crawler-logs?brand_id=ID (docs/api.md section 14): a log forwarder's batch. Not an
 // operation of src/operations/: its body is a JSON array, which the operation surfaces (REST body
 // merged with the query, MCP arguments) do not carry. It sits under /api/mcp/ so the guard of
 // src/http/app.ts applies to it as to every write: its own rate limit (CRAWLER_LOGS_RATE_LIMIT_*,
