@@ -1,4 +1,4 @@
-// Brands set up through the API (CONTRACT.md section 19): create, change, and the state of the
+// Brands set up through the API (docs/workspace.md): create, change, and the state of the
 // re-analysis a change of its entities queues. The same insert and update as `apply`.
 import { z } from 'zod';
 import { operation } from './registry.ts';

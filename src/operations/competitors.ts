@@ -1,4 +1,4 @@
-// A brand's competitors through the API (CONTRACT.md section 19): list, add, change, remove. Every
+// A brand's competitors through the API (docs/workspace.md): list, add, change, remove. Every
 // change of them changes what the brand's answers are analysed with, so each write answers with
 // reanalysis_queued and the stored answers are analysed again: a removed competitor leaves every
 // figure, over all history. The same insert and update as `apply`.

@@ -1,4 +1,4 @@
-// Tracked prompts set up through the API (CONTRACT.md section 19): add 1-100 at once, then change a
+// Tracked prompts set up through the API (docs/workspace.md): add 1-100 at once, then change a
 // prompt's topic, platforms, regions or whether it is active. Its text never changes: it identifies
 // the prompt's history (deactivate it and add another). Platforms the organization's plan does not
 // capture are kept, and listed in platforms_not_in_plan. Adding or activating prompts past the

@@ -1,4 +1,4 @@
-// Topics set up through the API (CONTRACT.md section 19): create, rename, activate or deactivate.
+// Topics set up through the API (docs/workspace.md): create, rename, activate or deactivate.
 // A topic's prompts are captured only while it is active, so activating one counts its active
 // prompts against the plan's limit. The same insert and update as `apply`.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// What the workspace operations (brands, competitors, topics, prompts: CONTRACT.md section 19)
+// What the workspace operations (brands, competitors, topics, prompts: docs/workspace.md)
 // share: resolving the brand a write acts on, running the write as one change of that brand
 // (src/tenancy/workspace-change.ts) and waking this process's re-analysis worker when the change
 // queued one, and the pieces of their declarations.

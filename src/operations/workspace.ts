@@ -1,4 +1,4 @@
-// The workspace on every surface (CONTRACT.md section 19): what `apply` does, one object at a
+// The workspace on every surface (docs/workspace.md): what `apply` does, one object at a
 // time, for REST, MCP and the app. Each file holds one kind of object.
 import { brandWriteOperations } from './brand-writes.ts';
 import { competitorOperations } from './competitors.ts';

@@ -1,4 +1,4 @@
-// The plan's limit on tracked prompts (CONTRACT.md section 19): at most 50 (starter), 500 (growth)
+// The plan's limit on tracked prompts (docs/workspace.md): at most 50 (starter), 500 (growth)
 // or 2,000 (business) active prompts per organization, counting those the daily capture asks
 // (active, and not in an inactive topic). Checked after a change, in its transaction and under the
 // organization's row lock: a change that adds or activates prompts past the limit is refused with

@@ -176,7 +176,7 @@ export async function liveGeneration(pg: Queryable, brandId: string): Promise<nu
   return rows[0]?.analysis_generation;
 }
 
-/** A brand's re-analysis as the API reports it (CONTRACT.md section 19). */
+/** A brand's re-analysis as the API reports it (docs/workspace.md). */
 export interface ReanalysisReport {
   brand_id: string;
   /** idle: none pending (never asked for, or the last one finished). */

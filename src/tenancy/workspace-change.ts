@@ -3,7 +3,7 @@
 // organization follow one another (the prompt limit and the before/after comparison hold under
 // concurrent requests). What the change made stale is dealt with before it commits: a change of
 // anything bumps the brand's data_version, a change of its entities queues a re-analysis
-// (CONTRACT.md section 10), and adding or activating prompts past the plan's limit undoes it all.
+// (docs/analysis.md), and adding or activating prompts past the plan's limit undoes it all.
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { bumpDataVersion } from './brands.ts';
 import { entityChanges, readBrandState, stateChanged, type BrandState } from './brand-state.ts';

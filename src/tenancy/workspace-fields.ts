@@ -71,7 +71,7 @@ export const regions = stringList('regions', requiredString('regions', 64));
 export const promptText = requiredString('text', 2000);
 
 /**
- * Platform slugs (CONTRACT.md section 1). An unknown value is refused by name; one the plan does
+ * Platform slugs (docs/workspace.md). An unknown value is refused by name; one the plan does
  * not track is kept (it is not captured, platforms_not_in_plan says so).
  */
 export const platforms = z

@@ -1,9 +1,9 @@
 // A competitor added through the API to a brand with history takes its place in every figure of
-// that history once the re-analysis it queued has run (CONTRACT.md sections 10 and 19), and a
+// that history once the re-analysis it queued has run (docs/workspace.md), and a
 // removed one leaves them. The brand holds the golden answer set (test/analytics/golden-data.ts)
 // with Globex only; Initech is added with a domain the answers cite (g2.com). The expected figures
-// are computed here from the answer texts and citations by a direct reading of the contract's
-// definitions (section 2 and 3), not by the service's analysis code.
+// are computed here from the answer texts and citations by a direct reading of the
+// definitions of docs/analysis.md and docs/metrics.md, not by the service's analysis code.
 import test from 'ava';
 import { call, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { DAYS, goldenAnswers, WORKSPACE_BRAND } from '../analytics/golden-data.ts';

@@ -1,5 +1,5 @@
-// `apply` and the workspace operations write through the same inserts and updates (CONTRACT.md
-// sections 5 and 19): a workspace file applied with `answerscope apply`, and the same content sent
+// `apply` and the workspace operations write through the same inserts and updates
+// (docs/workspace.md): a workspace file applied with `answerscope apply`, and the same content sent
 // as API calls for a second organization, leave the same stored state.
 import fs from 'node:fs';
 import path from 'node:path';

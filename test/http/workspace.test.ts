@@ -1,4 +1,4 @@
-// The workspace operations over HTTP (CONTRACT.md section 19): brands, competitors, topics and
+// The workspace operations over HTTP (docs/workspace.md): brands, competitors, topics and
 // prompts set up one object at a time, their natural keys (409 naming the object), the fixed text
 // of a prompt, platforms and the plan, the active prompt limit (402, for `apply` too), unknown
 // fields, other organizations' objects, concurrent additions, and the re-analysis status.

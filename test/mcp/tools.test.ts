@@ -53,7 +53,7 @@ const CONTRACT_TOOLS = [
   'list_alert_rules',
   'delete_alert_rule',
   'list_alerts',
-  // Section 19.
+  // Workspace set-up (docs/workspace.md).
   'create_brand',
   'update_brand',
   'add_competitor',

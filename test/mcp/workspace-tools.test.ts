@@ -1,4 +1,4 @@
-// The workspace tools (CONTRACT.md section 19) through the SDK's own MCP client: a brand set up
+// The workspace tools (docs/workspace.md) through the SDK's own MCP client: a brand set up
 // from nothing by tool calls, as an assistant would at a user's request; its changes visible over
 // REST; refusals with the REST message as isError; and the write tools annotated and described as
 // run only at the user's request.
