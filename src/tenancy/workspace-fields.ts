@@ -10,13 +10,12 @@ export const MAX_LIST = 50;
 const typed = (name: string, type: string) => (iss: { input: unknown }) =>
   iss.input === undefined ? `${name} is required` : `${name} must be ${type}`;
 
+/** Postgres text cannot hold NUL. */
+const NUL = /\u0000/;
+
 /** A required, trimmed, non-empty string of at most `max` characters. */
 export function requiredString(name: string, max = 200) {
-  return z
-    .string({ error: typed(name, 'a string') })
-    .trim()
-    .min(1, `${name} must not be empty`)
-    .max(max, `${name} must be at most ${max} characters`);
+  return plainString(name, max).min(1, `${name} must not be empty`);
 }
 
 /** A trimmed string that may be empty ('' when absent in a new object). */
@@ -24,7 +23,8 @@ export function plainString(name: string, max = 200) {
   return z
     .string({ error: typed(name, 'a string') })
     .trim()
-    .max(max, `${name} must be at most ${max} characters`);
+    .max(max, `${name} must be at most ${max} characters`)
+    .refine((s) => !NUL.test(s), `${name} must not contain NUL characters`);
 }
 
 export const slug = z
