@@ -5,7 +5,7 @@ import { createLogger, openLogSink } from '../logger.ts';
 import { ConfigError, isEmbedded, loadConfig } from '../config.ts';
 import { openStores } from '../stores/index.ts';
 import { migrate } from '../stores/migrate.ts';
-import { UserError } from '../errors.ts';
+import { ApiError, UserError } from '../errors.ts';
 import { callAdminChannel } from './admin.ts';
 import { runCommand, USAGE } from './commands.ts';
 import { LineStream } from './export.ts';
@@ -46,8 +46,9 @@ main(process.argv.slice(2)).then(
     process.exit(0);
   },
   (err) => {
-    // Exactly one line on stderr: the reason (the usage text stays in --help).
-    const known = err instanceof UserError || err instanceof ConfigError;
+    // Exactly one line on stderr: the reason (the usage text stays in --help). An ApiError is a refusal
+    // the API words the same way, e.g. `apply` past the plan's prompt limit.
+    const known = err instanceof UserError || err instanceof ConfigError || err instanceof ApiError;
     const message = known ? (err as Error).message : `answerscope: ${(err as Error).message}`;
     process.stderr.write(`${message.split('\n')[0]}\n`);
     process.exit(1);

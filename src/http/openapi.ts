@@ -63,6 +63,7 @@ const ERRORS: Record<number, { description: string; example?: string }> = {
   401: { description: 'Missing, malformed, unknown or revoked API key', example: 'Invalid API key' },
   402: { description: 'A plan limit is reached; the message names the limit' },
   404: { description: "Not found in the caller's organization" },
+  409: { description: 'The object already exists (its natural key is taken); the message names it' },
   429: {
     description: 'Too many requests from this address; `Retry-After` says when to retry',
     example: 'Too many requests: the limit is 250 per 900 seconds; retry in 42 seconds',

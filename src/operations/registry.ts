@@ -28,7 +28,7 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** An error an operation can answer, with the message it answers it with (the OpenAPI example). */
 export interface DeclaredError {
-  status: 400 | 404;
+  status: 400 | 402 | 404 | 409;
   message: string;
 }
 

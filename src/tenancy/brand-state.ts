@@ -1,4 +1,4 @@
-// What `apply` can change of a brand, read before and after the upsert in the same transaction:
+// What `apply` or an API write can change of a brand, read before and after it in the same transaction:
 // any difference makes its cached figures stale (data_version), and a difference in its entities,
 // the names and surface forms answers are matched against, makes its stored analysis stale too
 // (a re-analysis, docs/api.md section 10). Arrays compare as stored, in order: the analysis reads
@@ -59,8 +59,7 @@ const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(
 
 /**
  * The changes of the brand's entities, as a re-analysis reason ('' when none): a competitor added
- * (a competitor's name is its key, so a new name is a new competitor), the brand's name, aliases
- * or domains, a competitor's aliases or domains.
+ * or removed, renamed, or its aliases or domains changed; the brand's name, aliases or domains.
  */
 export function entityChanges(before: BrandState, after: BrandState): string {
   const changes: string[] = [];
@@ -68,13 +67,16 @@ export function entityChanges(before: BrandState, after: BrandState): string {
   if (!same(before.brand.aliases, after.brand.aliases)) changes.push('aliases changed');
   if (!same(before.brand.domains, after.brand.domains)) changes.push('domains changed');
   const old = new Map(before.competitors.map((c) => [c.id, c]));
+  const kept = new Set(after.competitors.map((c) => c.id));
   for (const c of after.competitors) {
     const was = old.get(c.id);
     if (!was) changes.push(`competitor added: ${c.name}`);
     else {
+      if (was.name !== c.name) changes.push(`competitor ${was.name} renamed ${c.name}`);
       if (!same(was.aliases, c.aliases)) changes.push(`competitor ${c.name}: aliases changed`);
       if (!same(was.domains, c.domains)) changes.push(`competitor ${c.name}: domains changed`);
     }
   }
+  for (const c of before.competitors) if (!kept.has(c.id)) changes.push(`competitor removed: ${c.name}`);
   return changes.join('; ');
 }

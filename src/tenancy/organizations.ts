@@ -1,5 +1,6 @@
-// Organization rows as other modules need them: whether one exists, and its row lock.
+// Organization rows as other modules need them: whether one exists, its row lock, its plan.
 import type { Queryable } from '../stores/postgres.ts';
+import type { Plan } from './quotas.ts';
 
 export async function organizationExists(db: Queryable, organizationId: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
@@ -12,4 +13,10 @@ export async function organizationExists(db: Queryable, organizationId: string):
  */
 export async function lockOrganization(client: Queryable, organizationId: string): Promise<void> {
   await client.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
+}
+
+/** The organization's plan. */
+export async function organizationPlan(db: Queryable, organizationId: string): Promise<Plan> {
+  const { rows } = await db.query<{ plan: Plan }>('SELECT plan FROM organizations WHERE id = $1', [organizationId]);
+  return rows[0].plan;
 }

@@ -137,7 +137,7 @@ export async function finishReanalysis(
          history_version = history_version + 1 WHERE id = $1 RETURNING id)
      UPDATE reanalyses r SET status = CASE WHEN r.requested_again THEN 'queued' ELSE 'done' END,
        requested_at = CASE WHEN r.requested_again THEN now() ELSE r.requested_at END,
-       requested_again = false, target_generation = $2, finished_at = now(), error = NULL
+       requested_again = false, target_generation = $2, finished_at = now(), last_finished_at = now(), error = NULL
      FROM switched WHERE r.brand_id = switched.id
      RETURNING r.status`,
     [brandId, targetGeneration],
@@ -174,4 +174,41 @@ export async function liveGeneration(pg: Queryable, brandId: string): Promise<nu
     [brandId],
   );
   return rows[0]?.analysis_generation;
+}
+
+/** A brand's re-analysis as the API reports it (docs/workspace.md). */
+export interface ReanalysisReport {
+  brand_id: string;
+  /** idle: none pending (never asked for, or the last one finished). */
+  state: 'idle' | 'queued' | 'running' | 'failed';
+  /** 0-100 while running (the share of the brand's answers analysed again); null otherwise. */
+  progress: number | null;
+  /** Why the last failed run stopped; null unless failed. */
+  error: string | null;
+  /** The changes it was asked for; null when idle. */
+  reason: string | null;
+  last_finished_at: string | null;
+}
+
+export async function reanalysisReport(pg: Queryable, brandId: string): Promise<ReanalysisReport> {
+  const { rows } = await pg.query<Row & { last_finished_at: Date | null }>(
+    `SELECT ${COLUMNS}, last_finished_at FROM reanalyses WHERE brand_id = $1`,
+    [brandId],
+  );
+  const r = rows[0];
+  const state = !r || r.status === 'done' ? 'idle' : r.status;
+  const progress =
+    state !== 'running'
+      ? null
+      : r.answers_total
+        ? Math.min(100, Math.floor((100 * r.answers_done) / r.answers_total))
+        : 0;
+  return {
+    brand_id: brandId,
+    state,
+    progress,
+    error: state === 'failed' ? r.error : null,
+    reason: state === 'idle' ? null : r.reason,
+    last_finished_at: iso(r?.last_finished_at ?? null),
+  };
 }

@@ -1,100 +1,84 @@
 // `answerscope apply FILE`: upserts organizations, members, brands, competitors, topics and prompts
 // by their natural keys (docs/api.md section 5), all in one transaction. Applying the same file
 // again changes nothing and prints the same ids. Things absent from the file are left as they are.
-// A brand that existed before is compared with itself after the upsert (brand-state.ts): a change
-// of what it shows bumps its data_version, a change of its entities queues a re-analysis.
-import { randomBytes, randomUUID } from 'node:crypto';
+// Each object is written by the same insert and update as the API's operations use (brand-writes.ts,
+// competitors.ts, topic-writes.ts, prompt-writes.ts), so a file and the same content sent through
+// the API store the same state. A brand that existed before is compared with itself after the
+// upsert (workspace-change.ts): a change of what it shows bumps its data_version, a change of its
+// entities queues a re-analysis.
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Postgres } from '../stores/postgres.ts';
+import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
-import { PLATFORMS } from '../tracking/types.ts';
 import { upsertMember } from './members.ts';
-import type { Queryable } from '../stores/postgres.ts';
-import { bumpDataVersion } from './brands.ts';
-import { entityChanges, readBrandState, stateChanged, type BrandState } from './brand-state.ts';
-import { queueReanalysis } from './reanalysis-queue.ts';
+import { readBrandState } from './brand-state.ts';
+import { brandIdBySlug, insertBrand, updateBrand } from './brand-writes.ts';
+import { competitorIdByName, insertCompetitor, updateCompetitor } from './competitors.ts';
+import { insertTopic, topicIdByName, updateTopic } from './topic-writes.ts';
+import { insertPrompt, promptIdByText, updatePrompt } from './prompt-writes.ts';
+import { activePromptCount, checkPromptLimit } from './prompt-limit.ts';
+import { afterChange } from './workspace-change.ts';
+import {
+  aliases,
+  domains,
+  plainString,
+  platforms,
+  promptText,
+  regions,
+  requiredString,
+  slug,
+  strictObject,
+} from './workspace-fields.ts';
 
 const TRIAL_DAYS = 14;
 
-const strings = z.array(z.string().trim().min(1)).default([]);
-const domainList = z
-  .array(
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(/^[a-z0-9.-]+\.[a-z0-9-]+$/, 'must be a bare domain such as acme.example')
-      .transform((d) => d.replace(/^www\./, '')),
-  )
-  .default([]);
 const quota = z.number().int().min(-1);
 
-const promptSchema = z
-  .object({
-    text: z.string().trim().min(1).max(2000),
-    platforms: z.array(z.enum(PLATFORMS)).default([]),
-    models: strings,
-    regions: strings,
-    is_active: z.boolean().default(true),
-  })
-  .strict();
+const promptSchema = strictObject({
+  text: promptText,
+  platforms: platforms.default([]),
+  models: z.array(z.string().trim().min(1)).default([]),
+  regions: regions.default([]),
+  is_active: z.boolean().default(true),
+});
 
-const topicSchema = z
-  .object({
-    name: z.string().trim().min(1).max(200),
-    is_active: z.boolean().default(true),
-    prompts: z.array(promptSchema).default([]),
-  })
-  .strict();
+const topicSchema = strictObject({
+  name: requiredString('name'),
+  is_active: z.boolean().default(true),
+  prompts: z.array(promptSchema).default([]),
+});
 
-const brandSchema = z
-  .object({
-    name: z.string().trim().min(1).max(200),
-    slug: z
-      .string()
-      .trim()
-      .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
-    industry: z.string().trim().default(''),
-    region: z.string().trim().default(''),
-    domains: domainList,
-    aliases: strings,
-    tracking_id: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9_-]{6,64}$/, 'must be 6-64 letters, digits, _ or -')
-      .optional(),
-    competitors: z
-      .array(
-        z
-          .object({
-            name: z.string().trim().min(1).max(200),
-            domains: domainList,
-            aliases: strings,
-          })
-          .strict(),
-      )
-      .default([]),
-    topics: z.array(topicSchema).default([]),
-    // Prompts outside any topic.
-    prompts: z.array(promptSchema).default([]),
-  })
-  .strict();
+const brandSchema = strictObject({
+  name: requiredString('name'),
+  slug,
+  industry: plainString('industry').default(''),
+  region: plainString('region', 64).default(''),
+  domains: domains.default([]),
+  aliases: aliases.default([]),
+  tracking_id: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{6,64}$/, 'must be 6-64 letters, digits, _ or -')
+    .optional(),
+  competitors: z
+    .array(strictObject({ name: requiredString('name'), domains: domains.default([]), aliases: aliases.default([]) }))
+    .default([]),
+  topics: z.array(topicSchema).default([]),
+  // Prompts outside any topic.
+  prompts: z.array(promptSchema).default([]),
+});
 
-export const workspaceSchema = z
-  .object({
-    organizations: z.array(
-      z
-        .object({
-          name: z.string().trim().min(1).max(200),
-          plan: z.enum(['starter', 'growth', 'business']),
-          quotas: z.object({ briefs: quota, drafts: quota, audits: quota }).partial().strict().optional(),
-          members: z.array(z.object({ email: z.string().trim().min(3) }).strict()).default([]),
-          brands: z.array(brandSchema).default([]),
-        })
-        .strict(),
-    ),
-  })
-  .strict();
+export const workspaceSchema = strictObject({
+  organizations: z.array(
+    strictObject({
+      name: z.string().trim().min(1).max(200),
+      plan: z.enum(['starter', 'growth', 'business']),
+      quotas: z.object({ briefs: quota, drafts: quota, audits: quota }).partial().strict().optional(),
+      members: z.array(strictObject({ email: z.string().trim().min(3) })).default([]),
+      brands: z.array(brandSchema).default([]),
+    }),
+  ),
+});
 
 export type Workspace = z.infer<typeof workspaceSchema>;
 
@@ -110,17 +94,32 @@ export function parseWorkspace(input: unknown): Workspace {
 
 type Db = Queryable;
 
-async function upsertReturningId(db: Db, sql: string, params: unknown[]): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(sql, params);
-  return rows[0].id;
+/** The row's id: made by `insert`, or else (its natural key is taken) found and changed by `update`. */
+async function upsert(
+  insert: () => Promise<string | undefined>,
+  find: () => Promise<string | undefined>,
+  update: (id: string) => Promise<unknown>,
+): Promise<string> {
+  const made = await insert();
+  if (made) return made;
+  const id = (await find())!;
+  await update(id);
+  return id;
 }
 
+/**
+ * Upserts the workspace in one transaction, through the same inserts and updates as the API's
+ * operations. An organization whose file adds or activates prompts past its plan's limit fails
+ * the whole apply with the API's 402 message, having written nothing.
+ */
 export async function applyWorkspace(pgStore: Postgres, workspace: Workspace) {
   return pgStore.tx(async (db) => {
     const organizations = [];
     for (const org of workspace.organizations) {
-      const orgId = await upsertReturningId(
-        db,
+      // The upsert locks the organization's row until commit, as the API's changes do.
+      const {
+        rows: [{ id: orgId }],
+      } = await db.query<{ id: string }>(
         `INSERT INTO organizations (id, name, plan, quota_briefs, quota_drafts, quota_audits, trial_ends_at)
          VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(days => ${TRIAL_DAYS}))
          ON CONFLICT (name) DO UPDATE SET plan = EXCLUDED.plan, quota_briefs = EXCLUDED.quota_briefs,
@@ -135,6 +134,7 @@ export async function applyWorkspace(pgStore: Postgres, workspace: Workspace) {
           org.quotas?.audits ?? null,
         ],
       );
+      const promptsBefore = await activePromptCount(db, orgId);
       const members = [];
       for (const m of org.members) {
         const { userId } = await upsertMember(db, m.email, orgId);
@@ -142,75 +142,59 @@ export async function applyWorkspace(pgStore: Postgres, workspace: Workspace) {
       }
       const brands = [];
       for (const b of org.brands) brands.push(await applyBrand(db, orgId, b));
+      await checkPromptLimit(db, orgId, promptsBefore);
       organizations.push({ id: orgId, name: org.name, plan: org.plan, members, brands });
     }
     return { organizations };
   });
 }
 
-async function applyBrand(db: Db, orgId: string, b: Workspace['organizations'][number]['brands'][number]) {
-  const trackingId = b.tracking_id ?? `as_${randomBytes(9).toString('base64url')}`;
+type BrandInput = Workspace['organizations'][number]['brands'][number];
+type PromptInput = BrandInput['prompts'][number];
+
+async function applyBrand(db: Db, orgId: string, b: BrandInput) {
+  const fields = {
+    name: b.name,
+    slug: b.slug,
+    industry: b.industry,
+    region: b.region,
+    domains: b.domains,
+    aliases: b.aliases,
+    tracking_id: b.tracking_id,
+  };
   // Locked until commit, so a concurrent apply of the same brand cannot slip between the two reads.
-  const { rows: existing } = await db.query<{ id: string }>(
-    'SELECT id FROM brands WHERE organization_id = $1 AND slug = $2 FOR UPDATE',
-    [orgId, b.slug],
-  );
-  const before = existing[0] ? await readBrandState(db, existing[0].id) : undefined;
-  let brandId: string;
-  try {
-    brandId = await upsertReturningId(
-      db,
-      `INSERT INTO brands (id, organization_id, name, slug, industry, region, domains, aliases, tracking_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (organization_id, slug) DO UPDATE SET name = EXCLUDED.name, industry = EXCLUDED.industry,
-         region = EXCLUDED.region, domains = EXCLUDED.domains, aliases = EXCLUDED.aliases,
-         tracking_id = CASE WHEN $10 THEN EXCLUDED.tracking_id ELSE brands.tracking_id END
-       RETURNING id`,
-      [
-        randomUUID(),
-        orgId,
-        b.name,
-        b.slug,
-        b.industry,
-        b.region,
-        b.domains,
-        b.aliases,
-        trackingId,
-        b.tracking_id !== undefined,
-      ],
-    );
-  } catch (err) {
-    if ((err as { code?: string }).code === '23505')
-      throw new UserError(`tracking_id ${b.tracking_id} is already used by another brand`);
-    throw err;
-  }
-  const {
-    rows: [{ tracking_id }],
-  } = await db.query('SELECT tracking_id FROM brands WHERE id = $1', [brandId]);
+  const existing = await brandIdBySlug(db, orgId, b.slug);
+  const before = existing ? await readBrandState(db, existing) : undefined;
+  const brand = existing
+    ? await updateBrand(db, existing, fields)
+    : ((await insertBrand(db, orgId, fields)) ??
+      (await updateBrand(db, (await brandIdBySlug(db, orgId, b.slug))!, fields)));
+  const brandId = brand.id;
 
   const competitors = [];
   for (const c of b.competitors) {
-    const id = await upsertReturningId(
-      db,
-      `INSERT INTO competitors (id, brand_id, name, domains, aliases) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (brand_id, name) DO UPDATE SET domains = EXCLUDED.domains, aliases = EXCLUDED.aliases
-       RETURNING id`,
-      [randomUUID(), brandId, c.name, c.domains, c.aliases],
+    const id = await upsert(
+      async () => (await insertCompetitor(db, brandId, c))?.id,
+      () => competitorIdByName(db, brandId, c.name),
+      (found) => updateCompetitor(db, found, { domains: c.domains, aliases: c.aliases }),
     );
     competitors.push({ id, name: c.name });
   }
 
-  const applyPrompts = async (prompts: typeof b.prompts, topicId: string | null) => {
+  const applyPrompts = async (prompts: PromptInput[], topicId: string | null) => {
     const out = [];
     for (const p of prompts) {
-      const id = await upsertReturningId(
-        db,
-        `INSERT INTO prompts (id, brand_id, topic_id, text, platforms, models, regions, is_active)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (brand_id, text) DO UPDATE SET topic_id = EXCLUDED.topic_id, platforms = EXCLUDED.platforms,
-           models = EXCLUDED.models, regions = EXCLUDED.regions, is_active = EXCLUDED.is_active
-         RETURNING id`,
-        [randomUUID(), brandId, topicId, p.text, p.platforms, p.models, p.regions, p.is_active],
+      const settings = {
+        topic_id: topicId,
+        platforms: p.platforms,
+        models: p.models,
+        regions: p.regions,
+        is_active: p.is_active,
+      };
+      const id = await upsert(
+        () => insertPrompt(db, brandId, p.text, settings),
+        () => promptIdByText(db, brandId, p.text),
+        (found) => updatePrompt(db, found, settings),
       );
       out.push({ id, text: p.text });
     }
@@ -219,11 +203,10 @@ async function applyBrand(db: Db, orgId: string, b: Workspace['organizations'][n
 
   const topics = [];
   for (const t of b.topics) {
-    const id = await upsertReturningId(
-      db,
-      `INSERT INTO topics (id, brand_id, name, is_active) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (brand_id, name) DO UPDATE SET is_active = EXCLUDED.is_active RETURNING id`,
-      [randomUUID(), brandId, t.name, t.is_active],
+    const id = await upsert(
+      () => insertTopic(db, brandId, { name: t.name, is_active: t.is_active }),
+      () => topicIdByName(db, brandId, t.name),
+      (found) => updateTopic(db, found, { is_active: t.is_active }),
     );
     topics.push({ id, name: t.name, prompts: await applyPrompts(t.prompts, id) });
   }
@@ -232,21 +215,11 @@ async function applyBrand(db: Db, orgId: string, b: Workspace['organizations'][n
     id: brandId,
     slug: b.slug,
     name: b.name,
-    tracking_id,
+    tracking_id: brand.tracking_id,
     competitors,
     topics,
     ...(prompts.length ? { prompts } : {}),
     // A new brand has no answers to analyse again.
     reanalysis_queued: before ? await afterChange(db, brandId, before) : false,
   };
-}
-
-/** Invalidates what the changes made stale; returns whether a re-analysis was queued. */
-async function afterChange(db: Db, brandId: string, before: BrandState): Promise<boolean> {
-  const after = await readBrandState(db, brandId);
-  if (!stateChanged(before, after)) return false;
-  await bumpDataVersion(db, [brandId]);
-  const reason = entityChanges(before, after);
-  if (reason) await queueReanalysis(db, brandId, reason);
-  return reason !== '';
 }

@@ -175,7 +175,7 @@ export async function seedTenant(server: RunningServer, brands?: any[], plan = '
   const key = await createKey(server.stores.pg, { email });
   return {
     organizationId: org.id,
-    brandId: org.brands[0].id,
+    brandId: org.brands[0]?.id,
     brandIds: org.brands.map((b: any) => b.id),
     competitorIds: org.brands.flatMap((b: any) => b.competitors.map((c: any) => c.id)),
     topicIds: org.brands.flatMap((b: any) => b.topics.map((t: any) => t.id)),

@@ -190,7 +190,7 @@ const inputFor = (op: Operation) => {
   const spoiled = names.length
     ? fc.constantFrom(...names).chain((k) => fc.record({ [k]: hostile(k) }))
     : fc.constant({});
-  // Parameters no operation takes are ignored, whatever they hold.
+  // Parameters an operation does not take are ignored whatever they hold, or refused by name.
   const unknown = fc.dictionary(fc.string({ maxLength: 12 }), anything, { maxKeys: 2 });
   return fc.tuple(unknown, fc.record(base, { requiredKeys }), spoiled).map(([u, a, b]) => ({ ...u, ...a, ...b }));
 };
@@ -249,12 +249,26 @@ async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
 
 const namesOne = (message: string, names: string[]) => names.some((n) => message.includes(n));
 
+/**
+ * The workspace writes refuse parameters they do not take (docs/workspace.md): such a 400 names
+ * every unknown one the input held. Other operations ignore them.
+ */
+function namesUnknown(op: Operation, message: string, input: unknown): boolean {
+  const known = new Set(paramNames(op));
+  const unknown = Object.keys(input as object).filter((k) => !known.has(k));
+  return /^Unknown fields?: /.test(message) && unknown.length > 0 && unknown.every((k) => message.includes(k));
+}
+
 function checkReply(op: Operation, reply: Reply, input: unknown): string | undefined {
   const where = `${op.method} ${operationPath(op)} ${JSON.stringify(input).slice(0, 300)}`;
   if (reply.status >= 500) return `${where}: ${reply.status} ${JSON.stringify(reply.body)}`;
   if (reply.status < 300) return undefined;
   if (typeof reply.body?.error !== 'string') return `${where}: ${reply.status} without a JSON error body`;
-  if (reply.status === 400 && !namesOne(reply.body.error, paramNames(op))) {
+  if (
+    reply.status === 400 &&
+    !namesOne(reply.body.error, paramNames(op)) &&
+    !namesUnknown(op, reply.body.error, input)
+  ) {
     return `${where}: 400 "${reply.body.error}" names no parameter`;
   }
   return undefined;
@@ -268,8 +282,9 @@ function checkToolResult(op: Operation, body: any, input: unknown): string | und
   if (!result.isError) return undefined;
   const text = String(result.content?.[0]?.text ?? '');
   if (/Internal server error|unavailable/.test(text)) return `${where}: ${text}`;
-  const status = /not found|not pending/i.test(text) || /limit reached/i.test(text) ? 'other' : 'invalid';
-  if (status === 'invalid' && !namesOne(text, paramNames(op))) return `${where}: "${text}" names no parameter`;
+  const status = /not found|not pending|already exists|limit reached/i.test(text) ? 'other' : 'invalid';
+  if (status === 'invalid' && !namesOne(text, paramNames(op)) && !namesUnknown(op, text, input))
+    return `${where}: "${text}" names no parameter`;
   return undefined;
 }
 

@@ -53,6 +53,18 @@ const CONTRACT_TOOLS = [
   'list_alert_rules',
   'delete_alert_rule',
   'list_alerts',
+  // Workspace set-up (docs/workspace.md).
+  'create_brand',
+  'update_brand',
+  'add_competitor',
+  'update_competitor',
+  'remove_competitor',
+  'list_competitors',
+  'create_topic',
+  'update_topic',
+  'add_prompts',
+  'update_prompt',
+  'get_reanalysis_status',
 ];
 const WRITE_TOOLS = [
   'accept_topic_suggestion',
@@ -63,6 +75,15 @@ const WRITE_TOOLS = [
   'run_site_audit',
   'create_alert_rule',
   'delete_alert_rule',
+  'create_brand',
+  'update_brand',
+  'add_competitor',
+  'update_competitor',
+  'remove_competitor',
+  'create_topic',
+  'update_topic',
+  'add_prompts',
+  'update_prompt',
 ];
 const QUOTA_TOOLS = ['generate_content_brief', 'generate_content_draft', 'run_site_audit'];
 
