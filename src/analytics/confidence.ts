@@ -8,70 +8,39 @@ import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';
 import { emptySums, round, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
 import { percent, wilson, type Estimate } from './intervals.ts';
-import type { Patterns } from './resample.ts';
+import { answerPatterns, voicePatterns } from './answer-patterns.ts';
 import { intervalsFor } from './resample-pool.ts';
 import { readTogether } from './read-together.ts';
 import { select } from '../stores/scoped-query.ts';
 import { humanOrder } from '../text-order.ts';
 
 /**
- * The patterns of the bootstrap (resample.ts), in one query: for each entity, its answers grouped by
- * (named, cited, 1/position); and the answers grouped by (brand mentions, tracked competitors'
- * mentions) for share of voice. Each (answer, entity) is first summed with `sign`, so a re-imported
- * answer counts once (a cancelled row sums to nothing and is dropped).
+ * The patterns of the bootstrap (resample.ts), in one round: each entity's answers by (named, cited,
+ * position), and the answers by (brand mentions, tracked competitors' mentions) for share of voice.
+ * A pattern's answers are its rows summed by `sign`: a re-imported answer's old row and its cancel
+ * row add up to nothing, so no per-answer grouping is needed for an entity's own columns. Share of
+ * voice sums over entities per answer, from the rows that mention someone; answers without a
+ * mention are the rest of n (answerPatterns adds them).
  */
 async function patternRows(ch: ClickHouse, f: Filters, tracked: string[]) {
-  const pairs = select(
-    { table: 'answer_entities', scope: f },
-    {
-      select: `answer_id, entity_id, is_brand, sum(sign * (mentions > 0)) AS named, sum(sign * (citations > 0)) AS cited,
-        sum(if(position > 0, sign / position, 0)) AS inv`,
-      groupBy: 'answer_id, entity_id, is_brand',
-      having: 'sum(sign) > 0',
-    },
-  );
-  const answers = select(
-    { table: 'answer_entities', scope: f },
-    {
-      select: `answer_id, sumIf(sign * mentions, is_brand = 1) AS brand_mentions,
-        sumIf(sign * mentions, is_brand = 0 AND entity_id IN {tracked:Array(UUID)}) AS competitor_mentions`,
-      groupBy: 'answer_id',
-      having: 'sumIf(sign, is_brand = 1) > 0',
-      params: { tracked },
-    },
-  );
   const read = await readTogether(ch, {
     scores: {
-      query: select(pairs, {
-        select: 'toString(entity_id) AS entity, is_brand, named, cited, inv, count() AS answers',
-        groupBy: 'entity_id, is_brand, named, cited, inv',
-      }),
+      query: select(
+        { table: 'answer_entities', scope: f },
+        {
+          select: `toString(entity_id) AS entity, is_brand, mentions > 0 AS named, citations > 0 AS cited,
+            if(position > 0, 1 / position, 0) AS inv, sum(sign) AS answers`,
+          groupBy: 'entity_id, is_brand, named, cited, position',
+          having: 'answers > 0',
+        },
+      ),
       columns: ['entity', 'is_brand', 'named', 'cited', 'inv', 'answers'],
     },
-    voice: {
-      query: select(answers, {
-        select: 'brand_mentions, competitor_mentions, count() AS answers',
-        groupBy: 'brand_mentions, competitor_mentions',
-      }),
-      columns: ['brand_mentions', 'competitor_mentions', 'answers'],
-    },
+    voice: { query: voicePatterns(f, tracked), columns: ['brand_mentions', 'competitor_mentions', 'answers'] },
   });
   return read as {
     scores: { entity: string; is_brand: number; named: number; cited: number; inv: number; answers: number }[];
     voice: { brand_mentions: number; competitor_mentions: number; answers: number }[];
-  };
-}
-
-/** Pattern rows as resample.ts takes them: the answers of each row, and one column per field. */
-export function patterns<R extends { answers: number }>(
-  figure: Patterns['figure'],
-  rows: R[],
-  fields: (keyof R)[],
-): Patterns {
-  return {
-    figure,
-    counts: Float64Array.from(rows, (r) => Number(r.answers)),
-    columns: fields.map((k) => Float64Array.from(rows, (r) => Number(r[k]))),
   };
 }
 
@@ -109,15 +78,13 @@ export async function visibilityConfidence(
   // An entity's score patterns; answers without a row of it (none, once analysed) count as not named nor cited.
   const score = (brand: boolean, id?: string) => {
     const own = rows.scores.filter((r) => (brand ? Number(r.is_brand) === 1 : r.entity === id));
-    const missing = n - own.reduce((acc, r) => acc + Number(r.answers), 0);
-    if (missing > 0) own.push({ entity: id ?? '', is_brand: 0, named: 0, cited: 0, inv: 0, answers: missing });
-    return { of: patterns('score', own, ['named', 'cited', 'inv']) };
+    return { of: answerPatterns('score', own, ['named', 'cited', 'inv'], n) };
   };
   const [brandCi, voiceCi, ...competitorCi] = await intervalsFor(
     ch,
     [
       score(true),
-      { of: patterns('voice', rows.voice, ['brand_mentions', 'competitor_mentions']) },
+      { of: answerPatterns('voice', rows.voice, ['brand_mentions', 'competitor_mentions'], n) },
       ...ordered.map((c) => score(false, c.id)),
     ],
     opts,
