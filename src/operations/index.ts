@@ -15,6 +15,8 @@ import { answerOperations } from './answers.ts';
 import { visibilityConfidence } from './confidence.ts';
 import { searchQueries } from './search-queries.ts';
 import { sentiment } from './sentiment.ts';
+import { visibilityChange } from './visibility-change.ts';
+import { citationGap } from './citation-gap.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -24,6 +26,8 @@ export const operations: Operation[] = [
   competitorComparison,
   citations,
   visibilityConfidence,
+  visibilityChange,
+  citationGap,
   searchQueries,
   sentiment,
   topics,

@@ -3,6 +3,7 @@
 // implementation written here from the definitions (the bootstrap: resample.test.ts).
 import test from 'ava';
 import { newcombe, wilson } from '../../src/analytics/intervals.ts';
+import { newcombeBySearch } from '../helpers/second-intervals.ts';
 
 // By hand, z = 1.96, z^2 = 3.8416, d = 1 + z^2/n, centre = (p + z^2/2n) / d,
 // half = (z / d) x sqrt(p(1-p)/n + z^2/4n^2):
@@ -37,33 +38,6 @@ test("Newcombe's interval reproduces the paper's worked example", (t) => {
   t.is(lo.toFixed(4), '0.0524');
   t.is(hi.toFixed(4), '0.3339');
 });
-
-/**
- * A second implementation from the definitions: a Wilson bound is a p0 where the score statistic
- * |p - p0| / sqrt(p0 (1 - p0) / n) equals z, found by bisection on each side of p (no closed form).
- */
-function wilsonBySearch(k: number, n: number, z = 1.96): [number, number] {
-  const p = k / n;
-  const score = (p0: number) => Math.abs(p - p0) - z * Math.sqrt((p0 * (1 - p0)) / n);
-  const root = (a: number, b: number) => {
-    // score(a) > 0 at the far end, score(b) <= 0 at p.
-    for (let i = 0; i < 200; i++) {
-      const mid = (a + b) / 2;
-      if (score(mid) > 0) a = mid;
-      else b = mid;
-    }
-    return (a + b) / 2;
-  };
-  return [p === 0 ? 0 : root(0, p), p === 1 ? 1 : root(1, p)];
-}
-
-function newcombeBySearch(k1: number, n1: number, k2: number, n2: number): [number, number] {
-  const [p1, p2] = [k1 / n1, k2 / n2];
-  const [l1, u1] = wilsonBySearch(k1, n1);
-  const [l2, u2] = wilsonBySearch(k2, n2);
-  const d = p1 - p2;
-  return [d - Math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + Math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)];
-}
 
 test("Newcombe's interval equals the second implementation, boundaries included", (t) => {
   for (const [k1, n1, k2, n2] of [
