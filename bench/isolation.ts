@@ -10,6 +10,9 @@
 // holds at most one). Postgres: the server at DATABASE_URL (a fresh
 // database, dropped at the end) or embedded PGlite; ClickHouse: embedded chDB.
 // SLOTS=0,1,2 compares other settings (the last one is judged against the target).
+// Then, on the last setting, the quiet organization beside HEAVY connections of the other looping
+// visibility-confidence over whole history with a new date_from each time (every one a cache miss,
+// each a bootstrap: on worker threads, docs/metrics.md), judged against the same target.
 // Target: the quiet organization's p99 under 250 ms and within 2x of its p99 alone.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -102,6 +105,13 @@ const heavyPaths = (brandId: string) => [
   `/api/v1/citations?brand_id=${brandId}&limit=200`,
 ];
 
+/** A confidence request of the heavy organization: whole history from a day that changes each time. */
+const confidencePaths = (brandId: string) =>
+  Array.from({ length: 60 }, (_, i) => {
+    const from = new Date(Date.parse(`${START}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
+    return `/api/v1/visibility-confidence?brand_id=${brandId}&date_from=${from}`;
+  });
+
 /** An ordinary request of the quiet organization: one of four endpoints over a random recent range. */
 function ordinaryPath(brandId: string, random: () => number): string {
   const endpoints = ['visibility-summary', 'visibility-trend', 'competitor-comparison', 'prompt-performance'];
@@ -130,6 +140,7 @@ async function measure(
   base: string,
   quiet: { brandId: string; key: string },
   heavy?: { brandId: string; key: string },
+  heavyPathsOf: (brandId: string) => string[] = heavyPaths,
 ) {
   let seed = 1;
   const random = () => {
@@ -140,10 +151,11 @@ async function measure(
   const heavyCounts = { requests: 0, failed: 0 };
   const heavyLoops = heavy
     ? Array.from({ length: HEAVY }, async (_, i) => {
-        const paths = heavyPaths(heavy.brandId);
+        const paths = heavyPathsOf(heavy.brandId);
         for (let n = i; running; n++) {
           const { status } = await timed(`${base}${paths[n % paths.length]}`, heavy.key);
           heavyCounts.requests++;
+          // A 429 is the heavy organization held back (too many confidence requests in hand): by design.
           if (status !== 200) heavyCounts.failed++;
         }
       })
@@ -184,6 +196,11 @@ try {
     results[label] = { quiet_alone_ms: alone, quiet_during_heavy_ms: during };
     fair = { alone, during }; // the last setting is judged
   }
+  note(`the quiet organization beside ${HEAVY} connections looping visibility-confidence, ${SECONDS} s`);
+  const alone = await measure(server.url, quietOrg);
+  const during = await measure(server.url, quietOrg, heavyOrg, confidencePaths);
+  results['visibility-confidence loop'] = { quiet_alone_ms: alone, quiet_during_confidence_ms: during };
+  const confidence = { alone, during };
   await server.close();
   console.log(
     JSON.stringify(
@@ -198,14 +215,11 @@ try {
       2,
     ),
   );
-  const met =
-    fair !== null &&
-    fair.during.errors === 0 &&
-    fair.during.p99 < TARGET.p99 &&
-    fair.during.p99 <= TARGET.ratio * fair.alone.p99;
-  console.log(
-    `target (quiet organization's p99 < ${TARGET.p99} ms and within ${TARGET.ratio}x of alone, no errors): ${met ? 'met' : 'NOT met'}`,
-  );
+  const met = (c: typeof fair) =>
+    c !== null && c.during.errors === 0 && c.during.p99 < TARGET.p99 && c.during.p99 <= TARGET.ratio * c.alone.p99;
+  const target = `quiet organization's p99 < ${TARGET.p99} ms and within ${TARGET.ratio}x of alone, no errors`;
+  console.log(`target beside the heaviest reads (${target}): ${met(fair) ? 'met' : 'NOT met'}`);
+  console.log(`target beside the confidence loop (${target}): ${met(confidence) ? 'met' : 'NOT met'}`);
 } finally {
   await db.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,42 +1,47 @@
 // visibility-confidence: how sure the visibility figures are (docs/api.md section 12). The values
 // are the summary's own (entitySums, the same read and formulas); Wilson intervals for the mention
-// and citation rates; a seeded bootstrap over answers, from per-answer rows, for the AI visibility
-// score of every entity and the brand's share of voice; and the answers per capture slot.
+// and citation rates; a seeded bootstrap over answers for the AI visibility score of every entity
+// and the brand's share of voice, from the answers ClickHouse groups into patterns and resampled on
+// a worker thread (resample.ts, resample-pool.ts); and the answers per capture slot.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';
 import { emptySums, round, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
-import { bootstrap, wilson, type Estimate, type Statistic } from './intervals.ts';
+import { percent, wilson, type Estimate } from './intervals.ts';
+import { answerPatterns, voicePatterns } from './answer-patterns.ts';
+import { intervalsFor } from './resample-pool.ts';
+import { readTogether } from './read-together.ts';
 import { select } from '../stores/scoped-query.ts';
 import { humanOrder } from '../text-order.ts';
 
-interface AnswerRow {
-  answer_id: string;
-  entity_id: string;
-  is_brand: number;
-  named: number;
-  cited: number;
-  mention_sum: number;
-  inv_position: number;
-}
-
 /**
- * One row per (answer, entity) of the answers in range: only the columns the figures need, summed
- * with `sign` so a re-imported answer counts once (a cancelled row sums to nothing and is dropped).
+ * The patterns of the bootstrap (resample.ts), in one round: each entity's answers by (named, cited,
+ * position), and the answers by (brand mentions, tracked competitors' mentions) for share of voice.
+ * A pattern's answers are its rows summed by `sign`: a re-imported answer's old row and its cancel
+ * row add up to nothing, so no per-answer grouping is needed for an entity's own columns. Share of
+ * voice sums over entities per answer, from the rows that mention someone; answers without a
+ * mention are the rest of n (answerPatterns adds them).
  */
-function answerRows(ch: ClickHouse, f: Filters) {
-  return ch.rows<AnswerRow>(
-    select(
-      { table: 'answer_entities', scope: f },
-      {
-        select: `answer_id, entity_id, is_brand,
-          sum(sign * (mentions > 0)) AS named, sum(sign * (citations > 0)) AS cited,
-          sum(sign * mentions) AS mention_sum, sum(if(position > 0, sign / position, 0)) AS inv_position`,
-        groupBy: 'answer_id, entity_id, is_brand',
-        having: 'sum(sign) > 0',
-      },
-    ),
-  );
+async function patternRows(ch: ClickHouse, f: Filters, tracked: string[]) {
+  const read = await readTogether(ch, {
+    scores: {
+      query: select(
+        { table: 'answer_entities', scope: f },
+        {
+          select: `toString(entity_id) AS entity, is_brand, mentions > 0 AS named, citations > 0 AS cited,
+            if(position > 0, 1 / position, 0) AS inv, sum(sign) AS answers`,
+          groupBy: 'entity_id, is_brand, named, cited, position',
+          having: 'answers > 0',
+        },
+      ),
+      columns: ['entity', 'is_brand', 'named', 'cited', 'inv', 'answers'],
+    },
+    voice: { query: voicePatterns(f, tracked), columns: ['brand_mentions', 'competitor_mentions', 'answers'] },
+  });
+  return read as {
+    scores: { entity: string; is_brand: number; named: number; cited: number; inv: number; answers: number }[];
+    voice: { brand_mentions: number; competitor_mentions: number; answers: number }[];
+  };
 }
 
 /** Capture slots (prompt, platform, region, day) holding at least one answer in range. */
@@ -54,62 +59,6 @@ async function slotCount(ch: ClickHouse, f: Filters): Promise<number> {
   return Number(row?.slots ?? 0);
 }
 
-/** Growable per-entity columns of the answers where the entity is named or cited. */
-class Sparse {
-  answers: number[] = [];
-  named: number[] = [];
-  cited: number[] = [];
-  inv: number[] = [];
-  add(answer: number, r: AnswerRow) {
-    if (!Number(r.named) && !Number(r.cited)) return;
-    this.answers.push(answer);
-    this.named.push(Number(r.named));
-    this.cited.push(Number(r.cited));
-    this.inv.push(Number(r.inv_position));
-  }
-  /** The AI visibility score, recomputed from a resample's sums exactly as formulas.ts defines it. */
-  score(): Statistic {
-    return {
-      answers: Int32Array.from(this.answers),
-      columns: [Float64Array.from(this.named), Float64Array.from(this.cited), Float64Array.from(this.inv)],
-      figure: (s, n) => visibilityScore({ named: s[0], cited: s[1], invPosition: s[2], mentions: 0, citations: 0 }, n),
-    };
-  }
-}
-
-/**
- * Per answer: each entity's columns, and the brand's and the tracked competitors' mentions (share
- * of voice). Answers are numbered by the brand's row, which every analysed answer has.
- */
-function perAnswer(rows: AnswerRow[], tracked: Set<string>) {
-  const index = new Map<string, number>();
-  for (const r of rows) if (Number(r.is_brand) === 1) index.set(r.answer_id, index.size);
-  const entities = new Map<string, Sparse>();
-  const brandMentions = new Float64Array(index.size);
-  const competitorMentions = new Float64Array(index.size);
-  for (const r of rows) {
-    const i = index.get(r.answer_id);
-    const brand = Number(r.is_brand) === 1;
-    if (i === undefined || (!brand && !tracked.has(r.entity_id))) continue;
-    const key = brand ? 'brand' : r.entity_id;
-    if (!entities.has(key)) entities.set(key, new Sparse());
-    entities.get(key)!.add(i, r);
-    (brand ? brandMentions : competitorMentions)[i] += Number(r.mention_sum);
-  }
-  const voiced: number[] = [];
-  for (let i = 0; i < index.size; i++) if (brandMentions[i] || competitorMentions[i]) voiced.push(i);
-  const voice: Statistic = {
-    answers: Int32Array.from(voiced),
-    columns: [
-      Float64Array.from(voiced, (i) => brandMentions[i]),
-      Float64Array.from(voiced, (i) => competitorMentions[i]),
-    ],
-    // Rounded per resample: rounding is monotone, so the percentiles are those of the unrounded values, rounded.
-    figure: (s) => shareOfVoice(s[0], s[1]),
-  };
-  return { n: index.size, entities, voice };
-}
-
 const rates = (s: EntitySums, n: number) => ({ mention_rate: wilson(s.named, n), citation_rate: wilson(s.cited, n) });
 
 /** The figures and intervals of the brand and each tracked competitor over the answers of `f`. */
@@ -120,23 +69,29 @@ export async function visibilityConfidence(
   competitors: { id: string; name: string }[],
   opts: { seed?: number } = {},
 ) {
-  const tracked = new Set(competitors.map((c) => c.id));
-  const [sums, rows, slots] = await Promise.all([entitySums(ch, f), answerRows(ch, f), slotCount(ch, f)]);
+  const tracked = competitors.map((c) => c.id);
+  const [sums, rows, slots] = await Promise.all([entitySums(ch, f), patternRows(ch, f, tracked), slotCount(ch, f)]);
   const { n } = sums;
-  const answers = perAnswer(rows, tracked);
   const ordered = competitors
     .map((c) => ({ ...c, sums: sums.competitors.get(c.id) ?? emptySums() }))
     .sort((a, b) => b.sums.mentions - a.sums.mentions || humanOrder(a.name, b.name));
-  const sparse = (key: string) => (answers.entities.get(key) ?? new Sparse()).score();
-  // One bootstrap for all figures: every figure is recomputed over the same resamples of answers.
-  const [brandCi, voiceCi, ...competitorCi] = bootstrap(
-    answers.n,
-    [sparse('brand'), answers.voice, ...ordered.map((c) => sparse(c.id))],
+  // An entity's score patterns; answers without a row of it (none, once analysed) count as not named nor cited.
+  const score = (brand: boolean, id?: string) => {
+    const own = rows.scores.filter((r) => (brand ? Number(r.is_brand) === 1 : r.entity === id));
+    return { of: answerPatterns('score', own, ['named', 'cited', 'inv'], n) };
+  };
+  const [brandCi, voiceCi, ...competitorCi] = await intervalsFor(
+    ch,
+    [
+      score(true),
+      { of: answerPatterns('voice', rows.voice, ['brand_mentions', 'competitor_mentions'], n) },
+      ...ordered.map((c) => score(false, c.id)),
+    ],
     opts,
   );
   const estimate = (value: number | null, ci95: [number, number] | null): Estimate => ({
     value: n > 0 ? value : null,
-    ci95: n > 0 ? ci95 : null,
+    ci95: n > 0 && ci95 ? [percent(ci95[0]), percent(ci95[1])] : null,
   });
   const competitorMentions = ordered.reduce((acc, c) => acc + c.sums.mentions, 0);
   return {

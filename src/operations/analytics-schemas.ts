@@ -80,7 +80,16 @@ export const CompetitorComparison = z.object({
   }),
 });
 
-const Category = z.enum(['you', 'competitor', 'editorial', 'forum', 'social', 'review', 'institutional', 'other']);
+export const Category = z.enum([
+  'you',
+  'competitor',
+  'editorial',
+  'forum',
+  'social',
+  'review',
+  'institutional',
+  'other',
+]);
 
 export const Citations = z.object({
   totals: z.object({

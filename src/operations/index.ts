@@ -16,6 +16,8 @@ import { visibilityConfidence } from './confidence.ts';
 import { searchQueries } from './search-queries.ts';
 import { sentiment } from './sentiment.ts';
 import { workspaceOperations } from './workspace.ts';
+import { visibilityChange } from './visibility-change.ts';
+import { citationGap } from './citation-gap.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -25,6 +27,8 @@ export const operations: Operation[] = [
   competitorComparison,
   citations,
   visibilityConfidence,
+  visibilityChange,
+  citationGap,
   searchQueries,
   sentiment,
   topics,

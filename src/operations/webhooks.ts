@@ -3,9 +3,9 @@
 // REST only: these are not MCP tools and not part of the Metrics API.
 import { z } from 'zod';
 import { operation, type Ctx } from './registry.ts';
-import { limit, pathId, requiredUrl } from './params.ts';
+import { limit, optionalOneOf, pathId, requiredUrl } from './params.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { EVENT_TYPES, enqueueTestEvent, type WebhookEventType } from '../webhooks/outbox.ts';
+import { EVENT_TYPES, FORMATS, SLACK_EVENTS, enqueueTestEvent, type WebhookEventType } from '../webhooks/outbox.ts';
 import {
   checkUrlAddresses,
   createEndpoint,
@@ -45,6 +45,11 @@ const Endpoint = z.object({
   id: z.string().uuid(),
   url: z.string(),
   events: z.array(z.enum(EVENT_TYPES)),
+  format: z
+    .enum(FORMATS)
+    .describe(
+      'standard: signed Standard Webhooks JSON; slack: a Slack incoming-webhook message (text and blocks), unsigned',
+    ),
   created_at: z.string(),
 });
 
@@ -52,8 +57,11 @@ const view = (r: EndpointRow) => ({
   id: r.id,
   url: r.url,
   events: r.events,
+  format: r.format,
   created_at: new Date(r.created_at).toISOString(),
 });
+
+const slackEventsMessage = `events of a slack webhook must be among: ${SLACK_EVENTS.join(', ')}`;
 
 async function ownEndpoint(ctx: Ctx, endpointId: string): Promise<EndpointRow> {
   const row = await endpointInOrganization(ctx.stores.pg, ctx.identity.organizationId, endpointId);
@@ -66,19 +74,36 @@ export const createWebhook = operation({
   method: 'POST',
   path: '/webhooks',
   write: true,
-  errors: [{ status: 400, message: NO_ORGANIZATION }],
-  params: z.object({ url: webhookUrl, events }),
-  result: Endpoint.extend({ secret: z.string().describe('whsec_... signing secret; shown only in this response') }),
+  errors: [
+    { status: 400, message: NO_ORGANIZATION },
+    { status: 400, message: slackEventsMessage },
+  ],
+  params: z.object({
+    url: webhookUrl,
+    events,
+    format: optionalOneOf('format', FORMATS).describe(
+      `standard (default) or slack: a Slack incoming-webhook URL receiving ${SLACK_EVENTS.join(', ')} as Slack messages`,
+    ),
+  }),
+  result: Endpoint.extend({
+    secret: z
+      .string()
+      .nullable()
+      .describe('whsec_... signing secret, shown only in this response; null for a slack webhook (sent unsigned)'),
+  }),
   description:
-    'Registers a webhook endpoint for the organization. The response carries the signing secret, shown only this once. Private and loopback addresses are refused (unless ALLOW_PRIVATE_URLS=1).',
+    'Registers a webhook endpoint for the organization. The response carries the signing secret, shown only this once. Private and loopback addresses are refused (unless ALLOW_PRIVATE_URLS=1). With format slack the URL is a Slack incoming webhook: alert.fired and digest.daily arrive as Slack messages, unsigned.',
   run: async (ctx, p) => {
     const org = ctx.identity.organizationId;
     if (!org) throw badRequest(NO_ORGANIZATION);
+    const format = p.format ?? 'standard';
+    if (format === 'slack' && !p.events.every((e) => SLACK_EVENTS.includes(e))) throw badRequest(slackEventsMessage);
     await checkUrlAddresses(p.url, ctx.config.allowPrivateUrls);
     const row = await createEndpoint(ctx.stores.pg, {
       organizationId: org,
       url: p.url,
       events: p.events,
+      format,
       secretKey: ctx.config.webhooks.secretKey,
     });
     return { ...view(row), secret: row.secret };

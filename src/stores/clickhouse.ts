@@ -66,6 +66,8 @@ export interface ClickHouse {
    * client left before their turn.
    */
   forCaller(lane: string, gone?: () => boolean): ClickHouse;
+  /** Set on a caller's view: its lane and `gone`, for work done for it beside ClickHouse (the bootstrap's threads). */
+  caller?: { lane: string; gone?: () => boolean };
   /**
    * Runs any SELECT with bound parameters: NOT for tenant data. For the store's own bookkeeping
    * (migrations, the readiness probe), operator tools, benches and tests inspecting the store; a
@@ -425,6 +427,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     // Spread when asked, so it carries whatever the store's calls are then (observed, in a server).
     forCaller: (lane, gone) => ({
       ...store,
+      caller: { lane, gone },
       rows: <T>(query: ScopedQuery) => read<T>(query, lane, true, gone),
       rowLines: (query) => read(query, lane, true, gone, true),
     }),

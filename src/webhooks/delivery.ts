@@ -3,7 +3,7 @@
 // `FOR UPDATE SKIP LOCKED` keeps instances on one Postgres server from taking the same row, and
 // the row conditions repeated in the outer UPDATE keep it exclusive on the embedded PGlite too.
 import type { Postgres } from '../stores/postgres.ts';
-import type { WebhookEventType } from './outbox.ts';
+import type { WebhookEventType, WebhookFormat } from './outbox.ts';
 import { webhookAttempts } from '../runtime/metrics.ts';
 
 export interface Claim {
@@ -15,7 +15,9 @@ export interface Claim {
   attempts: number;
   claim_token: string;
   url: string;
-  secret: string;
+  /** Null for a Slack endpoint, which is sent unsigned. */
+  secret: string | null;
+  format: WebhookFormat;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function claimDue(pg: Postgres, limit: number, leaseMs: number): Pr
         AND d.id IN (SELECT id FROM webhook_deliveries
                       WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
                       ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING d.id, d.endpoint_id, d.event_type, d.body, d.attempts, d.claim_token, e.url, e.secret`,
+      RETURNING d.id, d.endpoint_id, d.event_type, d.body, d.attempts, d.claim_token, e.url, e.secret, e.format`,
     [limit, leaseMs],
   );
   return rows;

@@ -6,6 +6,12 @@ import type { Queryable } from '../stores/postgres.ts';
 export const EVENT_TYPES = ['opportunity.sent', 'digest.daily', 'webhook.test', 'alert.fired'] as const;
 export type WebhookEventType = (typeof EVENT_TYPES)[number];
 
+/** How an endpoint receives events: Standard Webhooks, or Slack incoming-webhook messages (slack.ts). */
+export const FORMATS = ['standard', 'slack'] as const;
+export type WebhookFormat = (typeof FORMATS)[number];
+/** The events a Slack endpoint may subscribe to: the ones a person in a channel reads. */
+export const SLACK_EVENTS: readonly WebhookEventType[] = ['alert.fired', 'digest.daily', 'webhook.test'];
+
 type Db = Queryable;
 /** A transaction's client or the pool wrapper (src/stores/postgres.ts). */
 

@@ -9,7 +9,7 @@ import { badRequest } from '../errors.ts';
 import { blockedReason, isIpLiteral, refusedAs } from '../audits/addresses.ts';
 import { lockOrganization } from '../tenancy/organizations.ts';
 import { generateSecret, sealSecret } from './signing.ts';
-import type { WebhookEventType } from './outbox.ts';
+import type { WebhookEventType, WebhookFormat } from './outbox.ts';
 import { UUID_RE } from '../uuid.ts';
 
 /** Registrations per organization; a runaway script should not fan events out without limit. */
@@ -20,6 +20,7 @@ export interface EndpointRow {
   organization_id: string;
   url: string;
   events: WebhookEventType[];
+  format: WebhookFormat;
   created_at: Date;
 }
 
@@ -59,14 +60,17 @@ export async function checkUrlAddresses(raw: string, allowPrivate: boolean): Pro
   }
 }
 
-const COLUMNS = 'id, organization_id, url, events, created_at';
+const COLUMNS = 'id, organization_id, url, events, format, created_at';
 
-/** Registers an endpoint; returns it with its secret, the only time the secret leaves the service. */
+/**
+ * Registers an endpoint; returns it with its secret, the only time the secret leaves the service.
+ * A Slack endpoint has none: Slack's incoming webhooks take unsigned messages.
+ */
 export async function createEndpoint(
   pg: Postgres,
-  input: { organizationId: string; url: string; events: WebhookEventType[]; secretKey?: string },
-): Promise<EndpointRow & { secret: string }> {
-  const secret = generateSecret();
+  input: { organizationId: string; url: string; events: WebhookEventType[]; format: WebhookFormat; secretKey?: string },
+): Promise<EndpointRow & { secret: string | null }> {
+  const secret = input.format === 'slack' ? null : generateSecret();
   const row = await pg.tx(async (client) => {
     // Serialises registrations of one organization so the cap holds under concurrent requests.
     await lockOrganization(client, input.organizationId);
@@ -78,9 +82,16 @@ export async function createEndpoint(
     );
     if (n >= MAX_ENDPOINTS) throw badRequest(`At most ${MAX_ENDPOINTS} webhook endpoints per organization`);
     const { rows } = await client.query<EndpointRow>(
-      `INSERT INTO webhook_endpoints (id, organization_id, url, events, secret) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO webhook_endpoints (id, organization_id, url, events, format, secret) VALUES ($1, $2, $3, $4, $5, $6)
        RETURNING ${COLUMNS}`,
-      [randomUUID(), input.organizationId, input.url, input.events, sealSecret(secret, input.secretKey)],
+      [
+        randomUUID(),
+        input.organizationId,
+        input.url,
+        input.events,
+        input.format,
+        secret && sealSecret(secret, input.secretKey),
+      ],
     );
     return rows[0];
   });

@@ -10,6 +10,8 @@ import type { Stores } from '../stores/index.ts';
 import { FetchError, safeFetch } from '../audits/fetch.ts';
 import { claimDue, giveUp, recordAttempt, type Claim, type Outcome } from './delivery.ts';
 import { openSecret, signedHeaders } from './signing.ts';
+import { slackMessage } from './slack.ts';
+import { brandById } from '../tenancy/brands.ts';
 import { startClaimWorker, WakeGroup, type ClaimWorker } from '../runtime/claim-worker.ts';
 
 export const POLL_MS = 1_000;
@@ -36,8 +38,19 @@ export function deliveriesQueued(): void {
   workers.wakeAll();
 }
 
+/**
+ * What an attempt sends: the stored body signed with Standard Webhooks' headers, or, to a Slack
+ * endpoint, the event's Slack message unsigned (slack.ts); `brandName` names an alert's brand there.
+ */
+function request(config: Config, claim: Claim, at: Date, brandName?: string) {
+  if (claim.format === 'slack') return { body: JSON.stringify(slackMessage(claim.body, brandName)), headers: {} };
+  if (claim.secret === null) throw new Error('The endpoint has no signing secret');
+  const headers = signedHeaders(openSecret(claim.secret, config.webhooks.secretKey), claim.id, at, claim.body);
+  return { body: claim.body, headers };
+}
+
 /** Sends one attempt; never throws (a refusal or transport failure is an outcome too). */
-async function attempt(config: Config, claim: Claim): Promise<Outcome> {
+async function attempt(config: Config, claim: Claim, brandName?: string): Promise<Outcome> {
   const schedule = config.webhooks.retryScheduleMs;
   const startedAt = new Date();
   const t0 = performance.now();
@@ -46,10 +59,10 @@ async function attempt(config: Config, claim: Claim): Promise<Outcome> {
   let error: string | null = null;
   let detail: string | undefined;
   try {
-    const headers = signedHeaders(openSecret(claim.secret, config.webhooks.secretKey), claim.id, startedAt, claim.body);
+    const { body, headers } = request(config, claim, startedAt, brandName);
     const res = await safeFetch(claim.url, {
       method: 'POST',
-      body: claim.body,
+      body,
       headers: { ...headers, 'content-type': 'application/json', accept: '*/*', 'user-agent': USER_AGENT },
       allowPrivate: config.allowPrivateUrls,
       timeoutMs: config.webhooks.timeoutMs,
@@ -79,12 +92,19 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, opts: { pollMs?: num
   // Long enough for the request and its recording; a claim older than this belongs to a dead worker.
   const leaseMs = config.webhooks.timeoutMs + 30_000;
 
+  /** The name of an alert's brand, for its Slack message (the event names the brand by id). */
+  async function alertBrandName(claim: Claim): Promise<string | undefined> {
+    if (claim.format !== 'slack' || claim.event_type !== 'alert.fired') return undefined;
+    const { brand_id } = (JSON.parse(claim.body) as { data: { brand_id: string } }).data;
+    return (await brandById(stores.pg, brand_id))?.name;
+  }
+
   async function send(claim: Claim): Promise<void> {
     if (claim.attempts > maxAttempts) {
       log.warn({ deliveryId: claim.id, attempts: claim.attempts }, 'webhook delivery abandoned after lost claims');
       return giveUp(stores.pg, claim);
     }
-    const outcome = await attempt(config, claim);
+    const outcome = await attempt(config, claim, await alertBrandName(claim));
     await recordAttempt(stores.pg, claim, outcome);
     const fields = {
       deliveryId: claim.id,

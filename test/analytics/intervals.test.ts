@@ -1,7 +1,9 @@
-// The interval arithmetic alone: Wilson score intervals against values computed by hand, and the
-// seeded bootstrap's determinism, its dependence on the seed, and its percentiles on known data.
+// The interval arithmetic alone: Wilson score intervals against values computed by hand, and
+// Newcombe's hybrid score interval against the published worked example and a second
+// implementation written here from the definitions (the bootstrap: resample.test.ts).
 import test from 'ava';
-import { bootstrap, RESAMPLES, wilson, type Statistic } from '../../src/analytics/intervals.ts';
+import { newcombe, wilson } from '../../src/analytics/intervals.ts';
+import { newcombeBySearch } from '../helpers/second-intervals.ts';
 
 // By hand, z = 1.96, z^2 = 3.8416, d = 1 + z^2/n, centre = (p + z^2/2n) / d,
 // half = (z / d) x sqrt(p(1-p)/n + z^2/4n^2):
@@ -23,54 +25,32 @@ test('Wilson intervals equal the hand-computed values, in percent to 1 decimal',
 
 test('no answers: value and interval are null', (t) => {
   t.deepEqual(wilson(0, 0), { value: null, ci95: null });
-  const mean: Statistic = { answers: new Int32Array(), columns: [new Float64Array()], figure: () => 0 };
-  t.deepEqual(bootstrap(0, [mean]), [null]);
+  t.is(newcombe(1, 0, 1, 10), null);
+  t.is(newcombe(1, 10, 0, 0), null);
 });
 
-/** The mean of a 0/1 column in percent, over answers of which the first `ones` are 1. */
-function rate(ones: number): Statistic {
-  return {
-    answers: Int32Array.from({ length: ones }, (_, i) => i),
-    columns: [new Float64Array(ones).fill(1)],
-    figure: (s, total) => (100 * s[0]) / total,
-  };
-}
-
-test('the bootstrap is deterministic for a seed, and another seed gives another interval', (t) => {
-  const stats = [rate(37), rate(120)];
-  const first = bootstrap(200, stats);
-  t.deepEqual(bootstrap(200, stats), first);
-  t.deepEqual(bootstrap(200, stats, { seed: 20 }), first, 'the default seed is 20');
-  const other = bootstrap(200, stats, { seed: 21 });
-  t.notDeepEqual(other, first);
+// Newcombe, "Interval estimation for the difference between independent proportions: comparison
+// of eleven methods", Statistics in Medicine 17 (1998) 873-890, Table II, method 10 (the hybrid
+// score interval), example (a): 56/70 - 48/80 = 0.2000, 95% interval 0.0524 to 0.3339.
+// (Paper record: https://www.researchgate.net/publication/13687790, read 2026-11-27.)
+test("Newcombe's interval reproduces the paper's worked example", (t) => {
+  const [lo, hi] = newcombe(56, 70, 48, 80)!;
+  t.is(lo.toFixed(4), '0.0524');
+  t.is(hi.toFixed(4), '0.3339');
 });
 
-test('bootstrap percentiles of a rate land near its Wilson interval and contain the value', (t) => {
-  const [ci] = bootstrap(1000, [rate(300)]);
-  const w = wilson(300, 1000).ci95!;
-  t.truthy(ci);
-  const [lo, hi] = ci!;
-  t.true(lo < 30 && hi > 30, `${lo}-${hi}`);
-  // Both estimate the same sampling spread (about +/- 2.8 points here).
-  t.true(Math.abs(lo - w[0]) <= 1 && Math.abs(hi - w[1]) <= 1, `${lo}-${hi} against ${w}`);
-});
-
-test('a figure that never varies has a point interval; every resample has n draws', (t) => {
-  // Every answer holds 1: any resample of n answers sums to n.
-  const all: Statistic = {
-    answers: Int32Array.from({ length: 50 }, (_, i) => i),
-    columns: [new Float64Array(50).fill(1)],
-    figure: (s) => s[0],
-  };
-  t.deepEqual(bootstrap(50, [all]), [[50, 50]]);
-  // A ratio of two columns equal in every listed answer is constant, unless a resample misses all
-  // of them: then it is 0 (share of voice without mentions). Listed in 3 answers of 10, a resample
-  // misses them with probability 0.7^10 = 2.8%, more than 2.5%: the low bound is 0.
-  const ratio = (answers: number[]): Statistic => ({
-    answers: Int32Array.from(answers),
-    columns: [new Float64Array(answers.length).fill(2), new Float64Array(answers.length).fill(2)],
-    figure: (s) => (s[0] + s[1] === 0 ? 0 : (100 * s[0]) / (s[0] + s[1])),
-  });
-  t.deepEqual(bootstrap(10, [ratio([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])], { resamples: RESAMPLES }), [[50, 50]]);
-  t.deepEqual(bootstrap(10, [ratio([0, 3, 7])]), [[0, 50]]);
+test("Newcombe's interval equals the second implementation, boundaries included", (t) => {
+  for (const [k1, n1, k2, n2] of [
+    [56, 70, 48, 80],
+    [9, 10, 3, 10],
+    [5, 56, 0, 29],
+    [0, 10, 0, 20],
+    [10, 10, 0, 20],
+    [3, 25, 11, 24],
+    [410, 1000, 380, 1000],
+  ]) {
+    const got = newcombe(k1, n1, k2, n2)!;
+    const want = newcombeBySearch(k1, n1, k2, n2);
+    t.true(Math.abs(got[0] - want[0]) < 1e-9 && Math.abs(got[1] - want[1]) < 1e-9, `${k1}/${n1} - ${k2}/${n2}`);
+  }
 });

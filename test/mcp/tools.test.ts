@@ -65,6 +65,9 @@ const CONTRACT_TOOLS = [
   'add_prompts',
   'update_prompt',
   'get_reanalysis_status',
+  // Citation gap and change (docs/api.md section 21).
+  'get_citation_gap',
+  'get_visibility_change',
 ];
 const WRITE_TOOLS = [
   'accept_topic_suggestion',
@@ -193,6 +196,15 @@ const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
   ],
   get_visibility_confidence: (t) => [
     { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-03', model: ['gpt-4o', 'sonar'], region: 'US' },
+    { brand_id: t.brandId, date_from: '2026-11-03', date_to: '2026-11-01' },
+  ],
+  get_citation_gap: (t) => [
+    { brand_id: t.brandId, limit: 1, model: ['gpt-4o'], topic_id: t.topicIds[0] },
+    { brand_id: t.brandId, competitor_id: t.competitorIds[0], date_from: '2026-11-01', date_to: '2026-11-30' },
+    { brand_id: t.brandId, competitor_id: 'nope' },
+  ],
+  get_visibility_change: (t) => [
+    { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30', region: 'US' },
     { brand_id: t.brandId, date_from: '2026-11-03', date_to: '2026-11-01' },
   ],
   get_sentiment: (t) => [

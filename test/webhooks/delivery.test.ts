@@ -51,7 +51,9 @@ test('register, list without secrets, delete; the secret is a Standard Webhooks 
   t.deepEqual(created.events, ['digest.daily']);
   t.is(created.url, hook.url);
   const list = await get(server, '/api/mcp/webhooks', x.key);
-  t.deepEqual(list.body, [{ id: created.id, url: hook.url, events: ['digest.daily'], created_at: created.created_at }]);
+  t.deepEqual(list.body, [
+    { id: created.id, url: hook.url, events: ['digest.daily'], format: 'standard', created_at: created.created_at },
+  ]);
   t.false(JSON.stringify(list.body).includes(created.secret));
   const del = await call(server, 'DELETE', `/api/mcp/webhooks/${created.id}`, { key: x.key });
   t.deepEqual([del.status, del.body], [200, { id: created.id, deleted: true }]);
