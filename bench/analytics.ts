@@ -1,7 +1,7 @@
 // bench/analytics: a synthetic warehouse of ~10 million answers (a measured brand with 500 prompts
 // on 7 platforms over a year and 10 competitors, plus other brands' data), then each analytics
 // endpoint timed through HTTP for a whole-year query of the measured brand (result cache off):
-// median and p95; and the two figures of CONTRACT section 21 at their usual ranges: citation-gap
+// median and p95; and the two figures of docs/api.md section 21 at their usual ranges: citation-gap
 // over the last 90 days and visibility-change of the last 7 days against the 7 before, then the
 // bootstrap alone (resample.ts, on this thread) for periods of 1,000 to 1,000,000 answers. With DATABASE_URL set, the same figures are also computed by Postgres alone over
 // the measured brand's rows, and the ratio printed.

@@ -1,4 +1,4 @@
--- A webhook endpoint's format (CONTRACT.md section 21, docs/webhooks.md): `standard` (Standard
+-- A webhook endpoint's format (docs/api.md section 21, docs/webhooks.md): `standard` (Standard
 -- Webhooks: signed `{type, timestamp, data}`) or `slack` (a Slack incoming-webhook message, unsigned,
 -- so such an endpoint has no secret).
 ALTER TABLE webhook_endpoints

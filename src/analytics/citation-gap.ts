@@ -1,5 +1,5 @@
 // citation-gap: the sources the engines cite when they name a competitor and never when they name
-// the brand (CONTRACT.md section 21; docs/metrics.md "Citation gap"). One ClickHouse query brings
+// the brand (docs/api.md section 21; docs/metrics.md "Citation gap"). One ClickHouse query brings
 // each answer's named entities (answer_entities) and cited URLs outside the brand's own domains
 // (answer_citations) together by answer, each summed with `sign` so a re-imported answer counts
 // once; then per domain: the answers citing it that name a competitor (that one, with

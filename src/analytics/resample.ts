@@ -1,4 +1,4 @@
-// The seeded percentile bootstrap over answers (CONTRACT.md sections 12 and 21), at a cost that does
+// The seeded percentile bootstrap over answers (docs/api.md sections 12 and 21), at a cost that does
 // not grow with the answers in range. A figure here depends on an answer only through a few small
 // numbers (named, cited, 1/position, mentions, polarity), so ClickHouse groups the answers of a range
 // into their distinct tuples, the patterns, with the answers of each (confidence.ts,

@@ -1,5 +1,5 @@
 // visibility-change: six figures of a period against the period before it, with the 95% interval of
-// each change and a verdict (CONTRACT.md section 21; docs/metrics.md "Change you can trust").
+// each change and a verdict (docs/api.md section 21; docs/metrics.md "Change you can trust").
 // One round of ClickHouse reads counts the answers of both periods by the patterns each figure
 // depends on (the brand's named, cited, position and polarity; brand and competitor mentions); the
 // values come from the patterns' sums,

@@ -1,5 +1,5 @@
 // The citation gap: domains the engines cite in answers naming a competitor and never in answers
-// naming the brand (CONTRACT.md section 21; docs/metrics.md "Citation gap").
+// naming the brand (docs/api.md section 21; docs/metrics.md "Citation gap").
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { limit, optionalUuid, topicFilters, topicNotFound } from './params.ts';

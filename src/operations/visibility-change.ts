@@ -1,5 +1,5 @@
 // Change you can trust: a period against the one before it, six metrics, each change with its 95%
-// interval and a verdict (CONTRACT.md section 21; docs/metrics.md "Change you can trust").
+// interval and a verdict (docs/api.md section 21; docs/metrics.md "Change you can trust").
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { topicFilters, topicNotFound } from './params.ts';

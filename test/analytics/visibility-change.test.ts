@@ -96,7 +96,7 @@ async function answersOf(x: Tenant, from: string, to: string) {
 
 type Answer = Awaited<ReturnType<typeof answersOf>>[number];
 
-/** The six metrics from per-answer rows, as CONTRACT section 3 and 21 define them (unrounded). */
+/** The six metrics from per-answer rows, as docs/api.md section 3 and 21 define them (unrounded). */
 const FIGURES: Record<string, (a: Answer[]) => number | null> = {
   ai_visibility_score: (a) => {
     const named = a.filter((x) => x.brand.mentions > 0);

@@ -1,4 +1,4 @@
-// Slack webhooks (CONTRACT.md section 21): an endpoint of format slack is registered without a
+// Slack webhooks (docs/api.md section 21): an endpoint of format slack is registered without a
 // secret, takes only the events a channel reads, and receives alert.fired and the daily digest as
 // Slack incoming-webhook messages (text and blocks, within Slack's limits, outside text escaped),
 // unsigned, through the same outbox and retries as every endpoint.
