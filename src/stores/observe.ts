@@ -1,6 +1,7 @@
 // A hook around the store calls the application makes (pg.query, pg.tx, ch.rows, ch.rowLines, ch.system,
-// ch.insert): it times each one for the metrics and marks a failure with the store it came from, so the HTTP error
-// handler can say which store is unavailable (`Database unavailable`, `Analytics store unavailable`).
+// ch.insert, ch.insertLines, ch.insertRowBinary): it times each one for the metrics and marks a
+// failure with the store it came from, so the HTTP error handler can say which store is unavailable
+// (`Database unavailable`, `Analytics store unavailable`).
 import type { Stores } from './index.ts';
 
 export type StoreName = 'postgres' | 'clickhouse';
@@ -50,6 +51,9 @@ export function observeStores(stores: Stores, observe: StoreObserver): Stores {
   const observed = (sql: string, params?: Record<string, unknown>) => system.call(ch, sql, params);
   ch.system = wrap('clickhouse', 'rows', observed, observe) as typeof ch.system;
   ch.insert = wrap('clickhouse', 'insert', ch.insert.bind(ch), observe);
+  // Ingestion's bulk goes through these two, not insert(). Absent from a test's partial fake.
+  if (ch.insertLines) ch.insertLines = wrap('clickhouse', 'insert', ch.insertLines.bind(ch), observe);
+  if (ch.insertRowBinary) ch.insertRowBinary = wrap('clickhouse', 'insert', ch.insertRowBinary.bind(ch), observe);
   // A caller's view reads through its own rows: observed like the store's.
   const forCaller = ch.forCaller;
   if (forCaller) {

@@ -69,28 +69,40 @@ export async function openPostgres(opts: {
       await db.close();
     };
   }
-  // PGlite is one Postgres session behind a multiplexer: with several connections, statements of
-  // concurrent transactions interleave in ways that lose writes (seen here: a committed insert not
-  // visible to the next query). One connection serialises everything, as PGlite does anyway.
-  // The price: code inside tx() must use the transaction's client only, never pg.query (deadlock).
+  const embedded = Boolean(stopEmbedded);
+  // PGlite is ONE Postgres session behind pglite-socket's multiplexer: whatever one connection
+  // leaves in the session (named statements, an open transaction, SET, temp tables, session locks)
+  // every other connection sees, and concurrent connections' protocol messages interleave. So:
+  // - one connection at a time (max 1): statements of concurrent transactions interleaving lost
+  //   writes, and a BEGIN..COMMIT must see no other client's statement. The price: code inside
+  //   tx() must use the transaction's client only, never pg.query (it would wait for itself);
+  // - a replaced connection (pg-pool drops a client on any query error) starts by forgetting the
+  //   named statements of the one before it, which the session still holds and the new client
+  //   does not know of: its first use would fail with `prepared statement "s..." already exists`;
+  // - no idle or wait deadline, and no query_timeout: the pool's line is the session's queue, the
+  //   engine runs in this process and cannot hang apart from it, and a query dropped halfway
+  //   would leave its remaining protocol messages behind in the shared session.
+  // Nothing else may set per-session state: the code sets no search_path, no SET, no temp table.
   const pool = new pg.Pool({
     connectionString,
-    max: stopEmbedded ? 1 : 10,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-  });
+    max: embedded ? 1 : 10,
+    connectionTimeoutMillis: embedded ? 0 : 5_000,
+    idleTimeoutMillis: embedded ? 0 : 30_000,
+    ...(embedded ? { onConnect: (client: pg.PoolClient) => client.query('DEALLOCATE ALL') } : {}),
+  } as pg.PoolConfig);
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const queryTimeout = embedded ? undefined : opts.queryTimeoutMs;
   return {
     pool,
-    embedded: Boolean(stopEmbedded),
+    embedded,
     // A query past its deadline fails and its connection is dropped (pg's query_timeout), so a hung
     // server cannot hold requests. Only here: transactions and session locks wait as long as they must.
     query: (sql, params, q) =>
       pool.query({
         text: sql,
         values: params,
-        query_timeout: opts.queryTimeoutMs,
+        query_timeout: queryTimeout,
         ...(q?.prepared ? { name: statementName(sql) } : {}),
       } as pg.QueryConfig),
     async tx(fn) {

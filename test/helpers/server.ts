@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
+import { migratedDataDir } from './data-dir.ts';
+import { startClickHouseHttp } from './clickhouse-http.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { createKey } from '../../src/tenancy/keys.ts';
@@ -50,10 +52,19 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  opts: { embeddedPostgres?: boolean } = {},
+  opts: { embeddedPostgres?: boolean; embeddedClickHouse?: boolean } = {},
 ): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-test-'));
   const db = opts.embeddedPostgres ? await freshDatabase('') : await freshDatabase();
+  const clickhouseServer = process.env.TEST_CLICKHOUSE === 'http' && !opts.embeddedClickHouse;
+  // Embedded Postgres: a copy of migrated stores (data-dir.ts), its chDB too unless a ClickHouse
+  // server stands in. A Postgres server's fresh database is migrated by the server start, and
+  // with it the empty chDB.
+  const dataDir = db.url
+    ? fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-test-'))
+    : await migratedDataDir(clickhouseServer ? 'postgres' : 'both');
+  // TEST_CLICKHOUSE=http: the ClickHouse server branch (CLICKHOUSE_URL), against chDB behind
+  // ClickHouse's HTTP interface (clickhouse-http.ts) in a folder of this DATA_DIR.
+  const clickhouse = clickhouseServer ? await startClickHouseHttp(path.join(dataDir, 'clickhouse-server')) : undefined;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     PORT: '0',
@@ -62,6 +73,7 @@ export async function startTestServer(
     // Every result is checked against its operation's documented schema (src/operations/result-check.ts).
     VALIDATE_RESULTS: '1',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
     ...overrides,
   };
   const config = loadConfig(env);
@@ -72,6 +84,7 @@ export async function startTestServer(
     env,
     async stop() {
       await server.close();
+      await clickhouse?.close();
       await db.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

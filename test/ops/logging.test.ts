@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { createLogger, MAX_STRING, openLogSink, type LogSink } from '../../src/logger.ts';
 import { ingestLines } from '../../src/tracking/ingest-file.ts';
+import { migratedDataDir } from '../helpers/data-dir.ts';
 import { call, freshDatabase, seedTenant, type TestDatabase } from '../helpers/server.ts';
 
 const lines: string[] = [];
@@ -25,8 +26,8 @@ let server: RunningServer;
 let db: TestDatabase;
 let dataDir: string;
 test.before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-logging-'));
   db = await freshDatabase();
+  dataDir = db.url ? fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-logging-')) : await migratedDataDir();
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',

@@ -22,14 +22,15 @@ import {
   startReanalysis,
   type ReanalysisStatus,
 } from '../../src/tenancy/reanalysis-queue.ts';
+import { migratedDataDir } from '../helpers/data-dir.ts';
 import { freshDatabase, seedTenant, type TestDatabase } from '../helpers/server.ts';
 
 let stores: Stores;
 let db: TestDatabase;
 let dataDir: string;
 test.before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-reanalysis-'));
   db = await freshDatabase();
+  dataDir = db.url ? fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-reanalysis-')) : await migratedDataDir();
   stores = await openStores(loadConfig({ DATA_DIR: dataDir, ...(db.url ? { DATABASE_URL: db.url } : {}) }));
   await migrate(stores.pg, stores.ch);
 });
