@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
+import { columnNumber, INT32, within } from '../column-numbers.ts';
 import { PLATFORMS } from '../tracking/types.ts';
 import { upsertMember } from './members.ts';
 import type { Queryable } from '../stores/postgres.ts';
@@ -27,7 +28,8 @@ const domainList = z
       .transform((d) => d.replace(/^www\./, '')),
   )
   .default([]);
-const quota = z.number().int().min(-1);
+// organizations' integer quota columns; -1 is unlimited.
+const quota = columnNumber(within(INT32, -1));
 
 const promptSchema = z
   .object({
