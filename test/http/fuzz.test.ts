@@ -12,6 +12,7 @@ import { operationPath, type Operation } from '../../src/operations/registry.ts'
 import { idArgument, pathParam } from '../../src/mcp/schemas.ts';
 import { call, seedTenant, startTestServer, type Reply, type Tenant, type TestServer } from '../helpers/server.ts';
 import { post } from '../mcp/client.ts';
+import { encodeCursor } from '../../src/cursor.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
@@ -141,6 +142,8 @@ function hostile(name: string): fc.Arbitrary<unknown> {
         .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
     );
   }
+  // Huge, tiny and fractional numbers, as JSON numbers and as text, for every parameter.
+  near.push(fc.constantFrom(1e300, -1e300, 0.5, 2 ** 53 + 2, 4_294_967_296, 65_536, '1e300', '2.5', '-0'));
   if (name === 'model') near.push(fc.array(fc.string({ maxLength: 140 }), { minLength: 40, maxLength: 200 }));
   return fc.oneof(
     ...near.map((arbitrary) => ({ arbitrary, weight: 4 })),
@@ -150,6 +153,16 @@ function hostile(name: string): fc.Arbitrary<unknown> {
 }
 
 const forgedCursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/** A cursor the service signed, with one bit of its instant changed. */
+function alteredCursor(): string {
+  const bytes = Buffer.from(
+    encodeCursor({ at: '2026-11-01T06:00:00.000Z', id: '00000000-0000-4000-8000-000000000000' }),
+    'base64url',
+  );
+  bytes[3] ^= 1;
+  return bytes.toString('base64url');
+}
 
 /**
  * Values known to have broken a store or a parser somewhere: each is tried in every parameter of
@@ -171,6 +184,16 @@ const EDGES: unknown[] = [
   '1800-01-01T00:00:00Z',
   forgedCursor(['2026-11-01T06:00:00.000Z', '-'.repeat(36)]),
   forgedCursor(['+275760-09-13T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']),
+  // Well shaped but unsigned (it paged from the top before cursors were signed), and one signed then altered.
+  forgedCursor(['2099-01-01T00:00:00.000Z', 'ffffffff-ffff-4fff-bfff-ffffffffffff']),
+  alteredCursor(),
+  // Numbers past every store column, and not integers: each must be a 400 or clamped, never a failed store call.
+  1e300,
+  -1e300,
+  1.5,
+  2 ** 53,
+  Number.MAX_VALUE,
+  '1e400',
   Array.from({ length: 80 }, (_, i) => `model-${i}`),
 ];
 
