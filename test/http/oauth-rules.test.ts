@@ -44,6 +44,10 @@ test('redirect URIs: https anywhere, http on loopback only, no fragment or crede
     'https://u:p@x.example/cb',
     'myapp://cb',
     'not a url',
+    // The URL parser keeps these in a host; a header built from it would gain directives.
+    'https://a.com;sandbox;frame-ancestors/x',
+    'https://a.com,b.example/cb',
+    'https://a"b.example/cb',
   ]) {
     t.truthy(redirectUriProblem(no), no);
   }
