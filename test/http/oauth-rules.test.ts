@@ -7,7 +7,13 @@ import { baseUrl, bearerChallenge, isOurResource, protectedResourceMetadata } fr
 import { redirectUriProblem } from '../../src/http/oauth-register.ts';
 import { pkceMatches } from '../../src/http/oauth-token.ts';
 
-const request = (protocol: string, host: string) => ({ protocol, host }) as unknown as Koa.Context;
+const request = (protocol: string, host: string) =>
+  ({
+    protocol,
+    get: (name: string) => (name === 'Host' ? host : ''),
+    vary: () => {},
+    set: () => {},
+  }) as unknown as Koa.Context;
 
 test('PUBLIC_URL is an origin and wins over the request; without it the request names the base', (t) => {
   const config = loadConfig({ PUBLIC_URL: 'https://answers.example.com/' });
