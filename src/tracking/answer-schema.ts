@@ -4,15 +4,7 @@ import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
 import { UUID_RE } from '../uuid.ts';
 import { DAY_MS, EARLIEST, parseIsoInstant } from '../instant.ts';
-import {
-  columnNumber,
-  fitsColumn,
-  FLOAT64,
-  type NumberColumn,
-  rangeMessage,
-  UINT16,
-  UINT32,
-} from '../column-numbers.ts';
+import { fitsColumn, FLOAT64, type NumberColumn, rangeMessage, UINT16, UINT32 } from '../column-numbers.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
@@ -58,7 +50,7 @@ const numberOrText = (c: NumberColumn) =>
  * (strings such as "1.2k" are read leniently, docs/analysis.md). JSON's 1e400 reads as Infinity.
  */
 const product = z.looseObject({
-  position: columnNumber(UINT16).nullish(),
+  position: numberOrText(UINT16),
   price: numberOrText(FLOAT64),
   rating: numberOrText(FLOAT64),
   review_count: numberOrText(UINT32),

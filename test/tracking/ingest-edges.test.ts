@@ -226,7 +226,7 @@ test('a number past its column is rejected with its line and field, and the rest
     replaced: 0,
     rejected: [
       { line: 2, error: 'products.0.review_count: must be an integer from 0 to 4294967295, or text' },
-      { line: 3, error: 'products.0.position: must be an integer from 0 to 65535' },
+      { line: 3, error: 'products.0.position: must be an integer from 0 to 65535, or text' },
       { line: 4, error: 'products.0.review_count: must be an integer from 0 to 4294967295, or text' },
       { line: 5, error: 'products.0.price: must be a finite number, or text' },
     ],
