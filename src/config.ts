@@ -136,6 +136,11 @@ const schema = z.object({
   // TRUST_PROXY, X-Forwarded-Proto/-Host), which suits loopback and tests but not production.
   publicUrl: env('PUBLIC_URL', origin.optional()),
   allowPrivateUrls: env('ALLOW_PRIVATE_URLS', flag.default(false)),
+  oauth: z.object({
+    // Dynamic client registrations accepted from one client address in 24 hours (docs/oauth.md):
+    // registration needs no key, so each address may create only so many rows.
+    registrationsPerAddress: env('OAUTH_REGISTRATIONS_PER_ADDRESS', positiveInt.default(20)),
+  }),
   audits: z.object({
     // Overall deadline of one site audit in ms; the page itself gets half of it (docs/audits.md).
     timeoutMs: env('AUDIT_TIMEOUT_MS', ms(500, 120_000).default(30_000)),

@@ -69,9 +69,13 @@ export function scrub(value: unknown, depth = 0): unknown {
 function errorSerializer(err: unknown) {
   const plain = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  // An error can carry anything (pg's `detail` quotes row values, a fetch error its URL).
-  for (const [k, v] of Object.entries(plain))
+  // An error can carry anything (a fetch error its URL). pg's `detail` quotes the row's values
+  // ("Failing row contains (...)", "Key (keyword)=(...)"): it is left out, the message, code, table
+  // and constraint say what failed.
+  for (const [k, v] of Object.entries(plain)) {
+    if (k === 'detail') continue;
     out[k] = k === 'stack' && typeof v === 'string' ? scrubStack(v) : scrub(v, 1);
+  }
   return out;
 }
 

@@ -26,6 +26,8 @@ import { metricsMount } from './http/metrics.ts';
 import { observeStore } from './runtime/metrics.ts';
 import { docsMount } from './http/docs.ts';
 import { answerClientErrors } from './http/client-errors.ts';
+import { useCursorKey } from './cursor.ts';
+import { serviceKey } from './stores/service-keys.ts';
 
 export interface RunningServer {
   url: string;
@@ -57,6 +59,8 @@ export async function startServer(
   try {
     const applied = await migrate(stores.pg, stores.ch);
     if (applied.postgres.length || applied.clickhouse.length) log.info(applied, 'migrations applied');
+    // Paging cursors are signed with the key all instances share, so any of them takes another's.
+    useCursorKey(await serviceKey(stores.pg, 'cursor'));
 
     const deps = {
       config,

@@ -8,6 +8,7 @@ import type { Queryable } from '../stores/postgres.ts';
 import { z } from 'zod';
 import type { Postgres } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
+import { columnNumber, INT32, within } from '../column-numbers.ts';
 import { normalizeText, promptKeywords, volumeCandidates } from './keywords.ts';
 import { classifyIntent, type Intent } from './intent.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
@@ -22,11 +23,8 @@ const lineSchema = z.object({
     .max(300, 'keyword must be at most 300 characters')
     .transform(normalizeText)
     .refine((k) => k.length > 0, 'keyword must contain a letter or digit'),
-  volume: z
-    .number({ error: 'volume must be a number' })
-    .int('volume must be an integer')
-    .min(0, 'volume must be 0 or more')
-    .max(2_000_000_000, 'volume is too large'),
+  // keyword_volumes' integer columns (postgres/010_content.sql).
+  volume: columnNumber(within(INT32, 0), 'volume'),
   region: z
     .string({ error: 'region must be a string' })
     .trim()
@@ -34,11 +32,7 @@ const lineSchema = z.object({
     .transform((r) => r.toUpperCase())
     .optional()
     .default(''),
-  competition_index: z
-    .number({ error: 'competition_index must be a number' })
-    .int('competition_index must be an integer')
-    .min(0, 'competition_index must be 0-100')
-    .max(100, 'competition_index must be 0-100')
+  competition_index: columnNumber(within(INT32, 0, 100), 'competition_index')
     .nullable()
     .optional(),
 });

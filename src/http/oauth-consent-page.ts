@@ -4,6 +4,7 @@
 // form to post here only, and the redirect after it only to the client's registered redirect URI.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
+import { isWebOrigin } from './hosts.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -35,8 +36,10 @@ export interface ConsentClient {
 /** Sets the page's headers: no caching, no framing, and a CSP whose form may go here and to `redirectOrigin`. */
 export function pageHeaders(ctx: Koa.Context, redirectOrigin?: string): string {
   const styleNonce = randomBytes(16).toString('base64');
-  // form-action also governs the redirect that answers the form (Chromium), hence the client's origin.
-  const formAction = redirectOrigin ? `'self' ${redirectOrigin}` : "'self'";
+  // form-action also governs the redirect that answers the form (Chromium), hence the client's origin,
+  // written only when it is a well-formed origin: a host with `;` would add directives of its own
+  // (registrations refuse one since, but a client registered before may still hold it).
+  const formAction = redirectOrigin && isWebOrigin(redirectOrigin) ? `'self' ${redirectOrigin}` : "'self'";
   ctx.set(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${styleNonce}'; form-action ${formAction}; ` +

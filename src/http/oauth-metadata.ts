@@ -4,6 +4,8 @@
 import type Koa from 'koa';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Config } from '../config.ts';
+import { badRequest } from '../errors.ts';
+import { isHostAndPort } from './hosts.ts';
 
 /** The MCP transport endpoint (src/mcp/http.ts): the one path that takes OAuth access tokens. */
 export const MCP_ENDPOINT = '/api/mcp';
@@ -18,17 +20,34 @@ export const REVOKE_PATH = '/oauth/revoke';
 export const SCOPE = 'mcp';
 export const CLIENT_AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'];
 
-/** scheme://host[:port] without a trailing slash: the issuer, and the prefix of every URL here. */
+export const BAD_HOST = 'Host must be a host name or IP address with an optional port';
+
+/**
+ * scheme://host[:port] without a trailing slash: the issuer, and the prefix of every URL here.
+ * Without PUBLIC_URL it is the request's own (its protocol and Host, or X-Forwarded-Proto and
+ * X-Forwarded-Host with TRUST_PROXY), accepted only when the host is a DNS name or an IP literal
+ * with an optional port (a 400 otherwise: such a host would carry quotes and separators into
+ * headers and documents), and the response is marked as varying by it, never to be cached for
+ * another host.
+ */
 export function baseUrl(ctx: Koa.Context, config: Config): string {
   if (config.publicUrl) return config.publicUrl;
-  // Koa's ctx.origin is the Origin header; the service's own origin is the protocol and Host
-  // (X-Forwarded-* with TRUST_PROXY), normalised by URL so nothing odd in a Host header survives.
-  try {
-    return new URL(`${ctx.protocol}://${ctx.host}`).origin;
-  } catch {
-    return `${ctx.protocol}://localhost`;
-  }
+  ctx.vary(config.trustProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto' : 'Host');
+  ctx.set('Cache-Control', 'no-store');
+  // Koa's ctx.origin is the Origin header; the service's own origin is the protocol and Host.
+  // Read here, not from Koa's ctx.host, which keeps the first of comma-separated values of Host
+  // too: a Host with a comma is malformed, while X-Forwarded-Host lists the proxies' hosts.
+  const protocol = ctx.protocol;
+  const forwarded = config.trustProxy ? ctx.get('X-Forwarded-Host') : '';
+  const host = forwarded ? forwarded.split(',')[0].trim() : ctx.get('Host');
+  // No Host at all (HTTP/1.0): the loopback name, as before.
+  if (!host) return `${protocol === 'https' ? 'https' : 'http'}://localhost`;
+  if ((protocol !== 'http' && protocol !== 'https') || !isHostAndPort(host)) throw badRequest(BAD_HOST);
+  return new URL(`${protocol}://${host}`).origin;
 }
+
+/** `value` as an RFC 9110 quoted-string: backslash and double quote escaped, controls dropped. */
+export const quoted = (value: string) => `"${value.replace(/\p{Cc}/gu, '').replace(/["\\]/g, '\\$&')}"`;
 
 /** The resource indicator (RFC 8707) of the MCP endpoint. */
 export const resourceUrl = (base: string) => `${base}${MCP_ENDPOINT}`;
@@ -41,7 +60,7 @@ export function isOurResource(resource: string, base: string): boolean {
 
 /** The challenge of a 401 from the MCP endpoint (docs/api.md section 16; RFC 6750 error for a dead token). */
 export function bearerChallenge(base: string, invalidToken: boolean): string {
-  const challenge = `Bearer resource_metadata="${base}${PROTECTED_RESOURCE_PATH}"`;
+  const challenge = `Bearer resource_metadata=${quoted(`${base}${PROTECTED_RESOURCE_PATH}`)}`;
   return invalidToken ? `${challenge}, error="invalid_token"` : challenge;
 }
 

@@ -7,9 +7,16 @@ import { InvalidClientMetadataError, OAuthError } from '@modelcontextprotocol/sd
 import type { Postgres } from '../stores/postgres.ts';
 import { ApiError, validationMessage } from '../errors.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
-import { createClient } from '../tenancy/oauth-clients.ts';
+import {
+  addressHash,
+  createClient,
+  REGISTRATION_WINDOW_MS,
+  registrationsSince,
+  removeUnusedClients,
+} from '../tenancy/oauth-clients.ts';
 import { CLIENT_AUTH_METHODS } from './oauth-metadata.ts';
 import { oauthError } from './oauth-form.ts';
+import { isHostName } from './hosts.ts';
 
 class InvalidRedirectUriError extends OAuthError {
   static errorCode = 'invalid_redirect_uri';
@@ -19,6 +26,22 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const MAX_REDIRECT_URIS = 10;
 const MAX_URI_LENGTH = 2000;
 const MAX_NAME_LENGTH = 200;
+/** A registration is a few hundred bytes; the bounds below keep a stored one under a few KB. */
+const MAX_BODY_BYTES = 16 * 1024;
+const MAX_LIST_ITEMS = 10;
+/** The longest string of each field the registration stores (RFC 7591 section 2); URIs otherwise. */
+const MAX_FIELD_LENGTH: Record<string, number> = {
+  client_name: MAX_NAME_LENGTH,
+  contacts: 320, // an email address (RFC 5321: 64 + 1 + 255)
+  scope: 200,
+  software_id: 200,
+  software_version: 200,
+  token_endpoint_auth_method: 50,
+  grant_types: 50,
+  response_types: 50,
+};
+/** jwks is stored as given (no method here uses it): bounded as JSON. */
+const MAX_JWKS_LENGTH = 4096;
 
 /** What is wrong with a redirect URI, or undefined when it may be registered. */
 export function redirectUriProblem(uri: string): string | undefined {
@@ -29,6 +52,8 @@ export function redirectUriProblem(uri: string): string | undefined {
     return `${uri} is not an absolute URL`;
   }
   if (uri.length > MAX_URI_LENGTH) return `a redirect URI has at most ${MAX_URI_LENGTH} characters`;
+  // The URL parser keeps `;`, `,` and quotes in a host; the consent page's CSP names the origin.
+  if (!isHostName(url.hostname)) return `${uri} must name a DNS name or an IP address as its host`;
   if (url.hash || uri.includes('#')) return `${uri} must not have a fragment`;
   if (url.username || url.password) return `${uri} must not carry credentials`;
   if (url.protocol === 'https:') return undefined;
@@ -36,15 +61,32 @@ export function redirectUriProblem(uri: string): string | undefined {
   return `${uri} must use https, or http on a loopback host (127.0.0.1, [::1], localhost)`;
 }
 
+/** The first field of the metadata past its bound: a string's length, a list's count. */
+export function metadataProblem(meta: Record<string, unknown>): string | undefined {
+  for (const [field, value] of Object.entries(meta)) {
+    const max = MAX_FIELD_LENGTH[field] ?? MAX_URI_LENGTH;
+    if (typeof value === 'string' && value.length > max) return `${field} has at most ${max} characters`;
+    if (Array.isArray(value)) {
+      if (value.length > MAX_LIST_ITEMS) return `${field} holds at most ${MAX_LIST_ITEMS} values`;
+      const long = value.findIndex((v) => typeof v === 'string' && v.length > max);
+      if (long >= 0) return `${field}[${long}] has at most ${max} characters`;
+    }
+    if (field === 'jwks' && JSON.stringify(value).length > MAX_JWKS_LENGTH) {
+      return `jwks has at most ${MAX_JWKS_LENGTH} characters as JSON`;
+    }
+  }
+  return undefined;
+}
+
 function subsetProblem(name: string, given: string[] | undefined, allowed: string[]): string | undefined {
   const other = (given ?? []).find((v) => !allowed.includes(v));
   return other === undefined ? undefined : `${name} may hold only ${allowed.join(', ')}; ${other} is not supported`;
 }
 
-export async function register(ctx: Koa.Context, pg: Postgres): Promise<void> {
+export async function register(ctx: Koa.Context, pg: Postgres, limits: { perAddress: number }): Promise<void> {
   let body: unknown;
   try {
-    body = await readJsonBody(ctx, 64 * 1024);
+    body = await readJsonBody(ctx, MAX_BODY_BYTES);
   } catch (err) {
     if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 413)) throw err;
     return oauthError(ctx, new InvalidClientMetadataError(err.message));
@@ -68,10 +110,24 @@ export async function register(ctx: Koa.Context, pg: Postgres): Promise<void> {
       : `token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`) ??
     subsetProblem('grant_types', meta.grant_types, ['authorization_code', 'refresh_token']) ??
     subsetProblem('response_types', meta.response_types, ['code']) ??
-    (meta.client_name && meta.client_name.length > MAX_NAME_LENGTH
-      ? `client_name has at most ${MAX_NAME_LENGTH} characters`
-      : undefined);
+    metadataProblem(meta);
   if (problem) return oauthError(ctx, new InvalidClientMetadataError(problem));
+
+  // Registrations per client address are bounded: each is a row anyone may create without a key.
+  // Clients never used go first (they would not resolve any more), so the table stays small.
+  await removeUnusedClients(pg);
+  const from = addressHash(ctx.ip || 'unknown');
+  const recent = await registrationsSince(pg, from, REGISTRATION_WINDOW_MS);
+  if (recent.count >= limits.perAddress) {
+    const retryAfterS = Math.max(1, Math.ceil((recent.oldest!.getTime() + REGISTRATION_WINDOW_MS - Date.now()) / 1000));
+    ctx.status = 429;
+    ctx.set('Retry-After', String(retryAfterS));
+    // Answered as an OAuth error (too_many_requests) by the mount, as its rate limit's 429 is.
+    ctx.body = {
+      error: `Too many client registrations from this address: at most ${limits.perAddress} a day. Try again in ${retryAfterS} seconds.`,
+    };
+    return;
+  }
 
   const metadata = {
     ...meta,
@@ -80,6 +136,7 @@ export async function register(ctx: Koa.Context, pg: Postgres): Promise<void> {
     response_types: ['code'],
   };
   const { client, secret } = await createClient(pg, {
+    registeredFrom: from,
     name: meta.client_name,
     redirectUris: meta.redirect_uris,
     metadata,

@@ -52,7 +52,13 @@ export async function oauthMount(deps: AppDeps): Promise<Koa.Middleware> {
         },
       },
     ],
-    [REGISTER_PATH, { cors: true, methods: { POST: (ctx) => register(ctx, pg) } }],
+    [
+      REGISTER_PATH,
+      {
+        cors: true,
+        methods: { POST: (ctx) => register(ctx, pg, { perAddress: config.oauth.registrationsPerAddress }) },
+      },
+    ],
     [
       AUTHORIZE_PATH,
       {

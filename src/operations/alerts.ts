@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { operation } from './registry.ts';
 import { brandId, cursor, isMissing, limit, oneOf, pathId } from './params.ts';
 import { notFound } from '../errors.ts';
+import { FLOAT64, fitsColumn } from '../column-numbers.ts';
 import {
   CONDITIONS,
   createRule,
@@ -26,7 +27,7 @@ const threshold = z
     numeric,
     z
       .number({ error: (iss) => (iss.input === undefined ? 'threshold is required' : 'threshold must be a number') })
-      .refine(Number.isFinite, 'threshold must be a number'),
+      .refine((n) => fitsColumn(n, FLOAT64), 'threshold must be a number'),
   )
   .describe(
     'Points. below/above: a level of the metric (0-100; net_sentiment -100 to 100). drops_by/rises_by: a change between the windows, more than 0 and at most 100 (net_sentiment 200)',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UUID_RE } from '../uuid.ts';
 import { PROMPT_NOT_FOUND, TOPIC_NOT_FOUND } from '../tenancy/prompts.ts';
 import { DAY_MS, inSupportedSpan, parseIsoInstant } from '../instant.ts';
-import { decodeCursor, INVALID_CURSOR } from '../cursor.ts';
+import { decodeCursor, INVALID_CURSOR, MAX_CURSOR_LENGTH } from '../cursor.ts';
 
 /** Absent as a query string, a form or JSON may say it: the parameter takes its default, or is required. */
 export const isMissing = (v: unknown) => v === undefined || v === null || v === '';
@@ -197,7 +197,7 @@ export function cursor() {
       (v) => (isMissing(v) ? undefined : v),
       z
         .string({ error: INVALID_CURSOR })
-        .max(200, INVALID_CURSOR)
+        .max(MAX_CURSOR_LENGTH, INVALID_CURSOR)
         .transform((s, ctx) => {
           const decoded = decodeCursor(s);
           if (!decoded) {

@@ -12,6 +12,7 @@ import { ClientPool } from './client-pool.ts';
 import { inlineParams, placeholders } from './inline-params.ts';
 import { parsedRows, type RowStream } from './parsed-rows.ts';
 import { RowBinaryWriter, type BinaryColumn } from './row-binary.ts';
+import { insertFailure } from './insert-error.ts';
 
 // Counts come back as JSON numbers (they stay far below 2^53); timestamps as ISO strings.
 const CLICKHOUSE_SETTINGS = {
@@ -301,7 +302,19 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     }
     readPool = new ClientPool(readers);
   }
-  const insertLines = async (table: string, columns: readonly string[], body: string | Uint8Array) => {
+  /** Runs an insert; the engine's error comes out without the rows it quotes (insert-error.ts). */
+  const inserting = async (table: string, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (err) {
+      throw insertFailure(table, err);
+    }
+  };
+  const insertLines = (table: string, columns: readonly string[], body: string | Uint8Array) =>
+    inserting(table, () => writeLines(table, columns, body));
+  const insertRowBinary = (table: string, columns: readonly BinaryColumn[], body: Uint8Array) =>
+    inserting(table, () => writeRowBinary(table, columns, body));
+  const writeLines = async (table: string, columns: readonly string[], body: string | Uint8Array) => {
     if (body.length === 0) return;
     if (rawInsert) {
       await rawInsert(table, columns, body);
@@ -315,7 +328,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     });
     for await (const _ of stream); // an INSERT answers with nothing; reading it frees the connection
   };
-  const insertRowBinary = async (table: string, columns: readonly BinaryColumn[], body: Uint8Array) => {
+  const writeRowBinary = async (table: string, columns: readonly BinaryColumn[], body: Uint8Array) => {
     if (body.length === 0) return;
     if (binaryInsert) {
       await binaryInsert(table, columns, body);

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
+import { columnNumber, INT32, within } from '../column-numbers.ts';
 import { upsertMember } from './members.ts';
 import { readBrandState } from './brand-state.ts';
 import { brandIdBySlug, insertBrand, updateBrand } from './brand-writes.ts';
@@ -32,7 +33,8 @@ import {
 
 const TRIAL_DAYS = 14;
 
-const quota = z.number().int().min(-1);
+// organizations' integer quota columns; -1 is unlimited.
+const quota = columnNumber(within(INT32, -1));
 
 const promptSchema = strictObject({
   text: promptText,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PLATFORMS, type AnswerInput } from './types.ts';
 import { UUID_RE } from '../uuid.ts';
 import { DAY_MS, EARLIEST, parseIsoInstant } from '../instant.ts';
+import { fitsColumn, FLOAT64, type NumberColumn, rangeMessage, UINT16, UINT32 } from '../column-numbers.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
@@ -37,6 +38,24 @@ function collectedAtInstant(s: string, latest: number): number | string {
   return parsed.ms >= EARLIEST && parsed.ms <= latest ? parsed.ms : OUT_OF_RANGE;
 }
 
+/** A number the column holds, or text read leniently later; absent or null allowed. */
+const numberOrText = (c: NumberColumn) =>
+  z
+    .custom<number | string>((v) => typeof v === 'string' || fitsColumn(v, c), { error: `${rangeMessage(c)}, or text` })
+    .nullish();
+
+/**
+ * A product of a shopping answer: free-form (scrapers' shapes differ; `raw` keeps it as sent), but a
+ * field read as a number must fit the shopping_cards column it lands in when it is a JSON number
+ * (strings such as "1.2k" are read leniently, docs/analysis.md). JSON's 1e400 reads as Infinity.
+ */
+const product = z.looseObject({
+  position: numberOrText(UINT16),
+  price: numberOrText(FLOAT64),
+  rating: numberOrText(FLOAT64),
+  review_count: numberOrText(UINT32),
+});
+
 const uuid = z
   .string()
   .regex(UUID_RE, 'must be a UUID')
@@ -65,7 +84,7 @@ export function answerLineSchema(latest: number) {
       .array(z.object({ url: z.string().max(8192), title: z.string().max(2000).nullish() }).passthrough())
       .max(1000)
       .default([]),
-    products: z.array(z.record(z.string(), z.unknown())).max(500).default([]),
+    products: z.array(product).max(500).default([]),
     // Unknown (absent or null) stays apart from [] (answered without searching): docs/api.md section 12.
     search_queries: z
       .array(

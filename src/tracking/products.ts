@@ -4,6 +4,11 @@
 import type { CardFigures, Entity, MatchedRole, ProductInput } from './types.ts';
 import { compileEntities, ownersOfDomain, scanMentions, type CompiledEntities } from './analyze.ts';
 import { domainOf } from './urls.ts';
+import { fitsColumn, UINT16, UINT32, within } from '../column-numbers.ts';
+
+/** A card's position and review count as shopping_cards holds them (UInt16 from 1, UInt32). */
+const POSITION = within(UINT16, 1);
+const REVIEW_COUNT = UINT32;
 
 export interface ParsedPrice {
   amount: number | null;
@@ -218,7 +223,7 @@ function toNumber(v: unknown): number | null {
   return parseLocaleNumber(v);
 }
 
-/** "1,234", "1.2k", "(120)", 120 -> an integer count, or null. */
+/** "1,234", "1.2k", "(120)", 120 -> an integer count, or null (also when its column cannot hold it). */
 function toCount(v: unknown): number | null {
   let n = toNumber(v);
   if (n === null) return null;
@@ -226,7 +231,8 @@ function toCount(v: unknown): number | null {
     const suffix = /\d\s*([kKmM])\b/.exec(v);
     if (suffix) n *= suffix[1].toLowerCase() === 'k' ? 1_000 : 1_000_000;
   }
-  return Math.round(n);
+  const count = Math.round(n);
+  return fitsColumn(count, REVIEW_COUNT) ? count : null;
 }
 
 function str(v: unknown): string {
@@ -266,8 +272,8 @@ export function parseCards(
   const cards: CardFigures[] = [];
   (products ?? []).forEach((p, i) => {
     if (!p || typeof p !== 'object') return;
-    const pos =
-      typeof p.position === 'number' && Number.isFinite(p.position) && p.position >= 1 ? Math.trunc(p.position) : i + 1;
+    const given = typeof p.position === 'number' ? Math.trunc(p.position) : Number.NaN;
+    const pos = fitsColumn(given, POSITION) ? given : i + 1;
     const title = str(p.title);
     const brand = str(p.brand);
     const merchantUrl = strOrNull(p.merchant_url);

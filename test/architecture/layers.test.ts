@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-const NEUTRAL = ['config', 'logger', 'errors', 'uuid', 'instant', 'cursor', 'text-order'].map((n) => `src/${n}.ts`);
+const NEUTRAL = ['config', 'logger', 'errors', 'uuid', 'instant', 'cursor', 'column-numbers', 'text-order'].map(
+  (n) => `src/${n}.ts`,
+);
 const DOMAINS = ['tenancy', 'tracking', 'analytics', 'content', 'audits', 'traffic', 'webhooks', 'alerts'];
 const SURFACES = ['http', 'mcp', 'cli'];
 const TOP = ['src/server.ts', 'src/main.ts', 'src/demo.ts'];

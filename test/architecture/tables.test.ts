@@ -38,6 +38,7 @@ const OWNER: Record<string, string> = {
   oauth_tokens: 'tenancy',
   job_runs: 'jobs',
   schema_migrations: 'stores',
+  service_keys: 'stores',
 };
 
 function moduleOf(path: string): string {

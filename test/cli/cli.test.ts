@@ -172,3 +172,14 @@ test('a workspace file with an error names the place and writes nothing', async 
   const { rowCount } = await server.stores.pg.query('SELECT 1 FROM organizations WHERE name = $1', [name]);
   t.is(rowCount, 0);
 });
+
+test('a quota past its integer column names the field instead of failing in Postgres', async (t) => {
+  const file = path.join(server.dataDir, `${uniq('quota')}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ organizations: [{ name: uniq('Org'), plan: 'growth', quotas: { briefs: 2 ** 40 } }] }),
+  );
+  const r = await cli(['apply', file], server.env);
+  t.not(r.code, 0);
+  t.regex(r.stderr, /organizations\.0\.quotas\.briefs.*must be an integer from -1 to 2147483647/);
+});

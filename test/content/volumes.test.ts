@@ -34,7 +34,7 @@ test.serial('volumes import: good lines imported, bad ones rejected with their l
     '{"keyword": "broken",',
     JSON.stringify({ keyword: 'negative', volume: -1 }),
     JSON.stringify({ volume: 10 }),
-    JSON.stringify({ keyword: 'crm data', volume: 'many' }),
+    JSON.stringify({ keyword: 'crm data', volume: 3e9 }),
     JSON.stringify({ keyword: 'crm data', volume: 5, competition_index: 101 }),
     JSON.stringify(['not', 'an', 'object']),
     JSON.stringify({ keyword: 'migrate crm data', volume: 300, region: 'GB' }),
@@ -53,10 +53,10 @@ test.serial('volumes import: good lines imported, bad ones rejected with their l
   t.deepEqual(
     r.json.rejected.slice(1).map((x: any) => x.error),
     [
-      'volume must be 0 or more',
+      'volume must be an integer from 0 to 2147483647',
       'keyword is required',
-      'volume must be a number',
-      'competition_index must be 0-100',
+      'volume must be an integer from 0 to 2147483647',
+      'competition_index must be an integer from 0 to 100',
       'must be a JSON object',
     ],
   );

@@ -72,6 +72,8 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     // Every result is checked against its operation's documented schema (src/operations/result-check.ts).
     VALIDATE_RESULTS: '1',
+    // Every test client registers from 127.0.0.1; the per-address bound has a test of its own.
+    OAUTH_REGISTRATIONS_PER_ADDRESS: '100000',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
     ...overrides,

@@ -4,6 +4,8 @@ import test from 'ava';
 import { call, get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect, initialize, post } from '../mcp/client.ts';
 import { encodeCursor } from '../../src/cursor.ts';
+import { operations } from '../../src/operations/index.ts';
+import { operationPath } from '../../src/operations/registry.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -127,6 +129,56 @@ test.serial('a cursor the service did not issue is 400 "cursor is invalid"', asy
   const page = await get(server, `/api/v1/shopping-cards?${b()}&cursor=${issued}`, tenant.key);
   t.deepEqual([page.status, page.body], [200, { cards: [], next_cursor: null }]);
 });
+
+test.serial(
+  "a well-shaped cursor without the service's signature, or an issued one altered, is refused on every list",
+  async (t) => {
+    const raw = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const issued = encodeCursor({ at: '2026-11-01T06:00:00.000Z', id: '00000000-0000-4000-8000-000000000000' });
+    const bytes = Buffer.from(issued, 'base64url');
+    const flipped = (at: number) => {
+      const copy = Buffer.from(bytes);
+      copy[at] ^= 1;
+      return copy.toString('base64url');
+    };
+    const refused = [
+      // What cursors were before they were signed: it paged from the top.
+      raw(['2099-01-01T00:00:00.000Z', 'ffffffff-ffff-4fff-bfff-ffffffffffff']),
+      raw(['2026-11-01T06:00:00.000Z', '00000000-0000-4000-8000-000000000000']),
+      flipped(2), // the instant altered
+      flipped(bytes.length - 1), // the signature altered
+      issued.slice(0, -2),
+      `${issued}AA`,
+    ];
+    const listing = operations.filter((op) => 'cursor' in (op.params as { shape?: object }).shape!);
+    t.true(listing.length >= 3, listing.map((op) => op.name).join());
+    const auth = { authorization: `Bearer ${tenant.key}` };
+    let id = 0;
+    for (const op of listing) {
+      for (const cursor of refused) {
+        const prefixes = ['/api/mcp', ...(op.metrics ? ['/api/v1'] : [])];
+        for (const prefix of prefixes) {
+          const r = await get(server, `${prefix}${operationPath(op)}?${b()}&cursor=${cursor}`, tenant.key);
+          t.deepEqual([r.status, r.body], [400, { error: 'cursor is invalid' }], `${prefix}${operationPath(op)}`);
+        }
+        if (op.tool) {
+          const arguments_ = { brand_id: tenant.brandId, cursor };
+          const message = {
+            jsonrpc: '2.0',
+            id: ++id,
+            method: 'tools/call',
+            params: { name: op.tool, arguments: arguments_ },
+          };
+          const r = await post(server, message, auth);
+          t.true(r.body.result?.isError, op.tool);
+          t.is(r.body.result?.content?.[0]?.text, 'cursor is invalid', op.tool);
+        }
+      }
+      const page = await get(server, `/api/mcp${operationPath(op)}?${b()}&cursor=${issued}`, tenant.key);
+      t.is(page.status, 200, `${op.name} with an issued cursor`);
+    }
+  },
+);
 
 test.serial('tools/call with malformed params is -32602 naming the field, not a raw zod dump', async (t) => {
   const auth = { authorization: `Bearer ${tenant.key}` };

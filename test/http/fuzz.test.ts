@@ -4,6 +4,7 @@
 // a 400 names a parameter; and no request hangs (the bound is generous: it catches a hang or a
 // runaway scan, not a slow machine). The seed is fixed so a failure reproduces; FUZZ_SEED and
 // FUZZ_RUNS explore further.
+import http from 'node:http';
 import test from 'ava';
 import fc from 'fast-check';
 import { z } from 'zod';
@@ -12,6 +13,7 @@ import { operationPath, type Operation } from '../../src/operations/registry.ts'
 import { idArgument, pathParam } from '../../src/mcp/schemas.ts';
 import { call, seedTenant, startTestServer, type Reply, type Tenant, type TestServer } from '../helpers/server.ts';
 import { post } from '../mcp/client.ts';
+import { encodeCursor } from '../../src/cursor.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
@@ -21,7 +23,7 @@ const HANG_MS = 30_000;
 let server: TestServer;
 let tenant: Tenant;
 test.before(async () => {
-  server = await startTestServer({ RATE_LIMIT_MAX: '1000000' });
+  server = await startTestServer({ RATE_LIMIT_MAX: '1000000', CRAWLER_LOGS_RATE_LIMIT_MAX: '1000000' });
   tenant = await seedTenant(server);
 });
 test.after.always(async () => {
@@ -141,6 +143,8 @@ function hostile(name: string): fc.Arbitrary<unknown> {
         .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
     );
   }
+  // Huge, tiny and fractional numbers, as JSON numbers and as text, for every parameter.
+  near.push(fc.constantFrom(1e300, -1e300, 0.5, 2 ** 53 + 2, 4_294_967_296, 65_536, '1e300', '2.5', '-0'));
   if (name === 'model') near.push(fc.array(fc.string({ maxLength: 140 }), { minLength: 40, maxLength: 200 }));
   return fc.oneof(
     ...near.map((arbitrary) => ({ arbitrary, weight: 4 })),
@@ -150,6 +154,16 @@ function hostile(name: string): fc.Arbitrary<unknown> {
 }
 
 const forgedCursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/** A cursor the service signed, with one bit of its instant changed. */
+function alteredCursor(): string {
+  const bytes = Buffer.from(
+    encodeCursor({ at: '2026-11-01T06:00:00.000Z', id: '00000000-0000-4000-8000-000000000000' }),
+    'base64url',
+  );
+  bytes[3] ^= 1;
+  return bytes.toString('base64url');
+}
 
 /**
  * Values known to have broken a store or a parser somewhere: each is tried in every parameter of
@@ -171,6 +185,16 @@ const EDGES: unknown[] = [
   '1800-01-01T00:00:00Z',
   forgedCursor(['2026-11-01T06:00:00.000Z', '-'.repeat(36)]),
   forgedCursor(['+275760-09-13T00:00:00.000Z', '00000000-0000-4000-8000-000000000000']),
+  // Well shaped but unsigned (it paged from the top before cursors were signed), and one signed then altered.
+  forgedCursor(['2099-01-01T00:00:00.000Z', 'ffffffff-ffff-4fff-bfff-ffffffffffff']),
+  alteredCursor(),
+  // Numbers past every store column, and not integers: each must be a 400 or clamped, never a failed store call.
+  1e300,
+  -1e300,
+  1.5,
+  2 ** 53,
+  Number.MAX_VALUE,
+  '1e400',
   Array.from({ length: 80 }, (_, i) => `model-${i}`),
 ];
 
@@ -325,3 +349,136 @@ for (const { op, surface, prefix } of surfaces) {
     t.pass();
   });
 }
+
+// Beyond the operations: the numbers of a crawler-log batch, which land in UInt16, UInt64 and
+// Float64 columns. A kept entry (an AI crawler on the brand's site) with one hostile number is a
+// 202 or a 400 naming the entry and the field, never a failed insert (a 500 that loses the batch).
+const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot';
+const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(
+    1e300,
+    -1e300,
+    1.5,
+    -1,
+    2 ** 53,
+    2 ** 64,
+    65_536,
+    4_294_967_296,
+    Number.MAX_VALUE,
+    '200',
+    '1e300',
+    '',
+  ),
+  fc.double(),
+  fc.integer(),
+  fc.bigInt({ min: 0n, max: 2n ** 70n }).map((n) => `${n}`),
+  anything,
+);
+
+test.serial(
+  'crawler-log batches: any number in any numeric field is a 202 or a 400 naming it, never a 500',
+  async (t) => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('status_code', 'bytes_sent', 'duration_ms'),
+        hostileNumber,
+        async (field, value) => {
+          const entry = {
+            timestamp: '2026-11-01T06:00:00Z',
+            method: 'GET',
+            host: 'acme.example',
+            path: '/pricing',
+            status_code: 200,
+            ip: '203.0.113.9',
+            user_agent: GPTBOT,
+            [field]: value,
+          };
+          const reply = await timed('POST /api/mcp/crawler-logs', () =>
+            call(server, 'POST', `/api/mcp/crawler-logs?brand_id=${tenant.brandId}`, {
+              key: tenant.key,
+              body: [entry],
+            }),
+          );
+          const where = `${field}=${JSON.stringify(value)?.slice(0, 80)}`;
+          if (reply.status === 202) return;
+          if (reply.status !== 400 || !String(reply.body?.error).startsWith(`entries[0].${field} `)) {
+            throw new Error(`${where}: ${reply.status} ${JSON.stringify(reply.body)}`);
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 60 + RUNS, endOnFailure: true },
+    );
+    t.pass();
+  },
+);
+
+// The Host names the service without PUBLIC_URL (docs/oauth.md): one with separators, quotes or
+// spaces is a 400 before it reaches a header; a well-formed one comes back in the issuer and, quoted,
+// in the challenge, which stays one parameter.
+const HOST_CHARS = 'ab-.:[]0123456789;,"\\\' /@?#=%\t';
+const hostHeader = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...HOST_CHARS), minLength: 1, maxLength: 30 }),
+  fc.domain(),
+  fc.ipV4(),
+  fc.ipV6().map((ip) => `[${ip}]`),
+  fc
+    .tuple(fc.domain(), fc.constantFrom(';sandbox', '", error="x', ',evil.example', ' x', ':99999', ':8080'))
+    .map(([d, s]) => d + s),
+);
+
+function rawRequest(
+  method: string,
+  path: string,
+  host: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        setHost: false,
+        headers: { host, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(method === 'POST' ? '{}' : undefined);
+  });
+}
+
+test.serial('any Host: 400 unless well formed, and never a header with a value of its own', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(hostHeader, async (host) => {
+      const metadata = await timed('metadata', () =>
+        rawRequest('GET', '/.well-known/oauth-authorization-server', host),
+      );
+      const mcp = await timed('MCP 401', () => rawRequest('POST', '/api/mcp', host));
+      for (const reply of [metadata, mcp]) {
+        if (reply.status >= 500 || ![200, 400, 401].includes(reply.status)) {
+          throw new Error(`${JSON.stringify(host)}: ${reply.status} ${reply.body.slice(0, 200)}`);
+        }
+      }
+      if (metadata.status === 200) {
+        // Node trims a header's surrounding blanks; no host at all is the loopback name.
+        const expected = host.trim() ? new URL(`http://${host.trim()}`).origin : 'http://localhost';
+        const issuer = JSON.parse(metadata.body).issuer;
+        if (issuer !== expected) throw new Error(`${JSON.stringify(host)}: issuer ${issuer}`);
+      }
+      const challenge = mcp.headers['www-authenticate'];
+      if (mcp.status === 401 && !/^Bearer resource_metadata="[A-Za-z0-9.:/[\]_-]+"$/.test(String(challenge))) {
+        throw new Error(`${JSON.stringify(host)}: challenge ${challenge}`);
+      }
+      if (mcp.status === 400 && challenge !== undefined)
+        throw new Error(`${JSON.stringify(host)}: 400 with a challenge`);
+    }),
+    { seed: SEED, numRuns: 100 + RUNS, endOnFailure: true },
+  );
+  t.pass();
+});

@@ -7,7 +7,13 @@ import { baseUrl, bearerChallenge, isOurResource, protectedResourceMetadata } fr
 import { redirectUriProblem } from '../../src/http/oauth-register.ts';
 import { pkceMatches } from '../../src/http/oauth-token.ts';
 
-const request = (protocol: string, host: string) => ({ protocol, host }) as unknown as Koa.Context;
+const request = (protocol: string, host: string) =>
+  ({
+    protocol,
+    get: (name: string) => (name === 'Host' ? host : ''),
+    vary: () => {},
+    set: () => {},
+  }) as unknown as Koa.Context;
 
 test('PUBLIC_URL is an origin and wins over the request; without it the request names the base', (t) => {
   const config = loadConfig({ PUBLIC_URL: 'https://answers.example.com/' });
@@ -44,6 +50,10 @@ test('redirect URIs: https anywhere, http on loopback only, no fragment or crede
     'https://u:p@x.example/cb',
     'myapp://cb',
     'not a url',
+    // The URL parser keeps these in a host; a header built from it would gain directives.
+    'https://a.com;sandbox;frame-ancestors/x',
+    'https://a.com,b.example/cb',
+    'https://a"b.example/cb',
   ]) {
     t.truthy(redirectUriProblem(no), no);
   }

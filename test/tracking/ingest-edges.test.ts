@@ -204,3 +204,31 @@ test('a shopping answer never replaces a standard one of the same moment; standa
     [oldId('2026-11-01T06:00:00.000Z'), oldId('2026-11-01T07:00:00.000Z')],
   );
 });
+
+test('a number past its column is rejected with its line and field, and the rest of the file is stored', async (t) => {
+  const tenant = await seedTenant(server);
+  const shop = (hour: number, product: object) =>
+    answer(tenant, `2026-11-02T0${hour}:00:00Z`, { mode: 'shopping', products: [{ title: 'Acme mug', ...product }] });
+  // Each would have failed the shopping_cards insert (UInt16, UInt32, Float64) and lost the batch.
+  const file = write(
+    `${lines([
+      shop(1, { review_count: 120, position: 2, price: '$5' }),
+      shop(2, { review_count: 1e300 }),
+      shop(3, { position: 70_000 }),
+      shop(4, { review_count: 2.5 }),
+    ])}{"prompt_id": "${tenant.promptIds[0]}", "platform": "chatgpt", "collected_at": "2026-11-02T05:00:00Z", "text": "x", "products": [{"price": 1e400}]}\n`,
+  );
+  const r = await cli(['ingest', file], server.env);
+  t.is(r.code, 0, r.stderr);
+  t.deepEqual(r.json, {
+    read: 5,
+    inserted: 1,
+    replaced: 0,
+    rejected: [
+      { line: 2, error: 'products.0.review_count: must be an integer from 0 to 4294967295, or text' },
+      { line: 3, error: 'products.0.position: must be an integer from 0 to 65535, or text' },
+      { line: 4, error: 'products.0.review_count: must be an integer from 0 to 4294967295, or text' },
+      { line: 5, error: 'products.0.price: must be a finite number, or text' },
+    ],
+  });
+});

@@ -5,6 +5,7 @@
 // Checked by hand rather than by a schema: the import reads 50,000 entries a second and each check
 // here is a comparison or two. A message names the field; the caller adds the entry's index or line.
 import { DAY_MS, EARLIEST, parseIsoInstant } from '../../instant.ts';
+import { FLOAT64, fitsColumn, type NumberColumn, rangeMessage, UINT16, UINT64, within } from '../../column-numbers.ts';
 import { hostOnSite, type Site } from '../sites.ts';
 import { type BotTable, botTable as defaultBots } from './bots.ts';
 import { type Address, parseAddress, type RangeTable, rangeTable as defaultRanges } from './ranges.ts';
@@ -61,14 +62,18 @@ function text(v: unknown, name: string, max: number): string {
   return v;
 }
 
-function optionalNumber(v: unknown, name: string, integer: boolean): number | null {
-  if (absent(v)) return null;
-  const n = typeof v === 'number' ? v : isString(v) && /^\d+(\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
-  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
-    return fail(`${name} must be a non-negative ${integer ? 'integer' : 'number'}`);
-  }
-  return n;
+// The ai_crawler_hits columns each number lands in (clickhouse/014_ai_crawlers.sql), narrowed by
+// what the field means. A JSON number, never a numeric string: the documented types are numbers.
+const STATUS = within(UINT16, 100, 599);
+const BYTES_SENT = UINT64;
+const DURATION_MS = within(FLOAT64, 0);
+
+function number(v: unknown, name: string, column: NumberColumn): number {
+  return fitsColumn(v, column) ? v : fail(`${name} ${rangeMessage(column)}`);
 }
+
+const optionalNumber = (v: unknown, name: string, column: NumberColumn): number | null =>
+  absent(v) ? null : number(v, name, column);
 
 /**
  * The entry's fields, checked; throws an EntryError naming the first bad field. `latest`: the last
@@ -86,11 +91,8 @@ export function checkEntry(raw: RawEntry, latest: number): Entry {
   if (!HOST_RE.test(host)) fail('host must be a host name');
   const fullPath = text(raw.path, 'path', MAX_PATH);
   if (!fullPath.startsWith('/')) fail('path must start with /');
-  const status = typeof raw.status_code === 'string' ? Number(raw.status_code) : raw.status_code;
   if (raw.status_code === undefined || raw.status_code === null) fail('status_code is required');
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
-    fail('status_code must be an integer from 100 to 599');
-  }
+  const status = number(raw.status_code, 'status_code', STATUS);
   const ip = text(raw.ip, 'ip', 64);
   const address = parseAddress(ip);
   if (!address) fail('ip must be an IPv4 or IPv6 address');
@@ -103,12 +105,12 @@ export function checkEntry(raw: RawEntry, latest: number): Entry {
     method: method.toUpperCase(),
     host: host.toLowerCase(),
     path: cut < 0 ? fullPath : fullPath.slice(0, cut),
-    status: status as number,
+    status,
     address: address!,
     userAgent,
     referer,
-    bytesSent: optionalNumber(raw.bytes_sent, 'bytes_sent', true),
-    durationMs: optionalNumber(raw.duration_ms, 'duration_ms', false),
+    bytesSent: optionalNumber(raw.bytes_sent, 'bytes_sent', BYTES_SENT),
+    durationMs: optionalNumber(raw.duration_ms, 'duration_ms', DURATION_MS),
   };
 }
 

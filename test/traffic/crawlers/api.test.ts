@@ -215,6 +215,13 @@ test('bad input answers 400 naming the entry and field, and stores nothing', asy
     [Array.from({ length: 1001 }, () => good), 'Request body accepts at most 1000 entries, got 1001'],
     [[good, 'text'], 'entries[1] must be a JSON object'],
     [[good, { ...good, status_code: 99 }], 'entries[1].status_code must be an integer from 100 to 599'],
+    // A string is not the documented integer, even a numeric one.
+    [[good, { ...good, status_code: '200' }], 'entries[1].status_code must be an integer from 100 to 599'],
+    // Numbers past their column (UInt64, Float64) failed the insert and lost the batch with a 500.
+    [[good, { ...good, bytes_sent: 1e300 }], 'entries[1].bytes_sent must be an integer from 0 to 9007199254740991'],
+    [[good, { ...good, bytes_sent: 1.5 }], 'entries[1].bytes_sent must be an integer from 0 to 9007199254740991'],
+    [[good, { ...good, bytes_sent: '512' }], 'entries[1].bytes_sent must be an integer from 0 to 9007199254740991'],
+    [[{ ...good, duration_ms: -0.5 }], 'entries[0].duration_ms must be a finite number of 0 or more'],
     [[{ ...good, ip: 'nowhere' }], 'entries[0].ip must be an IPv4 or IPv6 address'],
     [
       [{ ...good, timestamp: '2026-02-30T00:00:00Z' }],

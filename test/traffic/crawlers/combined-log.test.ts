@@ -106,8 +106,10 @@ test('the entry check refuses bad fields by name', (t) => {
     [{ path: 'pricing' }, 'path must start with /'],
     [{ method: 'GET /' }, 'method must be an HTTP method'],
     [{ user_agent: 42 }, 'user_agent must be a string'],
-    [{ bytes_sent: -1 }, 'bytes_sent must be a non-negative integer'],
-    [{ duration_ms: 'slow' }, 'duration_ms must be a non-negative number'],
+    [{ bytes_sent: -1 }, 'bytes_sent must be an integer from 0 to 9007199254740991'],
+    [{ bytes_sent: 2 ** 53 }, 'bytes_sent must be an integer from 0 to 9007199254740991'],
+    [{ duration_ms: 'slow' }, 'duration_ms must be a finite number of 0 or more'],
+    [{ duration_ms: Number.POSITIVE_INFINITY }, 'duration_ms must be a finite number of 0 or more'],
   ];
   for (const [change, message] of cases) {
     t.throws(() => checkEntry({ ...good, ...change }, latest), { message }, JSON.stringify(change));
