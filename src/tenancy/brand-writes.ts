@@ -108,12 +108,3 @@ export async function updateBrand(
     trackingIdTaken(err, change.tracking_id);
   }
 }
-
-/** The brand's own row as its writes answer it. */
-export async function writtenBrand(db: Queryable, brandId: string): Promise<WrittenBrand> {
-  const { rows } = await db.query<Row>(
-    'SELECT id, name, slug, industry, region, domains, aliases, tracking_id, created_at FROM brands WHERE id = $1',
-    [brandId],
-  );
-  return written(rows[0]);
-}

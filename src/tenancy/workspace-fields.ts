@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { PLATFORMS, type Platform } from '../tracking/types.ts';
 
 /** At most this many values in a list field (domains, aliases, regions). */
-export const MAX_LIST = 50;
+const MAX_LIST = 50;
 
 const typed = (name: string, type: string) => (iss: { input: unknown }) =>
   iss.input === undefined ? `${name} is required` : `${name} must be ${type}`;

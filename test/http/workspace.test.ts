@@ -141,6 +141,15 @@ test('competitors: add, list, change, remove; names are keys; entity changes que
   t.like(status.body, { state: 'queued', progress: null, error: null });
   t.regex(status.body.reason, /competitor added: Initech; competitor Initech: aliases changed/);
 
+  const renamedOk = await api(tenant, 'PATCH', `/competitors/${added.body.id}`, { name: 'Initech Ltd' });
+  t.like(renamedOk.body, { name: 'Initech Ltd', reanalysis_queued: true });
+  const same = await api(tenant, 'PATCH', `/competitors/${added.body.id}`, { name: 'Initech Ltd' });
+  t.like(same.body, { name: 'Initech Ltd', reanalysis_queued: false });
+  t.regex(
+    (await api(tenant, 'GET', `/brands/${tenant.brandId}/reanalysis`)).body.reason,
+    /competitor Initech renamed Initech Ltd/,
+  );
+
   const removed = await api(tenant, 'DELETE', `/competitors/${added.body.id}`);
   t.deepEqual(removed.body, { id: added.body.id, removed: true, reanalysis_queued: true });
   const again = await api(tenant, 'DELETE', `/competitors/${added.body.id}`);
