@@ -1,7 +1,7 @@
 // The opaque paging cursor: the last row's (instant, id) in a list ordered newest first, signed.
 // Its bytes are the JSON `[at, id]` followed by the first 16 bytes of its HMAC-SHA256 under the
 // cursor key, all base64url. A cursor the service did not issue, or one altered by a single bit, is
-// refused before any store sees it (CONTRACT.md section 9: `cursor is invalid`), however well it is
+// refused before any store sees it (docs/api.md section 9: `cursor is invalid`), however well it is
 // shaped: a forged `["2099-01-01T00:00:00.000Z", "ffff..."]` would otherwise page from anywhere.
 //
 // The key is shared by every instance: the server reads it from Postgres at start (generated once,
