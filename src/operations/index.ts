@@ -15,6 +15,7 @@ import { answerOperations } from './answers.ts';
 import { visibilityConfidence } from './confidence.ts';
 import { searchQueries } from './search-queries.ts';
 import { sentiment } from './sentiment.ts';
+import { usage } from './usage.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -39,4 +40,5 @@ export const operations: Operation[] = [
   ...contentOperations,
   ...alertOperations,
   ...answerOperations,
+  usage,
 ];

@@ -13,3 +13,18 @@ export async function organizationExists(db: Queryable, organizationId: string):
 export async function lockOrganization(client: Queryable, organizationId: string): Promise<void> {
   await client.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
 }
+
+export interface OrganizationPlan {
+  name: string;
+  plan: 'starter' | 'growth' | 'business';
+  trial_ends_at: Date;
+}
+
+/** The organization's name, plan and trial end, or null when there is no such organization. */
+export async function organizationPlan(db: Queryable, organizationId: string): Promise<OrganizationPlan | null> {
+  const { rows } = await db.query<OrganizationPlan>(
+    'SELECT name, plan, trial_ends_at FROM organizations WHERE id = $1',
+    [organizationId],
+  );
+  return rows[0] ?? null;
+}

@@ -88,7 +88,10 @@ export const workspaceSchema = z
           name: z.string().trim().min(1).max(200),
           plan: z.enum(['starter', 'growth', 'business']),
           quotas: z.object({ briefs: quota, drafts: quota, audits: quota }).partial().strict().optional(),
-          members: z.array(z.object({ email: z.string().trim().min(3) }).strict()).default([]),
+          // role: "admin" makes the member an admin; absent or "member" never demotes one (docs/app.md).
+          members: z
+            .array(z.object({ email: z.string().trim().min(3), role: z.enum(['admin', 'member']).optional() }).strict())
+            .default([]),
           brands: z.array(brandSchema).default([]),
         })
         .strict(),
@@ -137,7 +140,7 @@ export async function applyWorkspace(pgStore: Postgres, workspace: Workspace) {
       );
       const members = [];
       for (const m of org.members) {
-        const { userId } = await upsertMember(db, m.email, orgId);
+        const { userId } = await upsertMember(db, m.email, orgId, m.role === 'admin' ? 'admin' : undefined);
         members.push({ email: m.email.trim().toLowerCase(), userId });
       }
       const brands = [];

@@ -36,6 +36,9 @@ const OWNER: Record<string, string> = {
   oauth_requests: 'tenancy',
   oauth_grants: 'tenancy',
   oauth_tokens: 'tenancy',
+  sessions: 'tenancy',
+  sign_in_failures: 'tenancy',
+  invitations: 'tenancy',
   job_runs: 'jobs',
   schema_migrations: 'stores',
 };
