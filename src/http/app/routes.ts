@@ -76,6 +76,8 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   });
 
   router.post('/app/sign-out', async (ctx) => {
+    // From another site, not even the cookie is touched (SameSite=Lax keeps it out of such a post).
+    if (fromAnotherSite(ctx, config)) return refused(ctx);
     const token = sessionToken(ctx);
     if (token) {
       const form = await fields(ctx);
@@ -157,7 +159,14 @@ ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'ne
       appHeaders(ctx);
       if (ctx.path.startsWith(ASSETS_PREFIX)) return serveAsset(ctx, assets);
       await next();
-      if (ctx.status === 404 && underApp && !ctx.path.startsWith('/app/api/') && ctx.method === 'GET') {
+      // A path nothing answered (a 404 without a body) is a page the script draws.
+      if (
+        ctx.status === 404 &&
+        ctx.body == null &&
+        underApp &&
+        !ctx.path.startsWith('/app/api/') &&
+        ctx.method === 'GET'
+      ) {
         await shell(ctx, async () => {});
       }
     });

@@ -136,12 +136,9 @@ export function MembersPage() {
                   <td>{day(m.joined_at)}</td>
                   <td class="actions-cell">
                     <div class="actions">
-                      <button
-                        type="button"
-                        onClick={() => setRole(m, m.role === 'admin' ? 'member' : 'admin')}
-                        aria-label={m.role === 'admin' ? `Make ${m.email} a member` : `Make ${m.email} an admin`}
-                      >
+                      <button type="button" onClick={() => setRole(m, m.role === 'admin' ? 'member' : 'admin')}>
                         {m.role === 'admin' ? 'Make member' : 'Make admin'}
+                        <span class="sr-only">: {m.email}</span>
                       </button>
                       <button type="button" class="danger" onClick={() => setRemoving(m)}>
                         Remove <span class="sr-only">{m.email}</span>
