@@ -88,14 +88,10 @@ export function Layout(p: { current?: PageRoute; children: ComponentChildren }) 
         <div class="sidebar-foot">
           <p class="who">
             <span class="muted">Signed in as</span>
-            <br />
-            {me.email}
-            {me.organization && (
-              <>
-                <br />
-                <span class="muted">{me.organization.name}</span>
-              </>
-            )}
+            <span class="email" title={me.email}>
+              {me.email}
+            </span>
+            {me.organization && <span class="muted">{me.organization.name}</span>}
           </p>
           <form method="post" action="/app/sign-out">
             <input type="hidden" name="csrf" value={csrf()} />
