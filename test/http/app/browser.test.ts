@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
-import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
+import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -259,9 +259,14 @@ test('axe-core finds no serious or critical violation on any page', async (t) =>
   );
 });
 
-/** How a test names an element: its place in the document, its tag and its text. */
-const DESCRIBE = `(el) => [...document.querySelectorAll('*')].indexOf(el) + ' ' + el.tagName.toLowerCase() + ' ' +
-  (el.getAttribute('aria-label') ?? el.textContent ?? '').trim()`;
+/**
+ * How a test names an element: its place in the document, its tag and its text. Installed in every
+ * document of a page (through the DevTools protocol, so the app's CSP does not apply).
+ */
+function describeElements(): void {
+  (window as any).describe = (el: HTMLElement) =>
+    `${[...document.querySelectorAll('*')].indexOf(el)} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim()}`;
+}
 
 /** The elements Tab reaches from the top of the page, until focus comes round. */
 async function tabStops(page: Page, max = 100): Promise<string[]> {
@@ -269,11 +274,11 @@ async function tabStops(page: Page, max = 100): Promise<string[]> {
   const seen: string[] = [];
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
-    const stop = await page.evaluate((describe) => {
+    const stop = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
       if (!el || el === document.body) return null;
-      return (0, eval)(describe)(el) as string;
-    }, DESCRIBE);
+      return (window as any).describe(el) as string;
+    });
     if (stop === null || seen.includes(stop)) break;
     seen.push(stop);
   }
@@ -284,6 +289,7 @@ test('every page works with the keyboard alone', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const who = await person(server);
   const { page } = await newPage();
+  await page.addInitScript(describeElements);
   // Sign in with the keyboard.
   await page.goto(`${server.url}/app/sign-in`);
   await page.keyboard.press('Tab');
@@ -298,12 +304,10 @@ test('every page works with the keyboard alone', async (t) => {
     if (name) await page.goto(`${server.url}/app/settings/${name}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
-    const controls = await page.evaluate(
-      (describe) =>
-        [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
-          .filter((el) => el.offsetParent !== null && !(el as HTMLButtonElement).disabled)
-          .map((el) => (0, eval)(describe)(el) as string),
-      DESCRIBE,
+    const controls = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
+        .filter((el) => el.offsetParent !== null && !(el as HTMLButtonElement).disabled)
+        .map((el) => (window as any).describe(el) as string),
     );
     const reached = await tabStops(page);
     t.deepEqual(
