@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import type { AppDeps } from '../../operations/context.ts';
 import type { Operation } from '../../operations/registry.ts';
 import { createMailer } from '../../runtime/mail.ts';
+import { createLimiter, rateLimit } from '../../runtime/rate-limit.ts';
 import { ApiError } from '../../errors.ts';
 import { createSession, endSession } from '../../tenancy/sessions.ts';
 import { acceptInvitation, INVITATION_GONE, invitationByToken } from '../../tenancy/invitations.ts';
@@ -36,6 +37,9 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   const pg = deps.stores.pg;
   const assets = await appAssets();
   const router = new Router({ sensitive: true });
+  // The forms that hash a password pass the API's per-address limit (counters of their own) first:
+  // the throttle counts per email, and this bounds the scrypt work one address can ask for.
+  const formLimit = rateLimit(await createLimiter({ ...config.rateLimit, keyPrefix: 'app-forms' }, pg));
   const page = (ctx: Koa.Context, status: number, title: string, body: string) => {
     ctx.status = status;
     ctx.set('Cache-Control', 'no-store');
@@ -61,7 +65,7 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
     page(ctx, 200, 'Sign in', signInPage({ next, notice }));
   });
 
-  router.post('/app/sign-in', async (ctx) => {
+  router.post('/app/sign-in', formLimit, async (ctx) => {
     // A sign-in posted from another site opens no session (login CSRF).
     if (fromAnotherSite(ctx, config)) return refused(ctx);
     const form = await fields(ctx);
@@ -122,7 +126,7 @@ ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'ne
     );
   };
   router.get('/app/invitations/:token', (ctx) => invitationForm(ctx, 200));
-  router.post('/app/invitations/:token', async (ctx) => {
+  router.post('/app/invitations/:token', formLimit, async (ctx) => {
     if (fromAnotherSite(ctx, config)) return refused(ctx);
     const form = await fields(ctx);
     let userId: string;

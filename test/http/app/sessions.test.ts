@@ -12,6 +12,8 @@ import { authorizeUrl, newClient, pkce, REDIRECT_URI, tokenRequest } from '../oa
 import { appCall, person, session } from './helpers.ts';
 import { setSessionCookie } from '../../../src/http/app/session-cookie.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { applyWorkspace, parseWorkspace } from '../../../src/tenancy/workspace.ts';
+import { listMembers } from '../../../src/tenancy/members.ts';
 
 let server: TestServer;
 let smtp: SMTPServer;
@@ -331,4 +333,21 @@ test('the consent page: a signed-in person allows with one button; Disconnect en
   t.is((await appCall(server, s, `/connect/${clientId}/disconnect`, {})).status, 200);
   t.is((await mcp()).status, 401);
   t.deepEqual((await appCall(server, s, '/connect')).body.applications, []);
+});
+
+test('roles: the first member is admin, a workspace file may make another admin, and never demotes anyone', async (t) => {
+  const name = `Roles ${Date.now()}`;
+  const apply = (members: object[]) =>
+    applyWorkspace(server.stores.pg, parseWorkspace({ organizations: [{ name, plan: 'starter', members }] }));
+  const first = `first-${Date.now()}@example.test`;
+  const second = `second-${Date.now()}@example.test`;
+  const third = `third-${Date.now()}@example.test`;
+  const applied = await apply([{ email: first }, { email: second }, { email: third, role: 'admin' }]);
+  const roles = async () =>
+    Object.fromEntries(
+      (await listMembers(server.stores.pg, applied.organizations[0].id)).map((m) => [m.email, m.role]),
+    );
+  t.deepEqual(await roles(), { [first]: 'admin', [second]: 'member', [third]: 'admin' });
+  await apply([{ email: first, role: 'member' }, { email: second }, { email: third }]);
+  t.deepEqual(await roles(), { [first]: 'admin', [second]: 'member', [third]: 'admin' });
 });
