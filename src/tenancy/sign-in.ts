@@ -14,6 +14,13 @@ export type SignInResult =
   | { ok: false; reason: 'incorrect' }
   | { ok: false; reason: 'throttled'; retryAt: Date };
 
+/** "Too many failed sign-ins ... Try again at 14:05 UTC (in 12 minutes)." */
+export function throttledMessage(retryAt: Date, now: Date): string {
+  const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
+  const at = retryAt.toISOString().slice(11, 16);
+  return `Too many failed sign-ins for this email. Try again at ${at} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'}).`;
+}
+
 /** The email as the throttle counts it: as typed, only trimmed and lower-cased (never validated). */
 const typed = (email: string) => email.trim().toLowerCase().slice(0, 320);
 

@@ -116,11 +116,22 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
       'Join',
       authCard(
         `Join ${invitation.organization}`,
-        `<p>You are invited as <strong>${escapeHtml(invitation.role)}</strong>. Choose a password to sign in with.</p>
+        `<p>You are invited as <strong>${escapeHtml(invitation.role)}</strong>. ${
+          invitation.hasPassword
+            ? 'You already have an Answerscope account: enter its password to join.'
+            : 'Choose a password to sign in with.'
+        }</p>
 <form method="post" action="/app/invitations/${escapeHtml(ctx.params.token)}">
 ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', value: invitation.email, readonly: true })}
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error, hint: 'At least 10 characters.' })}
-<button type="submit" class="primary wide">Set password and join</button>
+${field({
+  id: 'password',
+  label: 'Password',
+  type: 'password',
+  autocomplete: invitation.hasPassword ? 'current-password' : 'new-password',
+  error,
+  hint: invitation.hasPassword ? undefined : 'At least 10 characters.',
+})}
+<button type="submit" class="primary wide">${invitation.hasPassword ? 'Join' : 'Set password and join'}</button>
 </form>`,
       ),
     );
@@ -131,9 +142,9 @@ ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'ne
     const form = await fields(ctx);
     let userId: string;
     try {
-      userId = await acceptInvitation(pg, ctx.params.token, form.get('password') ?? '');
+      userId = await acceptInvitation(pg, ctx.params.token, form.get('password') ?? '', ctx.ip || 'unknown');
     } catch (err) {
-      if (err instanceof ApiError && err.field === 'password') return invitationForm(ctx, 400, err.message);
+      if (err instanceof ApiError && err.field === 'password') return invitationForm(ctx, err.status, err.message);
       if (err instanceof ApiError && err.status === 404) return invitationGone(ctx);
       throw err;
     }

@@ -3,7 +3,7 @@
 // throttle's refusal says when to try again and answers 429.
 import type Koa from 'koa';
 import type { AppDeps } from '../../operations/context.ts';
-import { checkSignIn } from '../../tenancy/sign-in.ts';
+import { checkSignIn, throttledMessage } from '../../tenancy/sign-in.ts';
 import { createSession } from '../../tenancy/sessions.ts';
 import { setSessionCookie } from './session-cookie.ts';
 import { authCard, escapeHtml, field } from './html.ts';
@@ -11,13 +11,6 @@ import { authCard, escapeHtml, field } from './html.ts';
 export const INCORRECT = 'Email or password is incorrect';
 
 export type SignInOutcome = { ok: true; token: string } | { ok: false; status: 401 | 429; message: string };
-
-/** "Too many failed sign-ins ... Try again at 14:05 UTC (in 12 minutes)." */
-function throttledMessage(retryAt: Date, now: Date): string {
-  const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
-  const at = retryAt.toISOString().slice(11, 16);
-  return `Too many failed sign-ins for this email. Try again at ${at} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'}).`;
-}
 
 /** Checks the credentials; on success opens a session (a new token) and sets its cookie. */
 export async function signIn(ctx: Koa.Context, deps: AppDeps, email: string, password: string): Promise<SignInOutcome> {

@@ -245,9 +245,16 @@ test('an invitation is mailed through SMTP_URL, good once and for 7 days; it mov
   // The link in the mail (quoted-printable may wrap it) is the one shown.
   t.true(mail.replace(/=\r?\n/g, '').includes(invited.body.link));
   const token = invited.body.link.split('/').pop();
-  t.is((await fetch(`${server.url}/app/invitations/${token}`, form({ password: 'a new long password' }))).status, 303);
-  t.is((await fetch(`${server.url}/app/invitations/${token}`, form({ password: 'a new long password' }))).status, 404);
-  const moved = await session(server, { email: elsewhere.email, password: 'a new long password' });
+  // The person has an account: the link asks for its password, never sets a new one (the admin
+  // who saw the link cannot take the account over).
+  const page = await (await fetch(`${server.url}/app/invitations/${token}`)).text();
+  t.true(page.includes('enter its password to join'));
+  const takeover = await fetch(`${server.url}/app/invitations/${token}`, form({ password: 'a new long password' }));
+  t.is(takeover.status, 400);
+  t.true((await takeover.text()).includes('Password is incorrect'));
+  t.is((await fetch(`${server.url}/app/invitations/${token}`, form({ password: elsewhere.password }))).status, 303);
+  t.is((await fetch(`${server.url}/app/invitations/${token}`, form({ password: elsewhere.password }))).status, 404);
+  const moved = await session(server, elsewhere);
   t.like((await appCall(server, moved, '/me')).body, { role: 'admin', organization: { id: admin.organizationId } });
 
   // A link past its 7 days is refused, and sets nothing.
