@@ -141,6 +141,12 @@ const schema = z.object({
     // registration needs no key, so each address may create only so many rows.
     registrationsPerAddress: env('OAUTH_REGISTRATIONS_PER_ADDRESS', positiveInt.default(20)),
   }),
+  // Outgoing mail (invitations to the app, docs/app.md): smtp:// or smtps://user:pass@host:port.
+  // Unset: nothing is mailed, and the app shows the invitation link to copy instead.
+  mail: z.object({
+    smtpUrl: env('SMTP_URL', z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
+    from: env('SMTP_FROM', nonEmpty.default('Answerscope <answerscope@localhost>')),
+  }),
   audits: z.object({
     // Overall deadline of one site audit in ms; the page itself gets half of it (docs/audits.md).
     timeoutMs: env('AUDIT_TIMEOUT_MS', ms(500, 120_000).default(30_000)),

@@ -1,13 +1,16 @@
 // `npm run demo`: the service on the embedded stores with a demo tenant, ready to query.
 // It applies examples/demo-workspace.json, ingests 90 days of SIMULATED answers for its brands
-// (the simulated engine, labelled as such), creates an API key for the demo user, starts the
-// server and prints the key with commands to try. Running it again replaces, never duplicates.
+// (the simulated engine, labelled as such), creates an API key and a password for the demo user,
+// starts the server and prints the app's address, the email and password to sign in with, and the
+// key with commands to try. Running it again replaces, never duplicates.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 import { applyWorkspace, parseWorkspace } from './tenancy/workspace.ts';
 import { createKey } from './tenancy/keys.ts';
+import { setPasswordByEmail } from './tenancy/accounts.ts';
 import { readJsonFile } from './cli/commands.ts';
 import { ingestLines } from './tracking/ingest-file.ts';
 import { simulateDays, SIMULATED_LABEL } from './tracking/engines/simulated.ts';
@@ -33,6 +36,9 @@ async function main() {
   const applied = await applyWorkspace(server.stores.pg, workspace);
   const email = workspace.organizations[0].members[0].email;
   const { key } = await createKey(server.stores.pg, { email, name: 'demo' });
+  // A new password at every start: nothing guessable stands on a demo reachable on the network.
+  const password = randomBytes(12).toString('base64url');
+  await setPasswordByEmail(server.stores.pg, email, password);
   const brand = applied.organizations[0].brands[0];
 
   // The 90 days before today (UTC), so the figures end yesterday.
@@ -46,6 +52,11 @@ async function main() {
   const base = server.url;
   process.stdout.write(`
 Answerscope demo listening on ${base}
+
+Open the app: ${base}/app
+  Email:    ${email}
+  Password: ${password}
+
 Demo organization: ${applied.organizations[0].name}; brands: ${applied.organizations[0].brands.map((b) => b.name).join(', ')}
 Data: ${ingested.inserted + ingested.replaced} ${SIMULATED_LABEL} answers (${SIMULATED_LABEL} engine, not real AI platforms) from ${from}, ${DEMO_DAYS} days
 API key (shown once): ${key}

@@ -5,6 +5,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503,
     message: string,
+    /** The form field the problem is about, where a form is answered (the app puts the message beside it). */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -28,6 +28,7 @@ import { docsMount } from './http/docs.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { useCursorKey } from './cursor.ts';
 import { serviceKey } from './stores/service-keys.ts';
+import { appMount } from './http/app/routes.ts';
 
 export interface RunningServer {
   url: string;
@@ -79,6 +80,8 @@ export async function startServer(
     extra.push((app) => traffic.mount(app));
     // The MCP server at /api/mcp (the guard with its origin check before the key, then the transport).
     extra.push(mcpMount(deps));
+    // The app for people under /app (docs/app.md): its bundle is built here, before the first request.
+    extra.push(await appMount(deps, operations));
     const app = await createApp({ ...deps, operations, extra, beforeKey: mcpOriginGuard(deps) });
     const server = http.createServer(app.callback());
     // Parser errors (headers too large, a malformed request) get a JSON body too.
@@ -100,8 +103,8 @@ export async function startServer(
 
     const embedded = isEmbedded(config);
     if (embedded.postgres || embedded.clickhouse) {
-      const admin = await startAdminChannel(config.dataDir, (argv, cwd) =>
-        runCommand({ stores, config, log, cwd, now: opts.now }, argv),
+      const admin = await startAdminChannel(config.dataDir, (argv, cwd, input) =>
+        runCommand({ stores, config, log, cwd, now: opts.now, input }, argv),
       );
       closers.push(() => admin.close());
     }

@@ -17,7 +17,8 @@ interface AdminFile {
   secret: string;
 }
 
-export type CommandRunner = (argv: string[], cwd: string) => Promise<unknown>;
+/** `input`: the first line of the caller's standard input, for the commands that read one (a password). */
+export type CommandRunner = (argv: string[], cwd: string, input?: string) => Promise<unknown>;
 
 /** The body a streamed reply resolves to: it went to `out`, not into a string. */
 const STREAMED = '\u0000streamed';
@@ -58,8 +59,12 @@ export async function startAdminChannel(dataDir: string, run: CommandRunner): Pr
     try {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const { argv, cwd } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { argv: string[]; cwd: string };
-      const result = await run(argv, cwd);
+      const { argv, cwd, input } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        argv: string[];
+        cwd: string;
+        input?: string;
+      };
+      const result = await run(argv, cwd, input);
       if (result instanceof LineStream) return await streamReply(res, result);
       reply(200, { ok: true, result });
     } catch (err) {
@@ -95,6 +100,7 @@ export async function callAdminChannel(
   argv: string[],
   cwd: string,
   out?: Writable,
+  input?: string,
 ): Promise<{ result: unknown; streamed?: boolean } | undefined> {
   let admin: AdminFile;
   try {
@@ -102,7 +108,7 @@ export async function callAdminChannel(
   } catch {
     return undefined;
   }
-  const body = JSON.stringify({ argv, cwd });
+  const body = JSON.stringify({ argv, cwd, input });
   const response = await new Promise<string | undefined>((resolve, reject) => {
     const req = http.request(
       {

@@ -12,6 +12,7 @@ import { UserError } from '../errors.ts';
 import { applyWorkspace, parseWorkspace } from '../tenancy/workspace.ts';
 import { createKey, revokeKey } from '../tenancy/keys.ts';
 import { addMember, removeMember } from '../tenancy/members.ts';
+import { setPasswordByEmail } from '../tenancy/accounts.ts';
 import { findJob, jobs } from '../../jobs/index.ts';
 import { utcDay } from '../../jobs/schedule.ts';
 import { ingestFile } from '../tracking/ingest-file.ts';
@@ -32,6 +33,8 @@ export interface CommandEnv {
   /** Where relative file arguments are resolved: the caller's working directory. */
   cwd: string;
   now?: () => Date;
+  /** The first line of standard input, its line break removed, for commands that read one. */
+  input?: string;
 }
 
 export const USAGE = `usage: answerscope <command>
@@ -42,6 +45,7 @@ export const USAGE = `usage: answerscope <command>
   reanalyze status [--brand ID]
   keys create --email E [--name N]
   keys revoke ID
+  users set-password --email E   (the password: the first line of standard input)
   members add --email E --org ORG_ID
   members remove --email E --org ORG_ID
   jobs run NAME [--brand ID] [--date YYYY-MM-DD]
@@ -114,6 +118,12 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
         return createKey(env.stores.pg, { email: required(values.email, '--email'), name: values.name });
       if (sub === 'revoke') return revokeKey(env.stores.pg, uuidArg(positionals[0], 'ID'));
       break;
+    }
+    case 'users': {
+      const { values } = parse(rest, { email: { type: 'string' } });
+      if (sub !== 'set-password') break;
+      if (env.input === undefined) throw new UserError('set-password reads the password from standard input');
+      return setPasswordByEmail(env.stores.pg, required(values.email, '--email'), env.input);
     }
     case 'members': {
       const { values } = parse(rest, { email: { type: 'string' }, org: { type: 'string' } });

@@ -13,12 +13,23 @@ import { LineStream } from './export.ts';
 /** What main returns when the command has written its output already (an export). */
 const STREAMED = Symbol('streamed');
 
+/** The first line of standard input without its line break (`users set-password` reads the password there). */
+async function firstLine(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    if ((chunk as Buffer).includes(10)) break;
+  }
+  return Buffer.concat(chunks).toString('utf8').split('\n')[0].replace(/\r$/, '');
+}
+
 async function main(argv: string[]): Promise<unknown> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') throw new UserError(USAGE);
   const config = loadConfig();
+  const input = argv[0] === 'users' && argv[1] === 'set-password' ? await firstLine() : undefined;
   const embedded = isEmbedded(config);
   if (embedded.postgres || embedded.clickhouse) {
-    const viaServer = await callAdminChannel(config.dataDir, argv, process.cwd(), process.stdout);
+    const viaServer = await callAdminChannel(config.dataDir, argv, process.cwd(), process.stdout, input);
     if (viaServer) return viaServer.streamed ? STREAMED : viaServer.result;
   }
   const stores = await openStores(config);
@@ -28,7 +39,7 @@ async function main(argv: string[]): Promise<unknown> {
     // Stderr through the same bounded asynchronous sink as the server's stdout: a reader that stops
     // reading cannot hold the command at exit (pino's flush at exit gives up after 2 s).
     const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, openLogSink(2).stream);
-    const result = await runCommand({ stores, config, log, cwd: process.cwd() }, argv);
+    const result = await runCommand({ stores, config, log, cwd: process.cwd(), input }, argv);
     if (!(result instanceof LineStream)) return result;
     // Written while the stores are open: it reads them page by page.
     await result.writeTo(process.stdout);

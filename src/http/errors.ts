@@ -18,7 +18,7 @@ export function errorHandler(): Koa.Middleware {
     } catch (err) {
       if (err instanceof ApiError) {
         ctx.status = err.status;
-        ctx.body = { error: err.message };
+        ctx.body = err.field ? { error: err.message, field: err.field } : { error: err.message };
         return;
       }
       if (err instanceof ClientGone) {

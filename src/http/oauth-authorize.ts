@@ -2,9 +2,16 @@
 // its form. The client and its redirect URI are checked first and a failure there shows an error
 // page and never redirects (no open redirect); once they are known good, other errors go back to
 // the client as RFC 6749 section 4.1.2.1 says, with `state` exactly as given and `iss` (RFC 9207).
+// A person signed in to the app allows with one button and the grant acts as them; anyone else
+// signs in on the page first, or pastes an `ans_` key (docs/api.md section 18).
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { Postgres } from '../stores/postgres.ts';
+import type { AppDeps } from '../operations/context.ts';
+import { resolveSession, type SessionIdentity } from '../tenancy/sessions.ts';
+import { currentSession } from './app/session-cookie.ts';
+import { fromAnotherSite } from './app/security.ts';
+import { signIn, signInFields } from './app/sign-in.ts';
 import { identityByKeyId, KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
 import { clientById, type OAuthClient } from '../tenancy/oauth-clients.ts';
 import {
@@ -97,10 +104,22 @@ export async function showAuthorize(ctx: Koa.Context, pg: Postgres, config: Conf
     scope: SCOPE,
     resource,
   });
-  ctx.body = keyStep(consentClient(client, redirectUri), nonce, pageHeaders(ctx, new URL(redirectUri).origin));
+  const shown = consentClient(client, redirectUri);
+  const styleNonce = pageHeaders(ctx, new URL(redirectUri).origin);
+  const session = await currentSession(ctx, pg);
+  const organization = session ? await organizationOf(pg, session.identity) : null;
+  ctx.body =
+    session && organization
+      ? confirmStep(shown, nonce, styleNonce, { organization, email: session.identity.email, via: 'session' })
+      : keyStep(shown, nonce, styleNonce, undefined, { fields: signInFields({}) });
 }
 
-export async function answerAuthorize(ctx: Koa.Context, pg: Postgres, config: Config): Promise<void> {
+const organizationOf = (pg: Postgres, identity: SessionIdentity) =>
+  identity.organizationId ? organizationName(pg, identity.organizationId) : Promise.resolve(null);
+
+export async function answerAuthorize(ctx: Koa.Context, deps: AppDeps): Promise<void> {
+  const { config } = deps;
+  const pg = deps.stores.pg;
   let fields: Map<string, string>;
   try {
     fields = await readForm(ctx);
@@ -135,8 +154,34 @@ export async function answerAuthorize(ctx: Koa.Context, pg: Postgres, config: Co
   }
   if (action === 'continue')
     return checkKey(ctx, pg, { nonce, request, shown, redirectOrigin, key: fields.get('key') });
-  if (action === 'allow') return allow(ctx, pg, { nonce, request, shown, redirectOrigin, base });
-  return showError(ctx, 400, 'Invalid form', 'action must be continue, allow or deny.');
+  if (action === 'sign-in') {
+    return signInHere(ctx, deps, { nonce, request, shown, redirectOrigin }, fields);
+  }
+  if (action === 'allow') return allow(ctx, pg, config, { nonce, request, shown, redirectOrigin, base });
+  return showError(ctx, 400, 'Invalid form', 'action must be continue, sign-in, allow or deny.');
+}
+
+/** Step 1 answered with the sign-in form: a session opens, then the person's organization is shown. */
+async function signInHere(ctx: Koa.Context, deps: AppDeps, step: Step, fields: Map<string, string>): Promise<void> {
+  const pg = deps.stores.pg;
+  const email = fields.get('email') ?? '';
+  const again = (status: number, error: string) => {
+    ctx.status = status;
+    const signInStep = { fields: signInFields({ email, error }) };
+    ctx.body = keyStep(step.shown, step.nonce, pageHeaders(ctx, step.redirectOrigin), undefined, signInStep);
+  };
+  // A sign-in posted from another site opens no session.
+  if (fromAnotherSite(ctx, deps.config)) return showError(ctx, 403, 'Refused', 'Cross-site request refused.');
+  const outcome = await signIn(ctx, deps, email, fields.get('password') ?? '');
+  if (!outcome.ok) return again(outcome.status, outcome.message);
+  const session = await resolveSession(pg, outcome.token);
+  const organization = session ? await organizationOf(pg, session) : null;
+  if (!session || !organization) return again(400, 'You belong to no organization, so you can grant nothing.');
+  ctx.body = confirmStep(step.shown, step.nonce, pageHeaders(ctx, step.redirectOrigin), {
+    organization,
+    email: session.email,
+    via: 'session',
+  });
 }
 
 interface Step {
@@ -155,7 +200,7 @@ async function checkKey(ctx: Koa.Context, pg: Postgres, step: Step & { key?: str
   const key = (step.key ?? '').trim();
   if (!key.startsWith(KEY_PREFIX)) return again(400, 'Paste an Answerscope API key: it starts with ans_.');
   const identity = await resolveKey(pg, key);
-  if (!identity) return again(400, 'This API key does not exist or was revoked.');
+  if (!identity?.keyId) return again(400, 'This API key does not exist or was revoked.');
   const organization = identity.organizationId ? await organizationName(pg, identity.organizationId) : null;
   if (!organization) return again(400, "This key's owner belongs to no organization, so it can grant nothing.");
   const next = await attachKey(pg, step.nonce, identity.keyId);
@@ -166,15 +211,21 @@ async function checkKey(ctx: Koa.Context, pg: Postgres, step: Step & { key?: str
   });
 }
 
-/** Step 2 answered with allow: the grant is made and its code goes back to the client. */
-async function allow(ctx: Koa.Context, pg: Postgres, step: Step & { base: string }): Promise<void> {
+/**
+ * Step 2 answered with allow: the grant is made and its code goes back to the client. With a key
+ * pasted, the grant is the key's; otherwise it is the signed-in person's, from this site only.
+ */
+async function allow(ctx: Koa.Context, pg: Postgres, config: Config, step: Step & { base: string }): Promise<void> {
   if (!step.request.keyId) {
+    const session = fromAnotherSite(ctx, config) ? null : await currentSession(ctx, pg);
+    if (session?.identity.organizationId) return grantAndReturn(ctx, pg, step, session.identity);
     ctx.status = 400;
     ctx.body = keyStep(
       step.shown,
       step.nonce,
       pageHeaders(ctx, step.redirectOrigin),
-      'Paste an API key first: the organization it acts for is shown before anything is granted.',
+      'Sign in or paste an API key first: the organization it acts for is shown before anything is granted.',
+      { fields: signInFields({}) },
     );
     return;
   }
@@ -184,6 +235,20 @@ async function allow(ctx: Koa.Context, pg: Postgres, step: Step & { base: string
     return showError(ctx, 400, 'Nothing was granted', 'The form expired, or the key was revoked meanwhile.');
   }
   const code = await createGrant(pg, request, identity);
+  pageHeaders(ctx, step.redirectOrigin);
+  redirectBack(ctx, request.redirectUri, { code, state: request.state, iss: step.base }, 303);
+}
+
+/** The signed-in person's grant (no key: it acts as them, on the organization they belong to). */
+async function grantAndReturn(
+  ctx: Koa.Context,
+  pg: Postgres,
+  step: Step & { base: string },
+  person: SessionIdentity,
+): Promise<void> {
+  const request = await takeRequest(pg, step.nonce);
+  if (!request) return showError(ctx, 400, 'This page has expired', 'Nothing was granted.');
+  const code = await createGrant(pg, request, { ...person, keyId: null });
   pageHeaders(ctx, step.redirectOrigin);
   redirectBack(ctx, request.redirectUri, { code, state: request.state, iss: step.base }, 303);
 }

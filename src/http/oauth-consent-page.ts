@@ -1,7 +1,9 @@
 // The consent page of GET/POST /oauth/authorize: plain HTML with one inline style sheet, no script
-// and no external asset. Two steps: the person pastes an `ans_` key, sees the organization it acts
-// for and what the assistant may do, then allows or denies. The Content-Security-Policy allows the
-// form to post here only, and the redirect after it only to the client's registered redirect URI.
+// and no external asset. A person signed in to the app sees the organization they act for and what
+// the assistant may do, and allows with one button. Anyone else signs in on the page first, or
+// pastes an `ans_` key and then sees the organization the key acts for. The Content-Security-Policy
+// allows the form to post here only, and the redirect after it only to the client's registered
+// redirect URI.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import { isWebOrigin } from './hosts.ts';
@@ -15,8 +17,11 @@ main { max-width: 34rem; margin: 3rem auto; padding: 2rem; background: #fff;
   border: 1px solid #ccc; border-radius: 8px; }
 h1 { font-size: 1.4rem; margin-top: 0; }
 label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
-input[type=password] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit;
+input[type=password], input[type=email] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit;
   border: 1px solid #666; border-radius: 4px; }
+.field-error { color: #8a1c1c; font-size: .9rem; margin: .25rem 0 0; }
+button.wide { margin-top: 1rem; }
+h2 { font-size: 1.1rem; margin: 2rem 0 0; padding-top: 1.5rem; border-top: 1px solid #ddd; }
 .hint { color: #444; font-size: .9rem; margin: .25rem 0 0; }
 .error { color: #8a1c1c; background: #fdecec; border: 1px solid #8a1c1c; padding: .5rem .75rem; border-radius: 4px; }
 .actions { display: flex; gap: .75rem; margin-top: 1.5rem; }
@@ -78,13 +83,35 @@ const clientLabel = (client: ConsentClient) =>
       `${escapeHtml(client.redirectHost)})`
     : `An application at <strong>${escapeHtml(client.redirectHost)}</strong>`;
 
-/** Step 1: paste a key. */
-export function keyStep(client: ConsentClient, nonce: string, styleNonce: string, error?: string): string {
+/** The sign-in form of step 1: `fields` is the app's Email, Password and Sign in (http/app/sign-in.ts). */
+export interface SignInStep {
+  fields: string;
+}
+
+/** Step 1, for a person who is not signed in: sign in, or paste a key. */
+export function keyStep(
+  client: ConsentClient,
+  nonce: string,
+  styleNonce: string,
+  error?: string,
+  signIn?: SignInStep,
+): string {
   return layout(
     'Connect an assistant',
     styleNonce,
     `<h1>Connect an assistant to Answerscope</h1>
 <p>${clientLabel(client)} asks to use Answerscope on your behalf.</p>
+${
+  signIn
+    ? `<form method="post" action="/oauth/authorize" aria-labelledby="sign-in-heading">
+<p id="sign-in-heading"><strong>Sign in</strong> to see the organization you would connect and allow it.</p>
+<input type="hidden" name="nonce" value="${escapeHtml(nonce)}">
+<input type="hidden" name="action" value="sign-in">
+${signIn.fields}
+</form>
+<h2>Or use an API key</h2>`
+    : ''
+}
 ${error ? `<p class="error" role="alert" id="key-error">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="nonce" value="${escapeHtml(nonce)}">
@@ -101,20 +128,24 @@ the next page shows the organization it acts for before anything is granted.</p>
   );
 }
 
-/** Step 2: the organization and what the assistant may do; allow or deny. */
+/**
+ * Step 2: the organization and what the assistant may do; allow or deny. `via`: a pasted key, or
+ * the signed-in person (their grant acts as them, on the organization they belong to).
+ */
 export function confirmStep(
   client: ConsentClient,
   nonce: string,
   styleNonce: string,
-  who: { organization: string; email: string },
+  who: { organization: string; email: string; via?: 'key' | 'session' },
 ): string {
+  const bySession = who.via === 'session';
   return layout(
     'Allow access',
     styleNonce,
     `<h1>Allow access to ${escapeHtml(who.organization)}?</h1>
 <p>${clientLabel(client)} will act for the organization
 <strong id="organization">${escapeHtml(who.organization)}</strong>
-through the API key of ${escapeHtml(who.email)}.</p>
+${bySession ? `as you (${escapeHtml(who.email)}).` : `through the API key of ${escapeHtml(who.email)}.`}</p>
 <dl>
 <dt>It may read</dt>
 <dd>Every brand of the organization and its figures: visibility, competitors, citations, prompts,
@@ -123,7 +154,11 @@ AI traffic, shopping cards, content opportunities and site audits.</dd>
 <dd>Generate content briefs and drafts, start site audits (these use the monthly quotas), update
 opportunity statuses, accept or dismiss topic suggestions.</dd>
 <dt>Until</dt>
-<dd>You revoke the key, or its owner leaves the organization: its access ends with the key's.</dd>
+<dd>${
+      bySession
+        ? 'You disconnect it in Settings, Connect, or leave the organization.'
+        : "You revoke the key, or its owner leaves the organization: its access ends with the key's."
+    }</dd>
 </dl>
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="nonce" value="${escapeHtml(nonce)}">

@@ -63,7 +63,7 @@ export async function oauthMount(deps: AppDeps): Promise<Koa.Middleware> {
       AUTHORIZE_PATH,
       {
         cors: false,
-        methods: { GET: (ctx) => showAuthorize(ctx, pg, config), POST: (ctx) => answerAuthorize(ctx, pg, config) },
+        methods: { GET: (ctx) => showAuthorize(ctx, pg, config), POST: (ctx) => answerAuthorize(ctx, deps) },
       },
     ],
     [TOKEN_PATH, { cors: true, methods: { POST: (ctx) => token(ctx, pg, config) } }],

@@ -39,7 +39,8 @@ const registryCatalog = catalog(tools);
 
 /** How the key's identity travels to the tools: in the transport's authInfo, never in arguments. */
 export function authInfoFor(token: string, identity: Identity): AuthInfo {
-  return { token, clientId: identity.keyId, scopes: [], extra: { identity } };
+  // A token a person granted while signed in has no key: the person stands as the client.
+  return { token, clientId: identity.keyId ?? identity.userId, scopes: [], extra: { identity } };
 }
 
 const failure = (message: string): CallToolResult => ({ content: [{ type: 'text', text: message }], isError: true });

@@ -18,6 +18,7 @@ import { sentiment } from './sentiment.ts';
 import { workspaceOperations } from './workspace.ts';
 import { visibilityChange } from './visibility-change.ts';
 import { citationGap } from './citation-gap.ts';
+import { usage } from './usage.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -45,4 +46,5 @@ export const operations: Operation[] = [
   ...alertOperations,
   ...answerOperations,
   ...workspaceOperations,
+  usage,
 ];

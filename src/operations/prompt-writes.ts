@@ -15,7 +15,7 @@ import {
   writtenPrompts,
 } from '../tenancy/prompt-writes.ts';
 import { promptLimitMessage } from '../tenancy/prompt-limit.ts';
-import { organizationPlan } from '../tenancy/organizations.ts';
+import { planOf } from '../tenancy/organizations.ts';
 import { platforms, promptText, regions, strictObject } from '../tenancy/workspace-fields.ts';
 import { PLAN_PLATFORMS } from '../tracking/capture-plan.ts';
 import { PLATFORMS } from '../tracking/types.ts';
@@ -50,7 +50,7 @@ const regionsField = regions.describe("Region codes, e.g. US; none: the brand's 
 
 /** The given platforms the organization's plan does not capture, in the platform list's order. */
 async function platformsNotInPlan(db: Queryable, organizationId: string, given: Iterable<string>) {
-  const plan = await organizationPlan(db, organizationId);
+  const plan = await planOf(db, organizationId);
   const asked = new Set(given);
   return PLATFORMS.filter((p) => asked.has(p) && !PLAN_PLATFORMS[plan].includes(p));
 }

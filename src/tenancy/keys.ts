@@ -11,7 +11,8 @@ export const KEY_PREFIX = 'ans_';
 
 /** Who a key speaks for: what every operation, on every surface, runs on behalf of. */
 export interface Identity {
-  keyId: string;
+  /** The key (or the key behind an OAuth token); null for a person signed in to the app, or their own OAuth grant. */
+  keyId: string | null;
   userId: string;
   email: string;
   /** null once the key's owner belongs to no organization: the key then sees no brand. */
@@ -131,4 +132,46 @@ export async function resolveKeyAndBrand(
 export async function identityByKeyId(db: Queryable, keyId: string): Promise<Identity | null> {
   const { rows } = await db.query<IdentityRow>(`${LIVE_KEY} AND k.id = $1`, [keyId]);
   return rows[0] ? identityOf(rows[0]) : null;
+}
+
+export interface KeyListItem {
+  id: string;
+  name: string | null;
+  /** `ans_` and 4 more characters: enough to tell keys apart, useless to an attacker. */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A person's live keys, newest first (those made with the command line too). */
+export async function keysOfUser(db: Queryable, userId: string): Promise<KeyListItem[]> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string | null;
+    prefix: string;
+    created_at: Date;
+    last_used_at: Date | null;
+  }>(
+    `SELECT id, name, prefix, created_at, last_used_at FROM api_keys
+      WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id`,
+    [userId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix.slice(0, KEY_PREFIX.length + 4),
+    created_at: new Date(r.created_at).toISOString(),
+    last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+  }));
+}
+
+/** Revokes one of the person's own keys; another's, or an unknown id, is a 404. */
+export async function revokeOwnKey(db: Queryable, userId: string, id: string) {
+  const { rows } = await db.query<{ id: string; revoked_at: Date }>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
+      WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id, revoked_at`,
+    [UUID_RE.test(id) ? id : '00000000-0000-0000-0000-000000000000', userId],
+  );
+  if (!rows[0]) throw new ApiError(404, 'API key not found');
+  return { id: rows[0].id, revoked_at: new Date(rows[0].revoked_at).toISOString() };
 }

@@ -1,12 +1,12 @@
-// OAuth grants for the MCP endpoint (docs/api.md section 16, docs/oauth.md): the authorization
-// request waiting on the consent page, the grant a person gives with an `ans_` key, its one-use
-// code, and the access and refresh tokens issued from it. Codes, tokens and nonces are random and
-// stored as their SHA-256 only.
+// OAuth grants for the MCP endpoint (docs/api.md sections 16 and 18, docs/oauth.md): the
+// authorization request waiting on the consent page, the grant a person gives (signed in, or by
+// pasting an `ans_` key), its one-use code, and the access and refresh tokens issued from it.
+// Codes, tokens and nonces are random and stored as their SHA-256 only.
 //
-// A token acts exactly as the key that granted it, and dies with it: every look-up joins the key,
-// its owner and the owner's membership afresh, as resolveKey does, so a revoked key or an owner who
-// left the organization (even one who came back since: memberships.created_at) is refused on the
-// very next request.
+// A grant is its person's: every look-up joins the person's membership afresh, as resolveKey does,
+// so a person who left the organization (even one who came back since: memberships.created_at) is
+// refused on the very next request. A grant given with a key also dies with that key; every grant
+// dies when its person disconnects the application.
 import { randomUUID } from 'node:crypto';
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { hashKey, identityOf, newSecret, type Identity, type IdentityRow } from './keys.ts';
@@ -113,14 +113,17 @@ export async function organizationName(db: Queryable, organizationId: string): P
   return rows[0]?.name ?? null;
 }
 
-/** The grant's code; the grant holds the organization the key acts for now. */
+/**
+ * The grant's code; the grant holds the organization the person acts for now. `identity.keyId`:
+ * the key pasted on the consent page, or null for a signed-in person's grant.
+ */
 export async function createGrant(db: Queryable, req: AuthorizationRequest, identity: Identity): Promise<string> {
-  if (!identity.organizationId) throw new Error('a grant needs a key that acts for an organization');
+  if (!identity.organizationId) throw new Error('a grant needs a person who belongs to an organization');
   const code = newSecret();
   await db.query(
     `INSERT INTO oauth_grants (id, client_id, key_id, organization_id, scope, resource, code_hash, code_challenge,
-                               redirect_uri, code_expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10))`,
+                               redirect_uri, code_expires_at, user_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10), $11)`,
     [
       randomUUID(),
       req.clientId,
@@ -132,6 +135,7 @@ export async function createGrant(db: Queryable, req: AuthorizationRequest, iden
       req.codeChallenge,
       req.redirectUri,
       CODE_TTL_S,
+      identity.userId,
     ],
   );
   return code;
@@ -229,12 +233,12 @@ export async function revokeGrant(db: Queryable, grantId: string): Promise<void>
   await db.query('UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1', [grantId]);
 }
 
-// The conditions under which a grant still speaks for its key: the grant, the key and the owner's
-// membership of the grant's organization, unbroken since the consent.
+// The conditions under which a grant still speaks for its person: the key it was given with, if
+// any, still live, and the person's membership of the grant's organization unbroken since the consent.
 const LIVE_GRANT = `
-  JOIN api_keys k ON k.id = g.key_id AND k.revoked_at IS NULL
-  JOIN users u ON u.id = k.user_id
-  JOIN memberships m ON m.user_id = k.user_id AND m.organization_id = g.organization_id
+  LEFT JOIN api_keys k ON k.id = g.key_id
+  JOIN users u ON u.id = g.user_id AND (g.key_id IS NULL OR (k.id IS NOT NULL AND k.revoked_at IS NULL))
+  JOIN memberships m ON m.user_id = g.user_id AND m.organization_id = g.organization_id
                     AND m.created_at <= g.created_at`;
 
 export interface IssuedTokens {
@@ -271,7 +275,7 @@ export async function issueTokens(db: Queryable, grantId: string): Promise<Issue
  */
 export async function resolveAccessToken(pg: Postgres, token: string): Promise<Identity | null> {
   const { rows } = await pg.query<IdentityRow>(
-    `SELECT k.id, k.user_id, u.email, m.organization_id
+    `SELECT g.key_id AS id, g.user_id, u.email, m.organization_id
        FROM oauth_tokens t
        JOIN oauth_grants g ON g.id = t.grant_id AND g.revoked_at IS NULL ${LIVE_GRANT}
       WHERE t.token_hash = $1 AND t.kind = 'access' AND t.expires_at > now()`,
@@ -295,4 +299,33 @@ export async function revokeToken(db: Queryable, token: string, clientId: string
   if (!row) return;
   if (row.kind === 'refresh') await revokeGrant(db, row.grant_id);
   else await db.query('DELETE FROM oauth_tokens WHERE token_hash = $1', [hashKey(token)]);
+}
+
+export interface ConnectedApp {
+  client_id: string;
+  /** The name the application registered itself with (self-declared); null when it gave none. */
+  name: string | null;
+  connected_at: string;
+}
+
+/** The applications holding a live grant of the person (given signed in or with one of their keys). */
+export async function connectedApps(db: Queryable, userId: string): Promise<ConnectedApp[]> {
+  const { rows } = await db.query<{ client_id: string; name: string | null; connected_at: Date }>(
+    `SELECT g.client_id, c.name, min(g.created_at) AS connected_at
+       FROM oauth_grants g ${LIVE_GRANT}
+       JOIN oauth_clients c ON c.id = g.client_id
+      WHERE g.user_id = $1 AND g.revoked_at IS NULL AND g.code_used_at IS NOT NULL
+      GROUP BY g.client_id, c.name ORDER BY connected_at, g.client_id`,
+    [userId],
+  );
+  return rows.map((r) => ({ ...r, connected_at: new Date(r.connected_at).toISOString() }));
+}
+
+/** Disconnect: every grant the person gave the application is revoked, so its tokens stop at once. */
+export async function disconnectApp(db: Queryable, userId: string, clientId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE oauth_grants SET revoked_at = now() WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL',
+    [userId, clientId],
+  );
+  return (rowCount ?? 0) > 0;
 }

@@ -16,7 +16,22 @@ export async function lockOrganization(client: Queryable, organizationId: string
 }
 
 /** The organization's plan. */
-export async function organizationPlan(db: Queryable, organizationId: string): Promise<Plan> {
+export async function planOf(db: Queryable, organizationId: string): Promise<Plan> {
   const { rows } = await db.query<{ plan: Plan }>('SELECT plan FROM organizations WHERE id = $1', [organizationId]);
   return rows[0].plan;
+}
+
+export interface OrganizationPlan {
+  name: string;
+  plan: 'starter' | 'growth' | 'business';
+  trial_ends_at: Date;
+}
+
+/** The organization's name, plan and trial end, or null when there is no such organization. */
+export async function organizationPlan(db: Queryable, organizationId: string): Promise<OrganizationPlan | null> {
+  const { rows } = await db.query<OrganizationPlan>(
+    'SELECT name, plan, trial_ends_at FROM organizations WHERE id = $1',
+    [organizationId],
+  );
+  return rows[0] ?? null;
 }

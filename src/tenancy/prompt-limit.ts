@@ -7,7 +7,7 @@
 import { ApiError } from '../errors.ts';
 import type { Queryable } from '../stores/postgres.ts';
 import type { Plan } from './quotas.ts';
-import { organizationPlan } from './organizations.ts';
+import { planOf } from './organizations.ts';
 
 export const ACTIVE_PROMPT_LIMITS: Record<Plan, number> = { starter: 50, growth: 500, business: 2000 };
 
@@ -28,7 +28,7 @@ export async function activePromptCount(db: Queryable, organizationId: string): 
 
 /** 402 when the change raised the organization's tracked prompts (from `before`) past its plan's limit. */
 export async function checkPromptLimit(db: Queryable, organizationId: string, before: number): Promise<void> {
-  const plan = await organizationPlan(db, organizationId);
+  const plan = await planOf(db, organizationId);
   const after = await activePromptCount(db, organizationId);
   if (after > before && after > ACTIVE_PROMPT_LIMITS[plan]) throw new ApiError(402, promptLimitMessage(plan));
 }

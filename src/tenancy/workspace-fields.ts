@@ -10,9 +10,6 @@ const MAX_LIST = 50;
 const typed = (name: string, type: string) => (iss: { input: unknown }) =>
   iss.input === undefined ? `${name} is required` : `${name} must be ${type}`;
 
-/** Postgres text cannot hold NUL. */
-const NUL = /\u0000/;
-
 /** A required, trimmed, non-empty string of at most `max` characters. */
 export function requiredString(name: string, max = 200) {
   return plainString(name, max).min(1, `${name} must not be empty`);
@@ -24,7 +21,7 @@ export function plainString(name: string, max = 200) {
     .string({ error: typed(name, 'a string') })
     .trim()
     .max(max, `${name} must be at most ${max} characters`)
-    .refine((s) => !NUL.test(s), `${name} must not contain NUL characters`);
+    .refine((s) => !s.includes('\0'), `${name} must not contain NUL characters` /* Postgres text cannot hold one */);
 }
 
 export const slug = z

@@ -76,7 +76,10 @@ export const workspaceSchema = strictObject({
       name: z.string().trim().min(1).max(200),
       plan: z.enum(['starter', 'growth', 'business']),
       quotas: z.object({ briefs: quota, drafts: quota, audits: quota }).partial().strict().optional(),
-      members: z.array(strictObject({ email: z.string().trim().min(3) })).default([]),
+      // role: "admin" makes the member an admin; absent or "member" never demotes one (docs/app.md).
+      members: z
+        .array(strictObject({ email: z.string().trim().min(3), role: z.enum(['admin', 'member']).optional() }))
+        .default([]),
       brands: z.array(brandSchema).default([]),
     }),
   ),
@@ -139,7 +142,7 @@ export async function applyWorkspace(pgStore: Postgres, workspace: Workspace) {
       const promptsBefore = await activePromptCount(db, orgId);
       const members = [];
       for (const m of org.members) {
-        const { userId } = await upsertMember(db, m.email, orgId);
+        const { userId } = await upsertMember(db, m.email, orgId, m.role === 'admin' ? 'admin' : undefined);
         members.push({ email: m.email.trim().toLowerCase(), userId });
       }
       const brands = [];

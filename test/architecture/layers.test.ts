@@ -2,7 +2,8 @@
 // a layer at or below the importer's. The layers, bottom to top, are those of docs/architecture.md, "Layers":
 // a file in a folder the list does not name fails too, so a new folder is placed before it is used.
 // The surfaces (http, mcp, cli) share the layers below them instead of one another, so each can
-// change without the others. Jobs sit beside the operations: both compose the domain modules, one
+// change without the others. src/web/ is the app's browser program (bundled by src/http/app/):
+// it imports only itself, and nothing on the server imports it. Jobs sit beside the operations: both compose the domain modules, one
 // for a request and one on a schedule, and every surface may start either (`answerscope jobs run`).
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -42,11 +43,14 @@ function surface(path: string): string | undefined {
   return root === 'src' && SURFACES.includes(folder) && path.split('/').length > 2 ? folder : undefined;
 }
 
+/** The app's browser program: a world of its own. */
+const WEB = 'src/web/';
+
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
     const path = `${dir}/${e.name}`;
     if (e.isDirectory()) return tsFiles(path);
-    return e.name.endsWith('.ts') ? [path] : [];
+    return /\.tsx?$/.test(e.name) ? [path] : [];
   });
 }
 
@@ -73,6 +77,13 @@ test('the import reader sees every form of relative import', (t) => {
 test('every file under src/ and jobs/ sits in a layer, and imports only its own layer or those below', (t) => {
   const problems: string[] = [];
   for (const file of [...tsFiles('src'), ...tsFiles('jobs')]) {
+    if (file.startsWith(WEB)) {
+      for (const spec of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
+        const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
+        if (!target.startsWith(WEB)) problems.push(`${file} (the browser's program) imports ${target}`);
+      }
+      continue;
+    }
     const from = rank(file);
     if (from === undefined) {
       problems.push(`${file} is in no layer (place its folder in test/architecture/layers.test.ts)`);
@@ -80,6 +91,7 @@ test('every file under src/ and jobs/ sits in a layer, and imports only its own 
     }
     for (const spec of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
       const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
+      if (target.startsWith(WEB)) problems.push(`${file} imports ${target} (the browser's program)`);
       const to = rank(target);
       if (to === undefined) continue;
       if (to > from) problems.push(`${file} (${LAYERS[from]}) imports ${target} (${LAYERS[to]})`);

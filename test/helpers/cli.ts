@@ -12,17 +12,19 @@ export interface CliResult {
   json?: any;
 }
 
-export function cli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
+/** `input`: written to the command's standard input (closed after it); none: no standard input. */
+export function cli(args: string[], env: Record<string, string>, cwd?: string, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
       let json: unknown;

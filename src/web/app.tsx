@@ -1,0 +1,64 @@
+// The app: who is signed in and the organization's brands are read once, then the page the
+// address names is drawn in the frame. `/app` opens the first brand (or the one last picked).
+import { useEffect } from 'preact/hooks';
+import { get, read } from './api.ts';
+import { AppContext, rememberedBrand, type Brand, type Me } from './context.ts';
+import { Layout } from './layout.tsx';
+import { useLoad } from './load.ts';
+import { match, navigate, useLocation } from './router.ts';
+import { hrefOf, routes } from './routes.ts';
+import { PageHead, Problem } from './components/page.tsx';
+
+function NotFound() {
+  return (
+    <>
+      <PageHead title="Page not found" />
+      <p>
+        There is no page at this address. <a href="/app">Go to the overview</a>.
+      </p>
+    </>
+  );
+}
+
+function NoBrand() {
+  return (
+    <>
+      <PageHead title="No brand yet" />
+      <p>Your organization tracks no brand yet. Add one with a workspace file or the API, then come back here.</p>
+    </>
+  );
+}
+
+export function App() {
+  const { path, query } = useLocation();
+  const loaded = useLoad(() => Promise.all([get<Me>('/me'), read<Brand[]>('brands')]), []);
+  const brands = loaded.data?.[1] ?? [];
+  const found = routes.map((route) => ({ route, params: match(route.path, path) })).find((r) => r.params);
+  const brandId = found?.params?.brandId ?? rememberedBrand() ?? undefined;
+  const brand = brands.find((b) => b.id === brandId) ?? brands[0];
+  const home = path === '/app' || path === '/app/';
+
+  useEffect(() => {
+    if (!loaded.data) return;
+    if (home && brand) navigate(hrefOf(routes[0], brand.id), { replace: true });
+    if (path === '/app/settings') navigate('/app/settings/keys', { replace: true });
+  }, [loaded.data, path]);
+
+  if (loaded.error) return <Problem message={loaded.error} />;
+  if (!loaded.data) return null;
+  const [me] = loaded.data;
+  let page: preact.JSX.Element | null = found ? (
+    <found.route.Page params={found.params ?? {}} query={query} />
+  ) : (
+    <NotFound />
+  );
+  // `/app` is on its way to the brand's overview (the effect above); nothing to draw meanwhile.
+  if (home) page = brand ? null : <NoBrand />;
+  // A brand's page for a brand that is not (or no longer) the organization's.
+  if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) page = <NotFound />;
+  return (
+    <AppContext.Provider value={{ me, brands, brand }}>
+      <Layout current={found?.route}>{page}</Layout>
+    </AppContext.Provider>
+  );
+}

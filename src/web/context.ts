@@ -1,0 +1,48 @@
+// What every page may need: who is signed in, the organization's brands, the brand in view.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+
+export interface Me {
+  email: string;
+  role: 'admin' | 'member' | null;
+  organization: { id: string; name: string } | null;
+}
+
+export interface Brand {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+export interface AppState {
+  me: Me;
+  brands: Brand[];
+  /** The brand in view: the one in the address, else the one last picked, else the first. */
+  brand: Brand | undefined;
+}
+
+export const AppContext = createContext<AppState | null>(null);
+
+export function useApp(): AppState {
+  const state = useContext(AppContext);
+  if (!state) throw new Error('useApp outside the app');
+  return state;
+}
+
+const REMEMBERED = 'answerscope.brand';
+
+export function rememberBrand(id: string): void {
+  try {
+    localStorage.setItem(REMEMBERED, id);
+  } catch {
+    /* storage refused: the first brand is shown next time */
+  }
+}
+
+export function rememberedBrand(): string | null {
+  try {
+    return localStorage.getItem(REMEMBERED);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,219 @@
+// Settings > Alerts: the alert rules of the brand in view (create, delete) and its recent firings,
+// through the API's alert operations.
+import { useState } from 'preact/hooks';
+import { change, fieldOf, messageOf, read } from '../../api.ts';
+import { useApp } from '../../context.ts';
+import { day } from '../../format.ts';
+import { useLoad } from '../../load.ts';
+import { Field, Select } from '../../components/field.tsx';
+import { Confirm } from '../../components/confirm.tsx';
+import { TrashIcon } from '../../components/icons.tsx';
+import { Empty, Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+
+interface Rule {
+  id: string;
+  metric: string;
+  condition: string;
+  threshold: number;
+  window_days: number;
+  firing: boolean;
+  evaluated_on: string | null;
+}
+
+interface Firing {
+  id: string;
+  metric: string;
+  condition: string;
+  threshold: number;
+  previous: number;
+  current: number;
+  evaluated_on: string;
+}
+
+const METRICS = [
+  { value: 'ai_visibility_score', label: 'AI visibility score' },
+  { value: 'mention_rate', label: 'Mention rate' },
+  { value: 'citation_rate', label: 'Citation rate' },
+  { value: 'share_of_voice', label: 'Share of voice' },
+  { value: 'net_sentiment', label: 'Net sentiment' },
+];
+const CONDITIONS = [
+  { value: 'drops_by', label: 'drops by (points)' },
+  { value: 'rises_by', label: 'rises by (points)' },
+  { value: 'below', label: 'is below' },
+  { value: 'above', label: 'is above' },
+];
+const metricLabel = (m: string) => METRICS.find((x) => x.value === m)?.label ?? m;
+const conditionLabel = (c: string) => CONDITIONS.find((x) => x.value === c)?.label ?? c;
+const ruleText = (r: { metric: string; condition: string; threshold: number }) =>
+  `${metricLabel(r.metric)} ${conditionLabel(r.condition)} ${r.threshold}`;
+
+function NewRule(p: { brandId: string; onCreated: () => void }) {
+  const [metric, setMetric] = useState('ai_visibility_score');
+  const [condition, setCondition] = useState('drops_by');
+  const [threshold, setThreshold] = useState('5');
+  const [windowDays, setWindowDays] = useState('7');
+  const [error, setError] = useState<{ field?: string; message: string }>();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      await change('create-alert-rule', { brand_id: p.brandId, metric, condition, threshold, window_days: windowDays });
+      p.onCreated();
+    } catch (err) {
+      setError({ field: fieldOf(err, ['metric', 'condition', 'threshold', 'window_days']), message: messageOf(err) });
+    }
+  };
+  const at = (f: string) => (error?.field === f ? error.message : undefined);
+  return (
+    <form class="inline-form" onSubmit={submit} aria-label="New alert rule">
+      <Select id="metric" label="Metric" value={metric} options={METRICS} onChange={setMetric} error={at('metric')} />
+      <Select
+        id="condition"
+        label="Condition"
+        value={condition}
+        options={CONDITIONS}
+        onChange={setCondition}
+        error={at('condition')}
+      />
+      <Field
+        id="threshold"
+        label="Threshold"
+        value={threshold}
+        onInput={setThreshold}
+        inputMode="decimal"
+        error={at('threshold')}
+        required
+      />
+      <Field
+        id="window_days"
+        label="Window (days)"
+        value={windowDays}
+        onInput={setWindowDays}
+        inputMode="numeric"
+        error={at('window_days')}
+        required
+      />
+      <button type="submit" class="primary">
+        Create rule
+      </button>
+      {error && !error.field && <Problem message={error.message} />}
+    </form>
+  );
+}
+
+export function AlertsPage() {
+  const { brand } = useApp();
+  const brandId = brand?.id;
+  const rules = useLoad(
+    () => (brandId ? read<Rule[]>('alert-rules', { brand_id: brandId }) : Promise.resolve([])),
+    [brandId],
+  );
+  const firings = useLoad(
+    () =>
+      brandId
+        ? read<{ alerts: Firing[] }>('alerts', { brand_id: brandId, limit: '20' })
+        : Promise.resolve({ alerts: [] }),
+    [brandId],
+  );
+  const [deleting, setDeleting] = useState<Rule>();
+  if (!brand) {
+    return (
+      <>
+        <PageHead title="Alerts" />
+        <Empty>Alerts watch a brand; your organization has none yet.</Empty>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHead
+        title="Alerts"
+        intro={`Rules for ${brand.name}, checked daily over complete UTC days; a rule fires only with at least 20 answers in both windows.`}
+      />
+      <Panel title="New rule">
+        <NewRule brandId={brand.id} onCreated={rules.reload} />
+      </Panel>
+      <Panel title="Rules">
+        {rules.error && <Problem message={rules.error} />}
+        {!rules.data && !rules.error && <Loading />}
+        {rules.data && !rules.data.length && <Empty>No rules yet.</Empty>}
+        {rules.data && rules.data.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Rule</th>
+                <th scope="col">Window</th>
+                <th scope="col">State</th>
+                <th scope="col">Last checked</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rules.data.map((r) => (
+                <tr key={r.id}>
+                  <td>{ruleText(r)}</td>
+                  <td class="num">{r.window_days} days</td>
+                  <td>{r.firing ? <span class="badge bad">firing</span> : <span class="badge">quiet</span>}</td>
+                  <td>{day(r.evaluated_on)}</td>
+                  <td class="actions-cell">
+                    <button
+                      type="button"
+                      class="icon"
+                      aria-label={`Delete rule: ${ruleText(r)}`}
+                      title="Delete"
+                      onClick={() => setDeleting(r)}
+                    >
+                      <TrashIcon />
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+      <Panel title="Recent firings">
+        {firings.error && <Problem message={firings.error} />}
+        {firings.data && !firings.data.alerts.length && <Empty>Nothing has fired.</Empty>}
+        {firings.data && firings.data.alerts.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Rule</th>
+                <th scope="col">Previous</th>
+                <th scope="col">Current</th>
+                <th scope="col">Day</th>
+              </tr>
+            </thead>
+            <tbody>
+              {firings.data.alerts.map((a) => (
+                <tr key={a.id}>
+                  <td>{ruleText(a)}</td>
+                  <td class="num">{a.previous}</td>
+                  <td class="num">{a.current}</td>
+                  <td>{day(a.evaluated_on)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+      {deleting && (
+        <Confirm
+          title="Delete this rule?"
+          confirmLabel="Delete rule"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await change('delete-alert-rule', { id: deleting.id });
+            rules.reload();
+          }}
+        >
+          <p>{ruleText(deleting)}. Its past firings stay listed.</p>
+        </Confirm>
+      )}
+    </>
+  );
+}

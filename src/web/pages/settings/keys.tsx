@@ -1,0 +1,161 @@
+// Settings > API keys: the person's keys (the command line's too), a new key shown once with
+// Copy, and Revoke after a confirmation; a revoked key answers 401 on its next request.
+import { useState } from 'preact/hooks';
+import { fieldOf, get, messageOf, post } from '../../api.ts';
+import { dateTime } from '../../format.ts';
+import { useLoad } from '../../load.ts';
+import { Field } from '../../components/field.tsx';
+import { CopyField } from '../../components/copy-field.tsx';
+import { Confirm } from '../../components/confirm.tsx';
+import { TrashIcon } from '../../components/icons.tsx';
+import { Empty, Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+
+interface Key {
+  id: string;
+  name: string | null;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+const keyName = (k: Key) => k.name ?? k.prefix;
+
+function NewKey(p: { onCreated: (key: string) => void; onCancel: () => void }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const created = await post<{ key: string }>('/keys', { name });
+      p.onCreated(created.key);
+    } catch (err) {
+      setError({ field: fieldOf(err, ['name']), message: messageOf(err) });
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="inline-form" onSubmit={submit} aria-label="New key">
+      <Field
+        id="name"
+        label="Name"
+        value={name}
+        onInput={setName}
+        error={error?.field === 'name' ? error.message : undefined}
+        hint="Where the key will be used, e.g. Looker Studio."
+        required
+      />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Create key
+        </button>
+        <button type="button" onClick={p.onCancel}>
+          Cancel
+        </button>
+      </div>
+      {error && error.field !== 'name' && <Problem message={error.message} />}
+    </form>
+  );
+}
+
+export function KeysPage() {
+  const keys = useLoad(() => get<Key[]>('/keys'), []);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<string>();
+  const [revoking, setRevoking] = useState<Key>();
+  return (
+    <>
+      <PageHead title="API keys" intro="Keys let scripts, reporting tools and AI assistants read your figures as you.">
+        {!creating && (
+          <button
+            type="button"
+            class="primary"
+            onClick={() => {
+              setCreated(undefined);
+              setCreating(true);
+            }}
+          >
+            New key
+          </button>
+        )}
+      </PageHead>
+      {creating && (
+        <Panel title="New key">
+          <NewKey
+            onCancel={() => setCreating(false)}
+            onCreated={(key) => {
+              setCreating(false);
+              setCreated(key);
+              keys.reload();
+            }}
+          />
+        </Panel>
+      )}
+      {created && (
+        <Panel title="Your new key">
+          <CopyField id="new-key" label="New API key" value={created} hint="Copy it now: it is shown only this once." />
+          <button type="button" onClick={() => setCreated(undefined)}>
+            Done
+          </button>
+        </Panel>
+      )}
+      <Panel title="Your keys">
+        {keys.error && <Problem message={keys.error} />}
+        {!keys.data && !keys.error && <Loading />}
+        {keys.data && !keys.data.length && <Empty>No keys yet. Create one with New key.</Empty>}
+        {keys.data && keys.data.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name ?? <span class="muted">No name</span>}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{dateTime(k.created_at)}</td>
+                  <td>{dateTime(k.last_used_at)}</td>
+                  <td class="actions-cell">
+                    <button
+                      type="button"
+                      class="icon"
+                      aria-label={`Revoke ${keyName(k)}`}
+                      title="Revoke"
+                      onClick={() => setRevoking(k)}
+                    >
+                      <TrashIcon />
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+      {revoking && (
+        <Confirm
+          title={`Revoke ${keyName(revoking)}?`}
+          confirmLabel="Revoke key"
+          onClose={() => setRevoking(undefined)}
+          onConfirm={async () => {
+            await post(`/keys/${revoking.id}/revoke`);
+            keys.reload();
+          }}
+        >
+          <p>Anything using this key gets 401 Invalid API key from its next request. This cannot be undone.</p>
+        </Confirm>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+// Settings > Usage: the plan, the trial's end and this month's briefs, drafts and audits against
+// their limits, as the usage operation gives them.
+import { read } from '../../api.ts';
+import { day, limitText } from '../../format.ts';
+import { useLoad } from '../../load.ts';
+import { Loading, PageHead, Problem } from '../../components/page.tsx';
+
+interface Quota {
+  used: number;
+  limit: number;
+  remaining: number;
+}
+
+interface Usage {
+  organization: string;
+  plan: string;
+  trial_ends_at: string;
+  period: string;
+  briefs: Quota;
+  drafts: Quota;
+  audits: Quota;
+}
+
+function QuotaCard(p: { title: string; quota: Quota }) {
+  const { used, limit } = p.quota;
+  return (
+    <section class="card" aria-label={p.title}>
+      <h2>{p.title}</h2>
+      <p class="value">
+        {used}
+        <span class="of"> of {limitText(limit)}</span>
+      </p>
+      {limit > 0 && (
+        <div class="meter" role="img" aria-label={`${used} of ${limit} used`}>
+          <span style={{ width: `${Math.min(100, (100 * used) / limit)}%` }} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function UsagePage() {
+  const usage = useLoad(() => read<Usage>('usage'), []);
+  const u = usage.data;
+  const month = u
+    ? new Date(`${u.period}T00:00:00Z`).toLocaleDateString(undefined, {
+        month: 'long',
+        year: 'numeric',
+        timeZone: 'UTC',
+      })
+    : '';
+  return (
+    <>
+      <PageHead
+        title="Usage"
+        intro={u ? `${u.organization}, ${month} (UTC). Limits reset on the first of each month.` : undefined}
+      />
+      {usage.error && <Problem message={usage.error} />}
+      {!u && !usage.error && <Loading />}
+      {u && (
+        <div class="cards">
+          <section class="card" aria-label="Plan">
+            <h2>Plan</h2>
+            <p class="value">{u.plan[0].toUpperCase() + u.plan.slice(1)}</p>
+            <p class="muted">Trial ends {day(u.trial_ends_at)}</p>
+          </section>
+          <QuotaCard title="Content briefs" quota={u.briefs} />
+          <QuotaCard title="Content drafts" quota={u.drafts} />
+          <QuotaCard title="Site audits" quota={u.audits} />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,232 @@
+// Settings > Webhooks: the webhook operations of the API as a page. An endpoint is a URL with its
+// events, signed in the Standard Webhooks format; its secret is shown once; Send test queues a
+// webhook.test; each endpoint's recent deliveries show their status and attempts.
+import { useState } from 'preact/hooks';
+import { change, fieldOf, messageOf, read } from '../../api.ts';
+import { dateTime } from '../../format.ts';
+import { useLoad } from '../../load.ts';
+import { Field } from '../../components/field.tsx';
+import { CopyField } from '../../components/copy-field.tsx';
+import { Confirm } from '../../components/confirm.tsx';
+import { Empty, Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+
+interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  created_at: string;
+}
+
+interface Delivery {
+  id: string;
+  type: string;
+  status: string;
+  created_at: string;
+  attempt_count: number;
+}
+
+const EVENTS = [
+  { value: 'opportunity.sent', label: 'opportunity.sent: a content opportunity is marked sent' },
+  { value: 'digest.daily', label: "digest.daily: each brand's figures of the previous day" },
+  { value: 'alert.fired', label: 'alert.fired: an alert rule fired' },
+  { value: 'webhook.test', label: 'webhook.test: the test event' },
+];
+
+function AddWebhook(p: { onAdded: (secret: string) => void }) {
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(['digest.daily']);
+  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [busy, setBusy] = useState(false);
+  const toggle = (event: string, on: boolean) =>
+    setEvents((list) => (on ? [...list, event] : list.filter((e) => e !== event)));
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const created = await change<{ secret: string }>('create-webhook', { url, events });
+      setUrl('');
+      p.onAdded(created.secret);
+    } catch (err) {
+      setError({ field: fieldOf(err, ['url', 'events']), message: messageOf(err) });
+    }
+    setBusy(false);
+  };
+  return (
+    <form class="stack" onSubmit={submit} aria-label="Add webhook">
+      <Field
+        id="webhook-url"
+        label="URL"
+        type="url"
+        value={url}
+        onInput={setUrl}
+        error={error?.field === 'url' ? error.message : undefined}
+        hint="An https address that answers 2xx within 10 seconds."
+        required
+      />
+      <fieldset aria-describedby={error?.field === 'events' ? 'events-error' : undefined}>
+        <legend>Events</legend>
+        {EVENTS.map((ev) => (
+          <label class="check" key={ev.value}>
+            <input
+              type="checkbox"
+              checked={events.includes(ev.value)}
+              onChange={(e) => toggle(ev.value, e.currentTarget.checked)}
+            />
+            {ev.label}
+          </label>
+        ))}
+        {error?.field === 'events' && (
+          <p class="field-error" id="events-error">
+            {error.message}
+          </p>
+        )}
+      </fieldset>
+      <p class="hint">
+        Format: JSON <code>{'{type, timestamp, data}'}</code>, signed as Standard Webhooks (<code>webhook-id</code>,{' '}
+        <code>webhook-timestamp</code>, <code>webhook-signature</code>).
+      </p>
+      {error && !error.field && <Problem message={error.message} />}
+      <div>
+        <button type="submit" class="primary" disabled={busy}>
+          Add webhook
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Deliveries(p: { endpoint: Endpoint; round: number }) {
+  const list = useLoad(
+    () => read<Delivery[]>('webhook-deliveries', { id: p.endpoint.id, limit: '10' }),
+    [p.endpoint.id, p.round],
+  );
+  if (list.error) return <Problem message={list.error} />;
+  if (!list.data) return <Loading />;
+  if (!list.data.length) return <Empty>No deliveries yet.</Empty>;
+  return (
+    <table>
+      <caption class="sr-only">Recent deliveries to {p.endpoint.url}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Status</th>
+          <th scope="col">Attempts</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.data.map((d) => (
+          <tr key={d.id}>
+            <td>
+              <code>{d.type}</code>
+            </td>
+            <td>
+              <span class={d.status === 'succeeded' ? 'badge ok' : d.status === 'failed' ? 'badge bad' : 'badge'}>
+                {d.status}
+              </span>
+            </td>
+            <td class="num">{d.attempt_count}</td>
+            <td>{dateTime(d.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function EndpointPanel(p: { endpoint: Endpoint; onDelete: () => void }) {
+  const [round, setRound] = useState(0);
+  const [note, setNote] = useState<string>();
+  const test = async () => {
+    try {
+      await change('test-webhook', { id: p.endpoint.id });
+      setNote('Test event queued.');
+      setRound((r) => r + 1);
+    } catch (err) {
+      setNote(messageOf(err));
+    }
+  };
+  return (
+    <section class="panel" aria-label={p.endpoint.url}>
+      <div class="panel-head">
+        <div>
+          <h2 class="mono">{p.endpoint.url}</h2>
+          <p class="muted">
+            {p.endpoint.events.join(', ')} · added {dateTime(p.endpoint.created_at)}
+          </p>
+        </div>
+        <div class="actions">
+          <button type="button" onClick={test}>
+            Send test
+          </button>
+          <button type="button" class="danger" onClick={p.onDelete}>
+            Delete <span class="sr-only">{p.endpoint.url}</span>
+          </button>
+        </div>
+      </div>
+      {note && (
+        <p class="notice" role="status">
+          {note}
+        </p>
+      )}
+      <h3 class="nav-heading">Recent deliveries</h3>
+      <Deliveries endpoint={p.endpoint} round={round} />
+    </section>
+  );
+}
+
+export function WebhooksPage() {
+  const endpoints = useLoad(() => read<Endpoint[]>('webhooks'), []);
+  const [secret, setSecret] = useState<string>();
+  const [deleting, setDeleting] = useState<Endpoint>();
+  return (
+    <>
+      <PageHead
+        title="Webhooks"
+        intro="Events sent to your own systems as they happen, signed so you can check they came from here."
+      />
+      <Panel title="Add a webhook">
+        <AddWebhook
+          onAdded={(s) => {
+            setSecret(s);
+            endpoints.reload();
+          }}
+        />
+        {secret && (
+          <CopyField
+            id="webhook-secret"
+            label="Signing secret"
+            value={secret}
+            hint="Shown only this once: keep it where you verify signatures."
+          />
+        )}
+      </Panel>
+      {endpoints.error && <Problem message={endpoints.error} />}
+      {!endpoints.data && !endpoints.error && <Loading />}
+      {endpoints.data && !endpoints.data.length && (
+        <Panel title="Endpoints">
+          <Empty>No webhooks yet.</Empty>
+        </Panel>
+      )}
+      {endpoints.data?.map((ep) => (
+        <EndpointPanel key={ep.id} endpoint={ep} onDelete={() => setDeleting(ep)} />
+      ))}
+      {deleting && (
+        <Confirm
+          title="Delete this webhook?"
+          confirmLabel="Delete webhook"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await change('delete-webhook', { id: deleting.id });
+            endpoints.reload();
+          }}
+        >
+          <p>
+            <code>{deleting.url}</code> gets no more events; deliveries still pending are dropped.
+          </p>
+        </Confirm>
+      )}
+    </>
+  );
+}

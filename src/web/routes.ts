@@ -1,0 +1,42 @@
+// Every page of the app, in the order the navigation lists them. A page is a path under /app and
+// a component; `nav` places it in the sidebar: under the brand in view (its path then has
+// :brandId, and it may show the filter bar) or under Settings. The dashboard's pages slot in here.
+import type { FunctionComponent } from 'preact';
+import { Overview } from './pages/overview.tsx';
+import { KeysPage } from './pages/settings/keys.tsx';
+import { MembersPage } from './pages/settings/members.tsx';
+import { WebhooksPage } from './pages/settings/webhooks.tsx';
+import { AlertsPage } from './pages/settings/alerts.tsx';
+import { UsagePage } from './pages/settings/usage.tsx';
+import { ConnectPage } from './pages/settings/connect.tsx';
+import { AccountPage } from './pages/settings/account.tsx';
+
+export interface PageProps {
+  params: Record<string, string>;
+  query: URLSearchParams;
+}
+
+export interface PageRoute {
+  path: string;
+  /** The link's text in the navigation. */
+  label: string;
+  nav: 'brand' | 'settings';
+  /** Shown to admins only (the server refuses others anyway). */
+  admin?: boolean;
+  Page: FunctionComponent<PageProps>;
+}
+
+export const routes: PageRoute[] = [
+  { path: '/app/brands/:brandId', label: 'Overview', nav: 'brand', Page: Overview },
+  { path: '/app/settings/keys', label: 'API keys', nav: 'settings', Page: KeysPage },
+  { path: '/app/settings/members', label: 'Members', nav: 'settings', admin: true, Page: MembersPage },
+  { path: '/app/settings/webhooks', label: 'Webhooks', nav: 'settings', Page: WebhooksPage },
+  { path: '/app/settings/alerts', label: 'Alerts', nav: 'settings', Page: AlertsPage },
+  { path: '/app/settings/usage', label: 'Usage', nav: 'settings', Page: UsagePage },
+  { path: '/app/settings/connect', label: 'Connect', nav: 'settings', Page: ConnectPage },
+  { path: '/app/settings/account', label: 'Account', nav: 'settings', Page: AccountPage },
+];
+
+/** A route's path with the brand filled in. */
+export const hrefOf = (route: PageRoute, brandId: string | undefined) =>
+  route.path.replace(':brandId', encodeURIComponent(brandId ?? ''));

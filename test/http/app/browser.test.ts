@@ -1,0 +1,341 @@
+// The app as people meet it, in Debian's Chromium: sign in, a key created, used on the API and
+// revoked, a member invited who sets a password, a form from another site refused, names and
+// answers holding HTML and script shown as text, axe-core on every page, and the keyboard alone.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+test.before(async () => {
+  if (!HAVE_CHROMIUM) return;
+  server = await startTestServer();
+  browser = await launch();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const whoami = (key: string) =>
+  fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({
+    status: r.status,
+    body: await r.json(),
+  }));
+
+async function newPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await (await browser.newContext()).newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, errors };
+}
+
+const SETTINGS = ['keys', 'members', 'webhooks', 'alerts', 'usage', 'connect', 'account'];
+
+test('a wrong password gets the one message beside the field, and no session', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await person(server);
+  const { page } = await newPage();
+  await page.goto(`${server.url}/app/settings/keys`);
+  t.true(page.url().startsWith(`${server.url}/app/sign-in`));
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill('not the password');
+  const [response] = await Promise.all([
+    page.waitForResponse(/\/app\/sign-in$/),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  t.is(response.status(), 401);
+  await t.notThrowsAsync(page.getByText('Email or password is incorrect').waitFor());
+  t.is(await page.getByLabel('Password').getAttribute('aria-invalid'), 'true');
+  t.deepEqual(await page.context().cookies(), []);
+});
+
+test('sign in, create a key and use it on the API, revoke it and get 401', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await person(server);
+  const { page, errors } = await newPage();
+  await signIn(page, server, who, '/app/settings/keys');
+  t.is(new URL(page.url()).pathname, '/app/settings/keys');
+
+  await page.getByRole('button', { name: 'New key' }).click();
+  // A name is required: the message stands beside the field and nothing is created.
+  await page.getByRole('button', { name: 'Create key' }).click();
+  t.is(await page.getByRole('textbox', { name: 'New API key' }).count(), 0);
+  await page.getByLabel('Name', { exact: true }).fill('Looker Studio');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const field = page.getByRole('textbox', { name: 'New API key' });
+  const key = await field.inputValue();
+  t.true(await field.evaluate((el) => (el as HTMLInputElement).readOnly));
+  t.regex(key, /^ans_/);
+  await t.notThrowsAsync(page.getByRole('button', { name: 'Copy' }).waitFor());
+  t.is((await whoami(key)).status, 200);
+  t.is((await whoami(key)).body.email, who.email);
+
+  // Shown once: a reload lists the key by its first characters only.
+  await page.reload();
+  await page.getByRole('cell', { name: 'Looker Studio', exact: true }).waitFor();
+  t.false((await page.content()).includes(key));
+  t.true((await page.content()).includes(key.slice(0, 8)));
+
+  await page.getByRole('button', { name: 'Revoke Looker Studio' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+  await page.getByRole('cell', { name: 'Looker Studio', exact: true }).waitFor({ state: 'detached' });
+  t.deepEqual(await whoami(key), { status: 401, body: { error: 'Invalid API key' } });
+  // The person's other key (made by the command line) is listed and still works.
+  t.is((await whoami(who.key)).status, 200);
+  t.deepEqual(errors, []);
+});
+
+test('an admin invites a member, who sets a password from the link and is signed in', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const admin = await person(server);
+  const { page } = await newPage();
+  await signIn(page, server, admin, '/app/settings/members');
+  const email = `new-${Date.now()}@example.test`;
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Role').selectOption('member');
+  await page.getByRole('button', { name: 'Invite' }).click();
+  const link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+  t.regex(link, /\/app\/invitations\//);
+
+  const { page: invited } = await newPage();
+  await invited.goto(link);
+  t.is(await invited.getByLabel('Email').inputValue(), email);
+  // Too short a password: the problem beside the field, nobody joined.
+  await invited.getByLabel('Password').fill('short');
+  await invited.getByRole('button', { name: 'Set password and join' }).click();
+  await invited.getByText('Password must be at least 10 characters').waitFor();
+  await invited.getByLabel('Password').fill('a good long password');
+  await Promise.all([
+    invited.waitForURL(/\/app\/brands\//),
+    invited.getByRole('button', { name: 'Set password and join' }).click(),
+  ]);
+  await invited.getByText(`Signed in as`).waitFor();
+  const me = await invited.evaluate(() => fetch('/app/api/me').then((r) => r.json()));
+  t.is(me.email, email);
+  t.is(me.role, 'member');
+  t.is(me.organization.id, admin.organizationId);
+
+  // The link was good once.
+  const again = await (await browser.newContext()).newPage();
+  const response = await again.goto(link);
+  t.is(response?.status(), 404);
+  await t.notThrowsAsync(again.getByText('This invitation link was already used or has expired').waitFor());
+
+  // The admin sees the new member; Remove asks first, then the member is gone.
+  await page.reload();
+  await page.getByRole('cell', { name: email, exact: true }).waitFor();
+  await page.getByRole('button', { name: `Remove ${email}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
+  await page.getByRole('cell', { name: email, exact: true }).waitFor({ state: 'detached' });
+  // The removed member's session sees no brand of the organization on its next request.
+  const brands = await invited.evaluate(() => fetch('/app/api/op/brands').then((r) => r.json()));
+  t.deepEqual(brands, []);
+});
+
+test('a form posted from another site changes nothing and answers 403', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await person(server);
+  // Another origin serves pages whose forms post to the app.
+  const site = http.createServer((req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    const target = req.url === '/sign-out' ? '/app/sign-out' : '/app/sign-in';
+    res.end(`<!doctype html><title>elsewhere</title><form method="post" action="${server.url}${target}">
+<input name="email" value="${who.email}"><input name="password" value="${who.password}"><input name="csrf" value="x">
+<button>Go</button></form>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const elsewhere = `http://localhost:${(site.address() as AddressInfo).port}`;
+  try {
+    const { page } = await newPage();
+    // A sign-in posted from another site opens no session.
+    await page.goto(`${elsewhere}/sign-in`);
+    const [signInPost] = await Promise.all([
+      page.waitForResponse(/\/app\/sign-in$/),
+      page.getByRole('button', { name: 'Go' }).click(),
+    ]);
+    t.is(signInPost.status(), 403);
+    t.deepEqual(await page.context().cookies(), []);
+
+    // Signed in here, a sign-out posted from the other site leaves the session alone.
+    await signIn(page, server, who);
+    await page.goto(`${elsewhere}/sign-out`);
+    const [signOutPost] = await Promise.all([
+      page.waitForResponse(/\/app\/sign-out$/),
+      page.getByRole('button', { name: 'Go' }).click(),
+    ]);
+    t.is(signOutPost.status(), 403);
+    await page.goto(`${server.url}/app/settings/keys`);
+    t.is(new URL(page.url()).pathname, '/app/settings/keys');
+  } finally {
+    await new Promise((resolve) => site.close(resolve));
+  }
+});
+
+const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
+
+test('names and answers holding HTML and script are shown as text and run nothing', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await person(server, [
+    {
+      name: `Acme ${HOSTILE}`,
+      slug: 'acme',
+      industry: 'Software',
+      region: 'US',
+      domains: ['acme.example'],
+      aliases: ['Acme'],
+      competitors: [
+        { name: `Globex <b onmouseover="window.__xss=3">bold</b>`, domains: ['globex.example'], aliases: [] },
+      ],
+      topics: [{ name: 'CRM', prompts: [{ text: `best crm ${HOSTILE}`, platforms: ['chatgpt'], regions: ['US'] }] }],
+    },
+  ]);
+  const text = `Acme and Globex <b onmouseover="window.__xss=3">bold</b> are good. ${HOSTILE}`;
+  await ingestLines(server, [
+    {
+      prompt_id: who.promptIds[0],
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      collected_at: '2026-03-01T10:00:00Z',
+      text,
+      citations: [{ url: 'https://acme.example/a', title: `<script>window.__xss=4</script>` }],
+    },
+  ]);
+  const { page, errors } = await newPage();
+  await signIn(page, server, who);
+  await page.getByText('Latest answers').waitFor();
+  await page.locator('.answer-text').first().waitFor();
+  t.is(await page.locator('.answer-text').first().textContent(), text);
+  t.is(await page.getByRole('heading', { level: 1 }).textContent(), `Acme ${HOSTILE}`);
+  await t.notThrowsAsync(page.getByRole('link', { name: '<script>window.__xss=4</script>' }).waitFor());
+  await t.notThrowsAsync(page.getByRole('cell', { name: 'Globex <b onmouseover="window.__xss=3">bold</b>' }).waitFor());
+  await page.getByText('bold</b> are good').hover();
+  t.is(await page.evaluate(() => (window as any).__xss), undefined);
+  t.is(await page.locator('main img, main script, main b').count(), 0);
+  t.deepEqual(errors, []);
+});
+
+test('axe-core finds no serious or critical violation on any page', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await person(server);
+  const { page } = await newPage();
+  await page.goto(`${server.url}/app/sign-in`);
+  const found: Record<string, string[]> = { 'sign-in': await seriousViolations(page) };
+  await signIn(page, server, who);
+  await page.getByText('Latest answers').waitFor();
+  found.overview = await seriousViolations(page);
+  for (const name of SETTINGS) {
+    await page.goto(`${server.url}/app/settings/${name}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    found[name] = await seriousViolations(page);
+  }
+  // The states a page shows after an action: a new key, an open confirmation, an invitation.
+  await page.goto(`${server.url}/app/settings/keys`);
+  await page.getByRole('button', { name: 'New key' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('k');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('textbox', { name: 'New API key' }).waitFor();
+  found['new key'] = await seriousViolations(page);
+  await page.getByRole('button', { name: 'Revoke k' }).click();
+  found['revoke dialog'] = await seriousViolations(page);
+  await page.goto(`${server.url}/app/settings/members`);
+  await page.getByLabel('Email').fill(`axe-${Date.now()}@example.test`);
+  await page.getByRole('button', { name: 'Invite' }).click();
+  const link = await page.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+  found.invitation = await seriousViolations(page);
+  const { page: invited } = await newPage();
+  await invited.goto(link);
+  found['invitation page'] = await seriousViolations(invited);
+  t.deepEqual(
+    Object.entries(found).filter(([, v]) => v.length),
+    [],
+  );
+});
+
+/**
+ * How a test names an element: its place in the document, its tag and its text. Installed in every
+ * document of a page (through the DevTools protocol, so the app's CSP does not apply).
+ */
+function describeElements(): void {
+  (window as any).describe = (el: HTMLElement) =>
+    `${[...document.querySelectorAll('*')].indexOf(el)} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim()}`;
+}
+
+/** The elements Tab reaches from the top of the page, until focus comes round. */
+async function tabStops(page: Page, max = 100): Promise<string[]> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const seen: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      return (window as any).describe(el) as string;
+    });
+    if (stop === null || seen.includes(stop)) break;
+    seen.push(stop);
+  }
+  return seen;
+}
+
+test('every page works with the keyboard alone', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await person(server);
+  const { page } = await newPage();
+  await page.addInitScript(describeElements);
+  // Sign in with the keyboard.
+  await page.goto(`${server.url}/app/sign-in`);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(who.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(who.password);
+  await Promise.all([page.waitForURL(/\/app\/brands\//), page.keyboard.press('Enter')]);
+  await page.getByText('Latest answers').waitFor();
+
+  // Every control of every page is reached by Tab (none is only for the mouse).
+  for (const name of ['', ...SETTINGS]) {
+    if (name) await page.goto(`${server.url}/app/settings/${name}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const controls = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
+        .filter((el) => el.offsetParent !== null && !(el as HTMLButtonElement).disabled)
+        .map((el) => (window as any).describe(el) as string),
+    );
+    const reached = await tabStops(page);
+    t.deepEqual(
+      controls.filter((c) => !reached.includes(c)),
+      [],
+      `not reached by Tab on ${name || 'the overview'}`,
+    );
+  }
+
+  // Create and revoke a key with the keyboard: Enter on buttons, Escape and Tab in the dialog.
+  await page.goto(`${server.url}/app/settings/keys`);
+  await page.getByRole('button', { name: 'New key' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Name', { exact: true }).focus();
+  await page.keyboard.type('keyboard');
+  await page.keyboard.press('Enter');
+  const key = await page.getByRole('textbox', { name: 'New API key' }).inputValue();
+  await page.getByRole('button', { name: 'Revoke keyboard' }).focus();
+  await page.keyboard.press('Enter');
+  // The dialog opens on Cancel; Escape closes it and nothing is revoked.
+  t.is(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  await page.keyboard.press('Escape');
+  t.is((await whoami(key)).status, 200);
+  await page.getByRole('button', { name: 'Revoke keyboard' }).focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  t.is(await page.evaluate(() => document.activeElement?.textContent), 'Revoke key');
+  await page.keyboard.press('Enter');
+  await page.getByRole('cell', { name: 'keyboard', exact: true }).waitFor({ state: 'detached' });
+  t.is((await whoami(key)).status, 401);
+});

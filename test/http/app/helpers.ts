@@ -1,0 +1,108 @@
+// What the app's tests share: a signed-in person of a fresh tenant, Debian's Chromium driven by
+// playwright-core, axe-core run in a page, and fetch with a session cookie.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { seedTenant, type TestServer } from '../../helpers/server.ts';
+import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface Person {
+  email: string;
+  password: string;
+  organizationId: string;
+  brandId: string;
+  promptIds: string[];
+  key: string;
+}
+
+/** A new organization whose first member (its admin) has a password. */
+export async function person(server: TestServer, brands?: any[]): Promise<Person> {
+  const tenant = await seedTenant(server, brands);
+  const password = randomBytes(9).toString('base64url');
+  await setPasswordByEmail(server.stores.pg, tenant.email, password);
+  return {
+    email: tenant.email,
+    password,
+    organizationId: tenant.organizationId,
+    brandId: tenant.brandId,
+    promptIds: tenant.promptIds,
+    key: tenant.key,
+  };
+}
+
+/** Signs in through the form, as a person would; resolves on the page the app opened. */
+export async function signIn(page: Page, server: TestServer, who: { email: string; password: string }, path = '/app') {
+  await page.goto(`${server.url}${path}`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await Promise.all([
+    page.waitForURL((u) => !u.pathname.startsWith('/app/sign-in')),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+}
+
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now, as `rule: target` lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // Injected through the DevTools protocol, so the page's own script-src policy does not apply.
+  await page.evaluate(AXE);
+  const results = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
+  return (results.violations as any[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n: any) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+/** Signs in over HTTP and returns the session cookie and the change token of the app's page. */
+export async function session(server: TestServer, who: { email: string; password: string }) {
+  const res = await fetch(`${server.url}/app/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email: who.email, password: who.password }),
+  });
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}`);
+  const shell = await (await fetch(`${server.url}/app/settings/keys`, { headers: { cookie } })).text();
+  const csrf = /name="csrf-token" content="([^"]+)"/.exec(shell)?.[1] ?? '';
+  return { cookie, csrf };
+}
+
+/** Calls an app route with the session: GET, or POST with JSON and the change token. */
+export async function appCall(
+  server: TestServer,
+  s: { cookie: string; csrf: string },
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${server.url}/app/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      cookie: s.cookie,
+      ...(body === undefined ? {} : { 'content-type': 'application/json', 'x-csrf-token': s.csrf }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
