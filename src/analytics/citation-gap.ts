@@ -1,97 +1,85 @@
 // citation-gap: the sources the engines cite when they name a competitor and never when they name
-// the brand (docs/api.md section 21; docs/metrics.md "Citation gap"). One ClickHouse query brings
-// each answer's named entities (answer_entities) and cited URLs outside the brand's own domains
-// (answer_citations) together by answer, each summed with `sign` so a re-imported answer counts
-// once; then per domain: the answers citing it that name a competitor (that one, with
-// competitor_id) and those that name the brand; the gap is the domains with the first above 0 and
-// the second 0, with their totals. A second read fetches the listed URLs' text and title.
+// the brand (docs/api.md section 21; docs/metrics.md "Citation gap"). "Answers citing a domain" is
+// the sum of the first-of-its-domain flags ingestion sets per answer (as in citations.ts), taken
+// over the answers that name a competitor and over those that name the brand, each set a scoped
+// read of answer_entities the citation rows are matched against (`IN`); every sum is by `sign`,
+// so a re-imported answer counts once. Round 1 gives every domain's two counts, and so the gap;
+// round 2 the listed domains' competitors (the answers' named competitors joined to their cited
+// domains), their URLs and the answers citing any gap domain; round 3 the URLs' text and title.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
-import { select, unionAll } from '../stores/scoped-query.ts';
+import { select, type ScopedQuery } from '../stores/scoped-query.ts';
+import { readTogether } from './read-together.ts';
 import { latestUrlDetails } from './citation-urls.ts';
 import { byteOrder, humanOrder } from '../text-order.ts';
 import type { Category } from '../tracking/types.ts';
 
 /** URLs listed per gap domain. */
 export const TOP_URLS = 3;
+/** URL candidates read per domain: ties at the third place are settled by URL text, read after. */
+const URL_CANDIDATES = 20;
 
 /** Citations counted: every domain but the brand's own. */
 const NOT_OWN = "category != 'you'";
 
-interface GapRow {
-  domain: string;
-  category: Category;
-  competitor_answers: number;
-  /** [competitor ids, answers] */
-  by_competitor: [string[], number[]];
-  /** [URL hashes as text, answers naming a competitor] */
-  by_url: [string[], number[]];
-  domain_count: number;
-  answer_count: number;
+/** Which entities a read of named entities keeps: the brand, or the competitors (`competitorId`: that one). */
+type Who = { brand: true } | { competitorId?: string };
+
+const whose = (who: Who) => {
+  const one = 'competitorId' in who ? who.competitorId : undefined;
+  // The brand's entity id is the brand's own: the bound brand, which the sort key then finds at once.
+  const where =
+    'brand' in who ? 'entity_id = {brand:UUID}' : `is_brand = 0${one ? ' AND entity_id = {competitor:UUID}' : ''}`;
+  return { where: `mentions > 0 AND ${where}`, params: one ? { competitor: one } : undefined };
+};
+
+/**
+ * The answers naming the entity or any of the entities: the net count by `sign` of an answer's
+ * named rows is how many of them its live version names (a replaced version's rows cancel).
+ */
+function namingAnswers(f: Filters, who: Who): ScopedQuery {
+  return select(
+    { table: 'answer_entities', scope: f },
+    { select: 'answer_id', ...whose(who), groupBy: 'answer_id', having: 'sum(sign) > 0' },
+  );
 }
 
-function gapQuery(f: Filters, competitorId: string | undefined, limit: number) {
-  // (answer, entity) pairs where the entity is named: the brand, and the competitors (or the one asked for).
-  const named = select(
+/** (answer, competitor) pairs where the competitor is named. */
+function namedPairs(f: Filters, competitorId?: string): ScopedQuery {
+  return select(
     { table: 'answer_entities', scope: f },
     {
-      select:
-        "answer_id, is_brand, toString(entity_id) AS entity, '' AS cited_domain, '' AS cited_url, '' AS cited_category",
-      where: competitorId ? 'is_brand = 1 OR entity_id = {competitor:UUID}' : undefined,
-      groupBy: 'answer_id, entity_id, is_brand',
-      having: 'sum(sign * (mentions > 0)) > 0',
-      params: competitorId ? { competitor: competitorId } : undefined,
-    },
-  );
-  // (answer, URL) pairs still cited, outside the brand's domains; is_brand 2 marks them.
-  const cited = select(
-    { table: 'answer_citations', scope: f },
-    {
-      select: `answer_id, toUInt8(2) AS is_brand, '' AS entity, toString(domain) AS cited_domain,
-        toString(url_hash) AS cited_url, toString(any(category)) AS cited_category`,
-      where: NOT_OWN,
-      groupBy: 'answer_id, domain, url_hash',
+      select: 'answer_id, entity_id',
+      ...whose({ competitorId }),
+      groupBy: 'answer_id, entity_id',
       having: 'sum(sign) > 0',
     },
   );
-  const answers = select(unionAll([named, cited]), {
-    select: `answer_id, max(is_brand = 1) AS brand_named, groupArrayIf(entity, is_brand = 0) AS competitors,
-      groupArrayIf((cited_domain, cited_url, cited_category), is_brand = 2) AS cites`,
-    groupBy: 'answer_id',
-    having: 'notEmpty(cites)',
-  });
-  // One row per (answer, cited domain), with the answer's URLs of that domain.
-  const answerDomains = select(answers, {
-    select: `arrayJoin(arrayDistinct(arrayMap(c -> (c.1, c.3), cites))) AS dc, dc.1 AS domain, dc.2 AS category,
-      answer_id, brand_named, competitors, arrayDistinct(arrayMap(c -> c.2, arrayFilter(c -> c.1 = dc.1, cites))) AS urls`,
-  });
-  const ones = (list: string) => `arrayMap(x -> toUInt64(1), ${list})`;
-  const gap = select(answerDomains, {
-    select: `domain, any(category) AS category, countIf(notEmpty(competitors)) AS competitor_answers,
-      countIf(brand_named) AS brand_answers,
-      sumMapIf(competitors, ${ones('competitors')}, notEmpty(competitors)) AS by_competitor,
-      sumMapIf(urls, ${ones('urls')}, notEmpty(competitors)) AS by_url,
-      groupArray(answer_id) AS answer_ids`,
-    groupBy: 'domain',
-    having: 'competitor_answers > 0 AND brand_answers = 0',
-  });
-  return select(gap, {
-    select: `domain, category, competitor_answers, by_competitor, by_url,
-      count() OVER () AS domain_count, uniqExactArray(answer_ids) OVER () AS answer_count`,
-    orderBy: 'competitor_answers DESC, domain',
-    limit: '{limit:UInt32}',
-    params: { limit },
-  });
 }
 
-/** The top URLs of a domain: most answers first, ties by URL; the candidates tied at the cut are all read. */
-function candidates(byUrl: [string[], number[]]): { hash: string; answers: number }[] {
-  const urls = byUrl[0].map((hash, i) => ({ hash, answers: Number(byUrl[1][i]) }));
-  urls.sort((a, b) => b.answers - a.answers);
-  const cut = urls[Math.min(TOP_URLS, urls.length) - 1]?.answers ?? 0;
-  // Ties at the cut are settled by URL text, known only after the second read; a domain with a
-  // long tail of URLs cited once reads at most 20 of them.
-  return urls.filter((u) => u.answers >= cut).slice(0, 20);
+/** Answers citing each domain (outside the brand's) among `answers`. */
+const answersByDomain = (f: Filters, answers: ScopedQuery) =>
+  select(
+    { table: 'answer_citations', scope: f },
+    {
+      select: 'domain, any(category) AS domain_category, sum(sign * domain_first) AS answers',
+      where: NOT_OWN,
+      groupBy: 'domain',
+      having: 'answers > 0',
+      in: { column: 'answer_id', query: answers },
+    },
+  );
+
+interface DomainRow {
+  domain: string;
+  domain_category: Category;
+  answers: number;
+}
+/** A domain's URLs that may be among its top 3: those with at least the third most answers. */
+function topCandidates(urls: { hash: string; answers: number }[]): { hash: string; answers: number }[] {
+  const sorted = [...urls].sort((a, b) => b.answers - a.answers);
+  const cut = sorted[Math.min(TOP_URLS, sorted.length) - 1]?.answers ?? 0;
+  return sorted.filter((u) => u.answers >= cut);
 }
 
 export async function citationGap(
@@ -100,29 +88,100 @@ export async function citationGap(
   competitors: { id: string; name: string }[],
   opts: { competitorId?: string; limit: number },
 ) {
-  const rows = await ch.rows<GapRow>(gapQuery(f, opts.competitorId, opts.limit));
+  const competitorNaming = namingAnswers(f, { competitorId: opts.competitorId });
+  const columns = ['domain', 'domain_category', 'answers'];
+  const round1 = await readTogether(ch, {
+    competitor: { query: answersByDomain(f, competitorNaming), columns },
+    brand: { query: answersByDomain(f, namingAnswers(f, { brand: true })), columns },
+  });
+  const withBrand = new Set((round1.brand as unknown as DomainRow[]).map((d) => d.domain));
+  const gap = (round1.competitor as unknown as DomainRow[])
+    .filter((d) => !withBrand.has(d.domain))
+    .map((d) => ({ ...d, answers: Number(d.answers) }))
+    .sort((a, b) => b.answers - a.answers || byteOrder(a.domain, b.domain));
+  const listed = gap.slice(0, opts.limit);
+  const domains = { listed: listed.map((d) => d.domain) };
+
+  const citing = (where: string, params: Record<string, unknown>) =>
+    select(
+      { table: 'answer_citations', scope: f },
+      {
+        select: 'answer_id, domain',
+        where,
+        groupBy: 'answer_id, domain',
+        having: 'sum(sign * domain_first) > 0',
+        params,
+      },
+    );
+  const round2 = await readTogether(ch, {
+    total: gap.length
+      ? {
+          query: select(citing(`${NOT_OWN} AND domain IN {gap:Array(String)}`, { gap: gap.map((d) => d.domain) }), {
+            select: 'uniqExact(answer_id) AS answers',
+          }),
+          columns: ['answers'],
+        }
+      : null,
+    competitors: listed.length
+      ? {
+          query: select(citing('domain IN {listed:Array(String)}', domains), {
+            select: 'domain, toString(entity_id) AS competitor, count() AS answers',
+            join: { query: namedPairs(f, opts.competitorId), using: ['answer_id'] },
+            groupBy: 'domain, entity_id',
+          }),
+          columns: ['domain', 'competitor', 'answers'],
+        }
+      : null,
+    urls: listed.length
+      ? {
+          query: select(
+            { table: 'answer_citations', scope: f },
+            {
+              select: 'domain, toString(url_hash) AS hash, sum(sign) AS answers',
+              where: 'domain IN {listed:Array(String)}',
+              groupBy: 'domain, url_hash',
+              having: 'answers > 0',
+              orderBy: 'domain, answers DESC',
+              limit: `${URL_CANDIDATES} BY domain`,
+              in: { column: 'answer_id', query: competitorNaming },
+              params: domains,
+            },
+          ),
+          columns: ['domain', 'hash', 'answers'],
+        }
+      : null,
+  });
   const names = new Map(competitors.map((c) => [c.id, c.name]));
-  const listed = rows.map((r) => ({ row: r, urls: candidates(r.by_url) }));
-  const hashes = listed.flatMap((d) => d.urls);
+  const byDomain = <T>(rows: Record<string, unknown>[], map: (r: Record<string, unknown>) => T) => {
+    const out = new Map<string, T[]>();
+    for (const r of rows) out.set(String(r.domain), [...(out.get(String(r.domain)) ?? []), map(r)]);
+    return out;
+  };
+  const competitorsOf = byDomain(round2.competitors, (r) => ({
+    competitor_id: String(r.competitor),
+    name: names.get(String(r.competitor)),
+    answers: Number(r.answers),
+  }));
+  const urlsOf = byDomain(round2.urls, (r) => ({ hash: String(r.hash), answers: Number(r.answers) }));
+  const candidates = listed.flatMap((d) => topCandidates(urlsOf.get(d.domain) ?? []));
   const details = await latestUrlDetails(
     ch,
     f,
     NOT_OWN,
-    hashes.map((u) => ({ hash: u.hash, total: u.answers, url_count: 0, latest_day: '', titled_day: '' })),
+    candidates.map((u) => ({ hash: u.hash, total: u.answers, url_count: 0, latest_day: '', titled_day: '' })),
     [],
   );
   return {
-    totals: { domains: Number(rows[0]?.domain_count ?? 0), answers: Number(rows[0]?.answer_count ?? 0) },
-    domains: listed.map(({ row, urls }) => ({
-      domain: row.domain,
-      category: row.category,
-      competitor_answers: Number(row.competitor_answers),
-      competitors: row.by_competitor[0]
-        .map((id, i) => ({ competitor_id: id, name: names.get(id), answers: Number(row.by_competitor[1][i]) }))
+    totals: { domains: gap.length, answers: Number(round2.total[0]?.answers ?? 0) },
+    domains: listed.map((d) => ({
+      domain: d.domain,
+      category: d.domain_category,
+      competitor_answers: d.answers,
+      competitors: (competitorsOf.get(d.domain) ?? [])
         // A competitor removed since is gone from the rows once re-analysed; until then it is not listed.
         .filter((c): c is { competitor_id: string; name: string; answers: number } => c.name !== undefined)
         .sort((a, b) => b.answers - a.answers || humanOrder(a.name, b.name)),
-      top_urls: urls
+      top_urls: topCandidates(urlsOf.get(d.domain) ?? [])
         .map((u) => ({ answers: u.answers, info: details.get(u.hash) }))
         .filter((u) => u.info !== undefined)
         .sort((a, b) => b.answers - a.answers || byteOrder(a.info!.url, b.info!.url))

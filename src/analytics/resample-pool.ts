@@ -25,6 +25,8 @@ type Interval = [number, number] | null;
 class Thread {
   private thread: TsWorker<Interval[]>;
   private busy = 0;
+  /** Set when the thread has stopped: the pool then starts another in its place. */
+  stopped = false;
 
   constructor() {
     this.thread = new TsWorker(new URL('./resample-worker.ts', import.meta.url), { name: 'resample worker' });
@@ -34,6 +36,9 @@ class Thread {
         'error' in m ? { error: new Error(`resample worker: ${m.error}`) } : { ok: m.intervals },
       ),
     );
+    this.thread.worker.on('exit', () => {
+      this.stopped = true;
+    });
     this.thread.worker.unref();
   }
 
@@ -77,7 +82,8 @@ export class ResamplePool {
           try {
             return await thread.run(jobs, opts);
           } finally {
-            this.idle.push(thread);
+            if (thread.stopped) this.started--;
+            else this.idle.push(thread);
           }
         },
         gone,

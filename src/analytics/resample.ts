@@ -63,6 +63,9 @@ function lnFactorial(k: number): number {
   return k * Math.log(k) - k + 0.5 * Math.log(2 * Math.PI * k) + inv * (1 / 12 - inv2 * (1 / 360 - inv2 / 1260));
 }
 
+/** Below this mean (np or n(1-p)) a binomial is drawn by inversion from the end, else from the mode. */
+const SMALL_MEAN = 10;
+
 /**
  * A Binomial(n, p) draw by inversion from the mode: one uniform u, then the probabilities of m,
  * m+1, m-1, m+2, ... (each from its neighbour by the ratio of successive terms) are taken from u
@@ -74,6 +77,20 @@ export function binomial(n: number, p: number, next: () => number): number {
   if (n <= 0 || p <= 0) return 0;
   if (p >= 1) return n;
   const ratio = p / (1 - p);
+  // Few expected successes (or failures): inversion from 0 costs an exp and about np steps, less
+  // than the mode's probability (three log-factorials) when np is small, as for rare patterns.
+  if (n * p < SMALL_MEAN) {
+    let f = Math.exp(n * Math.log1p(-p));
+    let u = next();
+    let x = 0;
+    while (u >= f && x < n) {
+      u -= f;
+      f *= ((n - x) / (x + 1)) * ratio;
+      x++;
+    }
+    return x;
+  }
+  if (n * (1 - p) < SMALL_MEAN) return n - binomial(n, 1 - p, next);
   const m = Math.min(n, Math.floor((n + 1) * p));
   const fm = Math.exp(
     lnFactorial(n) - lnFactorial(m) - lnFactorial(n - m) + m * Math.log(p) + (n - m) * Math.log1p(-p),

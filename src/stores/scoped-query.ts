@@ -200,6 +200,12 @@ export interface Clauses {
    * that name an entity), which brings its own brand and filters, so it cannot widen the scope.
    */
   in?: { column: string; query: ScopedQuery; not?: boolean };
+  /**
+   * `INNER JOIN (query) USING (columns)`, from a scoped subquery only: the rows of another scoped
+   * read matched on these columns (the answers' named entities beside their cited domains). It
+   * brings its own brand and filters, so it cannot widen the scope either.
+   */
+  join?: { query: ScopedQuery; using: readonly string[] };
   /** Values of the placeholders in this text; a name the scope binds must keep its value. */
   params?: Readonly<Record<string, unknown>>;
 }
@@ -365,9 +371,18 @@ export function select(from: Source | ScopedQuery, c: Clauses): ScopedQuery {
   if (isScoped(from)) {
     bind(params, from.params);
     sql = `SELECT ${c.select} FROM (${from.sql})`;
+    if (c.join) {
+      const { query, using } = c.join;
+      if (!isScoped(query) || !using.length || !using.every((col) => /^[a-z_]+$/.test(col))) {
+        throw new Error('JOIN takes a scoped query and its columns');
+      }
+      bind(params, query.params);
+      sql = `${sql} AS scoped INNER JOIN (${query.sql}) AS joined USING (${using.join(', ')})`;
+    }
     // In parentheses only beside another condition (an OR must not swallow the IN below).
     if (c.where) where.push(c.in ? `(${c.where})` : c.where);
   } else {
+    if (c.join) throw new Error('a JOIN reads from a scoped subquery');
     const scope = scopedFrom(from, params);
     sql = `SELECT ${c.select} FROM ${scope.from}`;
     where.push(...scope.where);

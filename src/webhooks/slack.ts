@@ -20,7 +20,7 @@ export interface SlackMessage {
 const LIMITS = { header: 150, section: 3000, field: 2000, fields: 10 };
 
 /** Slack reads &, < and > as markup (`<!channel>` notifies everyone): text from outside is escaped. */
-export const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+export const escapeMarkup = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 const cut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
@@ -76,7 +76,7 @@ function alertMessage(d: AlertData, brandName: string): SlackMessage {
   const what = `${METRICS[d.metric] ?? d.metric} of ${brandName} ${CONDITIONS[d.rule.condition]?.(d.rule.threshold) ?? d.rule.condition}`;
   const days = `${d.rule.window_days} day${d.rule.window_days === 1 ? '' : 's'}`;
   return {
-    text: `Alert: ${escape(what)}: ${num(d.previous)} to ${num(d.current)} (last ${days} against the ${days} before)`,
+    text: `Alert: ${escapeMarkup(what)}: ${num(d.previous)} to ${num(d.current)} (last ${days} against the ${days} before)`,
     blocks: [
       header(`Alert: ${what}`),
       fields([
@@ -85,7 +85,7 @@ function alertMessage(d: AlertData, brandName: string): SlackMessage {
         ['Answers', `${d.n_previous} then ${d.n_current}`],
         ['Windows', `${days} each`],
       ]),
-      context(escape(`Rule ${d.rule.id}, brand ${d.brand_id}`)),
+      context(escapeMarkup(`Rule ${d.rule.id}, brand ${d.brand_id}`)),
     ],
   };
 }
@@ -118,7 +118,7 @@ function list(title: string, lines: string[]): Block | null {
 
 function digestMessage(d: DigestData): SlackMessage {
   const t = d.summary.totals;
-  const name = escape(d.brand.name);
+  const name = escapeMarkup(d.brand.name);
   const score = `AI visibility score ${num(t.aiVisibilityScore)} (${signed(d.change.aiVisibilityScore)} on the day before)`;
   const blocks: (Block | null)[] = [
     header(`${d.brand.name}: daily digest for ${d.date}`),
@@ -131,18 +131,20 @@ function digestMessage(d: DigestData): SlackMessage {
         ? [['Net sentiment', `${num(d.sentiment.net_sentiment)} (${signed(d.sentiment.change)})`] as [string, string]]
         : []),
     ]),
-    d.confidence?.statement ? section(escape(d.confidence.statement)) : null,
+    d.confidence?.statement ? section(escapeMarkup(d.confidence.statement)) : null,
     list(
       'Prompts that moved most',
-      d.top_movers.prompts.map((p) => `${escape(p.prompt_text)}: ${num(p.avg_visibility)} (${signed(p.change)})`),
+      d.top_movers.prompts.map((p) => `${escapeMarkup(p.prompt_text)}: ${num(p.avg_visibility)} (${signed(p.change)})`),
     ),
     list(
       'Competitors that moved most',
-      d.top_movers.competitors.map((c) => `${escape(c.name)}: ${num(c.ai_visibility_score)} (${signed(c.change)})`),
+      d.top_movers.competitors.map(
+        (c) => `${escapeMarkup(c.name)}: ${num(c.ai_visibility_score)} (${signed(c.change)})`,
+      ),
     ),
     list(
       'New content opportunities',
-      d.new_opportunities.map((o) => `${escape(o.title)} (${o.impact} impact)`),
+      d.new_opportunities.map((o) => `${escapeMarkup(o.title)} (${o.impact} impact)`),
     ),
     d.alerts.length ? section(`*Alerts fired:* ${d.alerts.length}`) : null,
     context(`${name} · ${d.date} (UTC)`),

@@ -20,6 +20,8 @@ function stream(seed: number) {
 test('binomial draws stay in 0..n and have mean np and variance np(1-p)', (t) => {
   for (const [n, p] of [
     [10, 0.3],
+    [50, 0.97],
+    [1000, 0.005],
     [1000, 0.02],
     [25_000, 0.5],
     [400_000, 0.9],

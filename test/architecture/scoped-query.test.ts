@@ -250,3 +250,35 @@ test('an IN over another read takes only a scoped query, whose brand it keeps', 
     },
   );
 });
+
+test('a JOIN matches a scoped subquery to another scoped read only, on plain columns, keeping both scopes', (t) => {
+  const scope = { brandId: BRAND, generation: 0 };
+  const cited = select(
+    { table: 'answer_citations', scope },
+    { select: 'answer_id, domain', groupBy: 'answer_id, domain' },
+  );
+  const named = select({ table: 'answer_entities', scope }, { select: 'answer_id, entity_id' });
+  const q = select(cited, { select: 'domain, entity_id', join: { query: named, using: ['answer_id'] } });
+  t.is(
+    q.sql,
+    `SELECT domain, entity_id FROM (${cited.sql}) AS scoped INNER JOIN (${named.sql}) AS joined USING (answer_id)`,
+  );
+  t.deepEqual(q.params, { brand: BRAND, generation: 0 });
+  const forged = { sql: 'SELECT answer_id FROM answers', params: {} } as unknown as ScopedQuery;
+  const message = 'JOIN takes a scoped query and its columns';
+  t.throws(() => select(cited, { select: '1', join: { query: forged, using: ['answer_id'] } }), { message });
+  t.throws(() => select(cited, { select: '1', join: { query: named, using: ['answer_id) OR (1'] } }), { message });
+  t.throws(
+    () => select({ table: 'answer_citations', scope }, { select: '1', join: { query: named, using: ['answer_id'] } }),
+    {
+      message: 'a JOIN reads from a scoped subquery',
+    },
+  );
+  const other = select(
+    { table: 'answer_entities', scope: { brandId: '00000000-0000-4000-8000-000000000000', generation: 0 } },
+    { select: 'answer_id' },
+  );
+  t.throws(() => select(cited, { select: '1', join: { query: other, using: ['answer_id'] } }), {
+    message: 'query parameter brand is bound twice',
+  });
+});
