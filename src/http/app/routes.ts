@@ -21,7 +21,7 @@ import { signIn, signInPage } from './sign-in.ts';
 
 /** Where to go after signing in: an app path of this site only (never `//host` or another scheme). */
 export function safeNext(next: string | undefined): string {
-  return next && /^\/app(\/[A-Za-z0-9._~%/?&=-]*)?$/.test(next) && !next.startsWith('//') ? next : '/app';
+  return next && /^\/app(\/[A-Za-z0-9._~%/?&=-]*)?$/.test(next) ? next : '/app';
 }
 
 async function fields(ctx: Koa.Context): Promise<Map<string, string>> {

@@ -101,6 +101,18 @@ test('the session cookie: HttpOnly, SameSite=Lax, a new token at every sign-in; 
   t.deepEqual(await appCall(server, s, '/me'), { status: 401, body: { error: 'Sign in first' } });
 });
 
+test('after sign-in the person goes where they were going, on this site only', async (t) => {
+  const who = await person(server);
+  const to = async (next: string) =>
+    (await fetch(`${server.url}/app/sign-in`, form({ email: who.email, password: who.password, next }))).headers.get(
+      'location',
+    );
+  t.is(await to('/app/settings/usage?x=1'), '/app/settings/usage?x=1');
+  t.is(await to('//evil.example/app'), '/app');
+  t.is(await to('https://evil.example/app'), '/app');
+  t.is(await to('/application'), '/app');
+});
+
 test('Secure is set on the cookie when PUBLIC_URL is https', (t) => {
   const headers: string[] = [];
   const ctx = { append: (_: string, v: string) => headers.push(v) } as any;
