@@ -4,7 +4,7 @@
 // bounded, and a client never used expiring. The consent page's headers hold whatever is stored.
 import test from 'ava';
 import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
-import { authorizeUrl, newClient, openPage, pkce, REDIRECT_URI, registerClient } from './oauth-helpers.ts';
+import { authorizeUrl, openPage, pkce, REDIRECT_URI } from './oauth-helpers.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -81,26 +81,27 @@ test('registrations per client address are bounded, with a clear error and Retry
 
 test('a client never used expires a day after registering, and the next registration removes it', async (t) => {
   await seedTenant(server); // a key for the grant below
-  const unused = await newClient(server);
-  const used = await newClient(server);
+  const unused = (await register({})).body.client_id;
+  const used = (await register({})).body.client_id;
   const { pg } = server.stores;
-  await pg.query("UPDATE oauth_clients SET created_at = now() - interval '25 hours' WHERE id = ANY($1)", [
-    [unused, used],
-  ]);
-  // A grant makes a client used; its row is enough here (no key is needed to show the page).
+  // A grant makes a client used (made before both age: other tests' registrations remove unused
+  // clients meanwhile); its row is enough here (no key is needed to show the page).
   await pg.query(
     `INSERT INTO oauth_grants (id, client_id, key_id, organization_id, scope, code_hash, code_challenge, redirect_uri, code_expires_at)
      SELECT gen_random_uuid(), $1, k.id, m.organization_id, 'mcp', md5(random()::text), 'x', $2, now()
      FROM api_keys k JOIN memberships m ON m.user_id = k.user_id LIMIT 1`,
     [used, REDIRECT_URI],
   );
+  await pg.query("UPDATE oauth_clients SET created_at = now() - interval '25 hours' WHERE id = ANY($1)", [
+    [unused, used],
+  ]);
   const page = (clientId: string) =>
     openPage(
       authorizeUrl(server, { client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: pkce().challenge }),
     );
   t.is((await page(unused)).status, 400, 'expired: an unknown client');
   t.is((await page(used)).status, 200);
-  t.is((await registerClient(server)).status, 201);
+  t.is((await register({})).status, 201);
   const { rows } = await pg.query('SELECT id FROM oauth_clients WHERE id = ANY($1)', [[unused, used]]);
   t.deepEqual(
     rows.map((r) => r.id),
@@ -109,7 +110,7 @@ test('a client never used expires a day after registering, and the next registra
 });
 
 test("the consent page's CSP names only a well-formed redirect origin, whatever was stored", async (t) => {
-  const clientId = await newClient(server);
+  const clientId = (await register({})).body.client_id;
   const bad = 'https://a.com;sandbox;frame-ancestors/x';
   // As a registration accepted before the rule would have stored it.
   await server.stores.pg.query('UPDATE oauth_clients SET redirect_uris = $2 WHERE id = $1', [clientId, [bad]]);
