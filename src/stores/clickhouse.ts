@@ -21,10 +21,10 @@ const CLICKHOUSE_SETTINGS = {
 
 // An answer_rows_in block feeds three views, and those feed five rollups: pushed to all at once
 // instead of one after the other, a re-analysis page of 4,647 answers went in 84-97 ms instead of
-// 119-151 ms (chDB; docs/performance.md, re-analysis).
+// 119-151 ms (chDB; commit 9199c99).
 // optimize_on_insert = 0: a block is written sorted but not collapsed or summed first. Every read
 // sums with sign or sums the rollups' columns anyway, since rows of separate inserts meet only in
-// merges; the pass it skips cost 14-20% of an ingest insert's CPU (docs/performance.md, ingestion).
+// merges; the pass it skips cost 14-20% of an ingest insert's CPU (commit e14c943).
 // input_format_parallel_parsing = 0: a batch's lines are parsed on one thread instead of being cut
 // into pieces for several: 5-10% less CPU an insert in two such A/B runs (10,000-line batches).
 const INSERT_SETTINGS = {

@@ -145,7 +145,7 @@ export function plainlyValid(v: unknown, latest: number): ValidAnswer | null {
   // and each such answer kept its parsed line (text, citations) alive through the next young
   // collection, which moved it to the old generation too. An empty object is allocated without
   // that count: the workers of `bench/ingest.ts 300000` promoted 151 MB each instead of 264-302 MB
-  // (docs/performance.md, ingestion, "on a tenth machine").
+  // (commit d06cdeb).
   const answer = {} as ValidAnswer;
   answer.prompt_id = prompt_id.toLowerCase();
   answer.platform = platform as ValidAnswer['platform'];

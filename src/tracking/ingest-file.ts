@@ -27,7 +27,7 @@ export interface IngestOptions {
 /**
  * Lines a batch: each batch is one insert, and every insert makes new parts in each fact table and
  * rollup for the engine to merge. At 20,000 instead of 10,000 the merges of a million answers took
- * 5.7 CPU seconds instead of 12.6, for about 240 MB more at the peak (docs/performance.md).
+ * 5.7 CPU seconds instead of 12.6, for about 240 MB more at the peak (commit bb31fbf).
  */
 export const BATCH_SIZE = 20_000;
 /** Batches handed to the workers ahead of the one being written: one each, enough to keep them busy. */

@@ -1,7 +1,7 @@
 // The main thread's side of the ingest workers (prepare-worker.ts): hands them chunks of lines in
 // turn, gets back prepared batches in file order, and answers their prompt and brand look-ups from
 // Postgres. Two workers per ingest run: with one, the writes waited for it and a core sat idle
-// for a fifth of the run (docs/performance.md, ingestion); the workers' caches never outlive the run.
+// for a fifth of the run (commit c5fcc51); the workers' caches never outlive the run.
 import os from 'node:os';
 import { TsWorker, transferable } from '../runtime/ts-worker.ts';
 import type { Stores } from '../stores/index.ts';
