@@ -7,9 +7,11 @@
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { select, type Clauses } from '../stores/scoped-query.ts';
 import { chTime } from '../stores/scoped-query.ts';
+import { columnTypesOf } from '../stores/fact-tables.ts';
 import {
-  COLUMNS,
   FACT_TABLES,
+  type FactRow,
+  type FactTable,
   LINE_COLUMNS,
   WIDE_COLUMNS,
   keysOf,
@@ -17,14 +19,10 @@ import {
   wideRows,
   rowKey,
   rowLine,
-  type FactTable,
 } from './row-lines.ts';
 
-const TIME_COLUMNS = new Set(['collected_at', 'created_at']);
-
 /** Rows read back come with ISO timestamps; rows written use ClickHouse's text form. */
-const insertForm = (column: string, v: unknown) =>
-  TIME_COLUMNS.has(column) && typeof v === 'string' ? chTime(v).replace(/\+00:00$/, '') : v;
+const insertForm = (v: unknown) => (typeof v === 'string' ? chTime(v).replace(/\+00:00$/, '') : v);
 
 export interface Scope {
   brands: string[];
@@ -59,19 +57,20 @@ async function anyStored(ch: ClickHouse, scope: Scope): Promise<boolean> {
 
 /** Live rows of the scope's answers in one table (their keys), with how many times each is live. */
 async function liveRows(ch: ClickHouse, table: FactTable, scope: Scope) {
-  const columns = COLUMNS[table];
-  const cols = columns.join(', ');
+  const columns = columnTypesOf(table);
+  const times = columns.filter(([, type]) => type.startsWith('DateTime64')).map(([name]) => name);
+  const cols = columns.map(([name]) => name).join(', ');
   const rows = await ch.rows<Record<string, unknown> & { live: number }>(
     scoped(table, scope, { select: `${cols}, sum(sign) AS live`, groupBy: cols, having: 'live > 0' }),
   );
-  return rows.map((row) => ({
-    key: rowKey(
-      table,
-      columns.map((c) => insertForm(c, row[c])),
-    ),
-    answerId: String(row.answer_id),
-    live: Number(row.live),
-  }));
+  return rows.map((row) => {
+    for (const name of times) row[name] = insertForm(row[name]);
+    return {
+      key: rowKey(table, row as unknown as FactRow<FactTable>),
+      answerId: String(row.answer_id),
+      live: Number(row.live),
+    };
+  });
 }
 
 /**

@@ -1,340 +1,152 @@
-// The stored columns of each fact table and the two forms rows are written in. A row of a fact
-// table is a JSONCompactEachRow line `[v1,...,vn,sign]`; its `v1,...,vn` part (the row's key) is
-// also the row's identity when reconcile.ts compares stored rows with wanted ones, so a row is
-// serialised once, by hand: JSON escaping (JSON.stringify) only for free text; UUIDs, dates,
-// timestamps and fixed enums are quoted as they are, numbers written with String(). The result is
-// exactly JSON.stringify of the values. A new answer goes in as one row of answer_rows_in in
-// RowBinary (stores/row-binary.ts), which the engine reads for half the CPU of its JSON; read back
-// (wideRows), it gives the same values and so the same keys.
-import { ByteWriter, RowBinaryReader, type BinaryColumn, type RowBinaryWriter } from '../stores/row-binary.ts';
+// The two forms a fact table's rows are written in, both derived from the tables' declarations
+// (stores/fact-tables.ts). A new answer goes in as one row of answer_rows_in in RowBinary
+// (stores/row-binary.ts), which the engine reads for half the CPU of its JSON. Any other row is a
+// JSONCompactEachRow line `[v1,...,vn,sign]`, whose `v1,...,vn` part (the row's key) is also the
+// row's identity when reconcile.ts compares stored rows with wanted ones: exactly JSON.stringify
+// of the values, with dates and times in ClickHouse's text form. An answer_rows_in row read back
+// (wideRows) gives the keys of the rows its views write (keysOfWide).
+import { isoDay } from '../instant.ts';
+import {
+  ANSWER_ROWS_IN,
+  type ColumnType,
+  columnTypesOf,
+  FACT_SCHEMAS,
+  FACT_TABLES,
+  type FactRow,
+  type FactTable,
+} from '../stores/fact-tables.ts';
+import {
+  type BinaryFields,
+  type BinaryType,
+  ByteWriter,
+  RowBinaryReader,
+  type RowBinaryWriter,
+  recordCodec,
+} from '../stores/row-binary.ts';
 import { chTime } from '../stores/scoped-query.ts';
 
-export const FACT_TABLES = ['answers', 'answer_entities', 'answer_citations', 'shopping_cards'] as const;
-export type FactTable = (typeof FACT_TABLES)[number];
-
-/**
- * How a column's values are written. `plain`: strings that never need escaping (UUIDs, dates,
- * ClickHouse timestamps, platforms, categories and other fixed enums); `text`: anything else that
- * is a string; `num`: numbers; `list`: an array of strings (null or missing: empty, as ClickHouse
- * arrays are never null). Null (or a missing value) is `null` in every other kind.
- */
-type Kind = 'plain' | 'text' | 'num' | 'list';
-
-/** Stored columns of each fact table, minus `sign`, in a fixed order (the order of a key's values). */
-const COLUMN_KINDS: Record<FactTable, Record<string, Kind>> = {
-  answers: {
-    answer_id: 'plain',
-    organization_id: 'plain',
-    brand_id: 'plain',
-    prompt_id: 'plain',
-    platform: 'plain',
-    model: 'text',
-    region: 'text',
-    mode: 'plain',
-    collected_at: 'plain',
-    day: 'plain',
-    text: 'text',
-    citation_count: 'num',
-    product_count: 'num',
-    // The searches behind the answer (clickhouse/013_search_queries.sql); known = 0: unknown.
-    search_queries: 'list',
-    search_queries_known: 'num',
-  },
-  answer_entities: {
-    answer_id: 'plain',
-    brand_id: 'plain',
-    entity_id: 'plain',
-    is_brand: 'num',
-    prompt_id: 'plain',
-    platform: 'plain',
-    model: 'text',
-    region: 'text',
-    day: 'plain',
-    collected_at: 'plain',
-    mentions: 'num',
-    position: 'num',
-    citations: 'num',
-    score: 'num',
-    generation: 'num',
-    // 1 positive, 0 neutral, -1 negative, and the score in [-1, 1]; 0 and 0 where not named (015).
-    sentiment: 'num',
-    sentiment_score: 'num',
-  },
-  answer_citations: {
-    answer_id: 'plain',
-    brand_id: 'plain',
-    prompt_id: 'plain',
-    platform: 'plain',
-    model: 'text',
-    region: 'text',
-    day: 'plain',
-    collected_at: 'plain',
-    url: 'text',
-    domain: 'text',
-    category: 'plain',
-    article_type: 'plain',
-    title: 'text',
-    domain_first: 'num',
-    group_first: 'num',
-    answer_first: 'num',
-    generation: 'num',
-  },
-  shopping_cards: {
-    card_id: 'plain',
-    answer_id: 'plain',
-    organization_id: 'plain',
-    brand_id: 'plain',
-    prompt_id: 'plain',
-    platform: 'plain',
-    model: 'text',
-    region: 'text',
-    day: 'plain',
-    created_at: 'plain',
-    position: 'num',
-    product_title: 'text',
-    product_brand: 'text',
-    price_amount: 'num',
-    price_currency: 'text',
-    image_url: 'text',
-    merchant_url: 'text',
-    merchant_domain: 'text',
-    rating: 'num',
-    review_count: 'num',
-    raw: 'text',
-    matched_brand_id: 'plain',
-    matched_brand_role: 'plain',
-  },
-};
+export { FACT_TABLES, type FactRow, type FactTable };
 
 const mapTables = <T>(f: (t: FactTable) => T) =>
   Object.fromEntries(FACT_TABLES.map((t) => [t, f(t)])) as Record<FactTable, T>;
 
-export const COLUMNS: Record<FactTable, readonly string[]> = mapTables((t) => Object.keys(COLUMN_KINDS[t]));
 /** The columns a line fills: the key's columns, then `sign`. */
-export const LINE_COLUMNS: Record<FactTable, readonly string[]> = mapTables((t) => [...COLUMNS[t], 'sign']);
-const KINDS: Record<FactTable, readonly Kind[]> = mapTables((t) => Object.values(COLUMN_KINDS[t]));
+export const LINE_COLUMNS: Record<FactTable, readonly string[]> = mapTables((t) => [
+  ...columnTypesOf(t).map(([name]) => name),
+  'sign',
+]);
 
-// One encoder per kind. A value of another type than its kind's (never written by ingestion) still
-// comes out as JSON.stringify writes it.
-const plainValue = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : v == null ? 'null' : JSON.stringify(v));
-const textValue = (v: unknown): string => (v == null ? 'null' : JSON.stringify(v));
-const numValue = (v: unknown): string =>
+// A key's value by column type. A value of another type than its column's (never written by
+// ingestion) still comes out as JSON.stringify writes it. Dates and times come as epoch
+// milliseconds from RowBinary and as ClickHouse's text from stored rows and JSON lines.
+const plain = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : v == null ? 'null' : JSON.stringify(v));
+const text = (v: unknown): string => (v == null ? 'null' : JSON.stringify(v));
+const num = (v: unknown): string =>
   typeof v === 'number' && Number.isFinite(v) ? String(v) : v == null ? 'null' : JSON.stringify(v);
-const listValue = (v: unknown): string => JSON.stringify(v ?? []);
-const ENCODERS: Record<Kind, (v: unknown) => string> = {
-  plain: plainValue,
-  text: textValue,
-  num: numValue,
-  list: listValue,
+const list = (v: unknown): string => JSON.stringify(v ?? []);
+const day = (v: unknown): string => (typeof v === 'number' ? `"${isoDay(v)}"` : plain(v));
+const time = (v: unknown): string => (typeof v === 'number' ? `"${chTime(new Date(v).toISOString())}"` : plain(v));
+const KEY_FORM: Record<ColumnType, (v: unknown) => string> = {
+  UUID: plain,
+  'Nullable(UUID)': plain,
+  String: text,
+  'Nullable(String)': text,
+  'LowCardinality(String)': text,
+  'Array(String)': list,
+  UInt8: num,
+  UInt16: num,
+  UInt32: num,
+  'Nullable(UInt32)': num,
+  Int8: num,
+  Float64: num,
+  'Nullable(Float64)': num,
+  Date: day,
+  "DateTime64(3, 'UTC')": time,
 };
+const KEY_PARTS = mapTables((t) => columnTypesOf(t).map(([name, type]) => [name, KEY_FORM[type]] as const));
 
-/** A row's key: its values (in COLUMNS order) as JSON, without the brackets. */
-export function rowKey(table: FactTable, values: readonly unknown[]): string {
-  const kinds = KINDS[table];
-  let out = ENCODERS[kinds[0]](values[0]);
-  for (let i = 1; i < kinds.length; i++) out += `,${ENCODERS[kinds[i]](values[i])}`;
+/** A row's key: its values in the table's column order, as JSON, without the brackets. */
+export function rowKey<T extends FactTable>(table: T, row: FactRow<T>): string {
+  const parts = KEY_PARTS[table];
+  const values = row as Record<string, unknown>;
+  let out = parts[0][1](values[parts[0][0]]);
+  for (let i = 1; i < parts.length; i++) out += `,${parts[i][1](values[parts[i][0]])}`;
   return out;
 }
 
-// A new answer's row of answer_rows_in (clickhouse/005_answer_rows_in.sql), in RowBinary: its
-// answers row, then its entity and citation rows as arrays of tuples holding only what differs from
-// row to row, then their analysis generation. The tuples' fields, in the order of the table's tuple
-// types (and of writeEntityRow's and writeCitationRow's parameters):
-const TUPLES = {
-  answer_entities: [
-    'entity_id',
-    'is_brand',
-    'mentions',
-    'position',
-    'citations',
-    'score',
-    'sentiment',
-    'sentiment_score',
-  ],
-  answer_citations: [
-    'url',
-    'domain',
-    'category',
-    'article_type',
-    'title',
-    'domain_first',
-    'group_first',
-    'answer_first',
-  ],
-} as const;
+// The stored types as RowBinary writes them: a LowCardinality(String) is a String on the wire.
+type BinaryOf<C> = C extends 'UUID' | 'String' | 'LowCardinality(String)'
+  ? string
+  : C extends 'Array(String)'
+    ? readonly string[]
+    : number; // numbers, and dates and times as epoch milliseconds
+type Columns<T extends FactTable> = (typeof FACT_SCHEMAS)[T]['columns'];
+type Fields<T extends FactTable, F extends keyof Columns<T>> = { [C in F]: BinaryOf<Columns<T>[C]> };
+/** One entity row of an answer_rows_in row (what differs from the answer's other rows). */
+export type EntityTuple = Fields<'answer_entities', (typeof ANSWER_ROWS_IN)['entity_rows']['fields'][number]>;
+/** One citation row of an answer_rows_in row. */
+export type CitationTuple = Fields<'answer_citations', (typeof ANSWER_ROWS_IN)['citation_rows']['fields'][number]>;
+/** A row of answer_rows_in, by column name (clickhouse/005_answer_rows_in.sql). */
+export type AnswerRowsIn = Fields<'answers', keyof Columns<'answers'>> & {
+  sign: 1;
+  entity_rows: readonly EntityTuple[];
+  citation_rows: readonly CitationTuple[];
+  /** The brand's analysis generation its entity and citation rows belong to. */
+  generation: number;
+  /** A re-analysis row: its answers row (stored already) is not written again. */
+  reanalysis?: 1;
+};
 
-/** The columns an answer_rows_in row fills, with their types, in the order they are written. */
-export const WIDE_COLUMNS: readonly BinaryColumn[] = [
-  ['answer_id', 'UUID'],
-  ['organization_id', 'UUID'],
-  ['brand_id', 'UUID'],
-  ['prompt_id', 'UUID'],
-  ['platform', 'String'],
-  ['model', 'String'],
-  ['region', 'String'],
-  ['mode', 'String'],
-  ['collected_at', "DateTime64(3, 'UTC')"],
-  ['day', 'Date'],
-  ['text', 'String'],
-  ['citation_count', 'UInt16'],
-  ['product_count', 'UInt16'],
-  ['search_queries', 'Array(String)'],
-  ['search_queries_known', 'UInt8'],
+const binaryOf = (type: ColumnType): BinaryType => {
+  const t = type.replace(/^LowCardinality\((.*)\)$/, '$1');
+  if (t.startsWith('Nullable')) throw new Error(`answer_rows_in takes no ${type}`);
+  return t as BinaryType;
+};
+const tuples = ({ table, fields }: { table: FactTable; fields: readonly string[] }): BinaryType => {
+  const columns: Readonly<Record<string, ColumnType>> = FACT_SCHEMAS[table].columns;
+  return { tuples: fields.map((f) => [f, binaryOf(columns[f])] as const) };
+};
+const WIDE_FIELDS: BinaryFields = [
+  ...columnTypesOf('answers').map(([name, type]) => [name, binaryOf(type)] as const),
   ['sign', 'Int8'],
-  ['entity_rows', 'Array(Tuple(UUID, UInt8, UInt32, UInt16, UInt32, Float64, Int8, Float64))'],
-  ['citation_rows', 'Array(Tuple(String, String, String, String, String, UInt8, UInt8, UInt8))'],
+  ['entity_rows', tuples(ANSWER_ROWS_IN.entity_rows)],
+  ['citation_rows', tuples(ANSWER_ROWS_IN.citation_rows)],
   ['generation', 'UInt32'],
 ];
+const WIDE = recordCodec<AnswerRowsIn>(WIDE_FIELDS);
+const REANALYSIS = recordCodec<AnswerRowsIn>([...WIDE_FIELDS, ['reanalysis', 'UInt8']]);
+
+/** The columns an answer_rows_in row fills, with their types, in the order they are written. */
+export const WIDE_COLUMNS = WIDE.columns;
 /** A re-analysis row: the same, flagged, so the answers row (stored already) is not written again. */
-export const REANALYSIS_COLUMNS: readonly BinaryColumn[] = [...WIDE_COLUMNS, ['reanalysis', 'UInt8']];
+export const REANALYSIS_COLUMNS = REANALYSIS.columns;
 
-/**
- * Writes an answer_rows_in row's answers part and its sign (parameters in COLUMNS.answers order,
- * the time in epoch milliseconds, which also gives the day). Its entity rows, its citation rows
- * and writeWideEnd follow.
- */
-export function writeWideAnswer(
-  w: RowBinaryWriter,
-  answerId: string,
-  organizationId: string,
-  brandId: string,
-  promptId: string,
-  platform: string,
-  model: string,
-  region: string,
-  mode: string,
-  collectedAtMs: number,
-  text: string,
-  citationCount: number,
-  productCount: number,
-  searchQueries: readonly string[],
-  searchQueriesKnown: 0 | 1,
-): void {
-  w.uuid(answerId);
-  w.uuid(organizationId);
-  w.uuid(brandId);
-  w.uuid(promptId);
-  w.string(platform);
-  w.string(model);
-  w.string(region);
-  w.string(mode);
-  w.dateTime64ms(collectedAtMs);
-  w.date(collectedAtMs);
-  w.string(text);
-  w.uint16(citationCount);
-  w.uint16(productCount);
-  w.varUInt(searchQueries.length);
-  for (const q of searchQueries) w.string(q);
-  w.uint8(searchQueriesKnown);
-  w.int8(1);
+/** Writes one answer_rows_in row: of REANALYSIS_COLUMNS if it is flagged as a re-analysis, else of WIDE_COLUMNS. */
+export function writeAnswerRowsIn(w: RowBinaryWriter, row: AnswerRowsIn): void {
+  (row.reanalysis ? REANALYSIS : WIDE).write(w, row);
 }
 
-/** One entity row's tuple (after the count of the answer's entity rows, w.varUInt). */
-export function writeEntityRow(
-  w: RowBinaryWriter,
-  entityId: string,
-  isBrand: 0 | 1,
-  mentions: number,
-  position: number,
-  citations: number,
-  score: number,
-  sentiment: -1 | 0 | 1,
-  sentimentScore: number,
-): void {
-  w.uuid(entityId);
-  w.uint8(isBrand);
-  w.uint32(mentions);
-  w.uint16(position);
-  w.uint32(citations);
-  w.float64(score);
-  w.int8(sentiment);
-  w.float64(sentimentScore);
-}
-
-/** One citation row's tuple (after the count of the answer's citation rows, w.varUInt). */
-export function writeCitationRow(
-  w: RowBinaryWriter,
-  url: string,
-  domain: string,
-  category: string,
-  articleType: string,
-  title: string,
-  domainFirst: 0 | 1,
-  groupFirst: 0 | 1,
-  answerFirst: 0 | 1,
-): void {
-  w.string(url);
-  w.string(domain);
-  w.string(category);
-  w.string(articleType);
-  w.string(title);
-  w.uint8(domainFirst);
-  w.uint8(groupFirst);
-  w.uint8(answerFirst);
-}
-
-/** Ends an answer_rows_in row: the analysis generation, and the re-analysis flag of REANALYSIS_COLUMNS. */
-export function writeWideEnd(w: RowBinaryWriter, generation: number, reanalysis = false): void {
-  w.uint32(generation);
-  if (reanalysis) w.uint8(1);
-}
-
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/**
- * Reads one answer_rows_in row (WIDE_COLUMNS, or REANALYSIS_COLUMNS) back as the values a
- * JSONCompactEachRow line of it holds: times in ClickHouse's text form, days as YYYY-MM-DD, tuples
- * as arrays.
- */
-function readWide(r: RowBinaryReader, reanalysis: boolean): unknown[] {
-  const values: unknown[] = [r.uuid(), r.uuid(), r.uuid(), r.uuid(), r.string(), r.string(), r.string(), r.string()];
-  const at = r.dateTime64ms();
-  values.push(chTime(new Date(at).toISOString()), isoDay(r.date()), r.string(), r.uint16(), r.uint16());
-  const queries: string[] = [];
-  for (let n = r.varUInt(); n > 0; n--) queries.push(r.string());
-  values.push(queries, r.uint8(), r.int8());
-  const entities: unknown[][] = [];
-  for (let n = r.varUInt(); n > 0; n--)
-    entities.push([r.uuid(), r.uint8(), r.uint32(), r.uint16(), r.uint32(), r.float64(), r.int8(), r.float64()]);
-  const citations: unknown[][] = [];
-  for (let n = r.varUInt(); n > 0; n--)
-    citations.push([r.string(), r.string(), r.string(), r.string(), r.string(), r.uint8(), r.uint8(), r.uint8()]);
-  values.push(entities, citations, r.uint32());
-  if (reanalysis) values.push(r.uint8());
-  return values;
-}
-
-/** Reads every answer_rows_in row of a body (of REANALYSIS_COLUMNS if `reanalysis`), as readWide does one. */
-export function wideRows(body: Uint8Array, reanalysis = false): unknown[][] {
+/** Reads every answer_rows_in row of a body (of REANALYSIS_COLUMNS if `reanalysis`): times and days in epoch ms. */
+export function wideRows(body: Uint8Array, reanalysis = false): AnswerRowsIn[] {
+  const codec = reanalysis ? REANALYSIS : WIDE;
   const r = new RowBinaryReader(body);
-  const rows: unknown[][] = [];
-  while (!r.done) rows.push(readWide(r, reanalysis));
+  const rows: AnswerRowsIn[] = [];
+  while (!r.done) rows.push(codec.read(r));
   return rows;
 }
 
 /**
- * The keys of the rows an answer_rows_in row stands for (its values as wideRows reads them), table
- * by table: what its views write. Reconcile compares these with stored rows when a batch replaces
- * answers.
+ * The keys of the rows an answer_rows_in row stands for, table by table: what its views write (an
+ * entity or citation row takes the answer's columns, its tuple's fields and the generation).
+ * Reconcile compares these with stored rows when a batch replaces answers.
  */
 export function keysOfWide(
-  values: readonly unknown[],
+  row: AnswerRowsIn,
 ): Pick<Record<FactTable, string[]>, 'answers' | 'answer_entities' | 'answer_citations'> {
-  const n = COLUMNS.answers.length;
-  const answer = new Map<string, unknown>(COLUMNS.answers.map((c, i) => [c, values[i]]));
-  answer.set('generation', values[n + 3]);
-  const expand = (table: 'answer_entities' | 'answer_citations', tuples: unknown[][]) =>
-    tuples.map((tuple) => {
-      const field = new Map<string, unknown>(TUPLES[table].map((f, i) => [f, tuple[i]]));
-      return rowKey(
-        table,
-        COLUMNS[table].map((c) => (field.has(c) ? field.get(c) : answer.get(c))),
-      );
-    });
   return {
-    answers: [rowKey('answers', values.slice(0, n))],
-    answer_entities: expand('answer_entities', values[n + 1] as unknown[][]),
-    answer_citations: expand('answer_citations', values[n + 2] as unknown[][]),
+    answers: [rowKey('answers', row)],
+    answer_entities: row.entity_rows.map((e) => rowKey('answer_entities', { ...row, ...e })),
+    answer_citations: row.citation_rows.map((c) => rowKey('answer_citations', { ...row, ...c })),
   };
 }
 

@@ -8,7 +8,7 @@ import type { ValidAnswer } from './answer-schema.ts';
 import { cardId } from './ids.ts';
 import { firstIndexes } from './first-indexes.ts';
 import { POLARITY_VALUE } from './sentiment/entity-sentiment.ts';
-import { rowKey, writeCitationRow, writeEntityRow, writeWideAnswer, writeWideEnd } from './row-lines.ts';
+import { type CitationTuple, type EntityTuple, rowKey, writeAnswerRowsIn } from './row-lines.ts';
 import type { RowBinaryWriter } from '../stores/row-binary.ts';
 import { chTime } from '../stores/scoped-query.ts';
 
@@ -22,7 +22,6 @@ export interface AnswerContext {
   reanalysis?: boolean;
 }
 
-// Values go in COLUMNS order (row-lines.ts).
 /**
  * Writes an answer's answer_rows_in row (its answers, answer_entities and answer_citations rows)
  * into `wide`, and returns the keys of its shopping_cards rows.
@@ -36,98 +35,93 @@ export function answerRows(
 ): string[] {
   const { answerId, organizationId, brandId } = ctx;
   const { prompt_id, platform, model, region } = a;
-  writeWideAnswer(
-    wide,
-    answerId,
-    organizationId,
-    brandId,
+  // A competitor neither named nor cited adds nothing to any figure (every competitor figure is a
+  // sum over its rows divided by the answer count, which the brand's row carries), so only the
+  // brand's row is always stored. This keeps the table to a few rows per answer.
+  const entityRows: EntityTuple[] = [];
+  analysis?.entities.forEach((e, i) => {
+    if (e.kind !== 'brand' && e.mentions === 0 && e.citations === 0) return;
+    const s = analysis.sentiments[i];
+    entityRows.push({
+      entity_id: e.entity_id,
+      is_brand: e.kind === 'brand' ? 1 : 0,
+      mentions: e.mentions,
+      position: e.position,
+      citations: e.citations,
+      score: e.score,
+      sentiment: s ? POLARITY_VALUE[s.sentiment] : 0,
+      sentiment_score: s ? s.score : 0,
+    });
+  });
+  const citations = analysis ? analysis.citations : [];
+  const domainFirst = firstIndexes(citations, (c) => c.domain); // i: the first of its domain
+  let seenGroups = 0; // a bit per group: you, competitor, external
+  const citationRows = citations.map((c, i): CitationTuple => {
+    const group = c.category === 'you' ? 1 : c.category === 'competitor' ? 2 : 4;
+    const row: CitationTuple = {
+      url: c.url,
+      domain: c.domain,
+      category: c.category,
+      article_type: c.article_type,
+      title: c.title,
+      domain_first: domainFirst[i] === i ? 1 : 0,
+      group_first: seenGroups & group ? 0 : 1,
+      answer_first: i === 0 ? 1 : 0,
+    };
+    seenGroups |= group;
+    return row;
+  });
+  const at = Date.parse(a.collected_at);
+  writeAnswerRowsIn(wide, {
+    answer_id: answerId,
+    organization_id: organizationId,
+    brand_id: brandId,
     prompt_id,
     platform,
     model,
     region,
-    a.mode,
-    Date.parse(a.collected_at),
-    a.text,
-    analysis ? analysis.citations.length : 0,
-    cards.length,
-    a.search_queries ?? [],
-    Array.isArray(a.search_queries) ? 1 : 0,
-  );
-  // A competitor neither named nor cited adds nothing to any figure (every competitor figure is a
-  // sum over its rows divided by the answer count, which the brand's row carries), so only the
-  // brand's row is always stored. This keeps the table to a few rows per answer.
-  const stored = (e: AnswerAnalysis['entities'][number]) => e.kind === 'brand' || e.mentions > 0 || e.citations > 0;
-  const entities = analysis ? analysis.entities : [];
-  let count = 0;
-  for (const e of entities) if (stored(e)) count++;
-  wide.varUInt(count);
-  entities.forEach((e, i) => {
-    if (!stored(e)) return;
-    const s = analysis!.sentiments[i];
-    writeEntityRow(
-      wide,
-      e.entity_id,
-      e.kind === 'brand' ? 1 : 0,
-      e.mentions,
-      e.position,
-      e.citations,
-      e.score,
-      s ? POLARITY_VALUE[s.sentiment] : 0,
-      s ? s.score : 0,
-    );
+    mode: a.mode,
+    collected_at: at,
+    day: at,
+    text: a.text,
+    citation_count: citations.length,
+    product_count: cards.length,
+    search_queries: a.search_queries ?? [],
+    search_queries_known: Array.isArray(a.search_queries) ? 1 : 0,
+    sign: 1,
+    entity_rows: entityRows,
+    citation_rows: citationRows,
+    generation: ctx.generation,
+    reanalysis: ctx.reanalysis ? 1 : undefined,
   });
-  const citations = analysis ? analysis.citations : [];
-  wide.varUInt(citations.length);
-  const domainFirst = firstIndexes(citations, (c) => c.domain); // i: the first of its domain
-  let seenGroups = 0; // a bit per group: you, competitor, external
-  citations.forEach((c, i) => {
-    const group = c.category === 'you' ? 1 : c.category === 'competitor' ? 2 : 4;
-    writeCitationRow(
-      wide,
-      c.url,
-      c.domain,
-      c.category,
-      c.article_type,
-      c.title,
-      domainFirst[i] === i ? 1 : 0,
-      seenGroups & group ? 0 : 1,
-      i === 0 ? 1 : 0,
-    );
-    seenGroups |= group;
-  });
-  writeWideEnd(wide, ctx.generation, ctx.reanalysis);
-  const shoppingCards: string[] = [];
   // The cards' rows are JSON lines, with the day and time as text: only shopping answers need them.
   const day = a.collected_at.slice(0, 10);
-  const collected_at = cards.length ? chTime(a.collected_at) : '';
-  cards.forEach((c, i) => {
-    shoppingCards.push(
-      rowKey('shopping_cards', [
-        cardId(answerId, i),
-        answerId,
-        organizationId,
-        brandId,
-        prompt_id,
-        platform,
-        model,
-        region,
-        day,
-        collected_at,
-        c.position,
-        c.product_title,
-        c.product_brand,
-        c.price_amount,
-        c.price_currency,
-        c.image_url,
-        c.merchant_url,
-        c.merchant_domain,
-        c.rating,
-        c.review_count,
-        JSON.stringify(c.raw),
-        c.matched_brand_id,
-        c.matched_brand_role,
-      ]),
-    );
-  });
-  return shoppingCards;
+  const created_at = cards.length ? chTime(a.collected_at) : '';
+  return cards.map((c, i) =>
+    rowKey('shopping_cards', {
+      card_id: cardId(answerId, i),
+      answer_id: answerId,
+      organization_id: organizationId,
+      brand_id: brandId,
+      prompt_id,
+      platform,
+      model,
+      region,
+      day,
+      created_at,
+      position: c.position,
+      product_title: c.product_title,
+      product_brand: c.product_brand,
+      price_amount: c.price_amount,
+      price_currency: c.price_currency,
+      image_url: c.image_url,
+      merchant_url: c.merchant_url,
+      merchant_domain: c.merchant_domain,
+      rating: c.rating,
+      review_count: c.review_count,
+      raw: JSON.stringify(c.raw),
+      matched_brand_id: c.matched_brand_id,
+      matched_brand_role: c.matched_brand_role,
+    }),
+  );
 }

@@ -6,7 +6,7 @@ import readline from 'node:readline';
 import test from 'ava';
 import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
 import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
-import { COLUMNS } from '../../src/tracking/row-lines.ts';
+import { columnsOf } from '../../src/stores/fact-tables.ts';
 import { PrepareThreads } from '../../src/tracking/prepare-thread.ts';
 import { latestCollectedAt } from '../../src/tracking/answer-schema.ts';
 
@@ -227,7 +227,7 @@ test('an earlier attempt that wrote some tables and not others is healed', async
   await ingestFile(server.stores, file);
   const before = await stored(tenant.brandId);
   // As if a crash had come between tables: the answers rows are gone, the other tables' rows stay.
-  const cols = COLUMNS.answers.join(', ');
+  const cols = columnsOf('answers').join(', ');
   await server.stores.ch.client.command({
     query: `INSERT INTO answers (${cols}, sign) SELECT ${cols}, -1 FROM answers WHERE brand_id = {b:UUID}`,
     query_params: { b: tenant.brandId },

@@ -69,13 +69,13 @@ test('the worker gives the lines of a step that the analysis here gives, model v
   // Answer 2's Globex row carries the model's verdict (1, 0.75), not the built-in one.
   const rows = wideRows(here.rows, true);
   t.deepEqual(
-    rows.map((r) => r[0]),
+    rows.map((r) => r.answer_id),
     answers.map((a) => a.answer_id),
   );
-  const globex = (rows[1][16] as unknown[][]).find((e) => e[0] === entities[1].id);
-  t.deepEqual(globex?.slice(6), [1, 0.75]);
+  const globex = rows[1].entity_rows.find((e) => e.entity_id === entities[1].id);
+  t.deepEqual([globex?.sentiment, globex?.sentiment_score], [1, 0.75]);
   t.true(
-    rows.every((r) => r[19] === 1 && r[10] === ''),
+    rows.every((r) => r.reanalysis === 1 && r.text === ''),
     'flagged as re-analysis, without the text',
   );
   const thread = new ReanalysisThread({ brandId, entities, generation: 4 });

@@ -28,7 +28,7 @@ function flags(citations: CitationFigures[]): number[][] {
   const w = new RowBinaryWriter();
   answerRows(answer, { answerId: ID(1), organizationId: ID(2), brandId: ID(3), generation: 0 }, analysis, [], w);
   const [row] = wideRows(w.bytes());
-  return (row[17] as number[][]).map((c) => c.slice(5));
+  return row.citation_rows.map((c) => [c.domain_first, c.group_first, c.answer_first]);
 }
 
 const cite = (domain: string, category: Category, k: number): CitationFigures => ({
