@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import test from 'ava';
-import { removeOrphanSpools } from '../../src/stores/clickhouse.ts';
+import { removeOrphanSpools } from '../../src/stores/spool.ts';
 import { select } from '../../src/stores/scoped-query.ts';
 import { migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
