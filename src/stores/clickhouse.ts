@@ -16,9 +16,6 @@ import type { BinaryColumn } from './row-binary.ts';
 const DEFAULT_READ_SLOTS = { embedded: 2, server: 8 };
 
 export interface ClickHouse {
-  client: ClickHouseClient;
-  /** The clients tenant reads run on: embedded, chDB connections of their own; on a server, `client`. */
-  readClients: readonly ClickHouseClient[];
   embedded: boolean;
   /** `ON CLUSTER x` when migrations target a cluster, else empty. */
   cluster?: string;
@@ -46,6 +43,16 @@ export interface ClickHouse {
    * figure served to a tenant goes through `rows`. Grep for `.system(` to review every use.
    */
   system<T = Record<string, unknown>>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
+  /**
+   * Runs a statement that returns no rows (DDL, OPTIMIZE, INSERT ... SELECT): NOT for tenant data.
+   * For migrations and the store's own bookkeeping; the files that may call it are listed in
+   * test/architecture/scoped-query.test.ts.
+   */
+  command(statement: {
+    query: string;
+    query_params?: Record<string, unknown>;
+    clickhouse_settings?: Record<string, string | number>;
+  }): Promise<void>;
   /** Inserts rows (objects with the same keys) in one block. */
   insert(table: string, values: readonly object[]): Promise<void>;
   /** Inserts JSONCompactEachRow lines (UTF-8 or text) filling these columns, in one block. */
@@ -173,8 +180,6 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     }
   }
   const store: ClickHouse = {
-    client,
-    readClients: engine.readClients,
     embedded: engine.embedded,
     cluster: opts.cluster,
     rows: <T>(query: ScopedQuery) => read<T>(query, 'service', false),
@@ -187,6 +192,9 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       rowLines: (query) => read(query, lane, true, gone, true),
     }),
     system: select,
+    command: async (statement) => {
+      await client.command(statement);
+    },
     async insert(table, values) {
       if (values.length === 0) return;
       const { columns, body } = compactRows(values);
@@ -196,5 +204,20 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     insertRowBinary,
     close: () => engine.close(),
   };
+  ENGINES.set(store, engine);
   return store;
+}
+
+// The engine behind each store, reachable from this file and from engineClientsForTests only: the
+// raw clients would run any query, outside every scope.
+const ENGINES = new WeakMap<ClickHouse, Engine>();
+
+/**
+ * The raw clients of a store's engine, for tests that break them on purpose (a ClickHouse outage).
+ * Nothing under src/ or jobs/ may call it (test/architecture/scoped-query.test.ts).
+ */
+export function engineClientsForTests(ch: ClickHouse): ClickHouseClient[] {
+  const engine = ENGINES.get(ch);
+  if (!engine) throw new Error('not a store opened by openClickHouse');
+  return [engine.client, ...engine.readClients];
 }

@@ -246,8 +246,33 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
   return { from: `${from}${src.final ? ' FINAL' : ''}`, where: parts };
 }
 
+/**
+ * What a caller's text may not hold, since it could read a table the scope does not cover: a
+ * subquery, a join or a union (SELECT, FROM, JOIN, UNION), an `IN` over a table named
+ * bare (`x IN answers` reads that table), a placeholder of type Identifier (a table's name bound
+ * as a value), and the functions that read a table by name. Other reads come in through `in` and
+ * unionAll, as scoped queries.
+ */
+const NAMES_A_TABLE = [
+  /\b(SELECT|FROM|JOIN|UNION|INTO|SETTINGS|FORMAT)\b/i,
+  /\bIN\s+(?![({\s])/i,
+  /\{\s*\w+\s*:\s*Identifier\s*\}/i,
+  /\b(joinGet\w*|dictGet\w*|dictHas\w*|hasColumnInTable|file|url|remote\w*|merge|cluster\w*|s3\w*|input)\s*\(/i,
+];
+
+/** Refuses caller text that could name a table (NAMES_A_TABLE): a select cannot reach outside its scope. */
+function checkClauses(c: Clauses): void {
+  for (const clause of ['select', 'where', 'groupBy', 'having', 'orderBy', 'limit'] as const) {
+    const text = c[clause];
+    if (text !== undefined && NAMES_A_TABLE.some((re) => re.test(text))) {
+      throw new Error(`a scoped query's ${clause} may not name a table: ${text}`);
+    }
+  }
+}
+
 /** A SELECT from a table inside its scope, or from a scoped subquery. */
 export function select(from: Source | ScopedQuery, c: Clauses): ScopedQuery {
+  checkClauses(c);
   const params: Record<string, unknown> = {};
   const where: string[] = [];
   let sql: string;

@@ -238,7 +238,7 @@ test('a replaced answer counts once in the daily rollup too, before and after me
   };
   await check();
   for (const table of ['answer_entities', 'entity_daily'])
-    await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+    await server.stores.ch.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
   // A wider range is a new cache key, so this reads the merged tables.
   const body = (
     await get(

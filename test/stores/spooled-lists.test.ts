@@ -29,7 +29,7 @@ test.serial('a long list selects what it does written in, and leaves no file beh
     (id, i) =>
       `('${id}', '${ORG}', '${BRAND}', '${ORG}', 'chatgpt', 'm', 'US', 'standard', '2026-11-01 06:00:00', '2026-11-01', ${JSON.stringify(TEXTS[i]).replace(/'/g, "\\'").replace(/^"|"$/g, "'")}, 0, 0, 1)`,
   );
-  await ch.client.command({
+  await ch.command({
     query: `INSERT INTO answers (answer_id, organization_id, brand_id, prompt_id, platform, model, region, mode, collected_at, day, text, citation_count, product_count, sign) VALUES ${rows.join(', ')}`,
   });
   t.deepEqual(

@@ -163,7 +163,7 @@ test("past the worker's 500-line groups: rejections keep their line numbers, the
 
 async function optimize() {
   for (const table of ['answers', 'answer_entities', 'answer_citations']) {
-    await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+    await server.stores.ch.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
   }
 }
 
@@ -228,7 +228,7 @@ test('an earlier attempt that wrote some tables and not others is healed', async
   const before = await stored(tenant.brandId);
   // As if a crash had come between tables: the answers rows are gone, the other tables' rows stay.
   const cols = columnsOf('answers').join(', ');
-  await server.stores.ch.client.command({
+  await server.stores.ch.command({
     query: `INSERT INTO answers (${cols}, sign) SELECT ${cols}, -1 FROM answers WHERE brand_id = {b:UUID}`,
     query_params: { b: tenant.brandId },
   });
