@@ -9,8 +9,8 @@ import { sqlString } from './clickhouse-engine.ts';
 import { placeholders } from './inline-params.ts';
 import { RowBinaryWriter } from './row-binary.ts';
 
-/** A spool directory's name, with the id of the process that made it (answerscope-insert-: before 2026-11-26). */
-const SPOOL_DIR = /^answerscope-(?:spool|insert)-(\d+)-/;
+/** A spool directory's name, with the id of the process that made it. */
+const SPOOL_DIR = /^answerscope-spool-(\d+)-/;
 
 /** A spool directory untouched for this long, of a process that seems gone, is removed. */
 const ORPHAN_SPOOL_AGE_MS = 60 * 60 * 1000;

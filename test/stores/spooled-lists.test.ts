@@ -77,7 +77,6 @@ test('the spool directories of processes gone for an hour are removed, and only 
     fs.utimesSync(`${dir}/${name}`, hoursAgo(age), hoursAgo(age));
   };
   make(`answerscope-spool-${dead}-old`, 2);
-  make(`answerscope-insert-${dead}-old`, 2); // the name before 2026-11-26
   make(`answerscope-spool-${dead}-recent`, 0.5); // maybe a process this one cannot see
   make(`answerscope-spool-${process.pid}-mine`, 2);
   make('answerscope-spool-1-init', 2); // a process that runs
