@@ -1,7 +1,7 @@
 // The ClickHouse tables that hold tenant facts, each declared once: the fact tables ingestion
 // writes (their columns, types and order, as the migrations in clickhouse/ leave them) and how a
 // scoped read may filter every table it can name. From this file come the RowBinary row of
-// answer_rows_in (tracking/row-lines.ts), the rows' keys that reconcile compares, the tables
+// answer_rows_in (tracking/ingest/fact-rows.ts), the rows' keys that reconcile compares, the tables
 // stores/scoped-query.ts lets a read name, and the check that the migrations agree
 // (test/stores/fact-tables.test.ts). Adding a column is one edit here plus its migration.
 

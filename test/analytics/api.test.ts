@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { get, seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
 
 let server: TestServer;
 test.before(async () => {

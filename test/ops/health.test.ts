@@ -5,7 +5,7 @@ import test from 'ava';
 import pino from 'pino';
 import { call, get, seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
-import { ingestLines } from '../../src/tracking/ingest-file.ts';
+import { ingestLines } from '../../src/tracking/ingest/file.ts';
 import { runClaimed } from '../../jobs/schedule.ts';
 import { defineJob } from '../../jobs/registry.ts';
 import { readiness } from '../../src/http/health.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import test from 'ava';
 import { openClickHouse } from '../../src/stores/clickhouse.ts';
 import { RowBinaryReader, RowBinaryWriter, type BinaryColumn } from '../../src/stores/row-binary.ts';
-import { REANALYSIS_COLUMNS, WIDE_COLUMNS } from '../../src/tracking/row-lines.ts';
+import { REANALYSIS_COLUMNS, WIDE_COLUMNS } from '../../src/tracking/ingest/fact-rows.ts';
 import { migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
 const COLUMNS: BinaryColumn[] = [

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { articleType, classifyDomain, CURATED_CATEGORIES } from '../../src/tracking/classify.ts';
+import { articleType, classifyDomain, CURATED_CATEGORIES } from '../../src/tracking/analysis/classify.ts';
 import type { ArticleType, Category, Entity } from '../../src/tracking/types.ts';
-import curated from '../../src/tracking/data/domains.json' with { type: 'json' };
+import curated from '../../src/tracking/analysis/data/domains.json' with { type: 'json' };
 
 const acme: Entity = { id: 'b1', kind: 'brand', name: 'Acme', aliases: [], domains: ['acme.com', 'acme.io'] };
 const globex: Entity = { id: 'c1', kind: 'competitor', name: 'Globex', aliases: [], domains: ['globex.com'] };

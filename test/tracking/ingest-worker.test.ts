@@ -5,10 +5,10 @@ import path from 'node:path';
 import readline from 'node:readline';
 import test from 'ava';
 import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
+import { ingestFile, ingestLines } from '../../src/tracking/ingest/file.ts';
 import { columnsOf } from '../../src/stores/fact-tables.ts';
-import { PrepareThreads } from '../../src/tracking/prepare-thread.ts';
-import { latestCollectedAt } from '../../src/tracking/answer-schema.ts';
+import { PrepareThreads } from '../../src/tracking/ingest/worker-pool.ts';
+import { latestCollectedAt } from '../../src/tracking/ingest/answer-schema.ts';
 
 let server: TestServer;
 test.before(async () => {

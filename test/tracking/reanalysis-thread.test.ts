@@ -1,13 +1,13 @@
-// A re-analysis's steps are analysed on a worker thread (src/tracking/reanalysis-thread.ts): the
+// A re-analysis's steps are analysed on a worker thread (src/tracking/reanalysis/worker-thread.ts): the
 // lines it hands back are those the same step gives when analysed here, a step it cannot read
 // fails with the worker's reason, and bytes move between the threads only when they own their memory.
 import test from 'ava';
-import { compileEntities } from '../../src/tracking/analyze.ts';
-import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tracking/reanalysis-page.ts';
-import { ReanalysisThread } from '../../src/tracking/reanalysis-thread.ts';
-import { wideRows } from '../../src/tracking/row-lines.ts';
+import { compileEntities } from '../../src/tracking/analysis/analyze.ts';
+import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tracking/reanalysis/step.ts';
+import { ReanalysisThread } from '../../src/tracking/reanalysis/worker-thread.ts';
+import { wideRows } from '../../src/tracking/ingest/fact-rows.ts';
 import { transferable } from '../../src/runtime/ts-worker.ts';
-import { textHash, type StoredVerdict } from '../../src/tracking/sentiment-verdicts.ts';
+import { textHash, type StoredVerdict } from '../../src/tracking/analysis/sentiment/stored-verdicts.ts';
 import type { Entity } from '../../src/tracking/types.ts';
 
 const brandId = '00000000-0000-4000-8000-000000000001';

@@ -13,7 +13,7 @@ import {
   rowLine,
   wideRows,
   writeAnswerRowsIn,
-} from '../../src/tracking/row-lines.ts';
+} from '../../src/tracking/ingest/fact-rows.ts';
 import { RowBinaryWriter } from '../../src/stores/row-binary.ts';
 
 // A row's values in its table's column order, as JSON: what its key must be.

@@ -2,11 +2,11 @@
 // (domain_first, group_first, answer_first) mark the first citation of each domain, of each group
 // (you, competitor, external) and of the answer, however many citations the answer has.
 import test from 'ava';
-import type { AnswerAnalysis } from '../../src/tracking/analyze.ts';
-import type { ValidAnswer } from '../../src/tracking/answer-schema.ts';
+import type { AnswerAnalysis } from '../../src/tracking/analysis/analyze.ts';
+import type { ValidAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { RowBinaryWriter } from '../../src/stores/row-binary.ts';
-import { wideRows } from '../../src/tracking/row-lines.ts';
-import { answerRows } from '../../src/tracking/rows.ts';
+import { wideRows } from '../../src/tracking/ingest/fact-rows.ts';
+import { answerRows } from '../../src/tracking/ingest/answer-rows.ts';
 import type { Category, CitationFigures } from '../../src/tracking/types.ts';
 
 const ID = (i: number) => `5d0c1f3e-0000-4000-8000-00000000000${i}`;

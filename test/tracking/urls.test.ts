@@ -1,5 +1,11 @@
 import test from 'ava';
-import { belongsTo, domainOf, normaliseDomain, normaliseUrl, parseCitationUrl } from '../../src/tracking/urls.ts';
+import {
+  belongsTo,
+  domainOf,
+  normaliseDomain,
+  normaliseUrl,
+  parseCitationUrl,
+} from '../../src/tracking/analysis/urls.ts';
 
 /** [url as cited, normalised url or null], grouped by the rule each group shows. */
 const NORMALISED: Record<string, [url: string, expected: string | null][]> = {
