@@ -172,7 +172,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     } catch (err) {
       if (TIMEOUT_EXCEEDED.test(String((err as Error)?.message))) {
         throw new ApiError(
-          500,
+          503,
           `The analytics store stopped this request's query after its ${budgetS} s budget: narrow the date range or filters`,
         );
       }

@@ -200,6 +200,20 @@ export function ownersOfDomain(compiled: CompiledEntities, domain: string): numb
   return out ?? [];
 }
 
+/**
+ * A cited domain's category, given its owners among the tracked entities: `you` when the brand is
+ * one of them (over competitors sharing it), `competitor` when only competitors are, else the
+ * curated lists and the institutional name rules (classify.ts).
+ */
+export function domainCategory(
+  compiled: CompiledEntities,
+  domain: string,
+  owners: readonly number[] = ownersOfDomain(compiled, domain),
+): Category {
+  if (owners.length === 0) return classifyExternal(domain);
+  return owners.some((o) => compiled.entities[o].kind === 'brand') ? 'you' : 'competitor';
+}
+
 const DOMAIN_MEMO_MAX = 20_000;
 
 /** Owners and category of a cited domain, memoised per compiled brand. */
@@ -207,13 +221,7 @@ function domainInfo(compiled: CompiledEntities, domain: string): DomainInfo {
   let info = compiled.domainMemo.get(domain);
   if (info === undefined) {
     const owners = ownersOfDomain(compiled, domain);
-    const category: Category =
-      owners.length === 0
-        ? classifyExternal(domain)
-        : owners.some((o) => compiled.entities[o].kind === 'brand')
-          ? 'you'
-          : 'competitor';
-    info = { owners, category };
+    info = { owners, category: domainCategory(compiled, domain, owners) };
     if (compiled.domainMemo.size >= DOMAIN_MEMO_MAX) compiled.domainMemo.clear();
     compiled.domainMemo.set(domain, info);
   }

@@ -2,8 +2,8 @@
 // The rules are user-facing: docs/analysis.md explains them and src/tracking/analysis/data/README.md
 // explains how to extend the curated lists. Keep all three in step.
 
-import type { ArticleType, Category, Entity } from '../types.ts';
-import { belongsTo, domainSuffixes, hostToDomain, normaliseDomain, parseCitationUrl } from './urls.ts';
+import type { ArticleType, Category } from '../types.ts';
+import { domainSuffixes, normaliseDomain, parseCitationUrl } from './urls.ts';
 import curated from './data/domains.json' with { type: 'json' };
 
 export type CuratedCategory = 'editorial' | 'forum' | 'social' | 'review' | 'institutional';
@@ -60,21 +60,11 @@ function institutionalByName(domain: string): boolean {
 
 /**
  * Category of a domain that belongs to no tracked entity: the curated lists first, then the
- * institutional name rules, else `other`. Analysis calls this after its own entity check.
+ * institutional name rules, else `other`. Analysis calls this after its own entity check
+ * (domainCategory in analyze.ts).
  */
 export function classifyExternal(domain: string): Category {
   return curatedCategory(domain) ?? (institutionalByName(domain) ? 'institutional' : 'other');
-}
-
-/**
- * `you` when the domain belongs to the brand (exact or sub-domain), else `competitor` when it
- * belongs to a competitor, else the curated lists / institutional rules, else `other`.
- */
-export function classifyDomain(domain: string, brand: Entity, competitors: readonly Entity[]): Category {
-  const d = hostToDomain(domain.trim());
-  if (belongsTo(d, brand.domains)) return 'you';
-  for (const c of competitors) if (belongsTo(d, c.domains)) return 'competitor';
-  return classifyExternal(d);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -209,23 +209,6 @@ export function normaliseDomain(d: string): string {
   return u ? hostToDomain(u.hostname) : '';
 }
 
-/**
- * True when `domain` equals one of `entityDomains` or is a sub-domain of one: `blog.acme.com`
- * belongs to `acme.com`, `notacme.com` does not (label boundary, never a substring test).
- */
-export function belongsTo(domain: string, entityDomains: readonly string[]): boolean {
-  const d = normaliseDomain(domain);
-  if (d === '') return false;
-  for (const raw of entityDomains) {
-    const e = normaliseDomain(raw);
-    if (e === '') continue;
-    if (d === e || (d.length > e.length && d.endsWith(e) && d.charCodeAt(d.length - e.length - 1) === 46) /* . */) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /** The domain and each parent domain, most specific first: a.b.acme.com, b.acme.com, acme.com, com. */
 export function domainSuffixes(domain: string): string[] {
   const out = [domain];
