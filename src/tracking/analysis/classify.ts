@@ -42,7 +42,7 @@ const INSTITUTIONAL_SLD = new Set(['gov', 'ac', 'edu']);
 const INSTITUTIONAL_TLD = new Set(['gov', 'edu', 'mil', 'int']);
 
 /** The curated list a domain (or its nearest listed parent) is in; the most specific entry wins. */
-export function curatedCategory(domain: string): CuratedCategory | null {
+function curatedCategory(domain: string): CuratedCategory | null {
   for (const s of domainSuffixes(domain)) {
     const c = CURATED.get(s);
     if (c) return c;

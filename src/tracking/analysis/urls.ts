@@ -11,7 +11,7 @@
  * any parameter starting with `utm_` is dropped too. Add a name here to stop it splitting one page
  * into several citations; never add a name that selects content (v, id, p, q, page, ...).
  */
-export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
+const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   // Ad-click ids: Meta, Google (incl. iOS gbraid/wbraid), DoubleClick, Microsoft, Yandex, X, TikTok, LinkedIn
   'fbclid',
   'gclid',

@@ -26,7 +26,7 @@ import type { AnswerInput, Platform } from '../types.ts';
 import { DAY_MS, isoDay } from '../../instant.ts';
 
 /** A claim older than this belongs to a worker that died: a capture takes minutes at most (timeout x attempts). */
-export const STALE_CLAIM_MS = 20 * 60_000;
+const STALE_CLAIM_MS = 20 * 60_000;
 const BATCH_SIZE = 25;
 
 export interface CaptureContext {

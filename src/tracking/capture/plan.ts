@@ -9,7 +9,7 @@ import { PLATFORMS, type Platform } from '../types.ts';
 const ALL_BUT_GROK = PLATFORMS.filter((p) => p !== 'grok');
 
 /** Platforms tracked daily per plan. */
-export const PLAN_PLATFORMS: Record<Plan, readonly Platform[]> = {
+const PLAN_PLATFORMS: Record<Plan, readonly Platform[]> = {
   starter: ['chatgpt', 'perplexity'],
   growth: ALL_BUT_GROK,
   business: ALL_BUT_GROK,
@@ -43,14 +43,14 @@ export function captureId(s: {
 }
 
 /** The prompt's platforms that the plan allows, in the platform list's order; none named means all the plan has. */
-export function platformsFor(promptPlatforms: readonly string[], plan: Plan): Platform[] {
+function platformsFor(promptPlatforms: readonly string[], plan: Plan): Platform[] {
   const allowed = PLAN_PLATFORMS[plan] ?? [];
   const asked = promptPlatforms.length ? promptPlatforms : allowed;
   return PLATFORMS.filter((p) => allowed.includes(p) && asked.includes(p));
 }
 
 /** A prompt's regions, or the brand's region (US when unset) when it has none. */
-export function regionsFor(promptRegions: readonly string[], brandRegion: string): string[] {
+function regionsFor(promptRegions: readonly string[], brandRegion: string): string[] {
   const list = promptRegions.map((r) => r.trim()).filter(Boolean);
   return [...new Set(list.length ? list : [brandRegion.trim() || 'US'])];
 }

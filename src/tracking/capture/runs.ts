@@ -13,7 +13,7 @@ export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'no_ans
 export const FINAL: readonly RunStatus[] = ['succeeded', 'no_answer'];
 
 /** Captures of one slot in one day at most: a slot failing every time stays failed after this many. */
-export const MAX_CLAIMS = 5;
+const MAX_CLAIMS = 5;
 
 export interface Claim {
   id: string;

@@ -62,7 +62,7 @@ export interface MentionSpan {
 /** The summed valence S becomes S / sqrt(S^2 + ALPHA) (VADER's normalisation): one "good" is 0.61. */
 const ALPHA = 15;
 /** |score| at or above this is positive or negative; below it, neutral. */
-export const POLARITY_THRESHOLD = 0.2;
+const POLARITY_THRESHOLD = 0.2;
 const NEGATION_FACTOR = -0.75;
 const BOOST = 1.3;
 /** Weights of the clauses before and after a contrast, and of a sentence-opening subordinate clause. */
@@ -197,7 +197,7 @@ export function entitySentiments(
   return out;
 }
 
-export function polarityOf(sum: number): EntitySentiment {
+function polarityOf(sum: number): EntitySentiment {
   const score = Math.round((sum / Math.sqrt(sum * sum + ALPHA)) * 1000) / 1000 || 0;
   const sentiment = score >= POLARITY_THRESHOLD ? 'positive' : score <= -POLARITY_THRESHOLD ? 'negative' : 'neutral';
   return { sentiment, score };

@@ -25,9 +25,6 @@ const Shown = z.object({ entities: z.array(Verdict) });
 /** What a call must parse as: each entry is checked on its own, so one bad entry costs only its entity. */
 const Answer = z.object({ entities: z.array(z.unknown()) });
 
-/** Why an entity kept the built-in verdict (the label of answerscope_sentiment_model_fallbacks_total). */
-export type FallbackReason = 'failed' | 'skipped' | 'invalid';
-
 const SYSTEM = `You judge how an AI assistant's answer speaks of named companies and products.
 For each entity listed, read only the sentences of the answer that name it (by its name or one of its aliases)
 and give its sentiment: positive, neutral or negative, and a score from -1 (very negative) to 1 (very positive),

@@ -25,8 +25,6 @@ const SURFACES: Partial<Record<Platform, { engine: string; model: string; google
   copilot: { engine: 'bing_copilot', model: 'copilot', google: false },
 };
 
-export const SERPAPI_PLATFORMS = Object.keys(SURFACES) as Platform[];
-
 export function createSerpApiEngine({ provider, http }: AdapterOptions): Engine {
   const { apiKey, baseUrl } = provider;
   const search = (params: Record<string, string>, signal?: AbortSignal): Promise<JsonResult> =>

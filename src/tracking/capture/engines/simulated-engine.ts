@@ -5,7 +5,7 @@ import { simulateAnswer, SIMULATED_LABEL, type SimBrand } from './simulated.ts';
 import { captured, failure, type Engine } from './types.ts';
 
 /** The seed of the daily job's simulated answers: the same slot always gets the same answer. */
-export const TRACKING_SEED = 'track-prompts';
+const TRACKING_SEED = 'track-prompts';
 
 /** `brandOf` finds the brand (entities and prompts, from loadSimBrands) a prompt belongs to. */
 export function createSimulatedEngine(brandOf: (promptId: string) => SimBrand | undefined): Engine {
