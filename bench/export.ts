@@ -11,7 +11,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ingestFile } from '../src/tracking/ingest-file.ts';
+import { ingestFile } from '../src/tracking/ingest/file.ts';
 import { benchWorkspace } from './ingest-workspace.ts';
 
 const N = Number(process.argv[2] ?? 1_000_000);

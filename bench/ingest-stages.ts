@@ -1,6 +1,6 @@
 // bench/ingest-stages: where the ingest worker's time goes, per answer, on one thread with nothing
 // else running: parse, validate, analyse, derive the id, write the rows into the
-// batch's buffer, and the worker's whole step (prepare-chunk.ts, on the file's chunks) together.
+// batch's buffer, and the worker's whole step (ingest/prepare-chunk.ts, on the file's chunks) together.
 // The stages run in turns for R rounds and the median of each is printed, so a machine whose speed
 // drifts during the run affects every stage alike. Inside `bench/ingest.ts` the same work costs more
 // CPU per answer, since it shares the machine's two cores with chDB.
@@ -9,15 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchWorkspace } from './ingest-workspace.ts';
-import { latestCollectedAt, validateAnswer, type ValidAnswer } from '../src/tracking/answer-schema.ts';
-import { analyzeAnswer } from '../src/tracking/analyze.ts';
-import { answerId } from '../src/tracking/ids.ts';
-import { IngestCache } from '../src/tracking/ingest.ts';
-import { BATCH_SIZE } from '../src/tracking/ingest-file.ts';
-import { prepareChunk } from '../src/tracking/prepare-chunk.ts';
-import { parseCards } from '../src/tracking/products.ts';
+import { latestCollectedAt, validateAnswer, type ValidAnswer } from '../src/tracking/ingest/answer-schema.ts';
+import { analyzeAnswer } from '../src/tracking/analysis/analyze.ts';
+import { answerId } from '../src/tracking/ingest/ids.ts';
+import { IngestCache } from '../src/tracking/ingest/batch.ts';
+import { BATCH_SIZE } from '../src/tracking/ingest/file.ts';
+import { prepareChunk } from '../src/tracking/ingest/prepare-chunk.ts';
+import { parseCards } from '../src/tracking/analysis/products.ts';
 import { RowBinaryWriter } from '../src/stores/row-binary.ts';
-import { answerRows } from '../src/tracking/rows.ts';
+import { answerRows } from '../src/tracking/ingest/answer-rows.ts';
 
 const N = Number(process.argv[2] ?? 20_000);
 const ROUNDS = Number(process.argv[3] ?? 7);
@@ -67,7 +67,7 @@ const stages: Record<string, () => unknown> = {
   'answer id': () => {
     for (const a of answers) sink += answerId(a).length;
   },
-  // Written into the batch's bytes as the worker writes them (RowBinary, row-lines.ts).
+  // Written into the batch's bytes as the worker writes them (RowBinary, ingest/fact-rows.ts).
   rows: () => {
     const w = new RowBinaryWriter(answers.length * 2048);
     for (let i = 0; i < answers.length; i++) sink += answerRows(answers[i], ctx(i), analyses[i], cards[i], w).length;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import { ingestFile } from '../src/tracking/ingest-file.ts';
+import { ingestFile } from '../src/tracking/ingest/file.ts';
 import { benchWorkspace } from './ingest-workspace.ts';
 import { threadCpu } from './thread-cpu.ts';
 import { watchMemory } from './memory.ts';

@@ -28,7 +28,7 @@ import { createLogger } from '../src/logger.ts';
 import { applyWorkspace, parseWorkspace } from '../src/tenancy/workspace.ts';
 import { createKey } from '../src/tenancy/keys.ts';
 import { generateBrand, generateVisits, PLATFORM_MODELS, type WarehouseBrand } from './warehouse.ts';
-import { ingestFile } from '../src/tracking/ingest-file.ts';
+import { ingestFile } from '../src/tracking/ingest/file.ts';
 import { registry } from '../src/runtime/metrics.ts';
 import type { Stores } from '../src/stores/index.ts';
 import { freshDatabase } from '../test/helpers/server.ts';

@@ -68,18 +68,18 @@ export async function postgresFigures(
   fs.chmodSync(dir, 0o755); // the Postgres server reads the CSV files as its own OS user
   const entities = path.join(dir, 'entities.csv');
   const citations = path.join(dir, 'citations.csv');
-  await ch.client.command({
+  await ch.command({
     query: `SELECT brand_id, entity_id, is_brand, prompt_id, platform, model, region, day, mentions, position, citations, score
     FROM answer_entities WHERE brand_id = {b:UUID} INTO OUTFILE '${entities}' FORMAT CSV`,
     query_params: { b: brandId },
   });
-  await ch.client.command({
+  await ch.command({
     query: `SELECT answer_id, brand_id, prompt_id, model, day, url, domain, category, article_type
     FROM answer_citations WHERE brand_id = {b:UUID} INTO OUTFILE '${citations}' FORMAT CSV`,
     query_params: { b: brandId },
   });
   const visits = path.join(dir, 'visits.csv');
-  await ch.client.command({
+  await ch.command({
     query: `SELECT brand_id, day, platform, path, country FROM ai_visits WHERE brand_id = {b:UUID}
     INTO OUTFILE '${visits}' FORMAT CSV`,
     query_params: { b: brandId },

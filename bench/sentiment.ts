@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sentimentCase, type SentimentCase } from '../test/fixtures/sentiment/cases.ts';
-import type { Polarity } from '../src/tracking/sentiment/entity-sentiment.ts';
+import type { Polarity } from '../src/tracking/analysis/sentiment/entity-sentiment.ts';
 
 const CLASSES: readonly Polarity[] = ['positive', 'neutral', 'negative'];
 const TARGET = 0.8;

@@ -57,7 +57,7 @@ export async function generateBrand(
     total,
   };
   const settings = { max_insert_threads: '2', max_threads: '2' } as Record<string, string>;
-  await ch.client.command({
+  await ch.command({
     query: `INSERT INTO answers (answer_id, organization_id, brand_id, prompt_id, platform, model, region, mode, collected_at, day, text, citation_count, product_count, sign)
       SELECT answer_, {org:UUID}, {brand:UUID}, prompt_, platform_, model_, region_, 'standard', at_, day_, '', 3, 0, 1
       FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))`,
@@ -66,7 +66,7 @@ export async function generateBrand(
   });
   // Entity 0 is the brand; entity i > 0 competitor i, present in 30% of answers. A competitor row is
   // named or cited by construction, like the rows ingestion writes.
-  await ch.client.command({
+  await ch.command({
     query: `INSERT INTO answer_entities (answer_id, brand_id, entity_id, is_brand, prompt_id, platform, model, region, day, collected_at, mentions, position, citations, score, sign)
       SELECT answer_, {brand:UUID}, if(e = 0, {brand:UUID}, {comps:Array(UUID)}[e]), e = 0, prompt_, platform_, model_, region_, day_, at_,
         mentions_, position_, cited_, 60 * (mentions_ > 0) + 25 * cited_ + if(position_ > 0, 15 / position_, 0), 1
@@ -81,7 +81,7 @@ export async function generateBrand(
     query_params: params,
     clickhouse_settings: settings,
   });
-  await ch.client.command({
+  await ch.command({
     // First-of-kind flags as ingestion sets them (k = 0 is the answer's first citation; the rare
     // repeated domain within one answer is counted as a first too, a negligible overstatement here).
     query: `INSERT INTO answer_citations (answer_id, brand_id, prompt_id, platform, model, region, day, collected_at, url, domain, category, article_type, title, domain_first, group_first, answer_first, sign)
@@ -100,7 +100,7 @@ export async function generateBrand(
     clickhouse_settings: settings,
   });
   // Product cards for 5% of answers, 4 each.
-  await ch.client.command({
+  await ch.command({
     query: `INSERT INTO shopping_cards (card_id, answer_id, organization_id, brand_id, prompt_id, platform, model, region, day, created_at, position,
         product_title, product_brand, price_amount, price_currency, image_url, merchant_url, merchant_domain, rating, review_count, raw,
         matched_brand_id, matched_brand_role, sign)
@@ -122,7 +122,7 @@ export async function generateVisits(
   brandId: string,
   opts: { start: string; days: number; count: number },
 ) {
-  await ch.client.command({
+  await ch.command({
     query: `INSERT INTO ai_visits (brand_id, ts, day, platform, path, country, referrer_host)
       SELECT {brand:UUID}, toDateTime64(toDate({start:Date}) + number % {days:UInt32}, 3, 'UTC') + toIntervalSecond(number % 86400),
         toDate({start:Date}) + number % {days:UInt32},

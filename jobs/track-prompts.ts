@@ -4,7 +4,7 @@
 // slot by slot in capture_runs, so a second run (manual, or after a crash) never duplicates it.
 // Prints {date, engine, planned, answers, skipped, no_answer, in_progress, failed: [...], not_configured: [...]}.
 import { defineJob } from './registry.ts';
-import { runCapture } from '../src/tracking/capture.ts';
+import { runCapture } from '../src/tracking/capture/capture.ts';
 
 export const trackPrompts = defineJob({
   name: 'track-prompts',

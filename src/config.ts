@@ -182,7 +182,7 @@ const schema = z.object({
     // header get 403 (DNS-rebinding protection).
     allowedOrigins: env('MCP_ALLOWED_ORIGINS', origins.default([])),
   }),
-  // Answer capture (src/tracking/capture.ts, README "Tracking engines"). `live` calls the providers
+  // Answer capture (src/tracking/capture/capture.ts, README "Tracking engines"). `live` calls the providers
   // below and reports a platform whose key is unset as not configured; `simulated` must be asked
   // for explicitly, so made-up answers never pass for real ones.
   tracking: z.object({
@@ -225,7 +225,7 @@ const schema = z.object({
       serpapi: z.object({
         apiKey: env('SERPAPI_API_KEY', z.string().optional()),
         baseUrl: env('SERPAPI_BASE_URL', httpUrl.default('https://serpapi.com')),
-        // No variable: SerpApi's engines are chosen per platform (src/tracking/engines/serpapi.ts).
+        // No variable: SerpApi's engines are chosen per platform (src/tracking/capture/engines/serpapi.ts).
         model: z.string().default(''),
       }),
     }),

@@ -12,9 +12,9 @@ import { applyWorkspace, parseWorkspace } from './tenancy/workspace.ts';
 import { createKey } from './tenancy/keys.ts';
 import { setPasswordByEmail } from './tenancy/accounts.ts';
 import { readJsonFile } from './cli/commands.ts';
-import { ingestLines } from './tracking/ingest-file.ts';
-import { simulateDays, SIMULATED_LABEL } from './tracking/engines/simulated.ts';
-import { loadSimBrands } from './tracking/engines/simulated-brands.ts';
+import { ingestLines } from './tracking/ingest/file.ts';
+import { simulateDays, SIMULATED_LABEL } from './tracking/capture/engines/simulated.ts';
+import { loadSimBrands } from './tracking/capture/engines/simulated-brands.ts';
 import { DAY_MS, isoDay } from './instant.ts';
 
 const DEMO_DAYS = 90;

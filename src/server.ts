@@ -16,7 +16,7 @@ import { jobs } from '../jobs/index.ts';
 import { startScheduler } from '../jobs/schedule.ts';
 import { startAuditWorker } from './audits/runner.ts';
 import { startWebhookWorker } from './webhooks/worker.ts';
-import { startReanalysisWorker } from './tracking/reanalysis-worker.ts';
+import { startReanalysisWorker } from './tracking/reanalysis/queue.ts';
 import { createTraffic, type Traffic } from './traffic/index.ts';
 import { mcpMount, mcpOriginGuard } from './mcp/http.ts';
 import { createLogger } from './logger.ts';

@@ -2,7 +2,7 @@
 // alerting tools fire on noise, so a window with too few answers, or whose capture mostly failed,
 // decides nothing.
 import type { Postgres } from '../stores/postgres.ts';
-import { captureCompleteness } from '../tracking/capture-runs.ts';
+import { captureCompleteness } from '../tracking/capture/runs.ts';
 import type { Window } from './firings.ts';
 import type { WindowValue } from './metric-values.ts';
 

@@ -14,7 +14,7 @@ import { chTime, select, storedAnswerPlaces, type PlainFilters, type ScopedQuery
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
 import type { AnswerMode, Entity } from '../tracking/types.ts';
-import { polarityOfValue, type Polarity } from '../tracking/sentiment/entity-sentiment.ts';
+import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
 
 /** One tracked entity's analysis of an answer. */

@@ -2,7 +2,7 @@
 // and shared by every signal. Only what a crawler that does not run JavaScript sees counts.
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
-import { hostToDomain } from '../tracking/urls.ts';
+import { hostToDomain } from '../tracking/analysis/urls.ts';
 
 export type PageKind = 'home' | 'article' | 'product' | 'page';
 

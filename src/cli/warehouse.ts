@@ -128,7 +128,7 @@ export async function warehouseGrant(
   if (opts.apply) {
     for (const [i, query] of sql.entries()) {
       try {
-        await env.stores.ch.client.command({ query });
+        await env.stores.ch.command({ query });
       } catch (err) {
         throw new UserError(
           `statement ${i + 1} of ${sql.length} failed (${(err as Error).message}); the ones before it were applied: ${query}`,

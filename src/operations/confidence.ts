@@ -5,7 +5,7 @@ import { operation } from './registry.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { visibilitySummary } from './visibility.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
-import { captureCompleteness } from '../tracking/capture-runs.ts';
+import { captureCompleteness } from '../tracking/capture/runs.ts';
 import { visibilityConfidence as confidence } from '../analytics/confidence.ts';
 import { round } from '../analytics/formulas.ts';
 import type { Filters } from '../analytics/filters.ts';

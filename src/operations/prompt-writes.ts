@@ -17,7 +17,7 @@ import {
 import { promptLimitMessage } from '../tenancy/prompt-limit.ts';
 import { planOf } from '../tenancy/organizations.ts';
 import { platforms, promptText, regions, strictObject } from '../tenancy/workspace-fields.ts';
-import { PLAN_PLATFORMS } from '../tracking/capture-plan.ts';
+import { PLAN_PLATFORMS } from '../tracking/capture/plan.ts';
 import { PLATFORMS } from '../tracking/types.ts';
 import { UUID_RE } from '../uuid.ts';
 import type { Queryable } from '../stores/postgres.ts';

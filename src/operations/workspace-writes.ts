@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { BRAND_NOT_FOUND, type BrandRecord } from '../tenancy/brands.ts';
 import { changeBrand } from '../tenancy/workspace-change.ts';
 import type { Queryable } from '../stores/postgres.ts';
-import { reanalysisQueued } from '../tracking/reanalysis-worker.ts';
+import { reanalysisQueued } from '../tracking/reanalysis/queue.ts';
 import { UUID_RE } from '../uuid.ts';
 import type { Ctx } from './registry.ts';
 

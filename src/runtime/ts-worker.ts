@@ -1,7 +1,7 @@
 // A worker thread on one of our TypeScript modules, answering numbered requests. The sources run
 // through tsx (as bin/answerscope.js registers it), and a worker starts without the parent's
 // loaders, so it registers tsx itself before loading the module. The worker threads of the
-// service (ingestion's, tracking/prepare-thread.ts; re-analysis's, tracking/reanalysis-thread.ts;
+// service (ingestion's, tracking/ingest/worker-pool.ts; re-analysis's, tracking/reanalysis/worker-thread.ts;
 // the bootstrap's, analytics/resample-pool.ts) run here: each owner sends requests, reads the worker's messages and settles each request by its
 // number; if the thread fails or stops, every request in hand, and any after, fails with the reason.
 import { Worker, type Transferable } from 'node:worker_threads';

@@ -8,7 +8,7 @@
 /** Session lock: two starting instances apply migrations in turn (src/stores/migrate.ts). */
 export const MIGRATION_LOCK = 724_851_001;
 
-/** Session lock: ingests of answers never interleave across processes (src/tracking/ingest-lock.ts). */
+/** Session lock: ingests of answers never interleave across processes (src/tracking/ingest/lock.ts). */
 export const INGEST_LOCK = 724_851_002;
 
 // Per-brand transaction locks: `pg_advisory_xact_lock(hashtextextended(brand_id, seed))`. The seed

@@ -64,7 +64,7 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
       }
       // ClickHouse keeps its own record too, and it decides: a fresh ClickHouse behind an existing
       // Postgres (a new DATA_DIR, a replaced server) gets its tables even though Postgres has them listed.
-      await ch.client.command({
+      await ch.command({
         query: `CREATE TABLE IF NOT EXISTS schema_migrations ${ch.cluster ? `ON CLUSTER \`${ch.cluster}\`` : ''}
           (name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ${ch.cluster ? 'Replicated' : ''}ReplacingMergeTree ORDER BY name`,
       });
@@ -76,7 +76,7 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
         const sql = fs.readFileSync(path.join(ROOT, 'clickhouse', name), 'utf8');
         for (const statement of clickhouseStatements(sql, ch.cluster)) {
           try {
-            await ch.client.command({ query: statement });
+            await ch.command({ query: statement });
           } catch (err) {
             throw new Error(`ClickHouse migration ${name} failed: ${(err as Error).message}`);
           }

@@ -1,7 +1,7 @@
 // ClickHouse's RowBinary format, written and read value by value: each value in its column's
 // binary form, no names, no separators. The engine reads it with no parsing at all; a batch of
 // answers that cost it 22-29 µs of CPU an answer as JSONCompactEachRow cost 11-14 µs as RowBinary,
-// views and parts included (docs/performance.md, ingestion, "on a tenth machine").
+// views and parts included (commit 28a2660).
 // Only the types our tables use: UInt8/16/32, Int8, Float64, String, UUID, Date, DateTime64(3),
 // Array(T) (a count, then the elements) and Tuple(...) (its fields in order).
 
@@ -119,35 +119,6 @@ export class RowBinaryWriter extends ByteWriter {
 
   /** A String: its UTF-8 length, then its UTF-8 bytes. */
   string(s: string): void {
-    const len = s.length;
-    // Most strings of a row are short and ASCII (ids, platforms, domains, URLs, titles): copied
-    // unit by unit here, they skip Buffer.write's call into C++, which cost more than the copy.
-    // Under 128 units, an ASCII string's length is one byte.
-    if (len < 128) {
-      this.room(1 + len * 3);
-      const buf = this.buf;
-      const start = this.at + 1;
-      let i = 0;
-      for (; i < len; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        buf[start + i] = c;
-      }
-      if (i === len) {
-        buf[this.at] = len;
-        this.at = start + len;
-        return;
-      }
-    }
-    // Up to 42 UTF-16 units take at most 126 bytes, whose length is one byte: the text is written
-    // first and its length set after, so short strings are not measured first.
-    if (len <= 42) {
-      this.room(1 + len * 3);
-      const n = this.buf.write(s, this.at + 1, 'utf8');
-      this.buf[this.at] = n;
-      this.at += 1 + n;
-      return;
-    }
     const n = Buffer.byteLength(s, 'utf8');
     this.varUInt(n);
     this.room(n);
@@ -263,3 +234,80 @@ export class RowBinaryReader {
 
 /** A column of a RowBinary insert: its name and its ClickHouse type, in the order values are written. */
 export type BinaryColumn = readonly [name: string, type: string];
+
+/** A value's RowBinary form: a scalar type, or an array of tuples whose fields are named here. */
+export type BinaryType =
+  | 'UUID'
+  | 'String'
+  | 'Array(String)'
+  | 'UInt8'
+  | 'UInt16'
+  | 'UInt32'
+  | 'Int8'
+  | 'Float64'
+  | 'Date'
+  | "DateTime64(3, 'UTC')"
+  | { readonly tuples: BinaryFields };
+export type BinaryFields = readonly (readonly [name: string, type: BinaryType])[];
+
+/** The ClickHouse name of a type: `Array(Tuple(...))` for tuples (unnamed, in field order). */
+export const typeName = (t: BinaryType): string =>
+  typeof t === 'string' ? t : `Array(Tuple(${t.tuples.map(([, f]) => typeName(f)).join(', ')}))`;
+
+type Put = (w: RowBinaryWriter, v: never) => void;
+type Get = (r: RowBinaryReader) => unknown;
+// Dates and times are epoch milliseconds both ways.
+const SCALARS: Record<Exclude<BinaryType, object>, { put: Put; get: Get }> = {
+  UUID: { put: (w, v: string) => w.uuid(v), get: (r) => r.uuid() },
+  String: { put: (w, v: string) => w.string(v), get: (r) => r.string() },
+  'Array(String)': {
+    put: (w, v: readonly string[]) => {
+      w.varUInt(v.length);
+      for (const s of v) w.string(s);
+    },
+    get: (r) => Array.from({ length: r.varUInt() }, () => r.string()),
+  },
+  UInt8: { put: (w, v: number) => w.uint8(v), get: (r) => r.uint8() },
+  UInt16: { put: (w, v: number) => w.uint16(v), get: (r) => r.uint16() },
+  UInt32: { put: (w, v: number) => w.uint32(v), get: (r) => r.uint32() },
+  Int8: { put: (w, v: number) => w.int8(v), get: (r) => r.int8() },
+  Float64: { put: (w, v: number) => w.float64(v), get: (r) => r.float64() },
+  Date: { put: (w, v: number) => w.date(v), get: (r) => r.date() },
+  "DateTime64(3, 'UTC')": { put: (w, v: number) => w.dateTime64ms(v), get: (r) => r.dateTime64ms() },
+};
+
+/** Writes and reads records whose fields are named by a list of columns, in that list's order. */
+export interface RecordCodec<R> {
+  /** The columns, as an insert names them. */
+  readonly columns: readonly BinaryColumn[];
+  write(w: RowBinaryWriter, record: R): void;
+  read(r: RowBinaryReader): R;
+}
+
+/** The codec of records with these fields; an array of tuples is an array of records of its fields. */
+export function recordCodec<R extends object>(fields: BinaryFields): RecordCodec<R> {
+  const parts = fields.map(([name, type]): { name: string; put: Put; get: Get } => {
+    if (typeof type === 'string') return { name, ...SCALARS[type] };
+    const inner = recordCodec<object>(type.tuples);
+    return {
+      name,
+      put: (w, list: readonly object[]) => {
+        w.varUInt(list.length);
+        for (const item of list) inner.write(w, item);
+      },
+      get: (r) => Array.from({ length: r.varUInt() }, () => inner.read(r)),
+    };
+  });
+  return {
+    columns: fields.map(([name, type]) => [name, typeName(type)] as const),
+    write(w, record) {
+      const values = record as Record<string, never>;
+      for (const { name, put } of parts) put(w, values[name]);
+    },
+    read(r) {
+      const record: Record<string, unknown> = {};
+      for (const { name, get } of parts) record[name] = get(r);
+      return record as R;
+    },
+  };
+}

@@ -8,124 +8,13 @@
 // names ScopedQuery, whose private brand only the code in this file can set.
 
 import { isoDay } from '../instant.ts';
+import { READ_SHAPES, type ReadShape } from './fact-tables.ts';
 
 /** The text form of a DateTime64(3, 'UTC') parameter: `2026-01-02 03:04:05.678`. */
 export const chTime = (iso: string) => iso.replace('T', ' ').replace('Z', '');
 
-/** A fact table's date key, the column holding the instant (if any), and the columns `eq` may name. */
-interface TableShape {
-  /** Analysis rows (clickhouse/011): read in the brand's live generation only. */
-  generations: boolean;
-  period: 'day' | 'month' | 'quarter';
-  time?: string;
-  /** Whether it keeps model and region (model and region filters), and prompt_id (a topic filter). */
-  models: boolean;
-  prompts: boolean;
-  /** String columns a caller may match with `eq`. */
-  dimensions: readonly string[];
-}
-
-const TABLES = {
-  answers: {
-    generations: false,
-    period: 'day',
-    time: 'collected_at',
-    models: true,
-    prompts: true,
-    dimensions: ['platform', 'mode'],
-  },
-  answer_entities: {
-    generations: true,
-    period: 'day',
-    time: 'collected_at',
-    models: true,
-    prompts: true,
-    dimensions: ['platform'],
-  },
-  answer_citations: {
-    generations: true,
-    period: 'day',
-    time: 'collected_at',
-    models: true,
-    prompts: true,
-    dimensions: ['platform', 'domain', 'category', 'article_type'],
-  },
-  shopping_cards: {
-    generations: false,
-    period: 'day',
-    time: 'created_at',
-    models: true,
-    prompts: true,
-    dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
-  },
-  ai_visits: {
-    generations: false,
-    period: 'day',
-    time: 'ts',
-    models: false,
-    prompts: false,
-    dimensions: ['platform', 'path', 'country'],
-  },
-  // The visits summed per day for each breakdown (clickhouse/019: `dim` names it, `key` its value).
-  ai_visits_daily: {
-    generations: false,
-    period: 'day',
-    models: false,
-    prompts: false,
-    dimensions: ['dim'],
-  },
-  // AI crawler hits from server logs (clickhouse/014) and their daily rollup, which keeps no instant.
-  ai_crawler_hits: {
-    generations: false,
-    period: 'day',
-    time: 'ts',
-    models: false,
-    prompts: false,
-    dimensions: ['bot_name', 'bot_type', 'verification', 'status_class', 'path'],
-  },
-  ai_crawler_daily: {
-    generations: false,
-    period: 'day',
-    models: false,
-    prompts: false,
-    dimensions: ['bot_name', 'bot_type', 'verification', 'status_class'],
-  },
-  // The configured model's sentiment verdicts (clickhouse/016), read back by re-analysis per step of days.
-  sentiment_verdicts: { generations: false, period: 'day', models: false, prompts: false, dimensions: [] },
-  entity_daily: { generations: true, period: 'day', models: true, prompts: false, dimensions: ['platform'] },
-  prompt_daily: { generations: true, period: 'day', models: false, prompts: true, dimensions: [] },
-  // The same by month (clickhouse/018), for the whole months of prompt performance's ranges.
-  prompt_monthly: { generations: true, period: 'month', models: false, prompts: true, dimensions: [] },
-  citation_domains_monthly: {
-    generations: true,
-    period: 'month',
-    models: false,
-    prompts: false,
-    dimensions: ['domain', 'category'],
-  },
-  citation_domain_models_monthly: {
-    generations: true,
-    period: 'month',
-    models: true,
-    prompts: false,
-    dimensions: ['domain', 'category'],
-  },
-  citation_urls_monthly: {
-    generations: true,
-    period: 'month',
-    models: false,
-    prompts: false,
-    dimensions: ['domain', 'category', 'article_type'],
-  },
-  // The same folded by calendar quarter (clickhouse/017), for the whole quarters of long ranges.
-  citation_urls_quarterly: {
-    generations: true,
-    period: 'quarter',
-    models: false,
-    prompts: false,
-    dimensions: ['domain', 'category', 'article_type'],
-  },
-} as const satisfies Record<string, TableShape>;
+// The tables a read may name, and how each may be filtered, are declared in fact-tables.ts.
+const TABLES = READ_SHAPES;
 
 /** The fact tables (clickhouse/001_facts.sql), their rollups (002-004) and the rest a query may read. */
 export type FactTable = keyof typeof TABLES;
@@ -246,7 +135,7 @@ const endsDay = (d: Date) => d.toISOString().endsWith('T23:59:59.999Z');
 /** Whether a range's bounds are whole UTC days (or absent): a daily rollup, keeping no instant, can answer it. */
 export const wholeDays = (f: { from?: Date; to?: Date }) => (!f.from || startsDay(f.from)) && (!f.to || endsDay(f.to));
 
-function shapeOf(table: string): TableShape {
+function shapeOf(table: string): ReadShape {
   if (!Object.hasOwn(TABLES, table)) throw new Error(`${table} is not a fact table`);
   return TABLES[table as FactTable];
 }
@@ -281,7 +170,7 @@ function periodBounds(f: PlainFilters, period: keyof typeof PERIODS, parts: stri
 }
 
 /** `day` bounds let the primary key prune; bounds on the instant make a range inside a day exact. */
-function dayBounds(f: PlainFilters, shape: TableShape, parts: string[], params: Record<string, unknown>) {
+function dayBounds(f: PlainFilters, shape: ReadShape, parts: string[], params: Record<string, unknown>) {
   const time = () => {
     if (!shape.time) throw new Error('this table answers whole days only');
     return shape.time;
@@ -363,8 +252,33 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
   return { from: `${from}${src.final ? ' FINAL' : ''}`, where: parts };
 }
 
+/**
+ * What a caller's text may not hold, since it could read a table the scope does not cover: a
+ * subquery, a join or a union (SELECT, FROM, JOIN, UNION), an `IN` over a table named
+ * bare (`x IN answers` reads that table), a placeholder of type Identifier (a table's name bound
+ * as a value), and the functions that read a table by name. Other reads come in through `in` and
+ * unionAll, as scoped queries.
+ */
+const NAMES_A_TABLE = [
+  /\b(SELECT|FROM|JOIN|UNION|INTO|SETTINGS|FORMAT)\b/i,
+  /\bIN\s+(?![({\s])/i,
+  /\{\s*\w+\s*:\s*Identifier\s*\}/i,
+  /\b(joinGet\w*|dictGet\w*|dictHas\w*|hasColumnInTable|file|url|remote\w*|merge|cluster\w*|s3\w*|input)\s*\(/i,
+];
+
+/** Refuses caller text that could name a table (NAMES_A_TABLE): a select cannot reach outside its scope. */
+function checkClauses(c: Clauses): void {
+  for (const clause of ['select', 'where', 'groupBy', 'having', 'orderBy', 'limit'] as const) {
+    const text = c[clause];
+    if (text !== undefined && NAMES_A_TABLE.some((re) => re.test(text))) {
+      throw new Error(`a scoped query's ${clause} may not name a table: ${text}`);
+    }
+  }
+}
+
 /** A SELECT from a table inside its scope, or from a scoped subquery. */
 export function select(from: Source | ScopedQuery, c: Clauses): ScopedQuery {
+  checkClauses(c);
   const params: Record<string, unknown> = {};
   const where: string[] = [];
   let sql: string;

@@ -7,7 +7,7 @@
 // from: a beacon counts only for a page on one of the brand's domains (docs/api.md section 9). The
 // domains are normalised once per look-up, so the check per beacon is a few string comparisons.
 import type { Postgres } from '../stores/index.ts';
-import { hostToDomain, normaliseDomain } from '../tracking/urls.ts';
+import { hostToDomain, normaliseDomain } from '../tracking/analysis/urls.ts';
 import { brandByTrackingId } from '../tenancy/brands.ts';
 
 export interface Site {

@@ -1,11 +1,11 @@
 // The answers explorer (docs/api.md section 11) against the running service: each answer shows
-// exactly the analysis the tests of src/tracking/analyze.ts expect for its text, paging over equal
+// exactly the analysis the tests of src/tracking/analysis/analyze.ts expect for its text, paging over equal
 // timestamps neither skips nor repeats, the mentioned filter, tenancy, the three surfaces, bad input.
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
-import { IngestCache, ingestBatch } from '../../src/tracking/ingest.ts';
-import { validateAnswer } from '../../src/tracking/answer-schema.ts';
+import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
+import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { toolsByName } from '../../src/mcp/tools.ts';
 import { connect, restTwin } from '../mcp/client.ts';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { get, seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -238,7 +238,7 @@ test('a replaced answer counts once in the daily rollup too, before and after me
   };
   await check();
   for (const table of ['answer_entities', 'entity_daily'])
-    await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+    await server.stores.ch.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
   // A wider range is a new cache key, so this reads the merged tables.
   const body = (
     await get(

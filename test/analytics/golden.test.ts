@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import { goldenAnswers, WORKSPACE_BRAND } from './golden-data.ts';
 
 let server: TestServer;

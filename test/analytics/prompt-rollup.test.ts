@@ -11,9 +11,9 @@ import {
   type Tenant,
   type TestServer,
 } from '../helpers/server.ts';
-import { ingestLines } from '../../src/tracking/ingest-file.ts';
-import { simulateDays } from '../../src/tracking/engines/simulated.ts';
-import { loadSimBrands } from '../../src/tracking/engines/simulated-brands.ts';
+import { ingestLines } from '../../src/tracking/ingest/file.ts';
+import { simulateDays } from '../../src/tracking/capture/engines/simulated.ts';
+import { loadSimBrands } from '../../src/tracking/capture/engines/simulated-brands.ts';
 import { promptFigures } from '../../src/analytics/prompt-performance.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
 

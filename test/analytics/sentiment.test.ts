@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
-import { reanalyzeBrand } from '../../src/tracking/reanalyze.ts';
+import { reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
 import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 import { connect } from '../mcp/client.ts';
 

@@ -65,7 +65,7 @@ for (const [name, bounds, reads] of cases) {
 
 test('the rollup answers as the visits do after its parts merge, and holds no other brand', async (t) => {
   const before = await aiTraffic(server.stores.ch, { brandId: t0.brandId });
-  await server.stores.ch.client.command({ query: 'OPTIMIZE TABLE ai_visits_daily FINAL' });
+  await server.stores.ch.command({ query: 'OPTIMIZE TABLE ai_visits_daily FINAL' });
   t.deepEqual(await aiTraffic(server.stores.ch, { brandId: t0.brandId }), before);
   const theirs = await aiTraffic(server.stores.ch, { brandId: other.brandId });
   t.is(theirs.total_visits, 300);

@@ -17,6 +17,9 @@ const NEUTRAL = ['config', 'logger', 'errors', 'uuid', 'instant', 'cursor', 'col
 );
 const DOMAINS = ['tenancy', 'tracking', 'analytics', 'content', 'audits', 'traffic', 'webhooks', 'alerts'];
 const SURFACES = ['http', 'mcp', 'cli'];
+/** tracking's folders, one per job (docs/architecture.md); only the shapes they share sit beside them. */
+const TRACKING_JOBS = ['capture', 'analysis', 'ingest', 'reanalysis'];
+const TRACKING_SHARED = ['src/tracking/types.ts'];
 const TOP = ['src/server.ts', 'src/main.ts', 'src/demo.ts'];
 
 /** Layer names by rank, bottom first; files of one rank may import one another. */
@@ -101,4 +104,11 @@ test('every file under src/ and jobs/ sits in a layer, and imports only its own 
     }
   }
   t.deepEqual(problems, []);
+});
+
+test('every file of src/tracking sits in the folder of its job', (t) => {
+  const outside = tsFiles('src/tracking').filter(
+    (file) => !TRACKING_SHARED.includes(file) && !TRACKING_JOBS.includes(file.split('/')[2]),
+  );
+  t.deepEqual(outside, [], 'place the file in one of the job folders, or the folder in TRACKING_JOBS');
 });

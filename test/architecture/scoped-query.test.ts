@@ -188,6 +188,8 @@ test('observed stores count ch.system as a read and name its failures', async (t
 
 // Reads outside the tenant scope, by file: keep this list short and each use obvious.
 const SYSTEM_READERS = ['src/stores/migrate.ts', 'src/http/health.ts'];
+// Statements (DDL, bookkeeping) by file: migrations, the removal of old generations, the warehouse grant.
+const COMMANDERS = ['src/stores/migrate.ts', 'src/stores/generations.ts', 'src/cli/warehouse.ts'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -204,6 +206,31 @@ test('in src/ and jobs/, only the listed files read outside the tenant scope', (
     return /\.system\s*(<[^>]*>)?\(|\bch\.client\.query\(/.test(code);
   });
   t.deepEqual(readers.sort(), [...SYSTEM_READERS].sort());
+});
+
+test('in src/ and jobs/, no file reaches a raw client, and only the listed ones run statements', (t) => {
+  const code = (file: string) =>
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l))
+      .join('\n');
+  const files = [...tsFiles('src'), ...tsFiles('jobs')];
+  // The engines' own files hold the clients; nothing else names them or the tests' way in.
+  const engineFiles = [
+    'src/stores/clickhouse.ts',
+    'src/stores/clickhouse-embedded.ts',
+    'src/stores/clickhouse-server.ts',
+  ];
+  t.deepEqual(
+    files.filter(
+      (f) => !engineFiles.includes(f) && /engineClientsForTests|\.readClients\b|\bch\.client\b/.test(code(f)),
+    ),
+    [],
+  );
+  t.deepEqual(
+    files.filter((f) => /\.command\s*\(/.test(code(f)) && !f.startsWith('src/stores/clickhouse')).sort(),
+    [...COMMANDERS].sort(),
+  );
 });
 
 test('an IN over another read takes only a scoped query, whose brand it keeps', (t) => {
@@ -281,4 +308,35 @@ test('a JOIN matches a scoped subquery to another scoped read only, on plain col
   t.throws(() => select(cited, { select: '1', join: { query: other, using: ['answer_id'] } }), {
     message: 'query parameter brand is bound twice',
   });
+});
+
+test("a caller's text cannot name a table: no subquery, join, bare IN, table function or Identifier", (t) => {
+  const scope = { brandId: BRAND };
+  const naming = [
+    { select: '(SELECT count() FROM users)' },
+    { select: 'count()', where: 'answer_id IN (SELECT answer_id FROM shopping_cards)' },
+    { select: 'count()', where: 'answer_id IN answers' },
+    { select: 'count()', where: 'answer_id in   answer_entities' },
+    { select: 'count()', where: 'brand_id IN {t:Identifier}' },
+    { select: "joinGet('other', 'v', answer_id)" },
+    { select: "dictGetString('d', 'v', answer_id)" },
+    { select: 'count()', where: "1 IN (SELECT 1 FROM file('x', 'RowBinary', 'v UInt8'))" },
+    { select: 'count()', orderBy: "(SELECT max(day) FROM merge(currentDatabase(), '.*'))" },
+    { select: 'count()', groupBy: 'day UNION ALL SELECT count() FROM users' },
+    { select: 'count()', having: 'count() > 0 INTO OUTFILE' },
+    { select: 'count()', limit: '1 SETTINGS readonly = 0' },
+    { select: 'a.x', where: '1 = 1) JOIN users AS a ON (1 = 1' },
+    { select: 'count()', where: "platform = url('http://x', CSV, 'p String')" },
+  ];
+  for (const c of naming) {
+    t.throws(() => select({ table: 'answers', scope }, c), { message: /may not name a table/ }, JSON.stringify(c));
+  }
+  // What callers write stays allowed: a placeholder or a tuple after IN, WITH TIES, functions of columns.
+  for (const c of [
+    { select: 'count()', where: "day IN {days:Array(Date)} AND platform IN ('a', 'b')" },
+    { select: 'domain, uniqExact(url) AS n', groupBy: 'domain', orderBy: 'n DESC', limit: '{limit:UInt32} WITH TIES' },
+    { select: "arrayJoin(search_queries) AS q, countIf(mode = 'standard')", groupBy: 'q' },
+  ]) {
+    t.notThrows(() => select({ table: 'answers', scope }, c), JSON.stringify(c));
+  }
 });

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { cli } from '../helpers/cli.ts';
-import { IngestCache, ingestBatch } from '../../src/tracking/ingest.ts';
-import { validateAnswer } from '../../src/tracking/answer-schema.ts';
+import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
+import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { exportAnswers, planWindows } from '../../src/analytics/answer-export.ts';
 import { brandById, brandEntities } from '../../src/tenancy/brands.ts';
 

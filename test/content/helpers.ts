@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { seedTenant, uniq, type TestServer, type Tenant } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import { findJob } from '../../jobs/index.ts';
 
 export const DATE = '2026-03-10';

@@ -20,7 +20,7 @@ export const migrationsBefore = (name: string) =>
 /** Applies one migration file (its name in clickhouse/). */
 export async function applyMigration(ch: ClickHouse, file: string): Promise<void> {
   const sql = fs.readFileSync(new URL(file, DIR), 'utf8');
-  for (const query of clickhouseStatements(sql)) await ch.client.command({ query });
+  for (const query of clickhouseStatements(sql)) await ch.command({ query });
 }
 
 /** An empty store for this test, with these migrations applied. */

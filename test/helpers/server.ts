@@ -13,7 +13,7 @@ import { startClickHouseHttp } from './clickhouse-http.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { createKey } from '../../src/tenancy/keys.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import type { ClickHouse } from '../../src/stores/clickhouse.ts';
 import type { ScopedQuery } from '../../src/stores/scoped-query.ts';
 
@@ -135,7 +135,7 @@ export async function sqlSent(ch: ClickHouse, run: (ch: ClickHouse) => Promise<u
   return sql.join('\n');
 }
 
-/** Answers as the numbered lines ingestLines of src/tracking/ingest-file.ts reads (line 1 first). */
+/** Answers as the numbered lines ingestLines of src/tracking/ingest/file.ts reads (line 1 first). */
 export function numberedLines(answers: object[]): AsyncIterable<{ line: number; text: string }> {
   return (async function* () {
     let line = 0;

@@ -310,7 +310,7 @@ test("search queries: the API's top queries for the range, platforms joined", as
       line('2026-11-09T09:00:00Z', 'claude', 'Acme Inc.', ['acme reviews']),
     ].join('\n'),
   );
-  const { ingestFile } = await import('../../src/tracking/ingest-file.ts');
+  const { ingestFile } = await import('../../src/tracking/ingest/file.ts');
   t.is((await ingestFile(server.stores, file)).inserted, 4);
   const c = await connect(t, x.key);
   for (const [from, to] of RANGES) {

@@ -8,8 +8,8 @@ import { seedTenant, startTestServer, call, type Tenant, type TestServer } from 
 import { operations } from '../../src/operations/index.ts';
 import { tools, toolsByName, type McpTool } from '../../src/mcp/tools.ts';
 import { idArgument, pathParam } from '../../src/mcp/schemas.ts';
-import { IngestCache, ingestBatch } from '../../src/tracking/ingest.ts';
-import { validateAnswer } from '../../src/tracking/answer-schema.ts';
+import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
+import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { connect, restTwin } from './client.ts';
 
 // docs/api.md section 8.

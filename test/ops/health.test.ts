@@ -5,7 +5,7 @@ import test from 'ava';
 import pino from 'pino';
 import { call, get, seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
-import { ingestLines } from '../../src/tracking/ingest-file.ts';
+import { ingestLines } from '../../src/tracking/ingest/file.ts';
 import { runClaimed } from '../../jobs/schedule.ts';
 import { defineJob } from '../../jobs/registry.ts';
 import { readiness } from '../../src/http/health.ts';
@@ -13,6 +13,7 @@ import { observeStores } from '../../src/stores/observe.ts';
 import { storeOutage } from '../../src/stores/outage.ts';
 import type { Stores } from '../../src/stores/index.ts';
 import { storedAnswerPlaces } from '../../src/stores/scoped-query.ts';
+import { engineClientsForTests } from '../../src/stores/clickhouse.ts';
 
 let server: TestServer;
 let receiver: Receiver;
@@ -48,7 +49,7 @@ test.serial(
 
     // The embedded chDB cannot go down; its clients failing like an unreachable server is the same
     // to the app (reads run on connections of their own, the readiness probe on the main one).
-    const clients = [server.stores.ch.client, ...server.stores.ch.readClients];
+    const clients = engineClientsForTests(server.stores.ch);
     const originals = clients.map((c) => c.query);
     for (const c of clients) c.query = (() => Promise.reject(refused())) as typeof c.query;
     try {

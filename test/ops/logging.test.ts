@@ -10,7 +10,7 @@ import test from 'ava';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { createLogger, MAX_STRING, openLogSink, type LogSink } from '../../src/logger.ts';
-import { ingestLines } from '../../src/tracking/ingest-file.ts';
+import { ingestLines } from '../../src/tracking/ingest/file.ts';
 import { migratedDataDir } from '../helpers/data-dir.ts';
 import { call, freshDatabase, seedTenant, type TestDatabase } from '../helpers/server.ts';
 

@@ -14,13 +14,13 @@ test.after.always(async () => {
   await server?.stop();
 });
 
-test("a caller's read past its budget is stopped with a 500 naming the budget", async (t) => {
+test("a caller's read past its budget is stopped with a 503 naming the budget", async (t) => {
   const tenant = await tenantWithAnswers(server, 20);
   // 20 rows sleeping 100 ms each: two seconds of work against a budget of 100 ms, on any machine.
   const slow = select({ table: 'answers', scope: { brandId: tenant.brandId } }, { select: 'sleepEachRow(0.1) AS s' });
   const err = await t.throwsAsync(server.stores.ch.forCaller(tenant.organizationId).rows(slow));
   t.true(err instanceof ApiError);
-  t.is((err as ApiError).status, 500);
+  t.is((err as ApiError).status, 503);
   t.is(
     err?.message,
     "The analytics store stopped this request's query after its 0.1 s budget: narrow the date range or filters",

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { startTestServer, tenantWithAnswers, type TestServer } from '../helpers/server.ts';
 import { select, type ScopedQuery } from '../../src/stores/scoped-query.ts';
-import { parseRows } from '../../src/tracking/reanalysis-page.ts';
+import { parseRows } from '../../src/tracking/reanalysis/step.ts';
 
 let server: TestServer;
 test.before(async () => {

@@ -102,7 +102,7 @@ test.serial('the rollups are rebuilt by year with every sum, and the views feed 
   );
   const secondInsert = statements.findIndex((s) => s.startsWith('INSERT INTO citation_domain_models_monthly_by_year'));
   t.true(secondInsert > 0);
-  for (const query of statements.slice(0, secondInsert + 1)) await ch.client.command({ query });
+  for (const query of statements.slice(0, secondInsert + 1)) await ch.command({ query });
   await applyMigration(ch, FILE);
   await applyMigration(ch, FILE);
 

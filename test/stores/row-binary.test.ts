@@ -8,7 +8,7 @@ import os from 'node:os';
 import test from 'ava';
 import { openClickHouse } from '../../src/stores/clickhouse.ts';
 import { RowBinaryReader, RowBinaryWriter, type BinaryColumn } from '../../src/stores/row-binary.ts';
-import { REANALYSIS_COLUMNS, WIDE_COLUMNS } from '../../src/tracking/row-lines.ts';
+import { REANALYSIS_COLUMNS, WIDE_COLUMNS } from '../../src/tracking/ingest/fact-rows.ts';
 import { migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
 const COLUMNS: BinaryColumn[] = [
@@ -89,7 +89,7 @@ function write(w: RowBinaryWriter, r: (typeof ROWS)[number]): void {
 
 test.serial('the engine reads the writer’s values as they were meant, and so does the reader', async (t) => {
   const ch = await scratchClickHouse(t, []);
-  await ch.client.command({
+  await ch.command({
     query: `CREATE TABLE rb (${COLUMNS.map(([n, type]) => `${n} ${type}`).join(', ')}) ENGINE = MergeTree ORDER BY id`,
   });
   const w = new RowBinaryWriter(8); // grows as it goes
@@ -135,7 +135,7 @@ test.serial('an insert leaves no file behind, and a failed one reports the engin
       .readdirSync(os.tmpdir())
       .filter((d) => d.startsWith(`answerscope-spool-${process.pid}-`)) // this process's stores only
       .flatMap((d) => fs.readdirSync(`${os.tmpdir()}/${d}`));
-  await ch.client.command({ query: 'CREATE TABLE rb (n UInt8) ENGINE = Memory' });
+  await ch.command({ query: 'CREATE TABLE rb (n UInt8) ENGINE = Memory' });
   const w = new RowBinaryWriter();
   w.uint8(7);
   await ch.insertRowBinary('rb', [['n', 'UInt8']], w.bytes());

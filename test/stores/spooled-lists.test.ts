@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import test from 'ava';
-import { removeOrphanSpools } from '../../src/stores/clickhouse.ts';
+import { removeOrphanSpools } from '../../src/stores/spool.ts';
 import { select } from '../../src/stores/scoped-query.ts';
 import { migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
@@ -29,7 +29,7 @@ test.serial('a long list selects what it does written in, and leaves no file beh
     (id, i) =>
       `('${id}', '${ORG}', '${BRAND}', '${ORG}', 'chatgpt', 'm', 'US', 'standard', '2026-11-01 06:00:00', '2026-11-01', ${JSON.stringify(TEXTS[i]).replace(/'/g, "\\'").replace(/^"|"$/g, "'")}, 0, 0, 1)`,
   );
-  await ch.client.command({
+  await ch.command({
     query: `INSERT INTO answers (answer_id, organization_id, brand_id, prompt_id, platform, model, region, mode, collected_at, day, text, citation_count, product_count, sign) VALUES ${rows.join(', ')}`,
   });
   t.deepEqual(
@@ -77,7 +77,6 @@ test('the spool directories of processes gone for an hour are removed, and only 
     fs.utimesSync(`${dir}/${name}`, hoursAgo(age), hoursAgo(age));
   };
   make(`answerscope-spool-${dead}-old`, 2);
-  make(`answerscope-insert-${dead}-old`, 2); // the name before 2026-11-26
   make(`answerscope-spool-${dead}-recent`, 0.5); // maybe a process this one cannot see
   make(`answerscope-spool-${process.pid}-mine`, 2);
   make('answerscope-spool-1-init', 2); // a process that runs

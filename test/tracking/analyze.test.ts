@@ -1,5 +1,5 @@
 import test from 'ava';
-import { analyzeAnswer, compileEntities, mentionText, visibilityScore } from '../../src/tracking/analyze.ts';
+import { analyzeAnswer, compileEntities, mentionText, visibilityScore } from '../../src/tracking/analysis/analyze.ts';
 import type { CitationInput, Entity } from '../../src/tracking/types.ts';
 
 const acme: Entity = {

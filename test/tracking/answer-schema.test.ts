@@ -3,7 +3,7 @@
 // refuse with the schema's message. The latest collected_at accepted is one day after "now": the
 // tests fix it, so no outcome depends on the day they run.
 import test from 'ava';
-import { answerLineSchema, plainlyValid, validateAnswer } from '../../src/tracking/answer-schema.ts';
+import { answerLineSchema, plainlyValid, validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
 const LATEST = NOW + 86_400_000;

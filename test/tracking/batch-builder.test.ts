@@ -2,9 +2,9 @@
 // for finish(): whatever the order of analysis, the batch must be the one the answers' indexes say
 // (the last answer of an id wins, counts and rejections in index order).
 import test from 'ava';
-import { BatchBuilder, prepareBatch, type Lookups, type PromptInfo } from '../../src/tracking/ingest.ts';
-import { compileEntities, type CompiledEntities } from '../../src/tracking/analyze.ts';
-import type { ValidAnswer } from '../../src/tracking/answer-schema.ts';
+import { BatchBuilder, prepareBatch, type Lookups, type PromptInfo } from '../../src/tracking/ingest/batch.ts';
+import { compileEntities, type CompiledEntities } from '../../src/tracking/analysis/analyze.ts';
+import type { ValidAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 
 const BRAND = '11111111-1111-4111-8111-111111111111';
 const ORG = '22222222-2222-4222-8222-222222222222';

@@ -1,7 +1,9 @@
 import test from 'ava';
-import { articleType, classifyDomain, CURATED_CATEGORIES } from '../../src/tracking/classify.ts';
+import { articleType, CURATED_CATEGORIES } from '../../src/tracking/analysis/classify.ts';
+import { compileEntities, domainCategory } from '../../src/tracking/analysis/analyze.ts';
+import { hostToDomain } from '../../src/tracking/analysis/urls.ts';
 import type { ArticleType, Category, Entity } from '../../src/tracking/types.ts';
-import curated from '../../src/tracking/data/domains.json' with { type: 'json' };
+import curated from '../../src/tracking/analysis/data/domains.json' with { type: 'json' };
 
 const acme: Entity = { id: 'b1', kind: 'brand', name: 'Acme', aliases: [], domains: ['acme.com', 'acme.io'] };
 const globex: Entity = { id: 'c1', kind: 'competitor', name: 'Globex', aliases: [], domains: ['globex.com'] };
@@ -71,6 +73,11 @@ const DOMAINS: Record<string, [host: string, expected: Category][]> = {
     ['localhost', 'other'],
   ],
 };
+
+// A cited page's domain as analysis classifies it: the host as a URL gives it, its owners among the
+// brand and its competitors, then the curated lists and name rules.
+const classifyDomain = (host: string, brand: Entity, competitors: Entity[]) =>
+  domainCategory(compileEntities([brand, ...competitors]), hostToDomain(new URL(`https://${host}/`).hostname));
 
 for (const [rule, cases] of Object.entries(DOMAINS)) {
   for (const [host, expected] of cases) {

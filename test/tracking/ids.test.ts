@@ -2,7 +2,7 @@
 // come from another implementation (Python's uuid.uuid5 with the same namespace), so a mistake in
 // the hashing or in writing the version and variant cannot hide behind itself.
 import test from 'ava';
-import { answerId, cardId, uuidV5 } from '../../src/tracking/ids.ts';
+import { answerId, cardId, uuidV5 } from '../../src/tracking/ingest/ids.ts';
 
 test('uuidV5 matches an independent implementation, for short, non-ASCII and long names', (t) => {
   t.is(uuidV5('card|7d3f9a52-1111-4c3b-9a55-0a1b2c3d4e5f|0'), '18db92b9-8d50-516f-a343-18b04fd0a57b');

@@ -7,8 +7,8 @@ import path from 'node:path';
 import test from 'ava';
 import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
 import { cli } from '../helpers/cli.ts';
-import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
-import { uuidV5 } from '../../src/tracking/ids.ts';
+import { ingestFile, ingestLines } from '../../src/tracking/ingest/file.ts';
+import { uuidV5 } from '../../src/tracking/ingest/ids.ts';
 
 let server: TestServer;
 test.before(async () => {

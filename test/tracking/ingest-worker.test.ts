@@ -5,10 +5,10 @@ import path from 'node:path';
 import readline from 'node:readline';
 import test from 'ava';
 import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile, ingestLines } from '../../src/tracking/ingest-file.ts';
-import { COLUMNS } from '../../src/tracking/row-lines.ts';
-import { PrepareThreads } from '../../src/tracking/prepare-thread.ts';
-import { latestCollectedAt } from '../../src/tracking/answer-schema.ts';
+import { ingestFile, ingestLines } from '../../src/tracking/ingest/file.ts';
+import { columnsOf } from '../../src/stores/fact-tables.ts';
+import { PrepareThreads } from '../../src/tracking/ingest/worker-pool.ts';
+import { latestCollectedAt } from '../../src/tracking/ingest/answer-schema.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -163,7 +163,7 @@ test("past the worker's 500-line groups: rejections keep their line numbers, the
 
 async function optimize() {
   for (const table of ['answers', 'answer_entities', 'answer_citations']) {
-    await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+    await server.stores.ch.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
   }
 }
 
@@ -227,8 +227,8 @@ test('an earlier attempt that wrote some tables and not others is healed', async
   await ingestFile(server.stores, file);
   const before = await stored(tenant.brandId);
   // As if a crash had come between tables: the answers rows are gone, the other tables' rows stay.
-  const cols = COLUMNS.answers.join(', ');
-  await server.stores.ch.client.command({
+  const cols = columnsOf('answers').join(', ');
+  await server.stores.ch.command({
     query: `INSERT INTO answers (${cols}, sign) SELECT ${cols}, -1 FROM answers WHERE brand_id = {b:UUID}`,
     query_params: { b: tenant.brandId },
   });

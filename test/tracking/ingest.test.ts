@@ -100,7 +100,7 @@ test('a file ingested twice stores everything once, and merges change nothing', 
   t.deepEqual(await stored(tenant.brandId), before);
 
   for (const table of ['answers', 'answer_entities', 'answer_citations', 'shopping_cards']) {
-    await server.stores.ch.client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
+    await server.stores.ch.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
   }
   t.deepEqual(await stored(tenant.brandId), before);
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { compileEntities } from '../../src/tracking/analyze.ts';
-import { parseCards, parseLocaleNumber, parsePrice } from '../../src/tracking/products.ts';
+import { compileEntities } from '../../src/tracking/analysis/analyze.ts';
+import { parseCards, parseLocaleNumber, parsePrice } from '../../src/tracking/analysis/products.ts';
 import type { Entity, ProductInput } from '../../src/tracking/types.ts';
 
 type Price = { amount: number | null; currency: string | null };

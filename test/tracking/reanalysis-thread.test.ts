@@ -1,13 +1,13 @@
-// A re-analysis's steps are analysed on a worker thread (src/tracking/reanalysis-thread.ts): the
+// A re-analysis's steps are analysed on a worker thread (src/tracking/reanalysis/worker-thread.ts): the
 // lines it hands back are those the same step gives when analysed here, a step it cannot read
 // fails with the worker's reason, and bytes move between the threads only when they own their memory.
 import test from 'ava';
-import { compileEntities } from '../../src/tracking/analyze.ts';
-import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tracking/reanalysis-page.ts';
-import { ReanalysisThread } from '../../src/tracking/reanalysis-thread.ts';
-import { wideRows } from '../../src/tracking/row-lines.ts';
+import { compileEntities } from '../../src/tracking/analysis/analyze.ts';
+import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tracking/reanalysis/step.ts';
+import { ReanalysisThread } from '../../src/tracking/reanalysis/worker-thread.ts';
+import { wideRows } from '../../src/tracking/ingest/fact-rows.ts';
 import { transferable } from '../../src/runtime/ts-worker.ts';
-import { textHash, type StoredVerdict } from '../../src/tracking/sentiment-verdicts.ts';
+import { textHash, type StoredVerdict } from '../../src/tracking/analysis/sentiment/stored-verdicts.ts';
 import type { Entity } from '../../src/tracking/types.ts';
 
 const brandId = '00000000-0000-4000-8000-000000000001';
@@ -69,13 +69,13 @@ test('the worker gives the lines of a step that the analysis here gives, model v
   // Answer 2's Globex row carries the model's verdict (1, 0.75), not the built-in one.
   const rows = wideRows(here.rows, true);
   t.deepEqual(
-    rows.map((r) => r[0]),
+    rows.map((r) => r.answer_id),
     answers.map((a) => a.answer_id),
   );
-  const globex = (rows[1][16] as unknown[][]).find((e) => e[0] === entities[1].id);
-  t.deepEqual(globex?.slice(6), [1, 0.75]);
+  const globex = rows[1].entity_rows.find((e) => e.entity_id === entities[1].id);
+  t.deepEqual([globex?.sentiment, globex?.sentiment_score], [1, 0.75]);
   t.true(
-    rows.every((r) => r[19] === 1 && r[10] === ''),
+    rows.every((r) => r.reanalysis === 1 && r.text === ''),
     'flagged as re-analysis, without the text',
   );
   const thread = new ReanalysisThread({ brandId, entities, generation: 4 });

@@ -7,8 +7,8 @@ import path from 'node:path';
 import test from 'ava';
 import { get, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
-import { planSteps, reanalyzeBrand } from '../../src/tracking/reanalyze.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
+import { planSteps, reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
 import { reanalysisStatus, startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 
 let server: TestServer;

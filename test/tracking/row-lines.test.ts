@@ -1,22 +1,24 @@
 // Rows are serialised by hand (row-lines.ts); the text must be exactly what JSON.stringify gives,
 // since it is both what ClickHouse parses and the identity reconcile compares stored rows by.
 import test from 'ava';
+import { columnsOf, type FactRow, type FactTable } from '../../src/stores/fact-tables.ts';
 import {
-  COLUMNS,
+  type AnswerRowsIn,
+  type CitationTuple,
+  type EntityTuple,
   keysOf,
   keysOfWide,
   LineWriter,
   rowKey,
   rowLine,
   wideRows,
-  writeCitationRow,
-  writeEntityRow,
-  writeWideAnswer,
-  writeWideEnd,
-} from '../../src/tracking/row-lines.ts';
+  writeAnswerRowsIn,
+} from '../../src/tracking/ingest/fact-rows.ts';
 import { RowBinaryWriter } from '../../src/stores/row-binary.ts';
 
-const json = (values: unknown[]) => JSON.stringify(values.map((v) => v ?? null)).slice(1, -1);
+// A row's values in its table's column order, as JSON: what its key must be.
+const json = <T extends FactTable>(table: T, row: FactRow<T>) =>
+  JSON.stringify(columnsOf(table).map((c) => (row as Record<string, unknown>)[c] ?? null)).slice(1, -1);
 
 const TRICKY = [
   'plain',
@@ -33,101 +35,104 @@ const TRICKY = [
 
 test('free text is escaped exactly like JSON.stringify, null and missing values are null', (t) => {
   for (const s of TRICKY) {
-    const values = [
-      '5d0c1f3e-0000-4000-8000-000000000001',
-      null,
-      'b',
-      'p',
-      'chatgpt',
-      s,
-      s,
-      'standard',
-      '2026-11-01 06:00:00.000',
-      '2026-11-01',
-      s,
-      3,
-      0,
-      [s, 'best crm 2026'],
-      1,
-    ];
-    t.is(values.length, COLUMNS.answers.length);
-    t.is(rowKey('answers', values), json(values), s);
+    const row = {
+      answer_id: '5d0c1f3e-0000-4000-8000-000000000001',
+      organization_id: null,
+      brand_id: 'b',
+      prompt_id: 'p',
+      platform: 'chatgpt',
+      model: s,
+      region: s,
+      mode: 'standard',
+      collected_at: '2026-11-01 06:00:00.000',
+      day: '2026-11-01',
+      text: s,
+      citation_count: 3,
+      product_count: 0,
+      search_queries: [s, 'best crm 2026'],
+      search_queries_known: 1,
+    };
+    t.is(rowKey('answers', row), json('answers', row), s);
   }
   // A card with every nullable column null, then with free text everywhere it may be.
-  const card = (s: string | null) => [
-    'c',
-    'a',
-    'o',
-    'b',
-    'p',
-    'google_ai_mode',
-    s ?? '',
-    s ?? '',
-    '2026-11-01',
-    '2026-11-01 06:00:00.000',
-    1,
-    s ?? '',
-    s ?? '',
-    s === null ? null : 19.99,
-    s,
-    s,
-    s,
-    s,
-    s === null ? null : 4.5,
-    s === null ? null : 120,
-    JSON.stringify({ title: s }),
-    s === null ? null : 'e',
-    'other',
-  ];
-  t.is(card(null).length, COLUMNS.shopping_cards.length);
-  for (const s of [null, ...TRICKY]) t.is(rowKey('shopping_cards', card(s)), json(card(s)), String(s));
+  const card = (s: string | null): FactRow<'shopping_cards'> => ({
+    card_id: 'c',
+    answer_id: 'a',
+    organization_id: 'o',
+    brand_id: 'b',
+    prompt_id: 'p',
+    platform: 'google_ai_mode',
+    model: s ?? '',
+    region: s ?? '',
+    day: '2026-11-01',
+    created_at: '2026-11-01 06:00:00.000',
+    position: 1,
+    product_title: s ?? '',
+    product_brand: s ?? '',
+    price_amount: s === null ? null : 19.99,
+    price_currency: s,
+    image_url: s,
+    merchant_url: s,
+    merchant_domain: s,
+    rating: s === null ? null : 4.5,
+    review_count: s === null ? null : 120,
+    raw: JSON.stringify({ title: s }),
+    matched_brand_id: s === null ? null : 'e',
+    matched_brand_role: 'other',
+  });
+  for (const s of [null, ...TRICKY])
+    t.is(rowKey('shopping_cards', card(s)), json('shopping_cards', card(s)), String(s));
+  // The key follows the table's column order, not the order the row's fields were written in.
+  const reversed = Object.fromEntries(Object.entries(card('x')).reverse()) as FactRow<'shopping_cards'>;
+  t.is(rowKey('shopping_cards', reversed), json('shopping_cards', card('x')));
 });
 
 test('numbers are written as JSON writes them, including ones JSON cannot hold', (t) => {
   for (const n of [0, -0, 1, -1.5, 61.66666666666667, 1e21, 1e-7, 2 ** 53 + 2, NaN, Infinity, -Infinity]) {
-    const values = [
-      'a',
-      'b',
-      'e',
-      1,
-      'p',
-      'gemini',
-      'm',
-      'r',
-      '2026-11-01',
-      '2026-11-01 06:00:00.000',
-      n,
-      n,
-      n,
-      n,
-      n,
-      n,
-      n,
-    ];
-    t.is(rowKey('answer_entities', values), json(values), String(n));
+    const row = {
+      answer_id: 'a',
+      brand_id: 'b',
+      entity_id: 'e',
+      is_brand: 1,
+      prompt_id: 'p',
+      platform: 'gemini',
+      model: 'm',
+      region: 'r',
+      day: '2026-11-01',
+      collected_at: '2026-11-01 06:00:00.000',
+      mentions: n,
+      position: n,
+      citations: n,
+      score: n,
+      generation: n,
+      sentiment: n,
+      sentiment_score: n,
+    };
+    t.is(rowKey('answer_entities', row), json('answer_entities', row), String(n));
   }
 });
 
 test('a body of lines gives back its keys; the writer holds exactly the lines it was given', (t) => {
   const keys = TRICKY.map((s, i) =>
-    rowKey('answer_citations', [
-      'a',
-      'b',
-      'p',
-      'claude',
-      s,
-      s,
-      '2026-11-01',
-      '2026-11-01 06:00:00.000',
-      `https://x.example/${i}`,
-      'x.example',
-      'other',
-      'other',
-      s,
-      1,
-      1,
-      i === 0 ? 1 : 0,
-    ]),
+    rowKey('answer_citations', {
+      answer_id: 'a',
+      brand_id: 'b',
+      prompt_id: 'p',
+      platform: 'claude',
+      model: s,
+      region: s,
+      day: '2026-11-01',
+      collected_at: '2026-11-01 06:00:00.000',
+      url: `https://x.example/${i}`,
+      domain: 'x.example',
+      category: 'other',
+      article_type: 'other',
+      title: s,
+      domain_first: 1,
+      group_first: 1,
+      answer_first: i === 0 ? 1 : 0,
+      generation: 0,
+    }),
   );
   const writer = new LineWriter();
   // Enough text to make the writer grow several times.
@@ -148,106 +153,140 @@ test('a body of lines gives back its keys; the writer holds exactly the lines it
 test('an answer_rows_in row reads back as its values, and stands for exactly the rows its views write', (t) => {
   const [A, O, B, P, E1, E2] = [1, 2, 3, 4, 5, 6].map((i) => `5d0c1f3e-0000-4000-8000-00000000000${i}`);
   const at = Date.parse('2026-11-01T06:00:00.250Z');
+  const day = Date.parse('2026-11-01T00:00:00Z');
+  const entities: EntityTuple[] = [
+    {
+      entity_id: E1,
+      is_brand: 1,
+      mentions: 2,
+      position: 1,
+      citations: 1,
+      score: 61.66666666666667,
+      sentiment: -1,
+      sentiment_score: -0.459,
+    },
+    {
+      entity_id: E2,
+      is_brand: 0,
+      mentions: 0,
+      position: 0,
+      citations: 70_000,
+      score: 25,
+      sentiment: 0,
+      sentiment_score: -0,
+    },
+  ];
+  const citationsOf = (x: string): CitationTuple[] => [
+    {
+      url: `https://x.example/${x}`,
+      domain: 'x.example',
+      category: 'you',
+      article_type: 'listicle',
+      title: x,
+      domain_first: 1,
+      group_first: 1,
+      answer_first: 1,
+    },
+    {
+      url: 'https://y.example/',
+      domain: 'y.example',
+      category: 'other',
+      article_type: 'other',
+      title: '',
+      domain_first: 1,
+      group_first: 1,
+      answer_first: 0,
+    },
+    {
+      url: x,
+      domain: x,
+      category: 'forum',
+      article_type: 'other',
+      title: x.repeat(50),
+      domain_first: 0,
+      group_first: 0,
+      answer_first: 0,
+    },
+  ];
+  const rowOf = (x: string, when: number, generation: number): AnswerRowsIn => ({
+    answer_id: A,
+    organization_id: O,
+    brand_id: B,
+    prompt_id: P,
+    platform: 'chatgpt',
+    model: x,
+    region: x,
+    mode: 'standard',
+    collected_at: when,
+    day: when,
+    text: x.repeat(40),
+    citation_count: 3,
+    product_count: 0,
+    search_queries: [x, 'best crm 2026'],
+    search_queries_known: 1,
+    sign: 1,
+    entity_rows: entities,
+    citation_rows: citationsOf(x),
+    generation,
+  });
   for (const written of TRICKY) {
     // What is stored: UTF-8 has no lone surrogates, so one is written (and read back) as U+FFFD.
     const s = Buffer.from(written).toString();
-    type EntityRow = Parameters<typeof writeEntityRow> extends [unknown, ...infer R] ? R : never;
-    type CitationRow = Parameters<typeof writeCitationRow> extends [unknown, ...infer R] ? R : never;
-    const entities: EntityRow[] = [
-      [E1, 1, 2, 1, 1, 61.66666666666667, -1, -0.459],
-      [E2, 0, 0, 0, 70_000, 25, 0, -0],
-    ];
-    const citationsOf = (x: string): CitationRow[] => [
-      [`https://x.example/${x}`, 'x.example', 'you', 'listicle', x, 1, 1, 1],
-      ['https://y.example/', 'y.example', 'other', 'other', '', 1, 1, 0],
-      [x, x, 'forum', 'other', x.repeat(50), 0, 0, 0],
-    ];
-    const citations = citationsOf(s);
     const w = new RowBinaryWriter(16); // grows as it goes
-    for (const generation of [3, 4]) {
-      const x = written;
-      writeWideAnswer(w, A, O, B, P, 'chatgpt', x, x, 'standard', at, x.repeat(40), 3, 0, [x, 'best crm 2026'], 1);
-      w.varUInt(entities.length);
-      for (const e of entities) writeEntityRow(w, ...e);
-      w.varUInt(citations.length);
-      for (const c of citationsOf(x)) writeCitationRow(w, ...c);
-      writeWideEnd(w, generation);
-    }
+    for (const generation of [3, 4]) writeAnswerRowsIn(w, rowOf(written, at, generation));
     const rows = wideRows(w.bytes());
     t.is(rows.length, 2);
-    const answer = [
-      A,
-      O,
-      B,
-      P,
-      'chatgpt',
-      s,
-      s,
-      'standard',
-      '2026-11-01 06:00:00.250',
-      '2026-11-01',
-      s.repeat(40),
-      3,
-      0,
-    ];
-    t.deepEqual(rows[0], [...answer, [s, 'best crm 2026'], 1, 1, entities, citations, 3], s);
-    t.is(rows[1][18], 4);
+    // Read back: the day as its midnight.
+    t.deepEqual(rows[0], { ...rowOf(s, at, 3), day }, s);
+    t.is(rows[1].generation, 4);
+    const keys = {
+      answer_id: A,
+      brand_id: B,
+      prompt_id: P,
+      platform: 'chatgpt',
+      model: s,
+      region: s,
+      day: '2026-11-01',
+      collected_at: '2026-11-01 06:00:00.250',
+      generation: 3,
+    };
     t.deepEqual(
       keysOfWide(rows[0]),
       {
-        answers: [rowKey('answers', [...answer, [s, 'best crm 2026'], 1])],
-        answer_entities: entities.map(([e, isBrand, mentions, position, cited, score, sentiment, sentimentScore]) =>
-          rowKey('answer_entities', [
-            A,
-            B,
-            e,
-            isBrand,
-            P,
-            'chatgpt',
-            s,
-            s,
-            '2026-11-01',
-            '2026-11-01 06:00:00.250',
-            mentions,
-            position,
-            cited,
-            score,
-            3,
-            sentiment,
-            sentimentScore,
-          ]),
-        ),
-        answer_citations: citations.map(([url, domain, category, type, title, df, gf, af]) =>
-          rowKey('answer_citations', [
-            A,
-            B,
-            P,
-            'chatgpt',
-            s,
-            s,
-            '2026-11-01',
-            '2026-11-01 06:00:00.250',
-            url,
-            domain,
-            category,
-            type,
-            title,
-            df,
-            gf,
-            af,
-            3,
-          ]),
-        ),
+        answers: [
+          rowKey('answers', {
+            ...keys,
+            organization_id: O,
+            mode: 'standard',
+            text: s.repeat(40),
+            citation_count: 3,
+            product_count: 0,
+            search_queries: [s, 'best crm 2026'],
+            search_queries_known: 1,
+          }),
+        ],
+        answer_entities: entities.map((e) => json('answer_entities', { ...keys, ...e })),
+        answer_citations: citationsOf(s).map((c) => json('answer_citations', { ...keys, ...c })),
       },
       s,
     );
   }
   // A shopping answer: no analysis rows, unknown searches, an upper-case id read back in lower case.
   const w = new RowBinaryWriter();
-  writeWideAnswer(w, A.toUpperCase(), O, B, P, 'grok', 'm', 'r', 'shopping', at, '', 0, 4, [], 0);
-  w.varUInt(0);
-  w.varUInt(0);
-  writeWideEnd(w, 0);
+  writeAnswerRowsIn(w, {
+    ...rowOf('', at, 0),
+    answer_id: A.toUpperCase(),
+    platform: 'grok',
+    model: 'm',
+    region: 'r',
+    mode: 'shopping',
+    citation_count: 0,
+    product_count: 4,
+    search_queries: [],
+    search_queries_known: 0,
+    entity_rows: [],
+    citation_rows: [],
+  });
   const [row] = wideRows(w.bytes());
   t.deepEqual(keysOfWide(row), {
     answers: [

@@ -2,11 +2,11 @@
 // (domain_first, group_first, answer_first) mark the first citation of each domain, of each group
 // (you, competitor, external) and of the answer, however many citations the answer has.
 import test from 'ava';
-import type { AnswerAnalysis } from '../../src/tracking/analyze.ts';
-import type { ValidAnswer } from '../../src/tracking/answer-schema.ts';
+import type { AnswerAnalysis } from '../../src/tracking/analysis/analyze.ts';
+import type { ValidAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { RowBinaryWriter } from '../../src/stores/row-binary.ts';
-import { wideRows } from '../../src/tracking/row-lines.ts';
-import { answerRows } from '../../src/tracking/rows.ts';
+import { wideRows } from '../../src/tracking/ingest/fact-rows.ts';
+import { answerRows } from '../../src/tracking/ingest/answer-rows.ts';
 import type { Category, CitationFigures } from '../../src/tracking/types.ts';
 
 const ID = (i: number) => `5d0c1f3e-0000-4000-8000-00000000000${i}`;
@@ -28,7 +28,7 @@ function flags(citations: CitationFigures[]): number[][] {
   const w = new RowBinaryWriter();
   answerRows(answer, { answerId: ID(1), organizationId: ID(2), brandId: ID(3), generation: 0 }, analysis, [], w);
   const [row] = wideRows(w.bytes());
-  return (row[17] as number[][]).map((c) => c.slice(5));
+  return row.citation_rows.map((c) => [c.domain_first, c.group_first, c.answer_first]);
 }
 
 const cite = (domain: string, category: Category, k: number): CitationFigures => ({

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
-import { reanalyzeBrand } from '../../src/tracking/reanalyze.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
+import { reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
 import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 
 let server: TestServer;

@@ -5,15 +5,20 @@
 import test from 'ava';
 import pino from 'pino';
 import type { Config } from '../../src/config.ts';
-import { analyzeAnswer, compileEntities } from '../../src/tracking/analyze.ts';
+import { analyzeAnswer, compileEntities } from '../../src/tracking/analysis/analyze.ts';
 import { sentimentFallbacks } from '../../src/runtime/metrics.ts';
 import { brandById } from '../../src/tenancy/brands.ts';
 import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
-import { runCapture } from '../../src/tracking/capture.ts';
-import type { Engines } from '../../src/tracking/engines/registry.ts';
-import { reanalyzeBrand } from '../../src/tracking/reanalyze.ts';
-import { latestJudgings, textHash, verdictsFor, type StoredVerdict } from '../../src/tracking/sentiment-verdicts.ts';
+import { runCapture } from '../../src/tracking/capture/capture.ts';
+import type { Engines } from '../../src/tracking/capture/engines/registry.ts';
+import { reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
+import {
+  latestJudgings,
+  textHash,
+  verdictsFor,
+  type StoredVerdict,
+} from '../../src/tracking/analysis/sentiment/stored-verdicts.ts';
 import { fakeLlm, ok, type FakeLlm, type Reply } from '../helpers/fake-llm.ts';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 

@@ -1,8 +1,8 @@
 // The built-in sentiment analyser on the sentence kinds its rules exist for (docs/analysis.md,
 // "Sentiment"). Accuracy over the labelled set is a bench figure (npm run bench:sentiment).
 import test from 'ava';
-import { compileEntities, mentionText, scanMentions } from '../../src/tracking/analyze.ts';
-import { entitySentiments, type MentionSpan } from '../../src/tracking/sentiment/entity-sentiment.ts';
+import { compileEntities, mentionText, scanMentions } from '../../src/tracking/analysis/analyze.ts';
+import { entitySentiments, type MentionSpan } from '../../src/tracking/analysis/sentiment/entity-sentiment.ts';
 
 /** Sentiment of each named entity, by name; entities are given brand first. */
 function judge(text: string, ...names: string[]) {

@@ -1,5 +1,10 @@
 import test from 'ava';
-import { SIMULATED_LABEL, simulateAnswer, simulateDays, type SimBrand } from '../../src/tracking/engines/simulated.ts';
+import {
+  SIMULATED_LABEL,
+  simulateAnswer,
+  simulateDays,
+  type SimBrand,
+} from '../../src/tracking/capture/engines/simulated.ts';
 import { PLATFORMS, type AnswerInput, type Entity, type Platform } from '../../src/tracking/types.ts';
 
 const ent = (kind: Entity['kind'], id: string, name: string, aliases: string[], domains: string[]): Entity => ({

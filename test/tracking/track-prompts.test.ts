@@ -9,8 +9,8 @@ import type { JobContext } from '../../jobs/registry.ts';
 import { trackPrompts } from '../../jobs/track-prompts.ts';
 import { runCommand } from '../../src/cli/commands.ts';
 import { openPostgres } from '../../src/stores/postgres.ts';
-import { runCapture, type CaptureSummary } from '../../src/tracking/capture.ts';
-import { simulatedEngines } from '../../src/tracking/engines/registry.ts';
+import { runCapture, type CaptureSummary } from '../../src/tracking/capture/capture.ts';
+import { simulatedEngines } from '../../src/tracking/capture/engines/registry.ts';
 import { PLATFORMS } from '../../src/tracking/types.ts';
 import { get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { fixtureText, startFake, type FakeServer } from './engines/fake-server.ts';
@@ -186,7 +186,7 @@ test('an adapter that throws mid-run fails only its slot, and the next run compl
     brand([{ text: 'best crm for startups', platforms: ['chatgpt', 'perplexity', 'gemini'] }]),
   );
   const ctx = simulated();
-  const { loadSimBrands } = await import('../../src/tracking/engines/simulated-brands.ts');
+  const { loadSimBrands } = await import('../../src/tracking/capture/engines/simulated-brands.ts');
   const [sim] = await loadSimBrands(server.stores.pg, [x.brandId]);
   const real = simulatedEngines(() => sim).forPlatform('chatgpt');
   const flaky = {

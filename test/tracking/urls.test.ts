@@ -1,5 +1,6 @@
 import test from 'ava';
-import { belongsTo, domainOf, normaliseDomain, normaliseUrl, parseCitationUrl } from '../../src/tracking/urls.ts';
+import { compileEntities, ownersOfDomain } from '../../src/tracking/analysis/analyze.ts';
+import { domainOf, normaliseDomain, normaliseUrl, parseCitationUrl } from '../../src/tracking/analysis/urls.ts';
 
 /** [url as cited, normalised url or null], grouped by the rule each group shows. */
 const NORMALISED: Record<string, [url: string, expected: string | null][]> = {
@@ -101,6 +102,14 @@ const BELONGS: [domain: string, domains: string[], expected: boolean][] = [
   ['acme.com', [], false],
   ['', ['acme.com'], false],
 ];
+
+// As analysis decides it: a cited page's domain (normalised, as its URL gives it) among the
+// owners it finds for the entity's domains.
+const belongsTo = (domain: string, domains: string[]) =>
+  ownersOfDomain(
+    compileEntities([{ id: 'e', kind: 'brand', name: 'E', aliases: [], domains }]),
+    normaliseDomain(domain),
+  ).length > 0;
 
 for (const [domain, domains, expected] of BELONGS) {
   const verdict = expected ? 'belongs' : 'does not belong';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { seedTenant, type Tenant, type TestServer } from '../helpers/server.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import { goldenAnswers, WORKSPACE_BRAND } from '../analytics/golden-data.ts';
 
 /** Visits per (day, platform, page path, country); 12 paths, so the top-10 limit matters. */

@@ -121,11 +121,9 @@ test('--apply runs every statement, in order, on a ClickHouse server', async (t)
   let failAt = -1;
   const ch = {
     embedded: false,
-    client: {
-      command: async ({ query }: { query: string }) => {
-        if (ran.length === failAt) throw new Error('ACCESS_DENIED');
-        ran.push(query);
-      },
+    command: async ({ query }: { query: string }) => {
+      if (ran.length === failAt) throw new Error('ACCESS_DENIED');
+      ran.push(query);
     },
   };
   const env = {

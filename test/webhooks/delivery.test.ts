@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { call, get, seedTenant, startTestServer, uniq, type TestServer } from '../helpers/server.ts';
 import { eventually, startReceiver, type Receiver } from './receiver.ts';
 import { enqueueEvent } from '../../src/webhooks/outbox.ts';
-import { ingestFile } from '../../src/tracking/ingest-file.ts';
+import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import { findJob } from '../../jobs/index.ts';
 
 let server: TestServer;

@@ -1,7 +1,7 @@
 // Authority: is the content backed by evidence (authoritative sources, references, figures,
 // attributed quotations) and tied to a known entity (sameAs profiles)?
-import { classifyExternal } from '../../tracking/classify.ts';
-import { hostToDomain } from '../../tracking/urls.ts';
+import { classifyExternal } from '../../tracking/analysis/classify.ts';
+import { hostToDomain } from '../../tracking/analysis/urls.ts';
 import { nodesOf } from '../page.ts';
 import { ORGANIZATION_TYPES } from './schema.ts';
 import { fail, graded, na, pass, plural, quote, warn, type AuditInput, type Signal } from './types.ts';

@@ -1,6 +1,6 @@
 // Claude through the Messages API with the web search tool, against a fake Anthropic API.
 import test from 'ava';
-import { createAnthropicEngine } from '../../../src/tracking/engines/anthropic.ts';
+import { createAnthropicEngine } from '../../../src/tracking/capture/engines/anthropic.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';
 import { fixtureText } from './fake-server.ts';
 

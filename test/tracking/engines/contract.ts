@@ -4,7 +4,7 @@
 // without a key. Each adapter's own test file adds its answer parsing and request shape.
 import test from 'ava';
 import type { Platform } from '../../../src/tracking/types.ts';
-import type { CaptureRequest, Engine, HttpPolicy } from '../../../src/tracking/engines/types.ts';
+import type { CaptureRequest, Engine, HttpPolicy } from '../../../src/tracking/capture/engines/types.ts';
 import { fixtureText, startFake, type FakeServer, type Handler } from './fake-server.ts';
 
 // Generous deadline: the fake shares this process's event loop with ava, tsx and the other tests.

@@ -1,6 +1,6 @@
 // Gemini through generateContent with Google Search grounding, against a fake Gemini API.
 import test from 'ava';
-import { createGeminiEngine } from '../../../src/tracking/engines/gemini.ts';
+import { createGeminiEngine } from '../../../src/tracking/capture/engines/gemini.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';
 import { fixtureText } from './fake-server.ts';
 

@@ -1,6 +1,6 @@
 // The shared HTTP policy: Retry-After forms, waits too long to be worth it, unreachable providers.
 import test from 'ava';
-import { backoff, requestJson, retryAfter } from '../../../src/tracking/engines/http.ts';
+import { backoff, requestJson, retryAfter } from '../../../src/tracking/capture/engines/http.ts';
 import { fake, POLICY } from './contract.ts';
 
 test('Retry-After is read in seconds, as an HTTP date, or as retry-after-ms', (t) => {

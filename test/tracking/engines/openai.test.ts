@@ -1,6 +1,6 @@
 // ChatGPT through the OpenAI Responses API with web search, against a fake OpenAI.
 import test from 'ava';
-import { createOpenAIEngine } from '../../../src/tracking/engines/openai.ts';
+import { createOpenAIEngine } from '../../../src/tracking/capture/engines/openai.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';
 import { fixtureText } from './fake-server.ts';
 

@@ -1,6 +1,6 @@
 // Perplexity through the Sonar chat completions API, against a fake Perplexity.
 import test from 'ava';
-import { createPerplexityEngine } from '../../../src/tracking/engines/perplexity.ts';
+import { createPerplexityEngine } from '../../../src/tracking/capture/engines/perplexity.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';
 import { fixtureText } from './fake-server.ts';
 

@@ -1,7 +1,7 @@
 // Platform -> provider -> engine; a provider without a key answers not_configured.
 import test from 'ava';
 import { loadConfig } from '../../../src/config.ts';
-import { liveEngines, providerOf, PROVIDERS } from '../../../src/tracking/engines/registry.ts';
+import { liveEngines, providerOf, PROVIDERS } from '../../../src/tracking/capture/engines/registry.ts';
 import { PLATFORMS } from '../../../src/tracking/types.ts';
 import { request } from './contract.ts';
 

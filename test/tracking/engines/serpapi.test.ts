@@ -1,6 +1,6 @@
 // Google AI Overviews, Google AI Mode and Copilot through SerpApi, against a fake SerpApi.
 import test from 'ava';
-import { createSerpApiEngine } from '../../../src/tracking/engines/serpapi.ts';
+import { createSerpApiEngine } from '../../../src/tracking/capture/engines/serpapi.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';
 import { fixtureText } from './fake-server.ts';
 

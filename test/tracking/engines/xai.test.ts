@@ -1,6 +1,6 @@
 // Grok through xAI's Responses API with the web_search tool, against a fake xAI.
 import test from 'ava';
-import { createXaiEngine } from '../../../src/tracking/engines/xai.ts';
+import { createXaiEngine } from '../../../src/tracking/capture/engines/xai.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';
 import { fixtureText } from './fake-server.ts';
 

@@ -1,0 +1,260 @@
+// The ClickHouse tables that hold tenant facts, each declared once: the fact tables ingestion
+// writes (their columns, types and order, as the migrations in clickhouse/ leave them) and how a
+// scoped read may filter every table it can name. From this file come the RowBinary row of
+// answer_rows_in (tracking/ingest/fact-rows.ts), the rows' keys that reconcile compares, the tables
+// stores/scoped-query.ts lets a read name, and the check that the migrations agree
+// (test/stores/fact-tables.test.ts). Adding a column is one edit here plus its migration.
+
+/** A column's type as the migrations declare it (what `system.columns` reports). */
+export type ColumnType =
+  | 'UUID'
+  | 'Nullable(UUID)'
+  | 'String'
+  | 'Nullable(String)'
+  | 'LowCardinality(String)'
+  | 'Array(String)'
+  | 'UInt8'
+  | 'UInt16'
+  | 'UInt32'
+  | 'Nullable(UInt32)'
+  | 'Int8'
+  | 'Float64'
+  | 'Nullable(Float64)'
+  | 'Date'
+  | "DateTime64(3, 'UTC')";
+
+/** How a scoped read may filter a table. */
+export interface ReadShape {
+  /** Analysis rows (clickhouse/011): read in the brand's live generation only. */
+  generations: boolean;
+  /** The date key: `day`, or a rollup's `month` or `quarter` (the period's first day). */
+  period: 'day' | 'month' | 'quarter';
+  /** The column holding the instant, if any: a range inside a day filters on it. */
+  time?: string;
+  /** Whether it keeps model and region (model and region filters), and prompt_id (a topic filter). */
+  models: boolean;
+  prompts: boolean;
+  /** String columns a read may match with `eq`. */
+  dimensions: readonly string[];
+}
+
+/** A fact table: its stored columns in order (`sign` apart: every fact table ends its rows with it) and its read shape. */
+interface FactTableSchema extends ReadShape {
+  columns: Readonly<Record<string, ColumnType>>;
+}
+
+/** The fact tables (clickhouse/001_facts.sql and the columns later migrations add). */
+export const FACT_SCHEMAS = {
+  answers: {
+    columns: {
+      answer_id: 'UUID',
+      organization_id: 'UUID',
+      brand_id: 'UUID',
+      prompt_id: 'UUID',
+      platform: 'LowCardinality(String)',
+      model: 'LowCardinality(String)',
+      region: 'LowCardinality(String)',
+      mode: 'LowCardinality(String)',
+      collected_at: "DateTime64(3, 'UTC')",
+      day: 'Date',
+      text: 'String',
+      citation_count: 'UInt16',
+      product_count: 'UInt16',
+      // The searches behind the answer (clickhouse/013_search_queries.sql); known = 0: unknown.
+      search_queries: 'Array(String)',
+      search_queries_known: 'UInt8',
+    },
+    generations: false,
+    period: 'day',
+    time: 'collected_at',
+    models: true,
+    prompts: true,
+    dimensions: ['platform', 'mode'],
+  },
+  answer_entities: {
+    columns: {
+      answer_id: 'UUID',
+      brand_id: 'UUID',
+      entity_id: 'UUID',
+      is_brand: 'UInt8',
+      prompt_id: 'UUID',
+      platform: 'LowCardinality(String)',
+      model: 'LowCardinality(String)',
+      region: 'LowCardinality(String)',
+      day: 'Date',
+      collected_at: "DateTime64(3, 'UTC')",
+      mentions: 'UInt32',
+      position: 'UInt16',
+      citations: 'UInt32',
+      score: 'Float64',
+      generation: 'UInt32',
+      // 1 positive, 0 neutral, -1 negative, and the score in [-1, 1]; 0 and 0 where not named (015).
+      sentiment: 'Int8',
+      sentiment_score: 'Float64',
+    },
+    generations: true,
+    period: 'day',
+    time: 'collected_at',
+    models: true,
+    prompts: true,
+    dimensions: ['platform'],
+  },
+  answer_citations: {
+    columns: {
+      answer_id: 'UUID',
+      brand_id: 'UUID',
+      prompt_id: 'UUID',
+      platform: 'LowCardinality(String)',
+      model: 'LowCardinality(String)',
+      region: 'LowCardinality(String)',
+      day: 'Date',
+      collected_at: "DateTime64(3, 'UTC')",
+      url: 'String',
+      domain: 'LowCardinality(String)',
+      category: 'LowCardinality(String)',
+      article_type: 'LowCardinality(String)',
+      title: 'String',
+      domain_first: 'UInt8',
+      group_first: 'UInt8',
+      answer_first: 'UInt8',
+      generation: 'UInt32',
+    },
+    generations: true,
+    period: 'day',
+    time: 'collected_at',
+    models: true,
+    prompts: true,
+    dimensions: ['platform', 'domain', 'category', 'article_type'],
+  },
+  shopping_cards: {
+    columns: {
+      card_id: 'UUID',
+      answer_id: 'UUID',
+      organization_id: 'UUID',
+      brand_id: 'UUID',
+      prompt_id: 'UUID',
+      platform: 'LowCardinality(String)',
+      model: 'LowCardinality(String)',
+      region: 'LowCardinality(String)',
+      day: 'Date',
+      created_at: "DateTime64(3, 'UTC')",
+      position: 'UInt16',
+      product_title: 'String',
+      product_brand: 'String',
+      price_amount: 'Nullable(Float64)',
+      price_currency: 'Nullable(String)',
+      image_url: 'Nullable(String)',
+      merchant_url: 'Nullable(String)',
+      merchant_domain: 'Nullable(String)',
+      rating: 'Nullable(Float64)',
+      review_count: 'Nullable(UInt32)',
+      raw: 'String',
+      matched_brand_id: 'Nullable(UUID)',
+      matched_brand_role: 'LowCardinality(String)',
+    },
+    generations: false,
+    period: 'day',
+    time: 'created_at',
+    models: true,
+    prompts: true,
+    dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
+  },
+} as const satisfies Record<string, FactTableSchema>;
+
+/** The tables a read may name besides the fact tables: rollups, visits, crawler hits, verdicts. */
+const READ_ONLY_SHAPES = {
+  ai_visits: {
+    generations: false,
+    period: 'day',
+    time: 'ts',
+    models: false,
+    prompts: false,
+    dimensions: ['platform', 'path', 'country'],
+  },
+  // The visits summed per day for each breakdown (clickhouse/019: `dim` names it, `key` its value).
+  ai_visits_daily: { generations: false, period: 'day', models: false, prompts: false, dimensions: ['dim'] },
+  // AI crawler hits from server logs (clickhouse/014) and their daily rollup, which keeps no instant.
+  ai_crawler_hits: {
+    generations: false,
+    period: 'day',
+    time: 'ts',
+    models: false,
+    prompts: false,
+    dimensions: ['bot_name', 'bot_type', 'verification', 'status_class', 'path'],
+  },
+  ai_crawler_daily: {
+    generations: false,
+    period: 'day',
+    models: false,
+    prompts: false,
+    dimensions: ['bot_name', 'bot_type', 'verification', 'status_class'],
+  },
+  // The configured model's sentiment verdicts (clickhouse/016), read back by re-analysis per step of days.
+  sentiment_verdicts: { generations: false, period: 'day', models: false, prompts: false, dimensions: [] },
+  entity_daily: { generations: true, period: 'day', models: true, prompts: false, dimensions: ['platform'] },
+  prompt_daily: { generations: true, period: 'day', models: false, prompts: true, dimensions: [] },
+  // The same by month (clickhouse/018), for the whole months of prompt performance's ranges.
+  prompt_monthly: { generations: true, period: 'month', models: false, prompts: true, dimensions: [] },
+  citation_domains_monthly: {
+    generations: true,
+    period: 'month',
+    models: false,
+    prompts: false,
+    dimensions: ['domain', 'category'],
+  },
+  citation_domain_models_monthly: {
+    generations: true,
+    period: 'month',
+    models: true,
+    prompts: false,
+    dimensions: ['domain', 'category'],
+  },
+  citation_urls_monthly: {
+    generations: true,
+    period: 'month',
+    models: false,
+    prompts: false,
+    dimensions: ['domain', 'category', 'article_type'],
+  },
+  // The same folded by calendar quarter (clickhouse/017), for the whole quarters of long ranges.
+  citation_urls_quarterly: {
+    generations: true,
+    period: 'quarter',
+    models: false,
+    prompts: false,
+    dimensions: ['domain', 'category', 'article_type'],
+  },
+} as const satisfies Record<string, ReadShape>;
+
+/** Every table a scoped read may name, with how it may be filtered. */
+export const READ_SHAPES = { ...FACT_SCHEMAS, ...READ_ONLY_SHAPES } as const satisfies Record<string, ReadShape>;
+
+export type FactTable = keyof typeof FACT_SCHEMAS;
+export const FACT_TABLES = Object.keys(FACT_SCHEMAS) as FactTable[];
+
+/** A fact table's columns, `sign` apart, in their stored order (the order of a row's key). */
+export type ColumnOf<T extends FactTable> = keyof (typeof FACT_SCHEMAS)[T]['columns'] & string;
+export const columnsOf = <T extends FactTable>(table: T): readonly ColumnOf<T>[] =>
+  Object.keys(FACT_SCHEMAS[table].columns) as ColumnOf<T>[];
+export const columnTypesOf = (table: FactTable): readonly (readonly [string, ColumnType])[] =>
+  Object.entries(FACT_SCHEMAS[table].columns);
+
+/** A row of a fact table by column name: what a key is made of. Every column must be named. */
+export type FactRow<T extends FactTable> = { readonly [C in ColumnOf<T>]: unknown };
+
+/**
+ * The way in for new answers (clickhouse/005_answer_rows_in.sql): an answers row, then the
+ * answer's entity and citation rows as arrays of tuples holding only what differs from row to row
+ * (the rest comes from the answers row), then their analysis generation. Three views fan it out
+ * into the three tables; the tuples' fields are in the order the views read them (e.1, e.2, ...).
+ */
+export const ANSWER_ROWS_IN = {
+  entity_rows: {
+    table: 'answer_entities',
+    fields: ['entity_id', 'is_brand', 'mentions', 'position', 'citations', 'score', 'sentiment', 'sentiment_score'],
+  },
+  citation_rows: {
+    table: 'answer_citations',
+    fields: ['url', 'domain', 'category', 'article_type', 'title', 'domain_first', 'group_first', 'answer_first'],
+  },
+} as const satisfies Record<string, { table: FactTable; fields: readonly string[] }>;
