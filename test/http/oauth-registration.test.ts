@@ -87,8 +87,8 @@ test('a client never used expires a day after registering, and the next registra
   // A grant makes a client used (made before both age: other tests' registrations remove unused
   // clients meanwhile); its row is enough here (no key is needed to show the page).
   await pg.query(
-    `INSERT INTO oauth_grants (id, client_id, key_id, organization_id, scope, code_hash, code_challenge, redirect_uri, code_expires_at)
-     SELECT gen_random_uuid(), $1, k.id, m.organization_id, 'mcp', md5(random()::text), 'x', $2, now()
+    `INSERT INTO oauth_grants (id, client_id, key_id, user_id, organization_id, scope, code_hash, code_challenge, redirect_uri, code_expires_at)
+     SELECT gen_random_uuid(), $1, k.id, k.user_id, m.organization_id, 'mcp', md5(random()::text), 'x', $2, now()
      FROM api_keys k JOIN memberships m ON m.user_id = k.user_id LIMIT 1`,
     [used, REDIRECT_URI],
   );
