@@ -3,6 +3,7 @@
 // the prompt's history (deactivate it and add another). Platforms the organization's plan does not
 // capture are kept, and listed in platforms_not_in_plan. Adding or activating prompts past the
 // plan's limit is a 402 that writes nothing. The same insert and update as `apply`.
+import { Prompt } from './prompts.ts';
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { brandId, optionalBool, optionalUuid, pathId, promptNotFound, topicNotFound } from './params.ts';
@@ -26,18 +27,6 @@ import { AT_USER_REQUEST, organizationOf, requireChange, writeBrand } from './wo
 export const MAX_PROMPTS_PER_ADD = 100;
 
 const limitReached = { status: 402, message: promptLimitMessage('growth') } as const;
-
-const Prompt = z.object({
-  id: z.string().uuid(),
-  text: z.string(),
-  topic_id: z.string().uuid().nullable(),
-  topic_name: z.string().nullable(),
-  platforms: z.array(z.enum(PLATFORMS)),
-  models: z.array(z.string()),
-  regions: z.array(z.string()),
-  is_active: z.boolean(),
-  created_at: z.string(),
-});
 
 const notInPlan = z
   .array(z.enum(PLATFORMS))

@@ -37,7 +37,8 @@ export const topics = operation({
   run: async (ctx, p) => listTopics(ctx.stores.pg, (await ctx.brand(p.brand_id)).id),
 });
 
-const Prompt = z.object({
+/** A tracked prompt as the API shows it (the list and the writes). */
+export const Prompt = z.object({
   id: z.string().uuid(),
   text: z.string(),
   topic_id: z.string().uuid().nullable(),
