@@ -1,5 +1,6 @@
 // A failed ClickHouse insert names its table and the engine's error, never the rows: the engine's
 // message quotes them, and whoever catches the error logs it whole.
+import { HIT_COLUMNS } from '../../src/traffic/crawlers/entry.ts';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { InsertError, insertFailure } from '../../src/stores/insert-error.ts';
@@ -31,29 +32,7 @@ test('an insert the engine refuses fails naming the table and error, without the
     1e300,
     null,
   ])}\n`;
-  const err = await t.throwsAsync(
-    server.stores.ch.insertLines(
-      'ai_crawler_hits',
-      [
-        'brand_id',
-        'ts',
-        'day',
-        'bot_name',
-        'provider',
-        'bot_type',
-        'verification',
-        'method',
-        'host',
-        'path',
-        'status_code',
-        'status_class',
-        'referer',
-        'bytes_sent',
-        'duration_ms',
-      ],
-      row,
-    ),
-  );
+  const err = await t.throwsAsync(server.stores.ch.insertLines('ai_crawler_hits', HIT_COLUMNS, row));
   t.true(err instanceof InsertError, String(err));
   t.regex(err!.message, /^insert into ai_crawler_hits failed: Code: \d+/);
   t.false(err!.message.includes(secretish), err!.message);
