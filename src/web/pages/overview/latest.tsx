@@ -16,7 +16,7 @@ export function LatestAnswers(p: PartProps & { aliases: Map<string, string[]> })
       {latest.data && latest.data.answers.length > 0 && (
         <div class="answers">
           {latest.data.answers.map((a) => (
-            <AnswerCard key={a.id} answer={a} aliases={p.aliases} clip={420} />
+            <AnswerCard key={a.id} answer={a} aliases={p.aliases} clip={300} maxCitations={3} />
           ))}
         </div>
       )}
