@@ -4,6 +4,9 @@
 import type { FunctionComponent } from 'preact';
 import { Overview } from './pages/overview.tsx';
 import { WorkspacePage } from './pages/workspace/index.tsx';
+import { CompetitorsPage } from './pages/competitors.tsx';
+import { CitationsPage } from './pages/citations.tsx';
+import { PromptsPage } from './pages/prompts.tsx';
 import { KeysPage } from './pages/settings/keys.tsx';
 import { MembersPage } from './pages/settings/members.tsx';
 import { WebhooksPage } from './pages/settings/webhooks.tsx';
@@ -29,6 +32,9 @@ export interface PageRoute {
 
 export const routes: PageRoute[] = [
   { path: '/app/brands/:brandId', label: 'Overview', nav: 'brand', Page: Overview },
+  { path: '/app/brands/:brandId/competitors', label: 'Competitors', nav: 'brand', Page: CompetitorsPage },
+  { path: '/app/brands/:brandId/citations', label: 'Citations', nav: 'brand', Page: CitationsPage },
+  { path: '/app/brands/:brandId/prompts', label: 'Prompts', nav: 'brand', Page: PromptsPage },
   {
     path: '/app/brands/:brandId/settings',
     label: 'Workspace settings',

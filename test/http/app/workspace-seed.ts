@@ -53,6 +53,13 @@ const ANSWERS: { text: string; urls: string[] }[] = [
   { text: 'Look for a gusseted tongue and a grippy outsole; fit matters most.', urls: [] },
 ];
 
+/** Which answers each prompt gets, in turn: the first favours the brand, the others its competitors. */
+const MIX = [
+  [0, 1, 3, 0, 4],
+  [1, 2, 1, 4, 0],
+  [2, 1, 4, 2, 3],
+];
+
 export const DAYS = 20;
 
 const dayAgo = (n: number) => {
@@ -73,7 +80,7 @@ export async function seededPerson(server: TestServer, plan = 'growth'): Promise
   const lines = [];
   for (let day = 1; day <= DAYS; day++) {
     for (const [i, promptId] of tenant.promptIds.entries()) {
-      const a = ANSWERS[(day + i) % ANSWERS.length];
+      const a = ANSWERS[MIX[i % MIX.length][day % 5]];
       const platform = (day + i) % 2 ? 'chatgpt' : 'perplexity';
       lines.push({
         prompt_id: promptId,
