@@ -57,7 +57,12 @@ interface Gap {
 const SHOWN = '50';
 const ALL = '200';
 
-function GapPanel(p: { brandId: string; base: Record<string, string | undefined> }) {
+/** `base`: the reads' parameters (brand and filters); `filters`: the filters alone, for the explorer's links. */
+function GapPanel(p: {
+  brandId: string;
+  base: Record<string, string | undefined>;
+  filters: Record<string, string | undefined>;
+}) {
   const { path, query } = useLocation();
   const competitorId = query.get('competitor_id') ?? undefined;
   const competitors = useLoad(
@@ -66,7 +71,7 @@ function GapPanel(p: { brandId: string; base: Record<string, string | undefined>
   );
   const params = { ...p.base, competitor_id: competitorId };
   const gap = useLoad(() => read<Gap>('citation-gap', { ...params, limit: SHOWN }), [JSON.stringify(params)]);
-  const href = (more: Record<string, string | undefined>) => answersHref(p.brandId, { ...p.base, ...more });
+  const href = (more: Record<string, string | undefined>) => answersHref(p.brandId, { ...p.filters, ...more });
   const pick = (id: string) => {
     const next = new URLSearchParams(query);
     if (id) next.set('competitor_id', id);
@@ -316,7 +321,7 @@ export function CitationsPage(p: PageProps) {
           </p>
         </Panel>
       )}
-      <GapPanel brandId={brandId} base={base} />
+      <GapPanel brandId={brandId} base={base} filters={filterParams(filters)} />
     </>
   );
 }
