@@ -45,7 +45,14 @@ async function cells(page: Page, caption: string): Promise<string[][]> {
   await page.getByRole('table', { name: caption }).waitFor();
   return page.evaluate((cap) => {
     const table = [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === cap);
-    return [...(table?.tBodies[0]?.rows ?? [])].map((r) => [...r.cells].map((c) => c.innerText.trim()));
+    // A figure's interval (.ci) is read apart: the cell's value is the rest of its text.
+    const text = (c: HTMLTableCellElement) =>
+      [...c.childNodes]
+        .filter((n) => !(n instanceof Element && n.classList.contains('ci')))
+        .map((n) => n.textContent ?? '')
+        .join(' ')
+        .trim();
+    return [...(table?.tBodies[0]?.rows ?? [])].map((r) => [...r.cells].map(text));
   }, caption);
 }
 
@@ -107,14 +114,14 @@ test('the settings forms run their operations and show the API refusals beside t
   const report = await api(who, `/brands/${who.brandId}/reanalysis`);
   t.is(report.body.state, 'idle');
   t.truthy(report.body.last_finished_at);
-  t.regex(await status.innerText(), /Up to date[\s\S]*Last finished/);
+  t.regex((await status.textContent()) ?? '', /Up to date[\s\S]*Last finished/);
 
   // The same name again: the 409, as the API words it, beside the Name field.
   await add.getByLabel('Name').fill('Globex');
   await add.getByRole('button', { name: 'Add competitor' }).click();
   const nameError = page.locator('#competitor-new-name-error');
   await nameError.waitFor();
-  t.is(await nameError.innerText(), 'Competitor "Globex" already exists');
+  t.is(await nameError.textContent(), 'Competitor "Globex" already exists');
   t.is(await add.getByLabel('Name').getAttribute('aria-invalid'), 'true');
 
   // Remove it, after the confirmation.
@@ -191,7 +198,7 @@ test('a prompt past the plan limit shows the 402 beside the prompts and adds not
   await form.getByRole('button', { name: 'Add prompts' }).click();
   const error = page.locator('#prompts-new-error');
   await error.waitFor();
-  t.is(await error.innerText(), 'Active prompt limit reached (50 on the starter plan)');
+  t.is(await error.textContent(), 'Active prompt limit reached (50 on the starter plan)');
   t.is(await form.getByLabel('Prompts', { exact: true }).getAttribute('aria-invalid'), 'true');
   const listed = await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}&limit=500`, tenant.key);
   t.is(listed.body.length, 50);
@@ -219,7 +226,7 @@ test('competitors: the API figures at the same filters; a row opens the answers 
     const [name, score, mentionRate, answers, mentions, citations, mean, sent] = rows[i];
     t.true(name.startsWith(e.name), name);
     t.deepEqual(
-      [score, mentionRate.split('\n')[0], answers, mentions, citations, mean, sent],
+      [score, mentionRate, answers, mentions, citations, mean, sent],
       [
         shown(e.ai_visibility_score),
         `${rate.value}%`,
@@ -234,7 +241,7 @@ test('competitors: the API figures at the same filters; a row opens the answers 
   }
   t.true(comparison.body.brand.appearance_count > 0);
   const sov = page.getByRole('region', { name: 'Share of voice' });
-  t.is(await sov.locator('.value').innerText(), `${comparison.body.share_of_voice.overall_sov_pct}%`);
+  t.is(await sov.locator('.value').textContent(), `${comparison.body.share_of_voice.overall_sov_pct}%`);
 
   // Globex's row: the explorer with the page's filters and mentioned=<its id>, whose answers are the ones counted.
   const globex = comparison.body.competitors.find((c: any) => c.name === 'Globex');
@@ -348,7 +355,7 @@ test('each page: no serious or critical axe violation, and Tab reaches every con
     await page.goto(`${server.url}/app/brands/${who.brandId}/${name}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
-    await page.waitForFunction(() => !document.body.innerText.includes('Loading…'));
+    await page.waitForFunction(() => !document.body.textContent?.includes('Loading…'));
     t.deepEqual(await seriousViolations(page), [], name);
     const controls = await page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
