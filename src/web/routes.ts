@@ -3,6 +3,7 @@
 // :brandId, and it may show the filter bar) or under Settings. The dashboard's pages slot in here.
 import type { FunctionComponent } from 'preact';
 import { Overview } from './pages/overview.tsx';
+import { AnswersPage } from './pages/answers.tsx';
 import { WorkspacePage } from './pages/workspace/index.tsx';
 import { CompetitorsPage } from './pages/competitors.tsx';
 import { CitationsPage } from './pages/citations.tsx';
@@ -32,6 +33,7 @@ export interface PageRoute {
 
 export const routes: PageRoute[] = [
   { path: '/app/brands/:brandId', label: 'Overview', nav: 'brand', Page: Overview },
+  { path: '/app/brands/:brandId/answers', label: 'Answers', nav: 'brand', Page: AnswersPage },
   { path: '/app/brands/:brandId/competitors', label: 'Competitors', nav: 'brand', Page: CompetitorsPage },
   { path: '/app/brands/:brandId/citations', label: 'Citations', nav: 'brand', Page: CitationsPage },
   { path: '/app/brands/:brandId/prompts', label: 'Prompts', nav: 'brand', Page: PromptsPage },
