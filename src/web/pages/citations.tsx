@@ -113,6 +113,7 @@ function GapPanel(p: {
           </p>
           <DataTable
             caption="Citation gap: domains cited beside competitors, never beside the brand"
+            class="domain-cell"
             csvName="citation-gap.csv"
             allRows={async () => (await read<Gap>('citation-gap', { ...params, limit: ALL })).domains}
             rows={rows}
@@ -245,6 +246,7 @@ export function CitationsPage(p: PageProps) {
         <Panel title="Top domains">
           <DataTable
             caption="Top cited domains"
+            class="domain-cell"
             csvName="citation-domains.csv"
             allRows={async () => (await all()).top_domains}
             rows={c.top_domains}
