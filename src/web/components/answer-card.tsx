@@ -70,7 +70,6 @@ export function AnswerText(p: { text: string; names: Map<string, string>; brandI
     <p class="answer-text">
       {highlight(text, p.names).map((s, i) =>
         s.entity ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity but their place
           <mark key={i} class={s.entity === p.brandId ? 'mark-brand' : undefined}>
             {s.text}
           </mark>

@@ -9,7 +9,7 @@ import type { PartProps } from './part.ts';
 export function LatestAnswers(p: PartProps & { aliases: Map<string, string[]> }) {
   const latest = useLoad(() => read<{ answers: Answer[] }>('answers', { ...p.params, limit: '5' }), [p.paramsKey]);
   return (
-    <Panel title="Latest answers" actions={<a href={p.link()}>All answers</a>}>
+    <Panel title="Latest answers" busy={latest.loading} actions={<a href={p.link()}>All answers</a>}>
       {latest.error && <Problem message={latest.error} />}
       {!latest.data && !latest.error && <Loading />}
       {latest.data && !latest.data.answers.length && <Empty>No answers in this range.</Empty>}

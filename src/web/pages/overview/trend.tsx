@@ -95,7 +95,7 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Fil
     />
   );
   return (
-    <Panel title="Visibility trend" actions={<GranularityPicker value={p.granularity} />}>
+    <Panel title="Visibility trend" busy={trend.loading} actions={<GranularityPicker value={p.granularity} />}>
       {trend.error && <Problem message={trend.error} />}
       {!trend.data && !trend.error && <Loading />}
       {trend.data && (
