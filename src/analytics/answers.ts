@@ -61,6 +61,8 @@ export interface AnswerFilters extends PlainFilters {
   mode?: AnswerMode;
   /** An entity id (the brand's own id for `brand`): answers naming it; `none`: naming no entity. */
   mentioned?: string;
+  /** A cited domain, exactly as stored (lower case, no `www.`): answers citing it. */
+  domain?: string;
 }
 
 /** What an answer is read against: the brand's entities, brand first then competitors as analysed. */
@@ -109,19 +111,43 @@ export function storedSentiment(row: EntityRow | undefined): Polarity | null {
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
-  const { generation: _g, platform, mode, mentioned, ...scope } = f;
+  const { generation: _g, platform, mode, mentioned, domain, ...scope } = f;
+  const named = mentioned ? mentionedIn(f, mentioned) : undefined;
   return {
     source: { table: 'answers' as const, scope, final: true, eq: { platform, mode } },
-    in: mentioned ? mentionedIn(f, mentioned) : undefined,
+    in: domain ? citingIn(f, domain, named) : named,
   };
+}
+
+type AnswerCondition = { column: string; query: ScopedQuery; not: boolean };
+
+/**
+ * The answers citing the domain, from the live citation rows (an answer cites it while its rows of
+ * that domain sum positive by sign), further kept to `named` (the mentioned filter) when given:
+ * a select takes one IN, so the two conditions nest.
+ */
+function citingIn(f: AnswerFilters, domain: string, named?: AnswerCondition): AnswerCondition {
+  const { platform: _p, mode: _m, mentioned: _e, domain: _d, ...scope } = f;
+  const query = select(
+    { table: 'answer_citations', scope },
+    {
+      select: 'answer_id',
+      where: 'domain = {citedDomain:String}',
+      groupBy: 'answer_id',
+      having: 'sum(sign) > 0',
+      params: { citedDomain: domain },
+      in: named,
+    },
+  );
+  return { column: 'answer_id', query, not: false };
 }
 
 /**
  * The answers naming the entity (or, for `none`, naming any: they are excluded), from the live
  * entity rows: an answer's mentions of an entity are the sign-weighted sum of its rows.
  */
-function mentionedIn(f: AnswerFilters, mentioned: string): { column: string; query: ScopedQuery; not: boolean } {
-  const { platform: _p, mode: _m, mentioned: _e, ...scope } = f;
+function mentionedIn(f: AnswerFilters, mentioned: string): AnswerCondition {
+  const { platform: _p, mode: _m, mentioned: _e, domain: _d, ...scope } = f;
   const none = mentioned === 'none';
   const query = select(
     { table: 'answer_entities', scope },

@@ -24,12 +24,14 @@ import { brandEntities, type BrandRecord } from '../tenancy/brands.ts';
 import { PLATFORMS } from '../tracking/types.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { UUID_RE } from '../uuid.ts';
+import { normaliseDomain } from '../tracking/analysis/urls.ts';
 
 export const ANSWER_NOT_FOUND = 'Answer not found';
 /** Malformed, or an id that is not one of the brand's competitors (another brand's included). */
 export const MENTIONED_INVALID = 'mentioned must be brand, none or a competitor id of the brand';
 /** A well-formed id that is not one of the brand's competitors: unknown, or another brand's (SPEC: 404 names the resource). */
 export const COMPETITOR_NOT_FOUND = 'Competitor not found';
+export const DOMAIN_INVALID = 'domain must be a domain, e.g. example.com';
 
 const AnswerEntity = z.object({
   entity_id: z.string().uuid(),
@@ -91,6 +93,7 @@ export const answers = operation({
     promptNotFound,
     { status: 404, message: COMPETITOR_NOT_FOUND },
     { status: 400, message: MENTIONED_INVALID },
+    { status: 400, message: DOMAIN_INVALID },
   ],
   params: z.object({
     ...topicFilters,
@@ -101,12 +104,15 @@ export const answers = operation({
     mentioned: optionalText('mentioned', 64).describe(
       'brand: answers naming the brand; a competitor id: naming that competitor; none: naming no tracked entity',
     ),
+    domain: optionalText('domain', 253).describe(
+      'Answers citing this domain (as list_citations and get_citation_gap give it, e.g. example.com; www. and case do not matter)',
+    ),
     limit: limit(1, 100, 20).describe('1-100, default 20'),
     cursor: cursor(),
   }),
   result: AnswerList,
   description:
-    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode and mentioned (brand, a competitor id, none). Page with cursor.",
+    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) and cited domain. Page with cursor.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const entities = await entitiesOf(ctx, brand);
@@ -115,10 +121,19 @@ export const answers = operation({
       platform: p.platform,
       mode: p.mode ?? 'standard',
       mentioned: mentionedEntity(p.mentioned, brand, entities),
+      domain: citedDomain(p.domain),
     };
     return answerPage(ctx.stores.ch, ctx.stores.pg, f, { entities }, { limit: p.limit, cursor: p.cursor });
   },
 });
+
+/** `domain` as citations store it (lower case, no `www.`), or nothing; a value with no host in it is a 400. */
+function citedDomain(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const domain = normaliseDomain(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`);
+  if (!domain) throw badRequest(DOMAIN_INVALID);
+  return domain;
+}
 
 /** `mentioned` as an entity id (`brand` is the brand's own id), `none`, or nothing. */
 function mentionedEntity(

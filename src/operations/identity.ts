@@ -29,6 +29,8 @@ export const Brand = z.object({
   slug: z.string(),
   industry: z.string(),
   region: z.string().describe('Region code, e.g. US'),
+  domains: z.array(z.string()).describe('The brand domains (sub-domains count too)'),
+  aliases: z.array(z.string()).describe('Other names answers may use for the brand'),
   created_at: z.string().describe('ISO 8601 timestamp'),
 });
 
@@ -48,6 +50,8 @@ export const brands = operation({
       slug: b.slug,
       industry: b.industry,
       region: b.region,
+      domains: b.domains,
+      aliases: b.aliases,
       created_at: new Date(b.created_at).toISOString(),
     })),
 });

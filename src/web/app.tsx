@@ -57,7 +57,7 @@ export function App() {
   // A brand's page for a brand that is not (or no longer) the organization's.
   if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) page = <NotFound />;
   return (
-    <AppContext.Provider value={{ me, brands, brand }}>
+    <AppContext.Provider value={{ me, brands, brand, reloadBrands: loaded.reload }}>
       <Layout current={found?.route}>{page}</Layout>
     </AppContext.Provider>
   );

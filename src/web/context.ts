@@ -19,6 +19,8 @@ export interface AppState {
   brands: Brand[];
   /** The brand in view: the one in the address, else the one last picked, else the first. */
   brand: Brand | undefined;
+  /** Reads the brands again (a page that renamed one), keeping the page in view meanwhile. */
+  reloadBrands?: () => void;
 }
 
 export const AppContext = createContext<AppState | null>(null);

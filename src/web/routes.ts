@@ -4,6 +4,10 @@
 import type { FunctionComponent } from 'preact';
 import { Overview } from './pages/overview.tsx';
 import { AnswersPage } from './pages/answers.tsx';
+import { WorkspacePage } from './pages/workspace/index.tsx';
+import { CompetitorsPage } from './pages/competitors.tsx';
+import { CitationsPage } from './pages/citations.tsx';
+import { PromptsPage } from './pages/prompts.tsx';
 import { KeysPage } from './pages/settings/keys.tsx';
 import { MembersPage } from './pages/settings/members.tsx';
 import { WebhooksPage } from './pages/settings/webhooks.tsx';
@@ -30,6 +34,15 @@ export interface PageRoute {
 export const routes: PageRoute[] = [
   { path: '/app/brands/:brandId', label: 'Overview', nav: 'brand', Page: Overview },
   { path: '/app/brands/:brandId/answers', label: 'Answers', nav: 'brand', Page: AnswersPage },
+  { path: '/app/brands/:brandId/competitors', label: 'Competitors', nav: 'brand', Page: CompetitorsPage },
+  { path: '/app/brands/:brandId/citations', label: 'Citations', nav: 'brand', Page: CitationsPage },
+  { path: '/app/brands/:brandId/prompts', label: 'Prompts', nav: 'brand', Page: PromptsPage },
+  {
+    path: '/app/brands/:brandId/settings',
+    label: 'Workspace settings',
+    nav: 'brand',
+    Page: WorkspacePage,
+  },
   { path: '/app/settings/keys', label: 'API keys', nav: 'settings', Page: KeysPage },
   { path: '/app/settings/members', label: 'Members', nav: 'settings', admin: true, Page: MembersPage },
   { path: '/app/settings/webhooks', label: 'Webhooks', nav: 'settings', Page: WebhooksPage },

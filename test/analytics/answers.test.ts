@@ -1,6 +1,6 @@
 // The answers explorer (docs/api.md section 11) against the running service: each answer shows
 // exactly the analysis the tests of src/tracking/analysis/analyze.ts expect for its text, paging over equal
-// timestamps neither skips nor repeats, the mentioned filter, tenancy, the three surfaces, bad input.
+// timestamps neither skips nor repeats, the mentioned and domain filters, tenancy, the three surfaces, bad input.
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
@@ -311,6 +311,61 @@ test('mentioned: the brand, one competitor, or no tracked entity; bad values are
     const r = await get(server, `/api/mcp/answers?brand_id=${tenant.brandId}&mentioned=${missing}`, tenant.key);
     t.is(r.status, 404, missing);
     t.deepEqual(r.body, { error: 'Competitor not found' }, missing);
+  }
+});
+
+test('domain: the answers citing it, as citations counts them, with the mentioned filter too, on every surface', async (t) => {
+  const tenant = await seedTenant(server, [ANALYSIS_BRAND]);
+  const [globex] = tenant.competitorIds;
+  const cite = (...urls: string[]) => urls.map((url) => ({ url }));
+  const rows: [string, { url: string }[]][] = [
+    ['Globex leads.', cite('https://www.reviews.example/crm', 'https://reviews.example/other')],
+    ['Acme wins.', cite('https://reviews.example/acme')],
+    ['Nobody here.', cite('https://forum.example/t/1')],
+    ['Globex again.', cite('https://sub.reviews.example/x')],
+  ];
+  await ingest(
+    rows.map(([text, citations], i) => line(tenant, `2026-09-0${i + 1}T00:00:00.000Z`, text, { citations })),
+  );
+  const texts = async (q: string) => (await walk(tenant, q, 1)).map((a) => a.text);
+  // Exactly that domain (a sub-domain is a domain of its own, as in citations), whatever case or www.
+  t.deepEqual(await texts('&domain=reviews.example'), ['Acme wins.', 'Globex leads.']);
+  t.deepEqual(await texts('&domain=WWW.Reviews.Example'), ['Acme wins.', 'Globex leads.']);
+  t.deepEqual(await texts(`&domain=reviews.example&mentioned=${globex}`), ['Globex leads.']);
+  t.deepEqual(await texts('&domain=reviews.example&mentioned=none'), []);
+  t.deepEqual(await texts('&domain=forum.example&mentioned=none'), ['Nobody here.']);
+  t.deepEqual(await texts('&domain=unknown.example'), []);
+  // The figure a domain link comes from: citations' results_citing is the explorer's count.
+  const figures = await get(server, `/api/mcp/citations?brand_id=${tenant.brandId}`, tenant.key);
+  for (const d of figures.body.top_domains) {
+    t.is((await walk(tenant, `&domain=${d.domain}`, 100)).length, d.results_citing, d.domain);
+  }
+  for (const bad of ['not a domain', '://']) {
+    const r = await get(
+      server,
+      `/api/mcp/answers?brand_id=${tenant.brandId}&domain=${encodeURIComponent(bad)}`,
+      tenant.key,
+    );
+    t.is(r.status, 400, bad);
+    t.deepEqual(r.body, { error: 'domain must be a domain, e.g. example.com' }, bad);
+  }
+  // One declaration: REST, the Metrics API and MCP take it alike.
+  const client = await connect(server, tenant.key);
+  t.teardown(() => client.close());
+  const list = toolsByName.get('list_answers')!;
+  const argSets: Record<string, string>[] = [
+    { brand_id: tenant.brandId, domain: 'reviews.example' },
+    { brand_id: tenant.brandId, domain: 'reviews.example', mentioned: globex },
+    { brand_id: tenant.brandId, domain: 'not a domain' },
+  ];
+  for (const args of argSets) {
+    const rest = await restTwin(server, list, args, tenant.key);
+    const v1 = await get(server, `/api/v1/answers?${new URLSearchParams(args)}`, tenant.key);
+    t.is(v1.status, rest.status);
+    t.deepEqual(v1.body, rest.body);
+    const result: any = await client.callTool({ name: 'list_answers', arguments: args });
+    if (rest.status === 200) t.deepEqual(result.structuredContent, rest.body, JSON.stringify(args));
+    else t.is(result.content[0].text, rest.body.error, JSON.stringify(args));
   }
 });
 

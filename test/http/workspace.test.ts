@@ -37,8 +37,8 @@ test('a brand is created and changed; its slug is its key in the organization', 
 
   const list = await api(tenant, 'GET', '/brands');
   t.deepEqual(
-    list.body.map((b: any) => b.slug),
-    ['hooli-cloud'],
+    list.body.map((b: any) => [b.slug, b.domains, b.aliases]),
+    [['hooli-cloud', ['hooli.example'], []]],
   );
 
   // Industry and region do not change what answers are analysed with; the name does.

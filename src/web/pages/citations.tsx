@@ -1,0 +1,329 @@
+// Citations: what the engines cite for the brand's prompts (citations: totals, sources by
+// category, top domains and URLs) and the citation gap (citation-gap: sources cited beside a
+// competitor and never beside the brand), optionally for one competitor (competitor_id, kept in
+// the address). A domain leads to the answers citing it (the explorer's domain filter); a gap
+// domain's competitor to the answers citing it that name that competitor.
+import { read } from '../api.ts';
+import { answersHref } from '../answers-link.ts';
+import { filterParams, useFilters } from '../filters.ts';
+import { useLoad } from '../load.ts';
+import { navigate, useLocation } from '../router.ts';
+import { BarLabel, DataTable } from '../components/data-table.tsx';
+import { FilterBar } from '../components/filter-bar.tsx';
+import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import type { PageProps } from '../routes.ts';
+import { AppLink, categoryLabel, percent, SourceLink } from './figure-parts.tsx';
+
+interface Citations {
+  totals: {
+    domains: number;
+    urls: number;
+    citations: number;
+    results_with_citations: number;
+    avg_citations_per_result: number | null;
+  };
+  source_type_breakdown: { category: string; count: number; pct: number }[];
+  top_domains: {
+    domain: string;
+    category: string;
+    total_citations: number;
+    results_citing: number;
+    usage_pct: number;
+    models: string[];
+  }[];
+  top_urls: {
+    url: string;
+    domain: string;
+    category: string;
+    title: string;
+    total_citations: number;
+    results_citing: number;
+    usage_pct: number;
+  }[];
+}
+
+interface Gap {
+  totals: { domains: number; answers: number };
+  domains: {
+    domain: string;
+    category: string;
+    competitor_answers: number;
+    competitors: { competitor_id: string; name: string; answers: number }[];
+    top_urls: { url: string; title: string; answers: number }[];
+  }[];
+}
+
+/** Rows shown; the CSV asks for the API's most (200). */
+const SHOWN = '50';
+const ALL = '200';
+
+/** `base`: the reads' parameters (brand and filters); `filters`: the filters alone, for the explorer's links. */
+function GapPanel(p: {
+  brandId: string;
+  base: Record<string, string | undefined>;
+  filters: Record<string, string | undefined>;
+}) {
+  const { path, query } = useLocation();
+  const competitorId = query.get('competitor_id') ?? undefined;
+  const competitors = useLoad(
+    () => read<{ id: string; name: string }[]>('competitors', { brand_id: p.brandId }),
+    [p.brandId],
+  );
+  const params = { ...p.base, competitor_id: competitorId };
+  const gap = useLoad(() => read<Gap>('citation-gap', { ...params, limit: SHOWN }), [JSON.stringify(params)]);
+  const href = (more: Record<string, string | undefined>) => answersHref(p.brandId, { ...p.filters, ...more });
+  const pick = (id: string) => {
+    const next = new URLSearchParams(query);
+    if (id) next.set('competitor_id', id);
+    else next.delete('competitor_id');
+    navigate(`${path}?${next}`);
+  };
+  const rows = gap.data?.domains ?? [];
+  const max = rows[0]?.competitor_answers ?? 0;
+  return (
+    <Panel title="Citation gap">
+      <p class="hint">
+        Sources the engines cite in answers naming a competitor, and never in an answer naming your brand: the first
+        places to be written about. Your own domains are left out.
+      </p>
+      <div class="panel-tools">
+        <div class="field">
+          <label for="gap-competitor">Competitor</label>
+          <select id="gap-competitor" value={competitorId ?? ''} onChange={(e) => pick(e.currentTarget.value)}>
+            <option value="">All competitors</option>
+            {competitors.data?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {gap.error && <Problem message={gap.error} />}
+      {!gap.data && !gap.error && <Loading />}
+      {gap.data && (
+        <>
+          <p class="totals">
+            <span>
+              <strong>{gap.data.totals.domains}</strong> gap domains
+            </span>
+            <span>
+              <strong>{gap.data.totals.answers}</strong> answers citing one
+            </span>
+          </p>
+          <DataTable
+            caption="Citation gap: domains cited beside competitors, never beside the brand"
+            class="domain-cell"
+            csvName="citation-gap.csv"
+            allRows={async () => (await read<Gap>('citation-gap', { ...params, limit: ALL })).domains}
+            rows={rows}
+            rowKey={(d) => d.domain}
+            empty="No gap at these filters: every source cited beside a competitor is also cited beside your brand."
+            columns={[
+              {
+                key: 'domain',
+                label: 'Domain',
+                render: (d) => (
+                  <BarLabel value={d.competitor_answers} max={max}>
+                    <AppLink
+                      href={href({ domain: d.domain, mentioned: competitorId })}
+                      label={`${d.domain}: answers citing it${competitorId ? ' that name the competitor' : ''}`}
+                    >
+                      {d.domain}
+                    </AppLink>
+                  </BarLabel>
+                ),
+              },
+              { key: 'category', label: 'Category', render: (d) => categoryLabel(d.category) },
+              { key: 'competitor_answers', label: 'Answers naming a competitor', align: 'right' },
+              {
+                key: 'competitors',
+                label: 'Competitors named',
+                render: (d) => (
+                  <ul class="chips">
+                    {d.competitors.map((c) => (
+                      <li key={c.competitor_id}>
+                        <AppLink
+                          href={href({ domain: d.domain, mentioned: c.competitor_id })}
+                          label={`${c.name}: ${c.answers} answers citing ${d.domain}`}
+                        >
+                          {c.name} ({c.answers})
+                        </AppLink>
+                      </li>
+                    ))}
+                  </ul>
+                ),
+                csv: (d) => d.competitors.map((c) => `${c.name} (${c.answers})`).join('; '),
+              },
+              {
+                key: 'top_urls',
+                label: 'Top pages',
+                render: (d) => (
+                  <ul class="url-list">
+                    {d.top_urls.map((u) => (
+                      <li key={u.url}>
+                        <SourceLink url={u.url} title={u.title} /> <span class="muted">({u.answers})</span>
+                      </li>
+                    ))}
+                  </ul>
+                ),
+                csv: (d) => d.top_urls.map((u) => `${u.url} (${u.answers})`).join('; '),
+              },
+            ]}
+          />
+        </>
+      )}
+    </Panel>
+  );
+}
+
+export function CitationsPage(p: PageProps) {
+  const brandId = p.params.brandId;
+  const [filters] = useFilters();
+  const base = { brand_id: brandId, ...filterParams(filters) };
+  const key = JSON.stringify(base);
+  const data = useLoad(() => read<Citations>('citations', { ...base, limit: SHOWN }), [key]);
+  const all = () => read<Citations>('citations', { ...base, limit: ALL });
+  const href = (more: Record<string, string | undefined>) =>
+    answersHref(brandId, { ...filterParams(filters), ...more });
+  const c = data.data;
+  const maxCategory = Math.max(0, ...(c?.source_type_breakdown.map((s) => s.count) ?? []));
+  const maxDomain = c?.top_domains[0]?.results_citing ?? 0;
+  return (
+    <>
+      <PageHead
+        title="Citations"
+        intro="The sources AI answers cite for your prompts, and those they cite only for your competitors."
+      />
+      <FilterBar brandId={brandId} />
+      {data.error && <Problem message={data.error} />}
+      {!c && !data.error && <Loading />}
+      {c && (
+        <p class="totals">
+          <span>
+            <strong>{c.totals.citations}</strong> citations
+          </span>
+          <span>
+            <strong>{c.totals.domains}</strong> domains
+          </span>
+          <span>
+            <strong>{c.totals.urls}</strong> pages
+          </span>
+          <span>
+            <strong>{c.totals.results_with_citations}</strong> answers citing a source
+          </span>
+          <span>
+            <strong>{c.totals.avg_citations_per_result ?? '—'}</strong> citations per answer
+          </span>
+        </p>
+      )}
+      {c && (
+        <Panel title="Sources by category">
+          <DataTable
+            caption="Cited domains by category"
+            csvName="citation-categories.csv"
+            rows={c.source_type_breakdown}
+            rowKey={(r) => r.category}
+            empty="No citations at these filters."
+            columns={[
+              {
+                key: 'category',
+                label: 'Category',
+                render: (r) => (
+                  <BarLabel value={r.count} max={maxCategory}>
+                    {categoryLabel(r.category)}
+                  </BarLabel>
+                ),
+                csv: (r) => categoryLabel(r.category),
+              },
+              { key: 'count', label: 'Domains', align: 'right' },
+              { key: 'pct', label: 'Share of domains', align: 'right', render: (r) => percent(r.pct) },
+            ]}
+          />
+        </Panel>
+      )}
+      {c && (
+        <Panel title="Top domains">
+          <DataTable
+            caption="Top cited domains"
+            class="domain-cell"
+            csvName="citation-domains.csv"
+            allRows={async () => (await all()).top_domains}
+            rows={c.top_domains}
+            rowKey={(r) => r.domain}
+            empty="No citations at these filters."
+            columns={[
+              {
+                key: 'domain',
+                label: 'Domain',
+                render: (r) => (
+                  <BarLabel value={r.results_citing} max={maxDomain}>
+                    <AppLink href={href({ domain: r.domain })} label={`${r.domain}: answers citing it`}>
+                      {r.domain}
+                    </AppLink>
+                  </BarLabel>
+                ),
+              },
+              { key: 'category', label: 'Category', render: (r) => categoryLabel(r.category), csv: (r) => r.category },
+              {
+                key: 'results_citing',
+                label: 'Answers citing',
+                align: 'right',
+                render: (r) => (
+                  <AppLink href={href({ domain: r.domain })} label={`${r.results_citing} answers citing ${r.domain}`}>
+                    {r.results_citing}
+                  </AppLink>
+                ),
+              },
+              { key: 'usage_pct', label: 'Share of answers', align: 'right', render: (r) => percent(r.usage_pct) },
+              { key: 'total_citations', label: 'Citations', align: 'right' },
+              { key: 'models', label: 'Models', render: (r) => r.models.join(', '), csv: (r) => r.models.join('; ') },
+            ]}
+          />
+        </Panel>
+      )}
+      {c && (
+        <Panel title="Top pages">
+          <DataTable
+            caption="Top cited pages"
+            csvName="citation-urls.csv"
+            allRows={async () => (await all()).top_urls}
+            rows={c.top_urls}
+            rowKey={(r) => r.url}
+            empty="No citations at these filters."
+            columns={[
+              {
+                key: 'url',
+                label: 'Page',
+                render: (r) => (
+                  <span class="break">
+                    <SourceLink url={r.url} />
+                  </span>
+                ),
+              },
+              { key: 'title', label: 'Title', render: (r) => r.title || '—' },
+              {
+                key: 'domain',
+                label: 'Domain',
+                render: (r) => (
+                  <span class="nowrap">
+                    <AppLink href={href({ domain: r.domain })} label={`${r.domain}: answers citing it`}>
+                      {r.domain}
+                    </AppLink>
+                  </span>
+                ),
+              },
+              { key: 'results_citing', label: 'Answers citing', align: 'right' },
+              { key: 'total_citations', label: 'Citations', align: 'right' },
+              { key: 'usage_pct', label: 'Share of answers', align: 'right', render: (r) => percent(r.usage_pct) },
+            ]}
+          />
+          <p class="hint">
+            A page's domain leads to the answers citing that domain (the explorer filters by domain, not by page).
+          </p>
+        </Panel>
+      )}
+      <GapPanel brandId={brandId} base={base} filters={filterParams(filters)} />
+    </>
+  );
+}

@@ -1,0 +1,264 @@
+// The brand's tracked prompts (prompts, add-prompts, update-prompt): add several at once (one per
+// line, with platforms, regions and a topic), change a prompt's topic, platforms or regions, and
+// deactivate or activate it. A text never changes (it names the prompt's history). A text the
+// brand has already (409) or going past the plan's active prompt limit (402) adds nothing; the
+// message is shown beside the prompts field, as the API words it.
+import { useState } from 'preact/hooks';
+import { change } from '../../api.ts';
+import { Field, Select } from '../../components/field.tsx';
+import { DataTable } from '../../components/data-table.tsx';
+import { Panel, Problem } from '../../components/page.tsx';
+import {
+  errorAt,
+  type FormError,
+  formError,
+  listOf,
+  PlatformChoice,
+  platformLabel,
+  TextArea,
+  textOf,
+} from './shared.tsx';
+import type { Topic } from './topics.tsx';
+
+export interface TrackedPrompt {
+  id: string;
+  text: string;
+  topic_id: string | null;
+  topic_name: string | null;
+  platforms: string[];
+  regions: string[];
+  is_active: boolean;
+}
+
+const topicOptions = (topics: Topic[]) => [
+  { value: '', label: 'No topic' },
+  ...topics.map((t) => ({ value: t.id, label: t.is_active ? t.name : `${t.name} (inactive)` })),
+];
+
+const notInPlanNote = (list: string[]) =>
+  list.length ? ` Kept but not asked on your plan: ${list.map(platformLabel).join(', ')}.` : '';
+
+function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void }) {
+  const [texts, setTexts] = useState('');
+  const [topic, setTopic] = useState('');
+  const [platforms, setPlatforms] = useState<string[]>([]);
+  const [regions, setRegions] = useState('');
+  const [error, setError] = useState<FormError>();
+  const [note, setNote] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setNote(undefined);
+    const lines = texts
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    setBusy(true);
+    try {
+      const added = await change<{ prompts: unknown[]; platforms_not_in_plan: string[] }>('add-prompts', {
+        brand_id: p.brandId,
+        topic_id: topic || undefined,
+        prompts: lines.map((text) => ({ text, platforms, regions: listOf(regions) })),
+      });
+      setTexts('');
+      setNote(
+        `${added.prompts.length} prompt${added.prompts.length === 1 ? '' : 's'} added.${notInPlanNote(added.platforms_not_in_plan)}`,
+      );
+      p.onDone();
+    } catch (err) {
+      // 402 (the plan's limit) and 409 (a text already tracked) are about the prompts given.
+      const placed = formError(err, ['prompts', 'topic_id', 'platforms', 'regions'], {
+        402: 'prompts',
+        409: 'prompts',
+      });
+      setError(placed.field === 'topic_id' ? { ...placed, field: 'topic' } : placed);
+    }
+    setBusy(false);
+  };
+  return (
+    <form class="stack wide" onSubmit={submit} aria-label="Add prompts">
+      <TextArea
+        id="prompts-new"
+        label="Prompts"
+        value={texts}
+        onInput={setTexts}
+        rows={4}
+        hint="One per line, as a person would ask it (1 to 100 at once)."
+        error={errorAt(error, 'prompts')}
+        required
+      />
+      <div class="inline-form">
+        <Select
+          id="prompts-new-topic"
+          label="Topic"
+          value={topic}
+          options={topicOptions(p.topics)}
+          onChange={setTopic}
+          error={errorAt(error, 'topic')}
+        />
+        <Field
+          id="prompts-new-regions"
+          label="Regions"
+          value={regions}
+          onInput={setRegions}
+          error={errorAt(error, 'regions')}
+          hint="Codes separated by commas; none: the brand's region."
+        />
+      </div>
+      <PlatformChoice
+        id="prompts-new-platforms"
+        value={platforms}
+        onChange={setPlatforms}
+        error={errorAt(error, 'platforms')}
+      />
+      <div class="form-foot">
+        <button type="submit" class="primary" disabled={busy}>
+          Add prompts
+        </button>
+        <span class="muted" role="status">
+          {note}
+        </span>
+      </div>
+      {error && !error.field && <Problem message={error.message} />}
+    </form>
+  );
+}
+
+function EditPrompt(p: { prompt: TrackedPrompt; topics: Topic[]; onDone: () => void; onCancel: () => void }) {
+  const q = p.prompt;
+  const [topic, setTopic] = useState(q.topic_id ?? '');
+  const [platforms, setPlatforms] = useState<string[]>(q.platforms);
+  const [regions, setRegions] = useState(textOf(q.regions));
+  const [error, setError] = useState<FormError>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setBusy(true);
+    try {
+      await change('update-prompt', { id: q.id, topic_id: topic || null, platforms, regions: listOf(regions) });
+      p.onDone();
+    } catch (err) {
+      const placed = formError(err, ['topic_id', 'platforms', 'regions']);
+      setError(placed.field === 'topic_id' ? { ...placed, field: 'topic' } : placed);
+    }
+    setBusy(false);
+  };
+  return (
+    <form class="stack wide" onSubmit={submit} aria-label={`Change prompt: ${q.text}`}>
+      <div class="inline-form">
+        <Select
+          id={`prompt-${q.id}-topic`}
+          label="Topic"
+          value={topic}
+          options={topicOptions(p.topics)}
+          onChange={setTopic}
+          error={errorAt(error, 'topic')}
+        />
+        <Field
+          id={`prompt-${q.id}-regions`}
+          label="Regions"
+          value={regions}
+          onInput={setRegions}
+          error={errorAt(error, 'regions')}
+          hint="Codes separated by commas; none: the brand's region."
+        />
+      </div>
+      <PlatformChoice
+        id={`prompt-${q.id}-platforms`}
+        value={platforms}
+        onChange={setPlatforms}
+        error={errorAt(error, 'platforms')}
+      />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save prompt
+        </button>
+        <button type="button" onClick={p.onCancel}>
+          Cancel
+        </button>
+      </div>
+      {error && !error.field && <Problem message={error.message} />}
+    </form>
+  );
+}
+
+export function Prompts(p: {
+  brandId: string;
+  prompts: TrackedPrompt[] | undefined;
+  topics: Topic[];
+  onChanged: () => void;
+}) {
+  const [editing, setEditing] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const toggle = async (q: TrackedPrompt) => {
+    setProblem(undefined);
+    try {
+      await change('update-prompt', { id: q.id, is_active: !q.is_active });
+      p.onChanged();
+    } catch (err) {
+      setProblem(`“${q.text}”: ${(err as Error).message}`);
+    }
+  };
+  const done = () => {
+    setEditing(undefined);
+    p.onChanged();
+  };
+  return (
+    <Panel title="Prompts" id="prompts-heading">
+      {p.prompts && (
+        <DataTable
+          caption="Tracked prompts"
+          rows={p.prompts}
+          rowKey={(q) => q.id}
+          empty="No prompts yet: add the questions people ask AI assistants about your market."
+          columns={[
+            { key: 'text', label: 'Prompt' },
+            { key: 'topic_name', label: 'Topic', render: (q) => q.topic_name ?? '—' },
+            {
+              key: 'platforms',
+              label: 'Platforms',
+              render: (q) => (q.platforms.length ? q.platforms.map(platformLabel).join(', ') : 'All in plan'),
+            },
+            { key: 'regions', label: 'Regions', render: (q) => textOf(q.regions) || "Brand's" },
+            {
+              key: 'is_active',
+              label: 'State',
+              render: (q) => (q.is_active ? <span class="badge ok">Active</span> : <span class="badge">Inactive</span>),
+            },
+            {
+              key: 'actions',
+              label: 'Actions',
+              hideLabel: true,
+              noCsv: true,
+              render: (q) => (
+                <div class="actions row-actions">
+                  <button type="button" class="link" onClick={() => setEditing(q.id)}>
+                    Change <span class="sr-only">{q.text}</span>
+                  </button>
+                  <button type="button" class="link" onClick={() => toggle(q)}>
+                    {q.is_active ? 'Deactivate' : 'Activate'} <span class="sr-only">{q.text}</span>
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
+      )}
+      {problem && <Problem message={problem} />}
+      {p.prompts
+        ?.filter((q) => q.id === editing)
+        .map((q) => (
+          <div class="subform" key={q.id}>
+            <h3>Change “{q.text}”</h3>
+            <EditPrompt prompt={q} topics={p.topics} onDone={done} onCancel={() => setEditing(undefined)} />
+          </div>
+        ))}
+      <div class="subform">
+        <h3>Add prompts</h3>
+        <AddPrompts brandId={p.brandId} topics={p.topics} onDone={done} />
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,122 @@
+// What the workspace settings' forms share: list fields typed as text (comma or line separated),
+// the platforms a prompt may name, a text area with its error beside it, and where a failure goes.
+import { Failure, messageOf } from '../../api.ts';
+
+/** "a, b\nc" → ["a", "b", "c"]: the API stores lists; people type them. */
+export const listOf = (text: string) =>
+  text
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export const textOf = (list: readonly string[]) => list.join(', ');
+
+/** The platform slugs of the API (docs/workspace.md), with the names people know them by. */
+export const PLATFORMS = [
+  { value: 'chatgpt', label: 'ChatGPT' },
+  { value: 'perplexity', label: 'Perplexity' },
+  { value: 'gemini', label: 'Gemini' },
+  { value: 'google_ai_overviews', label: 'Google AI Overviews' },
+  { value: 'google_ai_mode', label: 'Google AI Mode' },
+  { value: 'claude', label: 'Claude' },
+  { value: 'copilot', label: 'Copilot' },
+  { value: 'grok', label: 'Grok' },
+];
+
+export const platformLabel = (slug: string) => PLATFORMS.find((p) => p.value === slug)?.label ?? slug;
+
+export interface FormError {
+  field?: string;
+  message: string;
+}
+
+/**
+ * A failure placed beside its field: the API's messages name their parameter first (`name is
+ * required`, `domains.1: ...`); a 409 (`Competitor "X" already exists`) and a 402 (the prompt
+ * limit) are about the field that names the thing, `byStatus`. Anything else is the form's.
+ */
+export function formError(err: unknown, fields: string[], byStatus: Partial<Record<number, string>> = {}): FormError {
+  const message = messageOf(err);
+  if (!(err instanceof Failure)) return { message };
+  const named =
+    err.field ??
+    fields.find((n) => message.startsWith(`${n} `) || message.startsWith(`${n}:`) || message.startsWith(`${n}.`));
+  return { field: named ?? byStatus[err.status], message };
+}
+
+/** The error of one field, or nothing. */
+export const errorAt = (error: FormError | undefined, field: string) =>
+  error?.field === field ? error.message : undefined;
+
+export function TextArea(p: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  hint?: string;
+  error?: string;
+  rows?: number;
+  required?: boolean;
+}) {
+  const described = [p.hint ? `${p.id}-hint` : '', p.error ? `${p.id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={p.id}>{p.label}</label>
+      <textarea
+        id={p.id}
+        name={p.id}
+        rows={p.rows ?? 4}
+        value={p.value}
+        required={p.required}
+        onInput={(e) => p.onInput(e.currentTarget.value)}
+        aria-invalid={p.error ? 'true' : undefined}
+        aria-describedby={described || undefined}
+      />
+      {p.hint && (
+        <p class="hint" id={`${p.id}-hint`}>
+          {p.hint}
+        </p>
+      )}
+      {p.error && (
+        <p class="field-error" id={`${p.id}-error`}>
+          {p.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Platform checkboxes; none ticked means every platform of the plan. */
+export function PlatformChoice(p: {
+  id: string;
+  value: string[];
+  onChange: (value: string[]) => void;
+  error?: string;
+}) {
+  const toggle = (slug: string, on: boolean) => p.onChange(on ? [...p.value, slug] : p.value.filter((s) => s !== slug));
+  return (
+    <fieldset class="platforms" aria-describedby={`${p.id}-hint${p.error ? ` ${p.id}-error` : ''}`}>
+      <legend>Platforms</legend>
+      <div class="check-grid">
+        {PLATFORMS.map((pl) => (
+          <label class="check" key={pl.value}>
+            <input
+              type="checkbox"
+              checked={p.value.includes(pl.value)}
+              onChange={(e) => toggle(pl.value, e.currentTarget.checked)}
+            />
+            {pl.label}
+          </label>
+        ))}
+      </div>
+      <p class="hint" id={`${p.id}-hint`}>
+        None ticked: every platform of your plan.
+      </p>
+      {p.error && (
+        <p class="field-error" id={`${p.id}-error`}>
+          {p.error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

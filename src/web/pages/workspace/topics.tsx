@@ -1,0 +1,128 @@
+// The brand's topics (topics, create-topic, update-topic): create, rename, deactivate (its prompts
+// are no longer asked) or activate again (its prompts count against the plan's limit: a 402).
+import { useState } from 'preact/hooks';
+import { change } from '../../api.ts';
+import { Field } from '../../components/field.tsx';
+import { DataTable } from '../../components/data-table.tsx';
+import { Panel, Problem } from '../../components/page.tsx';
+import { errorAt, type FormError, formError } from './shared.tsx';
+
+export interface Topic {
+  id: string;
+  name: string;
+  is_active: boolean;
+  prompt_count: number;
+}
+
+function TopicForm(p: { brandId: string; topic?: Topic; onDone: () => void; onCancel?: () => void }) {
+  const t = p.topic;
+  const id = t ? `topic-${t.id}-name` : 'topic-new-name';
+  const [name, setName] = useState(t?.name ?? '');
+  const [error, setError] = useState<FormError>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setBusy(true);
+    try {
+      if (t) await change('update-topic', { id: t.id, name });
+      else await change('create-topic', { brand_id: p.brandId, name });
+      if (!t) setName('');
+      p.onDone();
+    } catch (err) {
+      setError(formError(err, ['name'], { 409: 'name' }));
+    }
+    setBusy(false);
+  };
+  return (
+    <form class="inline-form" onSubmit={submit} aria-label={t ? `Rename ${t.name}` : 'Create a topic'}>
+      <Field
+        id={id}
+        label={t ? 'New name' : 'Topic name'}
+        value={name}
+        onInput={setName}
+        error={errorAt(error, 'name')}
+        required
+      />
+      <div class="actions form-buttons">
+        <button type="submit" class="primary" disabled={busy}>
+          {t ? 'Rename topic' : 'Create topic'}
+        </button>
+        {p.onCancel && (
+          <button type="button" onClick={p.onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {error && !error.field && <Problem message={error.message} />}
+    </form>
+  );
+}
+
+export function Topics(p: { brandId: string; topics: Topic[] | undefined; onChanged: () => void }) {
+  const [renaming, setRenaming] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const toggle = async (t: Topic) => {
+    setProblem(undefined);
+    try {
+      await change('update-topic', { id: t.id, is_active: !t.is_active });
+      p.onChanged();
+    } catch (err) {
+      setProblem(`${t.name}: ${(err as Error).message}`);
+    }
+  };
+  const done = () => {
+    setRenaming(undefined);
+    p.onChanged();
+  };
+  return (
+    <Panel title="Topics" id="topics-heading">
+      {p.topics && (
+        <DataTable
+          caption="Topics"
+          rows={p.topics}
+          rowKey={(t) => t.id}
+          empty="No topics yet: topics group prompts, and filter every figure."
+          columns={[
+            { key: 'name', label: 'Topic' },
+            { key: 'prompt_count', label: 'Prompts', align: 'right' },
+            {
+              key: 'is_active',
+              label: 'State',
+              render: (t) => (t.is_active ? <span class="badge ok">Active</span> : <span class="badge">Inactive</span>),
+            },
+            {
+              key: 'actions',
+              label: 'Actions',
+              hideLabel: true,
+              noCsv: true,
+              render: (t) => (
+                <div class="actions row-actions">
+                  <button type="button" class="link" onClick={() => setRenaming(t.id)}>
+                    Rename <span class="sr-only">{t.name}</span>
+                  </button>
+                  <button type="button" class="link" onClick={() => toggle(t)}>
+                    {t.is_active ? 'Deactivate' : 'Activate'} <span class="sr-only">{t.name}</span>
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
+      )}
+      {problem && <Problem message={problem} />}
+      {p.topics
+        ?.filter((t) => t.id === renaming)
+        .map((t) => (
+          <div class="subform" key={t.id}>
+            <h3>Rename {t.name}</h3>
+            <TopicForm brandId={p.brandId} topic={t} onDone={done} onCancel={() => setRenaming(undefined)} />
+          </div>
+        ))}
+      <div class="subform">
+        <h3>Create a topic</h3>
+        <TopicForm brandId={p.brandId} onDone={done} />
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,386 @@
+// The brand's competitors, citations, prompts and workspace settings pages in Debian's Chromium:
+// the settings forms run their operation (seen over the API) and show the API's refusals beside
+// their field, the figure pages show the API's numbers for the same filters, a figure's link opens
+// the explorer with filters whose answers are the ones the figure counts, axe-core finds no serious
+// or critical violation, and Tab reaches every control.
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { call, get, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { HAVE_CHROMIUM, launch, seriousViolations, signIn } from './helpers.ts';
+import { BRAND, seededPerson, type SeededPerson } from './workspace-seed.ts';
+import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
+
+let server: TestServer;
+let browser: Browser;
+
+test.before(async () => {
+  if (!HAVE_CHROMIUM) return;
+  server = await startTestServer({ RATE_LIMIT_MAX: '100000' });
+  browser = await launch();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The app's default range: the last 30 complete UTC days. */
+const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+const LAST_30 = { date_from: day(today - 30 * DAY_MS), date_to: day(today - DAY_MS) };
+
+async function signedIn(who: { email: string; password: string }, path = '/app'): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await signIn(page, server, who, path);
+  return page;
+}
+
+const api = (who: SeededPerson, path: string) => get(server, `/api/mcp${path}`, who.key);
+
+/** The cells of a table found by its caption, row by row, as the reader sees them. */
+async function cells(page: Page, caption: string): Promise<string[][]> {
+  await page.getByRole('table', { name: caption }).waitFor();
+  return page.evaluate((cap) => {
+    const table = [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === cap);
+    // A figure's interval (.ci) is read apart: the cell's value is the rest of its text. (No named
+    // function in here: the test's transpiler would wrap it in a helper the page does not have.)
+    return [...(table?.tBodies[0]?.rows ?? [])].map((r) =>
+      [...r.cells].map((c) =>
+        [...c.childNodes]
+          .filter((n) => !(n instanceof Element && n.classList.contains('ci')))
+          .map((n) => n.textContent ?? '')
+          .join(' ')
+          .trim(),
+      ),
+    );
+  }, caption);
+}
+
+const shown = (v: number | null) => (v === null ? '—' : String(v));
+
+/** Every answer the explorer's filters select, over the API (following next_cursor). */
+async function answersOf(who: SeededPerson, params: URLSearchParams): Promise<number> {
+  let n = 0;
+  let cursor: string | null = null;
+  do {
+    const q = new URLSearchParams(params);
+    q.set('brand_id', who.brandId);
+    q.set('limit', '100');
+    if (cursor) q.set('cursor', cursor);
+    const r = await api(who, `/answers?${q}`);
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    n += r.body.answers.length;
+    cursor = r.body.next_cursor;
+  } while (cursor);
+  return n;
+}
+
+/** Follows a link; the explorer's address, and the filters in it. */
+async function follow(page: Page, name: string): Promise<URL> {
+  await page.getByRole('link', { name, exact: true }).first().click();
+  await page.waitForURL(/\/answers\?/);
+  return new URL(page.url());
+}
+
+test('the settings forms run their operations and show the API refusals beside their field', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await seededPerson(server);
+  const page = await signedIn(who, `/app/brands/${who.brandId}/settings`);
+  await page.getByRole('heading', { name: 'Workspace settings', level: 1 }).waitFor();
+  const status = page.locator('[data-state]');
+
+  // Add a competitor: listed over the API, and the re-analysis it queued runs to its end on the page.
+  const add = page.getByRole('form', { name: 'Add a competitor' });
+  await add.getByLabel('Name').fill('Hooli');
+  await add.getByLabel('Domains').fill('hooli.example, www.hooli.io');
+  await add.getByRole('button', { name: 'Add competitor' }).click();
+  await page.getByRole('cell', { name: 'Hooli', exact: true }).waitFor();
+  const listed = await api(who, `/competitors?brand_id=${who.brandId}`);
+  t.deepEqual(
+    listed.body.map((c: any) => [c.name, c.domains]),
+    [
+      ['Globex', ['globex.example']],
+      ['Hooli', ['hooli.example', 'hooli.io']],
+      ['Initech', ['initech.example']],
+    ],
+  );
+  await page.waitForFunction(
+    () => document.querySelector('[data-state]')?.getAttribute('data-state') === 'idle',
+    null,
+    {
+      timeout: 60_000,
+    },
+  );
+  const report = await api(who, `/brands/${who.brandId}/reanalysis`);
+  t.is(report.body.state, 'idle');
+  t.truthy(report.body.last_finished_at);
+  t.regex((await status.textContent()) ?? '', /Up to date[\s\S]*Last finished/);
+
+  // The same name again: the 409, as the API words it, beside the Name field.
+  await add.getByLabel('Name').fill('Globex');
+  await add.getByRole('button', { name: 'Add competitor' }).click();
+  const nameError = page.locator('#competitor-new-name-error');
+  await nameError.waitFor();
+  t.is(await nameError.textContent(), 'Competitor "Globex" already exists');
+  t.is(await add.getByLabel('Name').getAttribute('aria-invalid'), 'true');
+
+  // Remove it, after the confirmation.
+  await page.getByRole('button', { name: 'Remove Hooli' }).click();
+  await page.getByRole('button', { name: 'Remove competitor' }).click();
+  await page.getByRole('cell', { name: 'Hooli', exact: true }).waitFor({ state: 'detached' });
+  t.deepEqual(
+    (await api(who, `/competitors?brand_id=${who.brandId}`)).body.map((c: any) => c.name),
+    ['Globex', 'Initech'],
+  );
+
+  // The brand: only what changed is sent; a new alias queues a re-analysis.
+  const brandForm = page.getByRole('form', { name: 'Brand' });
+  await brandForm.getByLabel('Aliases').fill('Acme Outdoors, Acme Gear');
+  await brandForm.getByRole('button', { name: 'Save brand' }).click();
+  await page.getByText('Saved. A re-analysis of the stored answers is queued.').waitFor();
+  const brand = (await api(who, '/brands')).body.find((b: any) => b.id === who.brandId);
+  t.deepEqual([brand.name, brand.aliases], ['Acme', ['Acme Outdoors', 'Acme Gear']]);
+
+  // A topic created, then deactivated.
+  const topicForm = page.getByRole('form', { name: 'Create a topic' });
+  await topicForm.getByLabel('Topic name').fill('Camping');
+  await topicForm.getByRole('button', { name: 'Create topic' }).click();
+  await page.getByRole('cell', { name: 'Camping', exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Deactivate Camping' }).click();
+  await page.getByRole('button', { name: 'Activate Camping' }).waitFor();
+  const topics = (await api(who, `/topics?brand_id=${who.brandId}`)).body;
+  t.deepEqual(
+    topics.map((x: any) => [x.name, x.is_active]),
+    [
+      ['Hiking boots', true],
+      ['Trail running', true],
+      ['Camping', false],
+    ],
+  );
+
+  // Two prompts added at once into that topic, for one platform; one prompt moved off a platform.
+  const addPrompts = page.getByRole('form', { name: 'Add prompts' });
+  await addPrompts.getByLabel('Prompts', { exact: true }).fill('best tent for two\n\nfour season tent');
+  await addPrompts.getByLabel('Topic').selectOption({ label: 'Camping (inactive)' });
+  await addPrompts.getByLabel('Claude').check();
+  await addPrompts.getByRole('button', { name: 'Add prompts' }).click();
+  await page.getByText('2 prompts added.').waitFor();
+  await page.getByRole('button', { name: 'Change best waterproof hiking boots' }).click();
+  const edit = page.getByRole('form', { name: 'Change prompt: best waterproof hiking boots' });
+  await edit.getByLabel('Perplexity').uncheck();
+  await edit.getByRole('button', { name: 'Save prompt' }).click();
+  await edit.waitFor({ state: 'detached' });
+  const prompts = (await api(who, `/prompts?brand_id=${who.brandId}`)).body;
+  const byText = new Map(prompts.map((p: any) => [p.text, p]));
+  t.like(byText.get('best tent for two'), { topic_name: 'Camping', platforms: ['claude'], is_active: true });
+  t.like(byText.get('four season tent'), { topic_name: 'Camping', platforms: ['claude'] });
+  t.deepEqual((byText.get('best waterproof hiking boots') as any).platforms, ['chatgpt']);
+  await page.getByRole('button', { name: 'Deactivate four season tent' }).click();
+  await page.getByRole('button', { name: 'Activate four season tent' }).waitFor();
+  const after = (await api(who, `/prompts?brand_id=${who.brandId}`)).body;
+  t.false(after.find((p: any) => p.text === 'four season tent').is_active);
+});
+
+test('a prompt past the plan limit shows the 402 beside the prompts and adds nothing', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const tenant = await seedTenant(server, [BRAND], 'starter');
+  const password = 'a long test passphrase';
+  await setPasswordByEmail(server.stores.pg, tenant.email, password);
+  // The seeded three and 47 more: the starter plan's 50.
+  const fill = await call(server, 'POST', '/api/mcp/prompts', {
+    key: tenant.key,
+    body: { brand_id: tenant.brandId, prompts: Array.from({ length: 47 }, (_, i) => ({ text: `filler prompt ${i}` })) },
+  });
+  t.is(fill.status, 200, JSON.stringify(fill.body));
+  const page = await signedIn({ email: tenant.email, password }, `/app/brands/${tenant.brandId}/settings`);
+  const form = page.getByRole('form', { name: 'Add prompts' });
+  await form.getByLabel('Prompts', { exact: true }).fill('one prompt too many');
+  await form.getByRole('button', { name: 'Add prompts' }).click();
+  const error = page.locator('#prompts-new-error');
+  await error.waitFor();
+  t.is(await error.textContent(), 'Active prompt limit reached (50 on the starter plan)');
+  t.is(await form.getByLabel('Prompts', { exact: true }).getAttribute('aria-invalid'), 'true');
+  const listed = await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}&limit=500`, tenant.key);
+  t.is(listed.body.length, 50);
+  t.false(listed.body.some((p: any) => p.text === 'one prompt too many'));
+});
+
+test('competitors: the API figures at the same filters; a row opens the answers naming that entity', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await seededPerson(server);
+  const filters = new URLSearchParams({ ...LAST_30, model: 'gpt-4o' });
+  const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
+  const rows = await cells(page, 'Leaderboard: the brand and its competitors');
+  const q = `brand_id=${who.brandId}&${filters}`;
+  const [comparison, confidence, sentiment] = await Promise.all([
+    api(who, `/competitor-comparison?${q}`),
+    api(who, `/visibility-confidence?${q}`),
+    api(who, `/sentiment?${q}`),
+  ]);
+  const entities = [comparison.body.brand, ...comparison.body.competitors];
+  t.is(rows.length, entities.length);
+  for (const [i, e] of entities.entries()) {
+    const id = i === 0 ? who.brandId : e.competitor_id;
+    const rate = confidence.body.entities.find((x: any) => x.entity_id === id).mention_rate;
+    const net = sentiment.body.entities.find((x: any) => x.entity_id === id).net_sentiment;
+    const [name, score, mentionRate, answers, mentions, citations, mean, sent] = rows[i];
+    t.true(name.startsWith(e.name), name);
+    t.deepEqual(
+      [score, mentionRate, answers, mentions, citations, mean, sent],
+      [
+        shown(e.ai_visibility_score),
+        `${rate.value}%`,
+        String(e.appearance_count),
+        String(e.total_mentions),
+        String(e.total_citations),
+        shown(e.avg_visibility_score),
+        shown(net),
+      ],
+      e.name,
+    );
+  }
+  t.true(comparison.body.brand.appearance_count > 0);
+  const sov = page.getByRole('region', { name: 'Share of voice' });
+  t.is(await sov.locator('.value').textContent(), `${comparison.body.share_of_voice.overall_sov_pct}%`);
+
+  // Globex's row: the explorer with the page's filters and mentioned=<its id>, whose answers are the ones counted.
+  const globex = comparison.body.competitors.find((c: any) => c.name === 'Globex');
+  const url = await follow(page, 'Globex: answers naming it');
+  t.deepEqual(Object.fromEntries(url.searchParams), {
+    ...Object.fromEntries(filters),
+    mentioned: globex.competitor_id,
+  });
+  t.is(await answersOf(who, url.searchParams), globex.appearance_count);
+});
+
+test('citations and the gap: the API figures at the same filters; a domain opens the answers citing it', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await seededPerson(server);
+  const [hiking] = who.topicIds;
+  const filters = new URLSearchParams({ ...LAST_30, topic_id: hiking });
+  const page = await signedIn(who, `/app/brands/${who.brandId}/citations?${filters}`);
+  const q = `brand_id=${who.brandId}&${filters}`;
+  const [citations, gap, globexGap] = await Promise.all([
+    api(who, `/citations?${q}&limit=50`),
+    api(who, `/citation-gap?${q}`),
+    api(who, `/citation-gap?${q}&competitor_id=${who.competitorIds[0]}`),
+  ]);
+  const domains = await cells(page, 'Top cited domains');
+  t.deepEqual(
+    domains.map((r) => [r[0], r[2], r[4]]),
+    citations.body.top_domains.map((d: any) => [d.domain, String(d.results_citing), String(d.total_citations)]),
+  );
+  const caption = 'Citation gap: domains cited beside competitors, never beside the brand';
+  const gapRows = async () => (await cells(page, caption)).map((r) => [r[0], r[2]]);
+  t.deepEqual(
+    await gapRows(),
+    gap.body.domains.map((d: any) => [d.domain, String(d.competitor_answers)]),
+  );
+  t.true(gap.body.domains.length > 0);
+  t.false(
+    gap.body.domains.some((d: any) => d.domain === 'reviews.example'),
+    'cited beside the brand too',
+  );
+
+  // One competitor: picked, kept in the address, and the table follows it.
+  await page.getByLabel('Competitor', { exact: true }).selectOption({ label: 'Globex' });
+  await page.waitForURL(/competitor_id=/);
+  await page.waitForFunction(
+    ([cap, n]) =>
+      [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === cap)?.tBodies[0].rows.length === n,
+    [caption, globexGap.body.domains.length] as const,
+  );
+  t.deepEqual(
+    await gapRows(),
+    globexGap.body.domains.map((d: any) => [d.domain, String(d.competitor_answers)]),
+  );
+
+  // A gap domain for that competitor: its answers are exactly those counted.
+  const first = globexGap.body.domains[0];
+  const gapUrl = await follow(page, `${first.domain}: answers citing it that name the competitor`);
+  t.deepEqual(Object.fromEntries(gapUrl.searchParams), {
+    ...Object.fromEntries(filters),
+    domain: first.domain,
+    mentioned: who.competitorIds[0],
+  });
+  t.is(await answersOf(who, gapUrl.searchParams), first.competitor_answers);
+
+  // A top domain: the answers citing it.
+  await page.goBack();
+  const top = citations.body.top_domains[0];
+  const url = await follow(page, `${top.domain}: answers citing it`);
+  t.deepEqual(Object.fromEntries(url.searchParams), { ...Object.fromEntries(filters), domain: top.domain });
+  t.is(await answersOf(who, url.searchParams), top.results_citing);
+});
+
+test('prompts: the API figures at the default range; a prompt opens its answers', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await seededPerson(server);
+  const page = await signedIn(who, `/app/brands/${who.brandId}/prompts?sort_by=mentions&order=asc`);
+  const perf = await api(
+    who,
+    `/prompt-performance?brand_id=${who.brandId}&date_from=${LAST_30.date_from}&date_to=${LAST_30.date_to}&sort_by=mentions&order=asc&limit=100`,
+  );
+  const rows = await cells(page, 'Prompt performance');
+  t.deepEqual(
+    rows.map((r) => [r[0], r[2], r[3], r[4], r[5], r[6]]),
+    perf.body.prompts.map((p: any) => [
+      p.prompt_text,
+      String(p.result_count),
+      shown(p.avg_visibility),
+      String(p.total_mentions),
+      String(p.total_citations),
+      shown(p.avg_competitor_score),
+    ]),
+  );
+  t.is(rows.length, 3);
+  const p = perf.body.prompts[0];
+  const url = await follow(page, `${p.prompt_text}: its answers`);
+  t.deepEqual(Object.fromEntries(url.searchParams), { ...LAST_30, prompt_id: p.prompt_id });
+  t.is(await answersOf(who, url.searchParams), p.result_count);
+});
+
+/** Names each element by its place in the document, its tag and its name. */
+function describeElements(): void {
+  (window as any).describe = (el: HTMLElement) =>
+    `${[...document.querySelectorAll('*')].indexOf(el)} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim()}`;
+}
+
+test('each page: no serious or critical axe violation, and Tab reaches every control', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await seededPerson(server);
+  const page = await signedIn(who);
+  await page.addInitScript(describeElements);
+  for (const name of ['competitors', 'citations', 'prompts', 'settings']) {
+    await page.goto(`${server.url}/app/brands/${who.brandId}/${name}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForFunction(() => !document.body.textContent?.includes('Loading…'));
+    t.deepEqual(await seriousViolations(page), [], name);
+    const controls = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
+        .filter((el) => el.offsetParent !== null && !(el as HTMLButtonElement).disabled)
+        .map((el) => (window as any).describe(el) as string),
+    );
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const reached: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return !el || el === document.body ? null : ((window as any).describe(el) as string);
+      });
+      if (stop === null || reached.includes(stop)) break;
+      reached.push(stop);
+    }
+    t.deepEqual(
+      controls.filter((c) => !reached.includes(c)),
+      [],
+      `not reached by Tab on ${name}`,
+    );
+    t.true(controls.length > 10, name);
+  }
+});
