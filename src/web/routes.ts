@@ -3,6 +3,11 @@
 // :brandId, and it may show the filter bar) or under Settings. The dashboard's pages slot in here.
 import type { FunctionComponent } from 'preact';
 import { Overview } from './pages/overview.tsx';
+import { AiTrafficPage } from './pages/ai-traffic.tsx';
+import { AiCrawlersPage } from './pages/ai-crawlers.tsx';
+import { SiteAuditsPage } from './pages/site-audits/index.tsx';
+import { ContentPage } from './pages/content/index.tsx';
+import { ShoppingPage } from './pages/shopping.tsx';
 import { KeysPage } from './pages/settings/keys.tsx';
 import { MembersPage } from './pages/settings/members.tsx';
 import { WebhooksPage } from './pages/settings/webhooks.tsx';
@@ -28,6 +33,16 @@ export interface PageRoute {
 
 export const routes: PageRoute[] = [
   { path: '/app/brands/:brandId', label: 'Overview', nav: 'brand', Page: Overview },
+  { path: '/app/brands/:brandId/ai-traffic', label: 'AI traffic', nav: 'brand', Page: AiTrafficPage },
+  { path: '/app/brands/:brandId/ai-crawlers', label: 'AI crawlers', nav: 'brand', Page: AiCrawlersPage },
+  { path: '/app/brands/:brandId/site-audits', label: 'Site audits', nav: 'brand', Page: SiteAuditsPage },
+  {
+    path: '/app/brands/:brandId/content-opportunities',
+    label: 'Content opportunities',
+    nav: 'brand',
+    Page: ContentPage,
+  },
+  { path: '/app/brands/:brandId/shopping', label: 'Shopping', nav: 'brand', Page: ShoppingPage },
   { path: '/app/settings/keys', label: 'API keys', nav: 'settings', Page: KeysPage },
   { path: '/app/settings/members', label: 'Members', nav: 'settings', admin: true, Page: MembersPage },
   { path: '/app/settings/webhooks', label: 'Webhooks', nav: 'settings', Page: WebhooksPage },

@@ -1,0 +1,385 @@
+// Shopping: the product cards of shopping-mode answers as the shopping-cards operation gives them
+// (newest first, paged by its cursor; filtered by its own role, platform and region, kept in the
+// address), and one product's visibility (?product=TITLE) from product-visibility. Every product
+// and figure leads to the shopping answers behind it (answers explorer, mode=shopping, with the
+// filters that produced it). Titles, brands and merchants are text; a merchant URL is a link only
+// when it is http(s); product images are not loaded from other hosts.
+import { useEffect, useState } from 'preact/hooks';
+import { read } from '../api.ts';
+import { dateTime, figure } from '../format.ts';
+import { useLoad } from '../load.ts';
+import { followLink } from '../router.ts';
+import { answersHref } from '../answers-link.ts';
+import { BarLabel, DataTable } from '../components/data-table.tsx';
+import { LineChart } from '../components/chart.tsx';
+import { QuerySelect } from '../components/query-select.tsx';
+import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import { OutsideLink } from '../components/outside-link.tsx';
+import type { PageProps } from '../routes.ts';
+import { PLATFORMS } from '../../tracking/types.ts';
+import './activity.css';
+
+interface Card {
+  id: string;
+  position: number;
+  product_title: string;
+  product_brand: string;
+  price_amount: number | null;
+  price_currency: string | null;
+  merchant_url: string | null;
+  merchant_domain: string | null;
+  rating: number | null;
+  review_count: number | null;
+  matched_brand_role: 'own' | 'competitor' | 'other';
+  platform: string;
+  region: string;
+  created_at: string;
+}
+
+interface CardPage {
+  cards: Card[];
+  next_cursor: string | null;
+}
+
+interface Visibility {
+  product_title: string;
+  total_appearances: number;
+  by_platform: { platform: string; count: number }[];
+  by_region: { region: string; count: number }[];
+  by_date: { date: string; count: number }[];
+  latest_appearance: string;
+  average_rating: number | null;
+  total_reviews: number;
+  merchant_domains: { domain: string; count: number }[];
+}
+
+const PAGE_SIZE = '50';
+/** The operation's largest page, for the CSV's walk through every card. */
+const CSV_PAGE = '200';
+const ROLE_WORDS = { own: 'Yours', competitor: 'Competitor', other: 'Other' } as const;
+const FILTERS = ['role', 'platform', 'region'] as const;
+type FilterName = (typeof FILTERS)[number];
+
+const price = (c: Card) =>
+  c.price_amount === null ? '—' : `${c.price_amount}${c.price_currency ? ` ${c.price_currency}` : ''}`;
+const maxCount = (rows: { count: number }[]) => rows.reduce((m, r) => Math.max(m, r.count), 0);
+
+function ProductVisibility(p: { brandId: string; title: string }) {
+  const vis = useLoad(
+    () => read<Visibility>('product-visibility', { brand_id: p.brandId, product_title: p.title }),
+    [p.brandId, p.title],
+  );
+  const v = vis.data;
+  if (vis.error) return <Problem message={vis.error} />;
+  if (!v || v.product_title !== p.title) return <Loading />;
+  const shopping = (more: Record<string, string | undefined>) => answersHref(p.brandId, { mode: 'shopping', ...more });
+  const csv = (name: string) => `product-${name}.csv`;
+  return (
+    <section class="panel" aria-labelledby="product-title">
+      <div class="panel-head">
+        <h2 id="product-title">{v.product_title}</h2>
+      </div>
+      <dl class="facts">
+        <div>
+          <dt>Appearances</dt>
+          <dd>
+            <a href={shopping({})} onClick={followLink}>
+              {v.total_appearances}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>Latest appearance</dt>
+          <dd>{dateTime(v.latest_appearance)}</dd>
+        </div>
+        <div>
+          <dt>Average rating</dt>
+          <dd>{figure(v.average_rating)}</dd>
+        </div>
+        <div>
+          <dt>Reviews</dt>
+          <dd>{v.total_reviews}</dd>
+        </div>
+      </dl>
+      <h3 class="section-title">Appearances by day</h3>
+      <LineChart
+        label={`Daily appearances of ${v.product_title} in shopping answers`}
+        summary={`${v.by_date.length} days with appearances.`}
+        days={v.by_date.map((d) => d.date)}
+        series={[{ label: 'Appearances', values: v.by_date.map((d) => d.count) }]}
+        table={
+          <DataTable
+            caption="Appearances by day"
+            csvName={csv('by-day')}
+            columns={[
+              { key: 'date', label: 'Day (UTC)' },
+              {
+                key: 'count',
+                label: 'Appearances',
+                align: 'right',
+                render: (d: Visibility['by_date'][number]) => (
+                  <a href={shopping({ date_from: d.date, date_to: d.date })} onClick={followLink}>
+                    {d.count}
+                  </a>
+                ),
+                csv: (d: Visibility['by_date'][number]) => d.count,
+              },
+            ]}
+            rows={v.by_date}
+          />
+        }
+      />
+      <div class="panel-grid">
+        <div>
+          <h3 class="section-title">By platform</h3>
+          <DataTable
+            caption="Appearances by platform"
+            csvName={csv('by-platform')}
+            columns={[
+              {
+                key: 'platform',
+                label: 'Platform',
+                render: (r: Visibility['by_platform'][number]) => (
+                  <BarLabel value={r.count} max={maxCount(v.by_platform)}>
+                    {r.platform}
+                  </BarLabel>
+                ),
+              },
+              {
+                key: 'count',
+                label: 'Appearances',
+                align: 'right',
+                render: (r: Visibility['by_platform'][number]) => (
+                  <a href={shopping({ platform: r.platform })} onClick={followLink}>
+                    {r.count}
+                  </a>
+                ),
+                csv: (r: Visibility['by_platform'][number]) => r.count,
+              },
+            ]}
+            rows={v.by_platform}
+          />
+        </div>
+        <div>
+          <h3 class="section-title">By region</h3>
+          <DataTable
+            caption="Appearances by region"
+            csvName={csv('by-region')}
+            columns={[
+              {
+                key: 'region',
+                label: 'Region',
+                render: (r: Visibility['by_region'][number]) => (
+                  <BarLabel value={r.count} max={maxCount(v.by_region)}>
+                    {r.region || '—'}
+                  </BarLabel>
+                ),
+              },
+              {
+                key: 'count',
+                label: 'Appearances',
+                align: 'right',
+                render: (r: Visibility['by_region'][number]) => (
+                  <a href={shopping({ region: r.region })} onClick={followLink}>
+                    {r.count}
+                  </a>
+                ),
+                csv: (r: Visibility['by_region'][number]) => r.count,
+              },
+            ]}
+            rows={v.by_region}
+          />
+        </div>
+      </div>
+      <h3 class="section-title">Merchants</h3>
+      <DataTable
+        caption="Merchants selling it in these answers"
+        csvName={csv('merchants')}
+        columns={[
+          {
+            key: 'domain',
+            label: 'Merchant',
+            render: (r: Visibility['merchant_domains'][number]) => (
+              <BarLabel value={r.count} max={maxCount(v.merchant_domains)}>
+                {r.domain}
+              </BarLabel>
+            ),
+          },
+          { key: 'count', label: 'Cards', align: 'right' },
+        ]}
+        rows={v.merchant_domains}
+        empty="No merchant is named on its cards."
+      />
+    </section>
+  );
+}
+
+export function ShoppingPage(p: PageProps) {
+  const brandId = p.params.brandId;
+  const product = p.query.get('product') ?? undefined;
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, p.query.get(f) ?? ''])) as Record<FilterName, string>;
+  const key = JSON.stringify(filters);
+  const params = (cursor?: string, limit = PAGE_SIZE) => ({ brand_id: brandId, ...filters, limit, cursor });
+  const first = useLoad(() => read<CardPage>('shopping-cards', params()), [brandId, key]);
+  // Pages read with "Show more", appended to the first; a new filter starts over.
+  const [more, setMore] = useState<{ cards: Card[]; next: string | null; error?: string }>();
+  useEffect(() => setMore(undefined), [brandId, key, first.data]);
+  const cards = [...(first.data?.cards ?? []), ...(more?.cards ?? [])];
+  const next = more ? more.next : (first.data?.next_cursor ?? null);
+  const showMore = async () => {
+    if (!next) return;
+    try {
+      const page = await read<CardPage>('shopping-cards', params(next));
+      setMore({ cards: [...(more?.cards ?? []), ...page.cards], next: page.next_cursor });
+    } catch (err) {
+      setMore({ cards: more?.cards ?? [], next, error: (err as Error).message });
+    }
+  };
+  const allCards = async () => {
+    const all: Card[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await read<CardPage>('shopping-cards', params(cursor, CSV_PAGE));
+      all.push(...page.cards);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return all;
+  };
+  const base = `/app/brands/${encodeURIComponent(brandId)}/shopping`;
+  const hrefWith = (change: Record<string, string | undefined>) => {
+    const q = new URLSearchParams(p.query);
+    for (const [k, v] of Object.entries(change)) {
+      if (v) q.set(k, v);
+      else q.delete(k);
+    }
+    const qs = q.toString();
+    return qs ? `${base}?${qs}` : base;
+  };
+  // The regions the brand's prompts are captured in, as the filter bar lists them.
+  const prompts = useLoad(
+    () => read<{ regions: string[] }[]>('prompts', { brand_id: brandId, limit: '500' }),
+    [brandId],
+  );
+  const regions = [
+    ...new Set([filters.region, ...(prompts.data ?? []).flatMap((x) => x.regions)].filter(Boolean)),
+  ].sort();
+  return (
+    <>
+      <PageHead
+        title="Shopping"
+        intro="Products shown in shopping answers for your prompts, newest first. Open a product to see where it appears."
+      />
+      <search class="filter-bar" aria-label="Filters">
+        <QuerySelect
+          name="role"
+          label="Maker"
+          all="All makers"
+          options={[
+            { value: 'own', label: 'Yours' },
+            { value: 'competitor', label: 'Competitors' },
+            { value: 'other', label: 'Others' },
+          ]}
+        />
+        <QuerySelect
+          name="platform"
+          label="Platform"
+          all="All platforms"
+          options={PLATFORMS.map((x) => ({ value: x, label: x }))}
+        />
+        <QuerySelect
+          name="region"
+          label="Region"
+          all="All regions"
+          options={regions.map((r) => ({ value: r, label: r }))}
+        />
+      </search>
+      {product && <ProductVisibility brandId={brandId} title={product} />}
+      <Panel title="Product cards">
+        {first.error && <Problem message={first.error} />}
+        {!first.data && !first.error && <Loading />}
+        {first.data && (
+          <DataTable
+            caption="Product cards in shopping answers, newest first"
+            csvName="shopping-cards.csv"
+            allRows={allCards}
+            rowKey={(c: Card) => c.id}
+            columns={[
+              {
+                key: 'product_title',
+                label: 'Product',
+                render: (c: Card) => (
+                  <a
+                    href={hrefWith({ product: c.product_title })}
+                    onClick={followLink}
+                    aria-current={c.product_title === product ? 'true' : undefined}
+                  >
+                    {c.product_title}
+                  </a>
+                ),
+              },
+              { key: 'product_brand', label: 'Brand' },
+              {
+                key: 'matched_brand_role',
+                label: 'Maker',
+                render: (c: Card) => (
+                  <span class={c.matched_brand_role === 'own' ? 'badge accent' : 'badge'}>
+                    {ROLE_WORDS[c.matched_brand_role]}
+                  </span>
+                ),
+                csv: (c: Card) => c.matched_brand_role,
+              },
+              { key: 'position', label: 'Position', align: 'right' },
+              { key: 'price', label: 'Price', align: 'right', render: price, csv: (c: Card) => c.price_amount },
+              { key: 'price_currency', label: 'Currency' },
+              {
+                key: 'merchant_domain',
+                label: 'Merchant',
+                render: (c: Card) =>
+                  c.merchant_url || c.merchant_domain ? (
+                    <OutsideLink url={c.merchant_url}>{c.merchant_domain ?? c.merchant_url}</OutsideLink>
+                  ) : (
+                    '—'
+                  ),
+              },
+              { key: 'rating', label: 'Rating', align: 'right', render: (c: Card) => figure(c.rating) },
+              { key: 'review_count', label: 'Reviews', align: 'right', render: (c: Card) => figure(c.review_count) },
+              {
+                key: 'platform',
+                label: 'Platform',
+                // The shopping answers of that platform and region: the answers this card came from.
+                render: (c: Card) => (
+                  <a
+                    href={answersHref(brandId, {
+                      mode: 'shopping',
+                      platform: c.platform,
+                      region: c.region || undefined,
+                    })}
+                    onClick={followLink}
+                  >
+                    {c.platform}
+                  </a>
+                ),
+              },
+              { key: 'region', label: 'Region' },
+              {
+                key: 'created_at',
+                label: 'Seen',
+                render: (c: Card) => dateTime(c.created_at),
+              },
+            ]}
+            rows={cards}
+            empty="No product card matches these filters yet. Cards come from shopping-mode answers."
+          />
+        )}
+        {more?.error && <Problem message={more.error} />}
+        {next && (
+          <p>
+            <button type="button" onClick={showMore}>
+              Show more cards
+            </button>
+          </p>
+        )}
+      </Panel>
+    </>
+  );
+}
