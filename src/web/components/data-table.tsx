@@ -16,6 +16,8 @@ export interface Column<Row> {
   csv?: (row: Row) => CsvValue;
   /** Left out of the CSV (e.g. a column of buttons). */
   noCsv?: boolean;
+  /** Only in the CSV, not on screen (e.g. a raw value the screen shows folded into another cell). */
+  csvOnly?: boolean;
   /** The header text is for screen readers only (e.g. an actions column). */
   hideLabel?: boolean;
 }
@@ -74,6 +76,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
       setBusy(false);
     }
   };
+  const shown = p.columns.filter((c) => !c.csvOnly);
   if (!p.rows.length && p.empty !== undefined) return <p class="empty">{p.empty}</p>;
   return (
     <div class={`data-table${p.class ? ` ${p.class}` : ''}`}>
@@ -100,7 +103,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
           <caption class={p.showCaption ? 'table-caption' : 'sr-only'}>{p.caption}</caption>
           <thead>
             <tr>
-              {p.columns.map((c) => (
+              {shown.map((c) => (
                 <th key={c.key} scope="col" class={c.align === 'right' ? 'num' : undefined}>
                   {c.hideLabel ? <span class="sr-only">{c.label}</span> : c.label}
                 </th>
@@ -110,7 +113,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
           <tbody>
             {p.rows.map((row, i) => (
               <tr key={p.rowKey ? p.rowKey(row, i) : i}>
-                {p.columns.map((c) => (
+                {shown.map((c) => (
                   <td key={c.key} class={c.align === 'right' ? 'num' : undefined}>
                     {cell(c, row)}
                   </td>
