@@ -65,7 +65,7 @@ export function AiCrawlersPage(p: PageProps) {
           <section class="card" aria-label="AI crawler hits">
             <h2>AI crawler hits</h2>
             <p class="value">{c.total_hits}</p>
-            <p class="muted">
+            <p class="muted period">
               {range.date_from} to {range.date_to}
             </p>
           </section>

@@ -44,7 +44,7 @@ export function AiTrafficPage(p: PageProps) {
           <section class="card" aria-label="AI visits">
             <h2>AI visits</h2>
             <p class="value">{t.total_visits}</p>
-            <p class="muted">
+            <p class="muted period">
               {range.date_from} to {range.date_to}
             </p>
           </section>

@@ -6,7 +6,7 @@
 // when it is http(s); product images are not loaded from other hosts.
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
-import { dateTime, figure } from '../format.ts';
+import { dateTime, day, figure } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { followLink } from '../router.ts';
 import { answersHref } from '../answers-link.ts';
@@ -60,6 +60,19 @@ const ROLE_WORDS = { own: 'Yours', competitor: 'Competitor', other: 'Other' } as
 const FILTERS = ['role', 'platform', 'region'] as const;
 type FilterName = (typeof FILTERS)[number];
 
+/** Below this many days a line says less than the table under it. */
+const CHART_MIN_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+/** Every UTC day from the earliest to the latest of `dates` (YYYY-MM-DD), in order. */
+function daysBetween(dates: string[]): string[] {
+  if (!dates.length) return [];
+  const ms = dates.map((d) => Date.parse(`${d}T00:00:00Z`));
+  const out: string[] = [];
+  for (let t = Math.min(...ms); t <= Math.max(...ms); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
 const price = (c: Card) =>
   c.price_amount === null ? '—' : `${c.price_amount}${c.price_currency ? ` ${c.price_currency}` : ''}`;
 const maxCount = (rows: { count: number }[]) => rows.reduce((m, r) => Math.max(m, r.count), 0);
@@ -74,6 +87,31 @@ function ProductVisibility(p: { brandId: string; title: string }) {
   if (!v || v.product_title !== p.title) return <Loading />;
   const shopping = (more: Record<string, string | undefined>) => answersHref(p.brandId, { mode: 'shopping', ...more });
   const csv = (name: string) => `product-${name}.csv`;
+  const byDay = (
+    <DataTable
+      caption="Appearances by day"
+      csvName={csv('by-day')}
+      columns={[
+        { key: 'date', label: 'Day (UTC)' },
+        {
+          key: 'count',
+          label: 'Appearances',
+          align: 'right',
+          render: (d: Visibility['by_date'][number]) => (
+            <a href={shopping({ date_from: d.date, date_to: d.date })} onClick={followLink}>
+              {d.count}
+            </a>
+          ),
+          csv: (d: Visibility['by_date'][number]) => d.count,
+        },
+      ]}
+      rows={v.by_date}
+    />
+  );
+  // The API lists only days with an appearance: the chart runs day by day from the first to the
+  // last, a day without a row drawn as none. A few days read better as the table alone.
+  const counts = new Map(v.by_date.map((d) => [d.date, d.count]));
+  const days = daysBetween(v.by_date.map((d) => d.date));
   return (
     <section class="panel" aria-labelledby="product-title">
       <div class="panel-head">
@@ -102,33 +140,17 @@ function ProductVisibility(p: { brandId: string; title: string }) {
         </div>
       </dl>
       <h3 class="section-title">Appearances by day</h3>
-      <LineChart
-        label={`Daily appearances of ${v.product_title} in shopping answers`}
-        summary={`${v.by_date.length} days with appearances.`}
-        days={v.by_date.map((d) => d.date)}
-        series={[{ label: 'Appearances', values: v.by_date.map((d) => d.count) }]}
-        table={
-          <DataTable
-            caption="Appearances by day"
-            csvName={csv('by-day')}
-            columns={[
-              { key: 'date', label: 'Day (UTC)' },
-              {
-                key: 'count',
-                label: 'Appearances',
-                align: 'right',
-                render: (d: Visibility['by_date'][number]) => (
-                  <a href={shopping({ date_from: d.date, date_to: d.date })} onClick={followLink}>
-                    {d.count}
-                  </a>
-                ),
-                csv: (d: Visibility['by_date'][number]) => d.count,
-              },
-            ]}
-            rows={v.by_date}
-          />
-        }
-      />
+      {days.length >= CHART_MIN_DAYS ? (
+        <LineChart
+          label={`Daily appearances of ${v.product_title} in shopping answers`}
+          summary={`From ${days[0]} to ${days[days.length - 1]}; days without a row had no appearance.`}
+          days={days}
+          series={[{ label: 'Appearances', values: days.map((d) => counts.get(d) ?? 0) }]}
+          table={byDay}
+        />
+      ) : (
+        byDay
+      )}
       <div class="panel-grid">
         <div>
           <h3 class="section-title">By platform</h3>
@@ -303,6 +325,7 @@ export function ShoppingPage(p: PageProps) {
             csvName="shopping-cards.csv"
             allRows={allCards}
             rowKey={(c: Card) => c.id}
+            class="cards-table"
             columns={[
               {
                 key: 'product_title',
@@ -317,20 +340,22 @@ export function ShoppingPage(p: PageProps) {
                   </a>
                 ),
               },
-              { key: 'product_brand', label: 'Brand' },
               {
-                key: 'matched_brand_role',
+                key: 'product_brand',
                 label: 'Maker',
                 render: (c: Card) => (
-                  <span class={c.matched_brand_role === 'own' ? 'badge accent' : 'badge'}>
-                    {ROLE_WORDS[c.matched_brand_role]}
-                  </span>
+                  <>
+                    {c.product_brand || '—'}{' '}
+                    <span class={c.matched_brand_role === 'own' ? 'badge accent' : 'badge'}>
+                      {ROLE_WORDS[c.matched_brand_role]}
+                    </span>
+                  </>
                 ),
-                csv: (c: Card) => c.matched_brand_role,
               },
+              { key: 'matched_brand_role', label: 'Role', csvOnly: true },
               { key: 'position', label: 'Position', align: 'right' },
-              { key: 'price', label: 'Price', align: 'right', render: price, csv: (c: Card) => c.price_amount },
-              { key: 'price_currency', label: 'Currency' },
+              { key: 'price_amount', label: 'Price', align: 'right', render: price },
+              { key: 'price_currency', label: 'Currency', csvOnly: true },
               {
                 key: 'merchant_domain',
                 label: 'Merchant',
@@ -341,11 +366,17 @@ export function ShoppingPage(p: PageProps) {
                     '—'
                   ),
               },
-              { key: 'rating', label: 'Rating', align: 'right', render: (c: Card) => figure(c.rating) },
-              { key: 'review_count', label: 'Reviews', align: 'right', render: (c: Card) => figure(c.review_count) },
+              { key: 'merchant_url', label: 'Merchant URL', csvOnly: true },
+              {
+                key: 'rating',
+                label: 'Rating',
+                align: 'right',
+                render: (c: Card) => `${figure(c.rating)}${c.review_count === null ? '' : ` (${c.review_count})`}`,
+              },
+              { key: 'review_count', label: 'Reviews', csvOnly: true },
               {
                 key: 'platform',
-                label: 'Platform',
+                label: 'Answers',
                 // The shopping answers of that platform and region: the answers this card came from.
                 render: (c: Card) => (
                   <a
@@ -357,15 +388,12 @@ export function ShoppingPage(p: PageProps) {
                     onClick={followLink}
                   >
                     {c.platform}
+                    {c.region ? ` · ${c.region}` : ''}
                   </a>
                 ),
               },
-              { key: 'region', label: 'Region' },
-              {
-                key: 'created_at',
-                label: 'Seen',
-                render: (c: Card) => dateTime(c.created_at),
-              },
+              { key: 'region', label: 'Region', csvOnly: true },
+              { key: 'created_at', label: 'Seen', render: (c: Card) => day(c.created_at) },
             ]}
             rows={cards}
             empty="No product card matches these filters yet. Cards come from shopping-mode answers."

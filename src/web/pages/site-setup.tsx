@@ -52,9 +52,12 @@ export function CrawlerLogSetup(p: { brandId: string }) {
   if (setup.error) return <Problem message={setup.error} />;
   if (!setup.data) return <Loading />;
   const s = setup.data;
+  const host = s.domains[0] ?? 'www.example.com';
   const example = `curl -X POST '${s.crawler_logs_url}' \\
   -H 'Authorization: Bearer ans_…' -H 'Content-Type: application/json' \\
-  -d '[{"timestamp":"2026-11-24T10:00:00Z","method":"GET","host":"${s.domains[0] ?? 'www.example.com'}","path":"/pricing","status_code":200,"ip":"20.171.206.10","user_agent":"Mozilla/5.0 (compatible; GPTBot/1.3; +https://openai.com/gptbot)"}]'`;
+  -d '[{"timestamp": "2026-11-24T10:00:00Z", "method": "GET", "host": "${host}",
+        "path": "/pricing", "status_code": 200, "ip": "20.171.206.10",
+        "user_agent": "Mozilla/5.0 (compatible; GPTBot/1.3; +https://openai.com/gptbot)"}]'`;
   return (
     <div class="setup">
       <p>

@@ -221,7 +221,7 @@ test('a brief and a draft are generated and shown as text, and the status change
   const { page, errors } = await signedIn(who, `/app/brands/${who.brandId}/content-opportunities`);
   const rows = await tableRows(page, 'Content opportunities, highest score first');
   t.deepEqual(
-    rows.map((r) => [r[0], r[4]]),
+    rows.map((r) => [r[0], r[3]]),
     list.map((o: any) => [o.title, String(o.opportunity_score)]),
   );
   const usage = await api('/api/mcp/usage');

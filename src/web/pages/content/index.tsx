@@ -2,7 +2,7 @@
 // status, impact and type, kept in the address), this month's brief and draft allowance from the
 // usage operation, and the opportunity in view (?opportunity=ID) with its brief, draft and status.
 import { read } from '../../api.ts';
-import { dateTime, figure } from '../../format.ts';
+import { day, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { followLink } from '../../router.ts';
 import { DataTable } from '../../components/data-table.tsx';
@@ -28,6 +28,7 @@ interface Usage {
 const LIST_LIMIT = '200';
 
 const FILTERS = ['status', 'impact', 'type'] as const;
+const WORDS: Record<string, string> = { owned: 'Owned', earned: 'Earned', high: 'High', medium: 'Medium', low: 'Low' };
 
 export function ContentPage(p: PageProps) {
   const brandId = p.params.brandId;
@@ -110,7 +111,14 @@ export function ContentPage(p: PageProps) {
         </div>
       )}
       {usage.error && <Problem message={usage.error} />}
-      {openId && <OpportunityView id={openId} quotaLine={quotaLine} onChanged={refresh} />}
+      {openId && (
+        <OpportunityView
+          id={openId}
+          quotaLine={quotaLine}
+          onChanged={refresh}
+          closeHref={hrefWith({ opportunity: undefined })}
+        />
+      )}
       <Panel title="Opportunities">
         {list.error && <Problem message={list.error} />}
         {!list.data && !list.error && <Loading />}
@@ -118,6 +126,7 @@ export function ContentPage(p: PageProps) {
           <DataTable
             caption="Content opportunities, highest score first"
             csvName="content-opportunities.csv"
+            class="opportunities"
             columns={[
               {
                 key: 'title',
@@ -132,9 +141,9 @@ export function ContentPage(p: PageProps) {
                   </a>
                 ),
               },
-              { key: 'prompt_text', label: 'Prompt' },
-              { key: 'type', label: 'Type' },
-              { key: 'impact', label: 'Impact' },
+              { key: 'prompt_text', label: 'Prompt', csvOnly: true },
+              { key: 'type', label: 'Type', render: (o: OpportunityItem) => WORDS[o.type] },
+              { key: 'impact', label: 'Impact', render: (o: OpportunityItem) => WORDS[o.impact] },
               {
                 key: 'opportunity_score',
                 label: 'Score',
@@ -156,7 +165,7 @@ export function ContentPage(p: PageProps) {
               {
                 key: 'updated_at',
                 label: 'Updated',
-                render: (o: OpportunityItem) => dateTime(o.updated_at),
+                render: (o: OpportunityItem) => day(o.updated_at),
                 csv: (o: OpportunityItem) => o.updated_at,
               },
             ]}

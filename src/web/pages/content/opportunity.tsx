@@ -7,6 +7,7 @@ import { change, messageOf, read } from '../../api.ts';
 import { dateTime, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Select } from '../../components/field.tsx';
+import { followLink } from '../../router.ts';
 import { Loading, Problem } from '../../components/page.tsx';
 
 export const STATUSES = ['new', 'sent', 'in_progress', 'done', 'dismissed'] as const;
@@ -164,7 +165,7 @@ function StatusForm(p: { opportunity: Opportunity; onChanged: () => void }) {
     setBusy(false);
   };
   return (
-    <form class="inline-form" onSubmit={save} aria-label="Change status">
+    <form class="inline-form status-form" onSubmit={save} aria-label="Change status">
       <Select
         id="opportunity-status"
         label="Set status to"
@@ -193,6 +194,8 @@ export function OpportunityView(p: {
   id: string;
   quotaLine: (kind: 'briefs' | 'drafts') => string;
   onChanged: () => void;
+  /** The page without this opportunity open. */
+  closeHref: string;
 }) {
   const opp = useLoad(() => read<Opportunity>('content-opportunity', { id: p.id }), [p.id]);
   const [brief, setBrief] = useState<{ brief: Brief; at: string }>();
@@ -226,7 +229,12 @@ export function OpportunityView(p: {
     <section class="panel" aria-labelledby="opportunity-title">
       <div class="panel-head">
         <h2 id="opportunity-title">{o.title}</h2>
-        <span class="badge">{STATUS_WORDS[o.status]}</span>
+        <div class="actions">
+          <span class="badge">{STATUS_WORDS[o.status]}</span>
+          <a href={p.closeHref} onClick={followLink}>
+            Close
+          </a>
+        </div>
       </div>
       <p>{o.description}</p>
       <dl class="facts">

@@ -8,6 +8,7 @@ import { useLoad } from '../../load.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Loading, Problem } from '../../components/page.tsx';
 import { OutsideLink } from '../../components/outside-link.tsx';
+import { followLink } from '../../router.ts';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '../../../audits/rubric.ts';
 
 export interface Signal {
@@ -46,6 +47,15 @@ export interface Audit {
 /** How often a running audit is read again: it finishes in about 30 seconds. */
 export const POLL_MS = 1500;
 
+/** Short category names for the signal rows; the category table uses the rubric's full labels. */
+const CATEGORY_SHORT: Record<Category, string> = {
+  technical: 'Technical',
+  structure: 'Structure',
+  content: 'Content',
+  authority: 'Authority',
+  eeat: 'E-E-A-T',
+};
+
 const STATUS_WORDS: Record<Signal['status'], string> = {
   pass: 'Pass',
   warn: 'Warning',
@@ -65,7 +75,7 @@ export function AuditStatus(p: { status: Audit['status'] }) {
   return <span class="badge accent">Running</span>;
 }
 
-export function AuditView(p: { auditId: string; onSettled: () => void }) {
+export function AuditView(p: { auditId: string; onSettled: () => void; closeHref: string }) {
   const audit = useLoad(() => read<Audit>('site-audit', { id: p.auditId }), [p.auditId]);
   const a = audit.data;
   const running = a?.status === 'running';
@@ -85,16 +95,19 @@ export function AuditView(p: { auditId: string; onSettled: () => void }) {
   return (
     <section class="panel" aria-labelledby="audit-title" aria-busy={running}>
       <div class="panel-head">
-        <h2 id="audit-title">
-          Audit of <span class="mono">{a.url}</span>
-        </h2>
-        <AuditStatus status={a.status} />
+        <h2 id="audit-title">Audit of {a.url}</h2>
+        <div class="actions">
+          <AuditStatus status={a.status} />
+          <a href={p.closeHref} onClick={followLink}>
+            Close
+          </a>
+        </div>
       </div>
       <dl class="facts">
         <div>
           <dt>Page</dt>
           <dd>
-            <OutsideLink url={a.url} />
+            <OutsideLink url={a.url}>Open the page</OutsideLink>
           </dd>
         </div>
         {a.finalUrl && a.finalUrl !== a.url && (
@@ -141,6 +154,7 @@ export function AuditView(p: { auditId: string; onSettled: () => void }) {
               </p>
             </section>
           </div>
+          <h3 class="section-title">Scores by category</h3>
           <DataTable
             caption="Scores by category"
             csvName={`audit-${a.id}-categories.csv`}
@@ -167,7 +181,7 @@ export function AuditView(p: { auditId: string; onSettled: () => void }) {
                   <div class="recommendation-head">
                     <span class={STATUS_CLASS[r.status]}>{STATUS_WORDS[r.status]}</span>
                     <code>{r.signal}</code>
-                    <span class="muted">{CATEGORY_LABELS[r.category]}</span>
+                    <span class="muted">{CATEGORY_SHORT[r.category]}</span>
                     <span class="gain">+{r.expectedGain} points</span>
                   </div>
                   <p>{r.fix}</p>
@@ -176,15 +190,17 @@ export function AuditView(p: { auditId: string; onSettled: () => void }) {
               ))}
             </ol>
           )}
+          <h3 class="section-title">Signals checked</h3>
           <DataTable
             caption="Signals checked"
+            class="signals"
             csvName={`audit-${a.id}-signals.csv`}
             columns={[
               { key: 'key', label: 'Signal', render: (s) => <code id={`signal-${slug(s.key)}`}>{s.key}</code> },
               {
                 key: 'category',
                 label: 'Category',
-                render: (s) => CATEGORY_LABELS[s.category],
+                render: (s) => CATEGORY_SHORT[s.category],
                 csv: (s) => s.category,
               },
               {

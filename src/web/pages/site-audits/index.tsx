@@ -106,7 +106,13 @@ export function SiteAuditsPage(p: PageProps) {
         />
         {quota.error && <Problem message={quota.error} />}
       </Panel>
-      {auditId && <AuditView auditId={auditId} onSettled={refresh} />}
+      {auditId && (
+        <AuditView
+          auditId={auditId}
+          onSettled={refresh}
+          closeHref={`/app/brands/${encodeURIComponent(brandId)}/site-audits`}
+        />
+      )}
       <Panel title="Recent audits">
         {list.error && <Problem message={list.error} />}
         {!list.data && !list.error && <Loading />}
