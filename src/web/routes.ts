@@ -3,6 +3,7 @@
 // :brandId, and it may show the filter bar) or under Settings. The dashboard's pages slot in here.
 import type { FunctionComponent } from 'preact';
 import { Overview } from './pages/overview.tsx';
+import { AnswersPage } from './pages/answers.tsx';
 import { AiTrafficPage } from './pages/ai-traffic.tsx';
 import { AiCrawlersPage } from './pages/ai-crawlers.tsx';
 import { SiteAuditsPage } from './pages/site-audits/index.tsx';
@@ -33,6 +34,7 @@ export interface PageRoute {
 
 export const routes: PageRoute[] = [
   { path: '/app/brands/:brandId', label: 'Overview', nav: 'brand', Page: Overview },
+  { path: '/app/brands/:brandId/answers', label: 'Answers', nav: 'brand', Page: AnswersPage },
   { path: '/app/brands/:brandId/ai-traffic', label: 'AI traffic', nav: 'brand', Page: AiTrafficPage },
   { path: '/app/brands/:brandId/ai-crawlers', label: 'AI crawlers', nav: 'brand', Page: AiCrawlersPage },
   { path: '/app/brands/:brandId/site-audits', label: 'Site audits', nav: 'brand', Page: SiteAuditsPage },

@@ -16,10 +16,10 @@ export interface Column<Row> {
   csv?: (row: Row) => CsvValue;
   /** Left out of the CSV (e.g. a column of buttons). */
   noCsv?: boolean;
-  /** Only in the CSV, not on screen (e.g. a raw value the screen shows folded into another cell). */
-  csvOnly?: boolean;
   /** The header text is for screen readers only (e.g. an actions column). */
   hideLabel?: boolean;
+  /** In the CSV only (a figure the screen shows inside another cell). */
+  csvOnly?: boolean;
 }
 
 export interface DataTableProps<Row> {
@@ -76,8 +76,8 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
       setBusy(false);
     }
   };
-  const shown = p.columns.filter((c) => !c.csvOnly);
   if (!p.rows.length && p.empty !== undefined) return <p class="empty">{p.empty}</p>;
+  const shown = p.columns.filter((c) => !c.csvOnly);
   return (
     <div class={`data-table${p.class ? ` ${p.class}` : ''}`}>
       {p.csvName && (
