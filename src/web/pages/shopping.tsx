@@ -85,7 +85,12 @@ function ProductVisibility(p: { brandId: string; title: string }) {
   const v = vis.data;
   if (vis.error) return <Problem message={vis.error} />;
   if (!v || v.product_title !== p.title) return <Loading />;
-  const shopping = (more: Record<string, string | undefined>) => answersHref(p.brandId, { mode: 'shopping', ...more });
+  // The explorer reads the last 30 days when the address names no dates; product-visibility counts
+  // all history, so its figures link with the span of its own days (first to last appearance).
+  const dates = v.by_date.map((d) => d.date).sort();
+  const span = { date_from: dates[0], date_to: dates[dates.length - 1] };
+  const shopping = (more: Record<string, string | undefined>) =>
+    answersHref(p.brandId, { mode: 'shopping', ...span, ...more });
   const csv = (name: string) => `product-${name}.csv`;
   const byDay = (
     <DataTable
@@ -377,13 +382,16 @@ export function ShoppingPage(p: PageProps) {
               {
                 key: 'platform',
                 label: 'Answers',
-                // The shopping answers of that platform and region: the answers this card came from.
+                // The shopping answers of that platform, region and day: among them, the one this card came from.
                 render: (c: Card) => (
                   <a
                     href={answersHref(brandId, {
                       mode: 'shopping',
                       platform: c.platform,
                       region: c.region || undefined,
+                      // A card is dated by its answer's collection: that UTC day holds the answer.
+                      date_from: c.created_at.slice(0, 10),
+                      date_to: c.created_at.slice(0, 10),
                     })}
                     onClick={followLink}
                   >

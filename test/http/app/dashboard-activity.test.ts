@@ -368,8 +368,17 @@ test('shopping lists the API cards, and each product leads to its shopping answe
     .first();
   const href = new URL((await platformLink.getAttribute('href'))!, server.url);
   t.is(href.pathname, `/app/brands/${who.brandId}/answers`);
-  t.is(href.searchParams.get('mode'), 'shopping');
-  t.is(href.searchParams.get('platform'), cards[0].platform);
+  const cardDay = cards[0].created_at.slice(0, 10);
+  t.deepEqual(Object.fromEntries(href.searchParams), {
+    mode: 'shopping',
+    platform: cards[0].platform,
+    region: cards[0].region,
+    date_from: cardDay,
+    date_to: cardDay,
+  });
+  // The answer the card came from is among those the explorer lists with those filters.
+  const cardAnswers = await api(`/api/mcp/answers?brand_id=${who.brandId}&${href.searchParams}`);
+  t.true(cardAnswers.answers.some((a: any) => a.id === cards[0].prompt_result_id));
 
   // One product: its figures as product-visibility gives them, each leading to the shopping answers.
   await page.getByRole('link', { name: 'Acme CRM Starter', exact: true }).first().click();
@@ -383,11 +392,24 @@ test('shopping lists the API cards, and each product leads to its shopping answe
   );
   const byPlatform = page.getByRole('table', { name: 'Appearances by platform' }).getByRole('link').first();
   const link = new URL((await byPlatform.getAttribute('href'))!, server.url);
-  t.deepEqual(Object.fromEntries(link.searchParams), { mode: 'shopping', platform: vis.by_platform[0].platform });
-  // The explorer's own API call with those filters returns the shopping answers of that platform.
+  const days = vis.by_date.map((d: any) => d.date).sort();
+  t.deepEqual(Object.fromEntries(link.searchParams), {
+    mode: 'shopping',
+    date_from: days[0],
+    date_to: days[days.length - 1],
+    platform: vis.by_platform[0].platform,
+  });
+  // The explorer opened from the figure lists what its API call with those filters returns.
   const explorer = await api(`/api/mcp/answers?brand_id=${who.brandId}&${link.searchParams}`);
   t.true(explorer.answers.length > 0);
   t.true(explorer.answers.every((a: any) => a.platform === vis.by_platform[0].platform));
+  await byPlatform.click();
+  await page.waitForURL(/\/answers\?/);
+  await page.locator('article.answer').first().waitFor();
+  t.deepEqual(
+    await page.locator('article.answer').evaluateAll((els) => els.map((e) => e.getAttribute('data-answer-id'))),
+    explorer.answers.map((a: any) => a.id),
+  );
   t.deepEqual(errors, []);
 });
 
