@@ -3,6 +3,7 @@
 // traffic and AI crawler pages showing the API's figures (and how to send data when empty), the
 // shopping page's products leading to their answers, text from outside shown as text, axe-core and
 // the keyboard on every page. One server, one browser, one seeded organization.
+import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { call, startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -358,6 +359,24 @@ test('shopping lists the API cards, and each product leads to its shopping answe
     rows.map((r) => r[0]),
     cards.map((c: any) => c.product_title),
   );
+  // The CSV has a header and every card, the raw fields folded on screen as columns of their own.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV: Product cards in shopping answers, newest first' }).click(),
+  ]);
+  const csv = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  t.is(csv[0], 'Product,Maker,Role,Position,Price,Currency,Merchant,Merchant URL,Rating,Reviews,Answers,Region,Seen');
+  t.is(csv.length, 1 + cards.length);
+  for (const c of cards) {
+    const fields = `,${c.product_brand},${c.matched_brand_role},${c.position},${c.price_amount},${c.price_currency},`;
+    t.true(
+      csv.some((line) => line.includes(fields)),
+      fields,
+    );
+  }
   // Markup in a title is text; a merchant URL that is not http(s) is not a link.
   await page.getByRole('link', { name: MARKUP_PRODUCT, exact: true }).waitFor();
   t.false(await page.evaluate(() => 'ran' in window));
