@@ -10,7 +10,7 @@ import { QuerySelect } from '../../components/query-select.tsx';
 import { Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../routes.ts';
 import { quotaWords } from '../site-audits/index.tsx';
-import { OpportunityView, STATUSES, STATUS_WORDS, type OpportunityItem } from './opportunity.tsx';
+import { OpportunityView, STATUSES, STATUS_WORDS, WORDS, type OpportunityItem } from './opportunity.tsx';
 import '../activity.css';
 
 interface Quota {
@@ -28,7 +28,6 @@ interface Usage {
 const LIST_LIMIT = '200';
 
 const FILTERS = ['status', 'impact', 'type'] as const;
-const WORDS: Record<string, string> = { owned: 'Owned', earned: 'Earned', high: 'High', medium: 'Medium', low: 'Low' };
 
 export function ContentPage(p: PageProps) {
   const brandId = p.params.brandId;

@@ -20,6 +20,15 @@ export const STATUS_WORDS: Record<Status, string> = {
   dismissed: 'Dismissed',
 };
 
+/** Types and impacts in words. */
+export const WORDS: Record<string, string> = {
+  owned: 'Owned',
+  earned: 'Earned',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+};
+
 export interface OpportunityItem {
   id: string;
   title: string;
@@ -244,11 +253,11 @@ export function OpportunityView(p: {
         </div>
         <div>
           <dt>Type</dt>
-          <dd>{o.type}</dd>
+          <dd>{WORDS[o.type]}</dd>
         </div>
         <div>
           <dt>Impact</dt>
-          <dd>{o.impact}</dd>
+          <dd>{WORDS[o.impact]}</dd>
         </div>
         <div>
           <dt>Score</dt>

@@ -90,7 +90,7 @@ export function AuditView(p: { auditId: string; onSettled: () => void; closeHref
   }, [a?.id, a?.status]);
 
   if (audit.error && !a) return <Problem message={audit.error} />;
-  if (!a) return <Loading />;
+  if (!a || a.id !== p.auditId) return <Loading />;
   const slug = (s: string) => s.replace(/[^a-z0-9]+/gi, '-');
   return (
     <section class="panel" aria-labelledby="audit-title" aria-busy={running}>
