@@ -8,6 +8,11 @@ import { WorkspacePage } from './pages/workspace/index.tsx';
 import { CompetitorsPage } from './pages/competitors.tsx';
 import { CitationsPage } from './pages/citations.tsx';
 import { PromptsPage } from './pages/prompts.tsx';
+import { AiTrafficPage } from './pages/ai-traffic.tsx';
+import { AiCrawlersPage } from './pages/ai-crawlers.tsx';
+import { SiteAuditsPage } from './pages/site-audits/index.tsx';
+import { ContentPage } from './pages/content/index.tsx';
+import { ShoppingPage } from './pages/shopping.tsx';
 import { KeysPage } from './pages/settings/keys.tsx';
 import { MembersPage } from './pages/settings/members.tsx';
 import { WebhooksPage } from './pages/settings/webhooks.tsx';
@@ -37,6 +42,16 @@ export const routes: PageRoute[] = [
   { path: '/app/brands/:brandId/competitors', label: 'Competitors', nav: 'brand', Page: CompetitorsPage },
   { path: '/app/brands/:brandId/citations', label: 'Citations', nav: 'brand', Page: CitationsPage },
   { path: '/app/brands/:brandId/prompts', label: 'Prompts', nav: 'brand', Page: PromptsPage },
+  { path: '/app/brands/:brandId/ai-traffic', label: 'AI traffic', nav: 'brand', Page: AiTrafficPage },
+  { path: '/app/brands/:brandId/ai-crawlers', label: 'AI crawlers', nav: 'brand', Page: AiCrawlersPage },
+  { path: '/app/brands/:brandId/site-audits', label: 'Site audits', nav: 'brand', Page: SiteAuditsPage },
+  {
+    path: '/app/brands/:brandId/content-opportunities',
+    label: 'Content opportunities',
+    nav: 'brand',
+    Page: ContentPage,
+  },
+  { path: '/app/brands/:brandId/shopping', label: 'Shopping', nav: 'brand', Page: ShoppingPage },
   {
     path: '/app/brands/:brandId/settings',
     label: 'Workspace settings',

@@ -18,6 +18,8 @@ import { connectedApps, disconnectApp, organizationName } from '../../tenancy/oa
 import { changePassword } from '../../tenancy/accounts.ts';
 import { ROLES, type Role } from '../../tenancy/sessions.ts';
 import { baseUrl, MCP_ENDPOINT } from '../oauth-metadata.ts';
+import { BRAND_NOT_FOUND, brandInOrganization } from '../../tenancy/brands.ts';
+import { UUID_RE } from '../../uuid.ts';
 import { checkChange } from './security.ts';
 import { currentSession, type Session } from './session-cookie.ts';
 
@@ -151,6 +153,22 @@ export function appApi(deps: AppDeps, operations: Operation[], mailer: Mailer | 
     const done = await disconnectApp(pg, sessionOf(ctx).identity.userId, ctx.params.clientId);
     if (!done) throw new ApiError(404, 'Application not connected');
     ctx.body = { client_id: ctx.params.clientId, disconnected: true };
+  });
+
+  // What a site needs to send data in: the tracking script's address and the brand's tracking id
+  // (no API operation reads the id back), and where crawler logs go. Shown on the AI traffic and
+  // AI crawler pages while they have nothing to show.
+  router.get('/brands/:brandId/site-setup', async (ctx) => {
+    const id = ctx.params.brandId;
+    if (!UUID_RE.test(id)) throw new ApiError(404, BRAND_NOT_FOUND);
+    const brand = await brandInOrganization(pg, sessionOf(ctx).identity.organizationId, id.toLowerCase());
+    const base = baseUrl(ctx, config);
+    ctx.body = {
+      tracking_id: brand.tracking_id,
+      script_url: `${base}/t.js`,
+      crawler_logs_url: `${base}/api/mcp/crawler-logs?brand_id=${brand.id}`,
+      domains: brand.domains,
+    };
   });
 
   router.post('/account/password', async (ctx) => {

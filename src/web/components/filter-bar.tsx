@@ -91,7 +91,11 @@ function Choice(p: {
   );
 }
 
-export function FilterBar(p: { brandId: string }) {
+export type FilterName = 'dates' | 'model' | 'region' | 'topic';
+
+/** `only`: the filters the page's operation takes (e.g. ai-traffic takes dates alone); all by default. */
+export function FilterBar(p: { brandId: string; only?: FilterName[] }) {
+  const wants = (f: FilterName) => !p.only || p.only.includes(f);
   const [filters, setFilters] = useFilters();
   const choices = useChoices(p.brandId);
   const [custom, setCustom] = useState(false);
@@ -143,30 +147,36 @@ export function FilterBar(p: { brandId: string }) {
           </div>
         </>
       )}
-      <Choice
-        id="filter-model"
-        label="Platform / model"
-        value={filters.model}
-        all="All platforms"
-        options={choices?.models ?? []}
-        onChange={(model) => setFilters({ model })}
-      />
-      <Choice
-        id="filter-region"
-        label="Region"
-        value={filters.region}
-        all="All regions"
-        options={(choices?.regions ?? []).map((r) => ({ value: r, label: r }))}
-        onChange={(region) => setFilters({ region })}
-      />
-      <Choice
-        id="filter-topic"
-        label="Topic"
-        value={filters.topic_id}
-        all="All topics"
-        options={(choices?.topics ?? []).map((t) => ({ value: t.id, label: t.name }))}
-        onChange={(topic_id) => setFilters({ topic_id })}
-      />
+      {wants('model') && (
+        <Choice
+          id="filter-model"
+          label="Platform / model"
+          value={filters.model}
+          all="All platforms"
+          options={choices?.models ?? []}
+          onChange={(model) => setFilters({ model })}
+        />
+      )}
+      {wants('region') && (
+        <Choice
+          id="filter-region"
+          label="Region"
+          value={filters.region}
+          all="All regions"
+          options={(choices?.regions ?? []).map((r) => ({ value: r, label: r }))}
+          onChange={(region) => setFilters({ region })}
+        />
+      )}
+      {wants('topic') && (
+        <Choice
+          id="filter-topic"
+          label="Topic"
+          value={filters.topic_id}
+          all="All topics"
+          options={(choices?.topics ?? []).map((t) => ({ value: t.id, label: t.name }))}
+          onChange={(topic_id) => setFilters({ topic_id })}
+        />
+      )}
     </search>
   );
 }

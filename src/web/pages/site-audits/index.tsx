@@ -1,0 +1,170 @@
+// Site audits: start one (the URL field with its problem beside it, this month's quota beside the
+// button), watch it finish, and read it. The audit in view is in the address (?audit=ID), so a
+// copied link opens it again; the recent audits are the site-audits operation's list.
+import { useEffect, useState } from 'preact/hooks';
+import { change, fieldOf, messageOf, read } from '../../api.ts';
+import { dateTime, figure, limitText } from '../../format.ts';
+import { useLoad } from '../../load.ts';
+import { followLink, navigate } from '../../router.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Field } from '../../components/field.tsx';
+import { Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import type { PageProps } from '../../routes.ts';
+import { AuditStatus, AuditView, POLL_MS, type Audit } from './audit.tsx';
+import '../activity.css';
+
+interface Quota {
+  used: number;
+  limit: number;
+  remaining: number;
+}
+
+type AuditItem = Pick<
+  Audit,
+  'id' | 'url' | 'status' | 'totalScore' | 'signalsEvaluated' | 'signalsTotal' | 'createdAt'
+>;
+
+const auditHref = (brandId: string, id: string) =>
+  `/app/brands/${encodeURIComponent(brandId)}/site-audits?audit=${encodeURIComponent(id)}`;
+
+export function quotaWords(q: Quota, noun: string): string {
+  if (q.limit < 0) return `${q.used} ${noun} used this month (unlimited).`;
+  return `${q.used} of ${limitText(q.limit)} ${noun} used this month; ${q.remaining} left.`;
+}
+
+function StartAudit(p: { brandId: string; quota: Quota | undefined; onStarted: (id: string) => void }) {
+  const [url, setUrl] = useState('');
+  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const started = await change<{ id: string }>('run-site-audit', { brand_id: p.brandId, url: url.trim() });
+      setUrl('');
+      p.onStarted(started.id);
+    } catch (err) {
+      // 402 (quota used up) and 429 are not about the field: shown under the form as the API words them.
+      setError({ field: fieldOf(err, ['url']), message: messageOf(err) });
+    }
+    setBusy(false);
+  };
+  return (
+    <form class="inline-form start-audit" onSubmit={submit} aria-label="Start a site audit" noValidate>
+      <Field
+        id="audit-url"
+        label="Page URL"
+        type="url"
+        value={url}
+        onInput={setUrl}
+        error={error?.field === 'url' ? error.message : undefined}
+        hint="An http(s) address of one page, e.g. https://www.example.com/pricing"
+        required
+      />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Starting…' : 'Start audit'}
+        </button>
+      </div>
+      {error && error.field !== 'url' && <Problem message={error.message} />}
+      <p class="quota-line" aria-live="polite">
+        {p.quota ? quotaWords(p.quota, 'site audits') : 'Reading this month’s quota…'}
+      </p>
+    </form>
+  );
+}
+
+export function SiteAuditsPage(p: PageProps) {
+  const brandId = p.params.brandId;
+  const auditId = p.query.get('audit') ?? undefined;
+  const [round, setRound] = useState(0);
+  const refresh = () => setRound((r) => r + 1);
+  const quota = useLoad(() => read<Quota>('site-audit-quota'), [round]);
+  const list = useLoad(() => read<AuditItem[]>('site-audits', { brand_id: brandId }), [brandId, round]);
+  // An audit running with none open (the open one polls for itself): read the list again until it ends.
+  const anyRunning = !auditId && !!list.data?.some((a) => a.status === 'running');
+  useEffect(() => {
+    if (!anyRunning) return;
+    const timer = setTimeout(list.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [list.data, anyRunning]);
+  return (
+    <>
+      <PageHead
+        title="Site audits"
+        intro="How ready one page is for AI answers: technical access, structure, content, authority and E-E-A-T, with what to fix first."
+      />
+      <Panel title="Start an audit">
+        <StartAudit
+          brandId={brandId}
+          quota={quota.data}
+          onStarted={(id) => {
+            refresh();
+            navigate(auditHref(brandId, id));
+          }}
+        />
+        {quota.error && <Problem message={quota.error} />}
+      </Panel>
+      {auditId && (
+        <AuditView
+          auditId={auditId}
+          onSettled={refresh}
+          closeHref={`/app/brands/${encodeURIComponent(brandId)}/site-audits`}
+        />
+      )}
+      <Panel title="Recent audits">
+        {list.error && <Problem message={list.error} />}
+        {!list.data && !list.error && <Loading />}
+        {list.data && (
+          <DataTable
+            caption="The 50 most recent audits, newest first"
+            csvName="site-audits.csv"
+            columns={[
+              {
+                key: 'url',
+                label: 'Page',
+                render: (r: AuditItem) => (
+                  <a
+                    href={auditHref(brandId, r.id)}
+                    onClick={followLink}
+                    aria-current={r.id === auditId ? 'true' : undefined}
+                  >
+                    {r.url}
+                  </a>
+                ),
+              },
+              { key: 'status', label: 'Status', render: (r: AuditItem) => <AuditStatus status={r.status} /> },
+              {
+                key: 'totalScore',
+                label: 'Score',
+                align: 'right',
+                render: (r: AuditItem) => figure(r.totalScore),
+              },
+              {
+                key: 'signals',
+                label: 'Signals evaluated',
+                align: 'right',
+                render: (r: AuditItem) => figure(r.signalsEvaluated),
+              },
+              {
+                key: 'signalsTotal',
+                label: 'Signals total',
+                align: 'right',
+                render: (r: AuditItem) => figure(r.signalsTotal),
+              },
+              {
+                key: 'createdAt',
+                label: 'Started',
+                render: (r: AuditItem) => dateTime(r.createdAt),
+                csv: (r: AuditItem) => r.createdAt,
+              },
+            ]}
+            rows={list.data}
+            empty="No audit yet. Start one above."
+          />
+        )}
+      </Panel>
+    </>
+  );
+}
