@@ -1,0 +1,172 @@
+// The filter bar every brand page puts under its heading: date range (last 7, 30 or 90 days, or
+// from-to), platform/model, region and topic. Each control is labelled and changes the address at
+// once (the page reads its filters from there). The choices come from the API: the brand's topics,
+// the model_used values its answers carry (competitor-comparison over all history, the values the
+// model filter takes) and the regions its prompts are captured in.
+import { useEffect, useState } from 'preact/hooks';
+import { read } from '../api.ts';
+import { type Filters, lastDays, useFilters } from '../filters.ts';
+
+interface Choices {
+  models: { value: string; label: string }[];
+  regions: string[];
+  topics: { id: string; name: string }[];
+}
+
+// Read once per brand and page load: the lists change only when the workspace does.
+const choicesByBrand = new Map<string, Promise<Choices>>();
+
+async function loadChoices(brandId: string): Promise<Choices> {
+  const [comparison, prompts, topics] = await Promise.all([
+    read<{ share_of_voice: { by_platform: { model_used: string; platform: string }[] } }>('competitor-comparison', {
+      brand_id: brandId,
+    }),
+    read<{ regions: string[] }[]>('prompts', { brand_id: brandId, limit: '500' }),
+    read<{ id: string; name: string; is_active?: boolean }[]>('topics', { brand_id: brandId }),
+  ]);
+  const models = comparison.share_of_voice.by_platform
+    .map((m) => ({ value: m.model_used, label: `${m.platform} · ${m.model_used}` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  const regions = [...new Set(prompts.flatMap((p) => p.regions))].sort();
+  return { models, regions, topics: topics.map((t) => ({ id: t.id, name: t.name })) };
+}
+
+function useChoices(brandId: string): Choices | undefined {
+  const [choices, setChoices] = useState<Choices>();
+  useEffect(() => {
+    let current = true;
+    let pending = choicesByBrand.get(brandId);
+    if (!pending) {
+      pending = loadChoices(brandId);
+      choicesByBrand.set(brandId, pending);
+      pending.catch(() => choicesByBrand.delete(brandId));
+    }
+    pending.then(
+      (c) => current && setChoices(c),
+      () => current && setChoices({ models: [], regions: [], topics: [] }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [brandId]);
+  return choices;
+}
+
+const PRESETS = [7, 30, 90];
+
+/** Which preset the dates are, relative to today; 'custom' when none. */
+function presetOf(f: Filters): string {
+  const preset = PRESETS.find((d) => {
+    const r = lastDays(d);
+    return r.date_from === f.date_from && r.date_to === f.date_to;
+  });
+  return preset ? String(preset) : 'custom';
+}
+
+/** A select whose current value is kept even before (or without) its choices being loaded. */
+function Choice(p: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  all: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string | undefined) => void;
+}) {
+  const options =
+    p.value && !p.options.some((o) => o.value === p.value)
+      ? [...p.options, { value: p.value, label: p.value }]
+      : p.options;
+  return (
+    <div class="filter">
+      <label for={p.id}>{p.label}</label>
+      <select id={p.id} value={p.value ?? ''} onChange={(e) => p.onChange(e.currentTarget.value || undefined)}>
+        <option value="">{p.all}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function FilterBar(p: { brandId: string }) {
+  const [filters, setFilters] = useFilters();
+  const choices = useChoices(p.brandId);
+  const [custom, setCustom] = useState(false);
+  const preset = presetOf(filters);
+  const showDates = custom || preset === 'custom';
+  return (
+    <search class="filter-bar" aria-label="Filters">
+      <div class="filter">
+        <label for="filter-range">Dates</label>
+        <select
+          id="filter-range"
+          value={showDates ? 'custom' : preset}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (v === 'custom') return setCustom(true);
+            setCustom(false);
+            setFilters(lastDays(Number(v)));
+          }}
+        >
+          {PRESETS.map((d) => (
+            <option key={d} value={String(d)}>
+              Last {d} days
+            </option>
+          ))}
+          <option value="custom">From – to</option>
+        </select>
+      </div>
+      {showDates && (
+        <>
+          <div class="filter">
+            <label for="filter-from">From</label>
+            <input
+              id="filter-from"
+              type="date"
+              value={filters.date_from}
+              max={filters.date_to}
+              onChange={(e) => e.currentTarget.value && setFilters({ date_from: e.currentTarget.value })}
+            />
+          </div>
+          <div class="filter">
+            <label for="filter-to">To</label>
+            <input
+              id="filter-to"
+              type="date"
+              value={filters.date_to}
+              min={filters.date_from}
+              onChange={(e) => e.currentTarget.value && setFilters({ date_to: e.currentTarget.value })}
+            />
+          </div>
+        </>
+      )}
+      <Choice
+        id="filter-model"
+        label="Platform / model"
+        value={filters.model}
+        all="All platforms"
+        options={choices?.models ?? []}
+        onChange={(model) => setFilters({ model })}
+      />
+      <Choice
+        id="filter-region"
+        label="Region"
+        value={filters.region}
+        all="All regions"
+        options={(choices?.regions ?? []).map((r) => ({ value: r, label: r }))}
+        onChange={(region) => setFilters({ region })}
+      />
+      <Choice
+        id="filter-topic"
+        label="Topic"
+        value={filters.topic_id}
+        all="All topics"
+        options={(choices?.topics ?? []).map((t) => ({ value: t.id, label: t.name }))}
+        onChange={(topic_id) => setFilters({ topic_id })}
+      />
+    </search>
+  );
+}

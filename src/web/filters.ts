@@ -1,0 +1,70 @@
+// The dashboard's filters live in the address under the API's own parameter names, so a copied
+// link shows the same view. Dates are UTC days (YYYY-MM-DD). Without dates in the address the
+// range is the last 30 complete UTC days (yesterday and the 29 days before it): the API's own
+// default is all history (or, for visibility-change, 7 days), which would make the cards and the
+// change disagree, so the app always sends both dates.
+import { navigate, useLocation } from './router.ts';
+
+export interface Filters {
+  date_from: string;
+  date_to: string;
+  model?: string;
+  region?: string;
+  topic_id?: string;
+}
+
+/** The address parameters the filters own (a page may keep others of its own in the address). */
+export const FILTER_KEYS = ['date_from', 'date_to', 'model', 'region', 'topic_id'] as const;
+
+const DAY_MS = 86_400_000;
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The last `days` complete UTC days before `now`: [first day, yesterday]. */
+export function lastDays(days: number, now = Date.now()): { date_from: string; date_to: string } {
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  return { date_from: isoDay(today - days * DAY_MS), date_to: isoDay(today - DAY_MS) };
+}
+
+export const DEFAULT_DAYS = 30;
+
+/** The filters an address names, the defaults filling what it leaves out. */
+export function filtersOf(query: URLSearchParams, now = Date.now()): Filters {
+  const fallback = lastDays(DEFAULT_DAYS, now);
+  const day = (key: 'date_from' | 'date_to') => {
+    const v = query.get(key) ?? '';
+    return DAY_RE.test(v) ? v : fallback[key];
+  };
+  const opt = (key: 'model' | 'region' | 'topic_id') => query.get(key) || undefined;
+  return {
+    date_from: day('date_from'),
+    date_to: day('date_to'),
+    model: opt('model'),
+    region: opt('region'),
+    topic_id: opt('topic_id'),
+  };
+}
+
+/** The filters as parameters for `read()` (add the brand_id). */
+export function filterParams(f: Filters): Record<string, string | undefined> {
+  return { date_from: f.date_from, date_to: f.date_to, model: f.model, region: f.region, topic_id: f.topic_id };
+}
+
+/** The filters of the page in view, and a change that writes them to the address (one history entry). */
+export function useFilters(): [Filters, (change: Partial<Filters>) => void] {
+  const { path, query } = useLocation();
+  const filters = filtersOf(query);
+  const update = (change: Partial<Filters>) => {
+    const next = new URLSearchParams(query);
+    for (const [k, v] of Object.entries(change)) {
+      if (v === undefined || v === '') next.delete(k);
+      else next.set(k, v);
+    }
+    // A new filter shows a new list: a page's cursor would point into the old one.
+    next.delete('cursor');
+    const qs = next.toString();
+    navigate(`${path}${qs ? `?${qs}` : ''}`);
+  };
+  return [filters, update];
+}
