@@ -277,7 +277,8 @@ export function productCitations(
       i = 0;
     while (i < CATS.length - 1 && k >= CAT_WEIGHTS[i]) k -= CAT_WEIGHTS[i++];
     const cit = page(c, kind, pick(r, kind.pages[CATS[i]]), pick(r, c.entities));
-    if (!out.some((x) => x.url === cit.url)) out.push(cit);
+    // One page per URL, and per title: two forum threads titled alike read as one page cited twice.
+    if (!out.some((x) => x.url === cit.url || x.title === cit.title)) out.push(cit);
   }
   for (let i = out.length - 1; i > 0; i--) {
     const j = (r() * (i + 1)) | 0;
