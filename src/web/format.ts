@@ -15,3 +15,8 @@ export const limitText = (limit: number) => (limit < 0 ? 'unlimited' : String(li
 
 export const figure = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : String(value);
+
+/** A UTC day (YYYY-MM-DD) in the reader's words, as the UTC day it is wherever the reader is. */
+export function utcDay(isoDay: string): string {
+  return new Date(`${isoDay}T00:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+}

@@ -1,8 +1,9 @@
 // The frame of every signed-in page: a skip link, the sidebar (wordmark, brand picker, the
 // brand's pages, Settings, who is signed in and Sign out) and the page itself.
 import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { useApp, rememberBrand } from './context.ts';
-import { followLink, navigate } from './router.ts';
+import { followAppLinks, followLink, navigate } from './router.ts';
 import { hrefOf, routes, type PageRoute } from './routes.ts';
 
 function NavList(p: { heading: string; id: string; items: PageRoute[]; current?: PageRoute; brandId?: string }) {
@@ -60,6 +61,11 @@ function csrf(): string {
 }
 
 export function Layout(p: { current?: PageRoute; children: ComponentChildren }) {
+  // In-app links anywhere on a page navigate in place (Enter on a link is a click too).
+  useEffect(() => {
+    addEventListener('click', followAppLinks);
+    return () => removeEventListener('click', followAppLinks);
+  }, []);
   const { me, brand } = useApp();
   const visible = routes.filter((r) => !r.admin || me.role === 'admin');
   const brandPages = visible.filter((r) => r.nav === 'brand');

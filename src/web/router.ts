@@ -42,3 +42,19 @@ export function followLink(event: MouseEvent): void {
   event.preventDefault();
   navigate(a.getAttribute('href') ?? '/app');
 }
+
+/**
+ * Delegated click handler for a whole region: a plain left click on an in-app link (`/app/...`,
+ * not a download, not a new tab) navigates in place, so pages need no handler on every link.
+ */
+export function followAppLinks(event: MouseEvent): void {
+  const a = (event.target as HTMLElement | null)?.closest?.('a');
+  if (!a || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || a.target || a.hasAttribute('download'))
+    return;
+  const href = a.getAttribute('href') ?? '';
+  if (!href.startsWith('/app/') || href.startsWith('/app/api/') || href.startsWith('/app/assets/')) return;
+  event.preventDefault();
+  navigate(href);
+  scrollTo(0, 0);
+}

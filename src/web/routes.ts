@@ -3,6 +3,7 @@
 // :brandId, and it may show the filter bar) or under Settings. The dashboard's pages slot in here.
 import type { FunctionComponent } from 'preact';
 import { Overview } from './pages/overview.tsx';
+import { AnswersPage } from './pages/answers.tsx';
 import { KeysPage } from './pages/settings/keys.tsx';
 import { MembersPage } from './pages/settings/members.tsx';
 import { WebhooksPage } from './pages/settings/webhooks.tsx';
@@ -28,6 +29,7 @@ export interface PageRoute {
 
 export const routes: PageRoute[] = [
   { path: '/app/brands/:brandId', label: 'Overview', nav: 'brand', Page: Overview },
+  { path: '/app/brands/:brandId/answers', label: 'Answers', nav: 'brand', Page: AnswersPage },
   { path: '/app/settings/keys', label: 'API keys', nav: 'settings', Page: KeysPage },
   { path: '/app/settings/members', label: 'Members', nav: 'settings', admin: true, Page: MembersPage },
   { path: '/app/settings/webhooks', label: 'Webhooks', nav: 'settings', Page: WebhooksPage },

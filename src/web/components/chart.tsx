@@ -41,6 +41,8 @@ const utc = (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
 
 export function LineChart(p: LineChartProps) {
   const box = useRef<HTMLDivElement>(null);
+  // Redrawn when what it draws changes, not at every render of the page.
+  const drawn = JSON.stringify([p.days, p.series, p.range, p.height]);
   useEffect(() => {
     const el = box.current;
     if (!el || !p.days.length) return;
@@ -81,7 +83,7 @@ export function LineChart(p: LineChartProps) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [p.days, p.series, p.range?.[0], p.range?.[1], p.height]);
+  }, [drawn]);
   if (!p.days.length) return <p class="empty">{p.empty ?? 'Nothing to draw for these filters.'}</p>;
   return (
     <figure class="chart">

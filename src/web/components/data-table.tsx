@@ -18,6 +18,8 @@ export interface Column<Row> {
   noCsv?: boolean;
   /** The header text is for screen readers only (e.g. an actions column). */
   hideLabel?: boolean;
+  /** In the CSV only (a figure the screen shows inside another cell). */
+  csvOnly?: boolean;
 }
 
 export interface DataTableProps<Row> {
@@ -75,6 +77,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
     }
   };
   if (!p.rows.length && p.empty !== undefined) return <p class="empty">{p.empty}</p>;
+  const shown = p.columns.filter((c) => !c.csvOnly);
   return (
     <div class={`data-table${p.class ? ` ${p.class}` : ''}`}>
       {p.csvName && (
@@ -100,7 +103,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
           <caption class={p.showCaption ? 'table-caption' : 'sr-only'}>{p.caption}</caption>
           <thead>
             <tr>
-              {p.columns.map((c) => (
+              {shown.map((c) => (
                 <th key={c.key} scope="col" class={c.align === 'right' ? 'num' : undefined}>
                   {c.hideLabel ? <span class="sr-only">{c.label}</span> : c.label}
                 </th>
@@ -110,7 +113,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
           <tbody>
             {p.rows.map((row, i) => (
               <tr key={p.rowKey ? p.rowKey(row, i) : i}>
-                {p.columns.map((c) => (
+                {shown.map((c) => (
                   <td key={c.key} class={c.align === 'right' ? 'num' : undefined}>
                     {cell(c, row)}
                   </td>

@@ -1,0 +1,130 @@
+// One AI answer as the explorer and the overview show it: where and when it was collected, its
+// text with the tracked names marked, each tracked entity's sentiment, and its citations. Every
+// value is rendered as text; a citation is a link only when its URL is http(s).
+import { dateTime } from '../format.ts';
+import { highlight } from '../highlight.ts';
+
+export interface AnswerEntity {
+  entity_id: string;
+  name: string;
+  is_brand: boolean;
+  mentions: number;
+  position: number | null;
+  citations: number;
+  score: number;
+  sentiment: 'positive' | 'neutral' | 'negative' | null;
+}
+
+export interface AnswerCitation {
+  url: string;
+  domain: string;
+  category: string;
+  article_type: string;
+  title: string;
+}
+
+export interface Answer {
+  id: string;
+  prompt_id: string;
+  prompt_text: string | null;
+  platform: string;
+  model_used: string;
+  region: string;
+  mode: 'standard' | 'shopping';
+  collected_at: string;
+  text: string;
+  entities: AnswerEntity[];
+  citations: AnswerCitation[];
+  search_queries: string[] | null;
+}
+
+export const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
+
+/** A citation: a link only when http(s); anything else (javascript:, data:...) is plain text. */
+export function CitationLink(p: { url: string; title?: string }) {
+  const label = p.title || p.url;
+  return isWebUrl(p.url) ? (
+    <a href={p.url} rel="noopener noreferrer nofollow" target="_blank">
+      {label}
+    </a>
+  ) : (
+    <span class="mono">{label}</span>
+  );
+}
+
+const SENTIMENT: Record<string, string> = { positive: 'Positive', neutral: 'Neutral', negative: 'Negative' };
+
+/** The names to mark: each entity's name, plus the aliases the workspace gives (by entity id). */
+export function namesOf(answer: Answer, aliases?: Map<string, string[]>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const e of answer.entities) {
+    names.set(e.name, e.entity_id);
+    for (const a of aliases?.get(e.entity_id) ?? []) names.set(a, e.entity_id);
+  }
+  return names;
+}
+
+export function AnswerText(p: { text: string; names: Map<string, string>; brandId?: string; clip?: number }) {
+  const text = p.clip && p.text.length > p.clip ? `${p.text.slice(0, p.clip).trimEnd()}…` : p.text;
+  return (
+    <p class="answer-text">
+      {highlight(text, p.names).map((s, i) =>
+        s.entity ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity but their place
+          <mark key={i} class={s.entity === p.brandId ? 'mark-brand' : undefined}>
+            {s.text}
+          </mark>
+        ) : (
+          s.text
+        ),
+      )}
+    </p>
+  );
+}
+
+export function AnswerCard(p: {
+  answer: Answer;
+  aliases?: Map<string, string[]>;
+  clip?: number;
+  headingLevel?: 3 | 2;
+}) {
+  const a = p.answer;
+  const brand = a.entities.find((e) => e.is_brand);
+  const named = a.entities.filter((e) => e.sentiment !== null || e.mentions > 0);
+  const Heading = p.headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article class="answer" aria-labelledby={`answer-${a.id}`} data-answer-id={a.id}>
+      <Heading id={`answer-${a.id}`} class="answer-prompt">
+        {a.prompt_text ?? 'Prompt no longer tracked'}
+      </Heading>
+      <p class="answer-meta muted">
+        {a.platform} · {a.model_used} · {a.region}
+        {a.mode === 'shopping' ? ' · shopping' : ''} · <time dateTime={a.collected_at}>{dateTime(a.collected_at)}</time>
+      </p>
+      <AnswerText text={a.text} names={namesOf(a, p.aliases)} brandId={brand?.entity_id} clip={p.clip} />
+      {named.length > 0 && (
+        <ul class="entity-list" aria-label="Tracked names in this answer">
+          {named.map((e) => (
+            <li key={e.entity_id} class={`entity sentiment-${e.sentiment ?? 'none'}`}>
+              <span class="entity-name">{e.name}</span>
+              {e.position !== null && <span class="muted"> #{e.position}</span>}
+              <span class="entity-sentiment"> · {e.sentiment ? SENTIMENT[e.sentiment] : 'not named'}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {a.citations.length > 0 && (
+        <div class="answer-citations">
+          <p class="answer-label">Sources</p>
+          <ol>
+            {a.citations.map((c) => (
+              <li key={c.url}>
+                <CitationLink url={c.url} title={c.title} /> <span class="muted">{c.domain}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </article>
+  );
+}

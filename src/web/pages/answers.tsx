@@ -1,0 +1,261 @@
+// The answers explorer: the answers behind a figure, read from the address with the answers
+// operation's own parameters (date_from, date_to, model, region, topic_id, prompt_id, platform,
+// mode, mentioned), newest first. Pages follow the operation's cursor ("Load more" appends the next
+// page, so nothing is skipped or repeated); the CSV walks every page at these filters.
+import { useEffect, useState } from 'preact/hooks';
+import { messageOf, read } from '../api.ts';
+import { useApp } from '../context.ts';
+import { utcDay } from '../format.ts';
+import { filterParams, useFilters } from '../filters.ts';
+import { useLoad } from '../load.ts';
+import { navigate, useLocation } from '../router.ts';
+import { type Answer, AnswerCard } from '../components/answer-card.tsx';
+import { FilterBar } from '../components/filter-bar.tsx';
+import { PageHead, Problem, Empty } from '../components/page.tsx';
+import { downloadText } from '../csv.ts';
+import { type Column, tableCsv } from '../components/data-table.tsx';
+import type { PageProps } from '../routes.ts';
+
+/** The explorer's own parameters, beside the filter bar's. */
+const OWN = ['prompt_id', 'platform', 'mode', 'mentioned'] as const;
+const PAGE = 20;
+const CSV_PAGE = '100';
+
+const PLATFORMS = [
+  'chatgpt',
+  'perplexity',
+  'gemini',
+  'google_ai_overviews',
+  'google_ai_mode',
+  'claude',
+  'copilot',
+  'grok',
+];
+
+interface Competitor {
+  id: string;
+  name: string;
+  aliases: string[];
+}
+
+interface PromptItem {
+  id: string;
+  text: string;
+}
+
+interface AnswerPage {
+  answers: Answer[];
+  next_cursor: string | null;
+}
+
+const CSV_COLUMNS: Column<Answer>[] = [
+  { key: 'id', label: 'id' },
+  { key: 'collected_at', label: 'collected_at' },
+  { key: 'platform', label: 'platform' },
+  { key: 'model_used', label: 'model_used' },
+  { key: 'region', label: 'region' },
+  { key: 'mode', label: 'mode' },
+  { key: 'prompt_id', label: 'prompt_id' },
+  { key: 'prompt_text', label: 'prompt_text' },
+  { key: 'text', label: 'text' },
+  {
+    key: 'entities',
+    label: 'entities',
+    csv: (a) =>
+      a.entities
+        .filter((e) => e.mentions > 0)
+        .map((e) => `${e.name} (position ${e.position ?? '-'}, ${e.sentiment ?? 'not assessed'})`)
+        .join('; '),
+  },
+  { key: 'citations', label: 'citations', csv: (a) => a.citations.map((c) => c.url).join(' ') },
+];
+
+function OwnFilter(p: {
+  id: string;
+  label: string;
+  value: string;
+  all: string;
+  options: { value: string; label: string }[];
+  onChange: (v: string) => void;
+}) {
+  const options =
+    p.value && !p.options.some((o) => o.value === p.value)
+      ? [...p.options, { value: p.value, label: p.value }]
+      : p.options;
+  return (
+    <div class="filter">
+      <label for={p.id}>{p.label}</label>
+      <select id={p.id} value={p.value} onChange={(e) => p.onChange(e.currentTarget.value)}>
+        <option value="">{p.all}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function AnswersPage(p: PageProps) {
+  const { brand } = useApp();
+  const brandId = p.params.brandId;
+  const [filters] = useFilters();
+  const { path, query } = useLocation();
+  const own = Object.fromEntries(OWN.map((k) => [k, query.get(k) ?? ''])) as Record<(typeof OWN)[number], string>;
+  const params = { brand_id: brandId, ...filterParams(filters), ...own };
+  const key = JSON.stringify(params);
+
+  const lists = useLoad(
+    () =>
+      Promise.all([
+        read<Competitor[]>('competitors', { brand_id: brandId }),
+        read<PromptItem[]>('prompts', { brand_id: brandId, limit: '500' }),
+      ]),
+    [brandId],
+  );
+  const [competitors, prompts] = lists.data ?? [[], []];
+  const aliases = new Map(competitors.map((c) => [c.id, c.aliases]));
+
+  const [answers, setAnswers] = useState<Answer[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [state, setState] = useState<{ loading: boolean; error?: string }>({ loading: true });
+  const [csv, setCsv] = useState<{ busy: boolean; error?: string }>({ busy: false });
+
+  useEffect(() => {
+    let current = true;
+    setAnswers([]);
+    setNext(null);
+    setState({ loading: true });
+    read<AnswerPage>('answers', { ...params, limit: String(PAGE) }).then(
+      (page) => {
+        if (!current) return;
+        setAnswers(page.answers);
+        setNext(page.next_cursor);
+        setState({ loading: false });
+      },
+      (err) => current && setState({ loading: false, error: messageOf(err) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [key]);
+
+  const loadMore = async () => {
+    if (!next) return;
+    setState({ loading: true });
+    try {
+      const page = await read<AnswerPage>('answers', { ...params, limit: String(PAGE), cursor: next });
+      setAnswers((a) => [...a, ...page.answers]);
+      setNext(page.next_cursor);
+      setState({ loading: false });
+    } catch (err) {
+      setState({ loading: false, error: messageOf(err) });
+    }
+  };
+
+  const downloadAll = async () => {
+    setCsv({ busy: true });
+    try {
+      const all: Answer[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await read<AnswerPage>('answers', { ...params, limit: CSV_PAGE, cursor });
+        all.push(...page.answers);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      downloadText('answers.csv', tableCsv(CSV_COLUMNS, all));
+      setCsv({ busy: false });
+    } catch (err) {
+      setCsv({ busy: false, error: `The CSV could not be made: ${messageOf(err)}` });
+    }
+  };
+
+  const setOwn = (k: (typeof OWN)[number], v: string) => {
+    const q = new URLSearchParams(query);
+    if (v) q.set(k, v);
+    else q.delete(k);
+    const qs = q.toString();
+    navigate(`${path}${qs ? `?${qs}` : ''}`);
+  };
+
+  const mentionedOptions = [
+    { value: 'brand', label: brand?.name ?? 'The brand' },
+    ...competitors.map((c) => ({ value: c.id, label: c.name })),
+    { value: 'none', label: 'No tracked name' },
+  ];
+
+  return (
+    <>
+      <PageHead
+        title="Answers"
+        intro={`${brand?.name ?? ''}: ${utcDay(filters.date_from)} – ${utcDay(filters.date_to)} (UTC days), newest first`}
+      >
+        <button type="button" onClick={downloadAll} disabled={csv.busy}>
+          {csv.busy ? 'Preparing CSV…' : 'Download CSV'}
+        </button>
+      </PageHead>
+      <FilterBar brandId={brandId} />
+      <fieldset class="filter-bar filter-bar-own">
+        <legend class="sr-only">Which answers</legend>
+        <OwnFilter
+          id="filter-mentioned"
+          label="Naming"
+          value={own.mentioned}
+          all="Any or none"
+          options={mentionedOptions}
+          onChange={(v) => setOwn('mentioned', v)}
+        />
+        <OwnFilter
+          id="filter-platform"
+          label="Platform"
+          value={own.platform}
+          all="All platforms"
+          options={PLATFORMS.map((x) => ({ value: x, label: x }))}
+          onChange={(v) => setOwn('platform', v)}
+        />
+        <OwnFilter
+          id="filter-mode"
+          label="Mode"
+          value={own.mode}
+          all="Standard"
+          options={[{ value: 'shopping', label: 'Shopping' }]}
+          onChange={(v) => setOwn('mode', v)}
+        />
+        <OwnFilter
+          id="filter-prompt"
+          label="Prompt"
+          value={own.prompt_id}
+          all="All prompts"
+          options={prompts.map((x) => ({
+            value: x.id,
+            label: x.text.length > 70 ? `${x.text.slice(0, 70)}…` : x.text,
+          }))}
+          onChange={(v) => setOwn('prompt_id', v)}
+        />
+      </fieldset>
+      {csv.error && <Problem message={csv.error} />}
+      {state.error && <Problem message={state.error} />}
+      <section class="panel answers-panel" aria-label="Answer list" aria-busy={state.loading}>
+        {!state.loading && !state.error && !answers.length && <Empty>No answers match these filters.</Empty>}
+        <div class="answers">
+          {answers.map((a) => (
+            <AnswerCard key={a.id} answer={a} aliases={aliases} headingLevel={2} />
+          ))}
+        </div>
+        <p class="muted" role="status">
+          {state.loading
+            ? 'Loading…'
+            : answers.length
+              ? `${answers.length} answers shown${next ? '' : ', all of them'}.`
+              : ''}
+        </p>
+        {next && !state.loading && (
+          <button type="button" class="wide" onClick={loadMore}>
+            Load more
+          </button>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+// Citations (the citations operation): the mix of source categories, the top domains and the top
+// URLs cited in the answers at the page's filters. The tables show ten rows; their CSV holds every
+// row the operation lists (up to its limit of 200).
+import { read } from '../../api.ts';
+import { useLoad } from '../../load.ts';
+import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { BarLabel, DataTable } from '../../components/data-table.tsx';
+import { CitationLink } from '../../components/answer-card.tsx';
+import type { PartProps } from './part.ts';
+
+export interface CitationFigures {
+  totals: { domains: number; urls: number; citations: number; results_with_citations: number };
+  source_type_breakdown: { category: string; count: number; pct: number }[];
+  top_domains: {
+    domain: string;
+    category: string;
+    total_citations: number;
+    results_citing: number;
+    usage_pct: number;
+  }[];
+  top_urls: {
+    url: string;
+    domain: string;
+    category: string;
+    title: string;
+    total_citations: number;
+    results_citing: number;
+    usage_pct: number;
+  }[];
+}
+
+export const CATEGORY_WORDS: Record<string, string> = {
+  you: 'Your site',
+  competitor: 'Competitors',
+  editorial: 'Editorial',
+  forum: 'Forums',
+  social: 'Social',
+  review: 'Reviews',
+  institutional: 'Institutions',
+  other: 'Other',
+};
+
+const SHOWN = 10;
+
+export function CitationsPanel(p: PartProps) {
+  const figures = useLoad(() => read<CitationFigures>('citations', { ...p.params, limit: '200' }), [p.paramsKey]);
+  const f = figures.data;
+  const maxPct = Math.max(0, ...(f?.source_type_breakdown ?? []).map((s) => s.pct));
+  const maxDomain = Math.max(0, ...(f?.top_domains ?? []).map((d) => d.results_citing));
+  return (
+    <Panel title="Citations">
+      {figures.error && <Problem message={figures.error} />}
+      {!f && !figures.error && <Loading />}
+      {f && (
+        <>
+          <p class="panel-figure">
+            <a href={p.link()}>
+              <span class="figure">{f.totals.results_with_citations}</span>
+            </a>{' '}
+            <span class="muted">
+              answers cite {f.totals.domains} domains ({f.totals.citations} citations)
+            </span>
+          </p>
+          <div class="grid-2">
+            <div>
+              <h3 class="sub-heading">By category</h3>
+              <DataTable
+                caption="Cited domains by category"
+                csvName="citation-categories.csv"
+                rows={f.source_type_breakdown}
+                rowKey={(r) => r.category}
+                empty="No citations in this range."
+                columns={[
+                  {
+                    key: 'category',
+                    label: 'Category',
+                    render: (r) => (
+                      <BarLabel value={r.pct} max={maxPct}>
+                        {CATEGORY_WORDS[r.category] ?? r.category}
+                      </BarLabel>
+                    ),
+                  },
+                  { key: 'count', label: 'Domains', align: 'right' },
+                  { key: 'pct', label: '% of domains', align: 'right' },
+                ]}
+              />
+            </div>
+            <div>
+              <h3 class="sub-heading">Top domains</h3>
+              <DataTable
+                caption="Top cited domains"
+                csvName="cited-domains.csv"
+                rows={f.top_domains.slice(0, SHOWN)}
+                allRows={async () => f.top_domains}
+                rowKey={(r) => r.domain}
+                empty="No citations in this range."
+                columns={[
+                  {
+                    key: 'domain',
+                    label: 'Domain',
+                    render: (r) => (
+                      <BarLabel value={r.results_citing} max={maxDomain}>
+                        <a href={p.link()}>{r.domain}</a>{' '}
+                        <span class="muted">{CATEGORY_WORDS[r.category] ?? r.category}</span>
+                      </BarLabel>
+                    ),
+                  },
+                  { key: 'category', label: 'Category', csvOnly: true },
+                  { key: 'results_citing', label: 'Answers', align: 'right' },
+                  { key: 'usage_pct', label: '% of answers', align: 'right' },
+                ]}
+              />
+            </div>
+          </div>
+          <h3 class="sub-heading">Top URLs</h3>
+          <DataTable
+            caption="Top cited URLs"
+            csvName="cited-urls.csv"
+            rows={f.top_urls.slice(0, SHOWN)}
+            allRows={async () => f.top_urls}
+            rowKey={(r) => r.url}
+            empty="No citations in this range."
+            columns={[
+              { key: 'url', label: 'URL', render: (r) => <CitationLink url={r.url} title={r.title || r.url} /> },
+              { key: 'title', label: 'Title', csvOnly: true },
+              { key: 'results_citing', label: 'Answers', align: 'right' },
+            ]}
+          />
+        </>
+      )}
+    </Panel>
+  );
+}

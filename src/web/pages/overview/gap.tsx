@@ -1,0 +1,85 @@
+// The citation gap (citation-gap): domains cited in answers naming a competitor and never in those
+// naming the brand. The summary and the first domains; each competitor's count opens the answers
+// naming that competitor.
+import { read } from '../../api.ts';
+import { useLoad } from '../../load.ts';
+import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { BarLabel, DataTable } from '../../components/data-table.tsx';
+import { CitationLink } from '../../components/answer-card.tsx';
+import { CATEGORY_WORDS } from './citations.tsx';
+import type { PartProps } from './part.ts';
+
+export interface Gap {
+  totals: { domains: number; answers: number };
+  domains: {
+    domain: string;
+    category: string;
+    competitor_answers: number;
+    competitors: { competitor_id: string; name: string; answers: number }[];
+    top_urls: { url: string; title: string; answers: number }[];
+  }[];
+}
+
+const SHOWN = 5;
+
+export function GapPanel(p: PartProps) {
+  const gap = useLoad(() => read<Gap>('citation-gap', { ...p.params, limit: '200' }), [p.paramsKey]);
+  const g = gap.data;
+  const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.competitor_answers));
+  return (
+    <Panel title="Citation gap">
+      {gap.error && <Problem message={gap.error} />}
+      {!g && !gap.error && <Loading />}
+      {g && (
+        <>
+          <p class="panel-figure">
+            <span class="figure">{g.totals.domains}</span>{' '}
+            <span class="muted">
+              domains cited by {g.totals.answers} answers naming a competitor, and never by an answer naming you
+            </span>
+          </p>
+          <DataTable<Gap['domains'][number]>
+            caption="Citation gap: domains"
+            csvName="citation-gap.csv"
+            rows={g.domains.slice(0, SHOWN)}
+            allRows={async () => g.domains}
+            rowKey={(d) => d.domain}
+            empty="No gap in this range: every domain cited with a competitor is cited with you too."
+            columns={[
+              {
+                key: 'domain',
+                label: 'Domain',
+                render: (d) => (
+                  <BarLabel value={d.competitor_answers} max={max}>
+                    {d.domain} <span class="muted">{CATEGORY_WORDS[d.category] ?? d.category}</span>
+                  </BarLabel>
+                ),
+              },
+              { key: 'category', label: 'Category', csvOnly: true },
+              { key: 'competitor_answers', label: 'Answers', align: 'right' },
+              {
+                key: 'competitors',
+                label: 'Competitors named',
+                render: (d) =>
+                  d.competitors.map((c, i) => (
+                    <span key={c.competitor_id}>
+                      {i > 0 && ', '}
+                      <a href={p.link({ mentioned: c.competitor_id })}>{c.name}</a> ({c.answers})
+                    </span>
+                  )),
+                csv: (d) => d.competitors.map((c) => `${c.name} (${c.answers})`).join('; '),
+              },
+              {
+                key: 'top_urls',
+                label: 'Top page',
+                render: (d) =>
+                  d.top_urls[0] ? <CitationLink url={d.top_urls[0].url} title={d.top_urls[0].title} /> : '—',
+                csv: (d) => d.top_urls.map((u) => u.url).join(' '),
+              },
+            ]}
+          />
+        </>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,25 @@
+// The latest answers at the page's filters (the answers operation, five), with a link to all of
+// them in the explorer.
+import { read } from '../../api.ts';
+import { useLoad } from '../../load.ts';
+import { Panel, Problem, Loading, Empty } from '../../components/page.tsx';
+import { type Answer, AnswerCard } from '../../components/answer-card.tsx';
+import type { PartProps } from './part.ts';
+
+export function LatestAnswers(p: PartProps & { aliases: Map<string, string[]> }) {
+  const latest = useLoad(() => read<{ answers: Answer[] }>('answers', { ...p.params, limit: '5' }), [p.paramsKey]);
+  return (
+    <Panel title="Latest answers" actions={<a href={p.link()}>All answers</a>}>
+      {latest.error && <Problem message={latest.error} />}
+      {!latest.data && !latest.error && <Loading />}
+      {latest.data && !latest.data.answers.length && <Empty>No answers in this range.</Empty>}
+      {latest.data && latest.data.answers.length > 0 && (
+        <div class="answers">
+          {latest.data.answers.map((a) => (
+            <AnswerCard key={a.id} answer={a} aliases={p.aliases} clip={420} />
+          ))}
+        </div>
+      )}
+    </Panel>
+  );
+}

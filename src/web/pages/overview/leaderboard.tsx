@@ -1,0 +1,89 @@
+// The competitor leaderboard (competitor-comparison): the brand and each competitor on the same
+// answers, ranked by AI visibility score, with share of voice above. A row opens the answers
+// naming that entity (mentioned=brand or the competitor's id).
+import { read } from '../../api.ts';
+import { useLoad } from '../../load.ts';
+import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { BarLabel, DataTable } from '../../components/data-table.tsx';
+import type { PartProps } from './part.ts';
+
+interface Figures {
+  avg_visibility_score: number | null;
+  ai_visibility_score: number | null;
+  total_mentions: number;
+  total_citations: number;
+  appearance_count: number;
+}
+
+export interface Comparison {
+  brand: Figures & { id: string; name: string };
+  competitors: (Figures & { competitor_id: string; name: string })[];
+  share_of_voice: { overall_sov_pct: number; total_brand_mentions: number; total_competitor_mentions: number };
+}
+
+interface Row extends Figures {
+  name: string;
+  mentioned: string;
+  isBrand: boolean;
+}
+
+export function Leaderboard(p: PartProps) {
+  const comparison = useLoad(() => read<Comparison>('competitor-comparison', p.params), [p.paramsKey]);
+  const c = comparison.data;
+  const rows: Row[] = c
+    ? [
+        { ...c.brand, mentioned: 'brand', isBrand: true },
+        ...c.competitors.map((x) => ({ ...x, mentioned: x.competitor_id, isBrand: false })),
+      ].sort(
+        (a, b) =>
+          (b.ai_visibility_score ?? -1) - (a.ai_visibility_score ?? -1) ||
+          b.appearance_count - a.appearance_count ||
+          a.name.localeCompare(b.name),
+      )
+    : [];
+  const max = Math.max(0, ...rows.map((r) => r.ai_visibility_score ?? 0));
+  return (
+    <Panel title="Competitor leaderboard">
+      {comparison.error && <Problem message={comparison.error} />}
+      {!c && !comparison.error && <Loading />}
+      {c && (
+        <>
+          <p class="panel-figure">
+            <a href={p.link({ mentioned: 'brand' })}>
+              <span class="figure">{c.share_of_voice.overall_sov_pct}%</span>
+            </a>{' '}
+            <span class="muted">
+              share of voice: {c.share_of_voice.total_brand_mentions} of{' '}
+              {c.share_of_voice.total_brand_mentions + c.share_of_voice.total_competitor_mentions} tracked mentions
+            </span>
+          </p>
+          <DataTable<Row>
+            caption="Competitor leaderboard"
+            csvName="competitor-leaderboard.csv"
+            rows={rows}
+            rowKey={(r) => r.mentioned}
+            empty="No answers in this range."
+            columns={[
+              {
+                key: 'name',
+                label: 'Name',
+                render: (r) => (
+                  <BarLabel value={r.ai_visibility_score ?? 0} max={max}>
+                    <a href={p.link({ mentioned: r.mentioned })} class={r.isBrand ? 'is-brand' : undefined}>
+                      {r.name}
+                    </a>
+                    {r.isBrand && <span class="badge accent">you</span>}
+                  </BarLabel>
+                ),
+              },
+              { key: 'ai_visibility_score', label: 'Score', align: 'right' },
+              { key: 'appearance_count', label: 'Answers naming', align: 'right' },
+              { key: 'total_mentions', label: 'Mentions', align: 'right' },
+              { key: 'total_citations', label: 'Citations', align: 'right' },
+            ]}
+          />
+        </>
+      )}
+    </Panel>
+  );
+}
