@@ -137,6 +137,9 @@ async function timeLoad(): Promise<number> {
       const shown = await page.evaluate(() => document.body.innerHTML.slice(0, 3000));
       throw new Error(`the overview never counted as drawn (${err.message}); it shows: ${shown}`);
     });
+  // A part that failed is drawn too, as its error: a figure the bench must not report.
+  const failed = await page.locator('[role="alert"]').allInnerTexts();
+  if (failed.length) throw new Error(`the overview shows errors: ${failed.join('; ')}`);
   return Math.round(Number(await handle.jsonValue()));
 }
 const median = (xs: number[]) => {
