@@ -78,6 +78,7 @@ try {
   await page.getByLabel('Name').fill('Looker Studio');
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByLabel('New API key').waitFor();
+  await page.getByRole('cell', { name: 'Looker Studio', exact: true }).waitFor(); // the list, reloaded with it
   await page.screenshot({ path: path.join(OUT, 'settings.png') });
   console.log(`wrote ${path.join('docs/images', 'overview.png')} and ${path.join('docs/images', 'settings.png')}`);
 } finally {
