@@ -3,6 +3,7 @@
 // so the engine stays deterministic. Texts are meant to exercise the analysis of docs/api.md
 // section 2: names, aliases and domains as surface forms, markdown links, bare URLs, repeats.
 import type { CitationInput, Entity, Platform, ProductInput } from '../../types.ts';
+import type { ProductKind } from './simulated-products.ts';
 
 /** A uniform [0, 1) generator; the seeded one lives in simulated.ts. */
 export type Rng = () => number;
@@ -87,13 +88,13 @@ const BLOG_A = ['bright', 'lean', 'quiet', 'north', 'plain', 'swift', 'clever', 
 const BLOG_B = ['stack', 'ledger', 'harbor', 'signal', 'tools', 'notes', 'compass', 'forge', 'review', 'pilot'];
 const BLOG_TLD = ['com', 'io', 'co', 'net', 'blog', 'dev'];
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const token = (r: Rng, n: number, abc = ALNUM): string => {
+export const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+export const token = (r: Rng, n: number, abc = ALNUM): string => {
   let s = '';
   for (let i = 0; i < n; i++) s += abc[(r() * abc.length) | 0];
   return s;
 };
-const digits = (r: Rng, n: number): string => int(r, 1, 9) + token(r, n - 1, '0123456789');
+export const digits = (r: Rng, n: number): string => int(r, 1, 9) + token(r, n - 1, '0123456789');
 
 const ENTITY_PAGES: [string, string][] = [
   // [path, title]; {n} = entity name, {t} = topic title
@@ -467,11 +468,15 @@ function priceString(totalCents: number, cur: string): string {
 }
 
 /** 3-6 product cards plus the short answer that lists them. */
-export function buildShopping(c: Ctx, makerOdds: readonly number[]): { text: string; products: ProductInput[] } {
+export function buildShopping(
+  c: Ctx,
+  makerOdds: readonly number[],
+  kind?: ProductKind | null,
+): { text: string; products: ProductInput[] } {
   const r = c.r,
     cur = CURRENCY[c.region.toUpperCase()] ?? 'USD',
-    shops = SHOPS[c.region.toUpperCase()] ?? US_SHOPS;
-  const base = pick(r, [19, 49, 129, 349, 899]) * (cur === 'JPY' ? 150 : cur === 'TRY' ? 40 : 1);
+    shops = kind?.shops[c.region.toUpperCase()] ?? (kind ? kind.shops.US : (SHOPS[c.region.toUpperCase()] ?? US_SHOPS));
+  const base = (kind ? kind.price : pick(r, [19, 49, 129, 349, 899])) * (cur === 'JPY' ? 150 : cur === 'TRY' ? 40 : 1);
   const products: ProductInput[] = [],
     lines: string[] = [];
   const n = int(r, 3, 6);
@@ -482,8 +487,10 @@ export function buildShopping(c: Ctx, makerOdds: readonly number[]): { text: str
       ? maker.aliases.length && r() < 0.15
         ? pick(r, maker.aliases)
         : maker.name
-      : pick(r, MAKERS);
-    const title = `${makerName} ${pick(r, LINES)} ${int(r, 2, 15)}${r() < 0.3 ? ` (${c.year} Edition)` : ''}`;
+      : pick(r, kind ? kind.others : MAKERS);
+    const title = kind
+      ? `${makerName} ${pick(r, kind.lines)} ${pick(r, kind.cardSuffix)}`
+      : `${makerName} ${pick(r, LINES)} ${int(r, 2, 15)}${r() < 0.3 ? ` (${c.year} Edition)` : ''}`;
     // Integer cents, so that numbers and strings agree exactly (no 954.8699999 floats).
     const cents =
       cur === 'JPY'
@@ -527,7 +534,7 @@ export function buildShopping(c: Ctx, makerOdds: readonly number[]): { text: str
     );
   }
   const text =
-    `${fillIn(pick(r, ['Here are some popular picks for {t}:', 'Top-rated options for {t} right now:', 'These {t} products stand out on price and reviews:']), c)}\n\n${lines.join('\n')}\n\n` +
+    `${fillIn(pick(r, ['Here are some popular picks for {t}:', 'Top-rated options for {t} right now:', kind ? `These ${kind.noun} stand out on price and reviews:` : 'These {t} products stand out on price and reviews:']), c)}\n\n${lines.join('\n')}\n\n` +
     'Prices and availability change frequently, so check the retailer for current deals and shipping times.';
   return { text: pad(text), products };
 }

@@ -8,6 +8,8 @@
 // capture); callers label the data set as simulated with SIMULATED_LABEL wherever it shows.
 import type { AnswerInput, CitationInput, Entity, Platform } from '../../types.ts';
 import { buildCitations, buildShopping, buildText, int, topicOf, type Ctx, type Rng } from './simulated-text.ts';
+import { type ProductKind, productKindOf } from './simulated-products.ts';
+import { productCitations, productText, type Tone } from './simulated-product-text.ts';
 import { DAY_MS, isoDay } from '../../../instant.ts';
 
 /** The label callers attach to anything produced by this engine (engine name, UI, logs). */
@@ -165,12 +167,24 @@ function nameOdds(p: Reach, dayIdx: number, promptKey: number, regionKey: number
   return Math.min(0.95, Math.max(0.02, v));
 }
 
-const topicCache = new Map<string, { topic: string; topicTitle: string }>();
+/**
+ * How an entity is spoken of when named, in [-1, 1]: a leaning of its own plus a slow wave, so
+ * each entity's sentiment differs and drifts over the days. Read only for known product kinds.
+ */
+function leanOf(p: Reach, dayIdx: number): number {
+  return (unit(mix(p.key ^ 0x27d4eb2d)) - 0.5) * 0.9 + 0.35 * Math.sin(p.w1 * dayIdx + p.f2);
+}
+function toneOf(r: Rng, lean: number): Tone {
+  const k = r();
+  return k < 0.5 + lean * 0.35 ? 1 : k < 0.8 + lean * 0.1 ? 0 : -1;
+}
+
+const topicCache = new Map<string, { topic: string; topicTitle: string; kind: ProductKind | null; lower: string }>();
 function topicFor(text: string) {
   let t = topicCache.get(text);
   if (!t) {
     if (topicCache.size > 10_000) topicCache.clear();
-    t = topicOf(text);
+    t = { ...topicOf(text), kind: productKindOf(text), lower: text.toLowerCase() };
     topicCache.set(text, t);
   }
   return t;
@@ -232,7 +246,7 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
   const collected_at = `${day}T${pad2((secs / 3600) | 0)}:${pad2(((secs / 60) | 0) % 60)}:${pad2(secs % 60)}Z`;
   const model = modelFor(r, platform);
 
-  const { topic, topicTitle } = topicFor(prompt.text);
+  const { topic, topicTitle, kind, lower } = topicFor(prompt.text);
   const entities = [brand.brand, ...brand.competitors];
   const ctx: Ctx = {
     r,
@@ -247,16 +261,21 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
   const promptKey = hash32(`${seed}|${prompt.id}`),
     regionKey = hash32(region),
     seedPlatform = `${seed}|${platform}`;
-  const odds = entities.map((e) => nameOdds(reachOf(seed, seedPlatform, e, platform), dayIdx, promptKey, regionKey));
+  const reaches = entities.map((e) => reachOf(seed, seedPlatform, e, platform));
+  // An entity the prompt itself names ("trailpeak vs summit supply") is nearly always in the answer.
+  const odds = entities.map((e, i) =>
+    lower.includes(e.name.toLowerCase()) ? 0.97 : nameOdds(reaches[i], dayIdx, promptKey, regionKey),
+  );
 
   if (SHOPPING_PLATFORMS.has(platform) && r() < shoppingShare) {
     // Per product card, the chance that it is this entity's product: follows its visibility.
     const makerOdds = odds.map((p, i) => p * (i === 0 ? 0.45 : 0.25));
-    const { text, products } = buildShopping(ctx, makerOdds);
+    const { text, products } = buildShopping(ctx, makerOdds, kind);
     // Shopping answers cite a few retailer pages of their own cards, sometimes a buying guide.
     const citations: CitationInput[] = products
       .filter(() => r() < 0.35)
-      .map((p) => ({ url: p.merchant_url as string, title: p.title }));
+      .map((p) => ({ url: p.merchant_url as string, title: p.title }))
+      .filter((c, i, all) => all.findIndex((x) => x.url === c.url) === i); // two cards, one page: cite it once
     if (r() < 0.3) citations.push(...buildCitations(ctx, 1, []));
     return { prompt_id: prompt.id, platform, model, region, mode: 'shopping', collected_at, text, citations, products };
   }
@@ -273,8 +292,15 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
   // Named entities are likelier to have their own pages cited; unnamed ones occasionally are.
   const ownCite = entities.map((_, i): number => (i === 0 ? 0.1 : 0.04));
   for (const x of named) ownCite[x.i] = x.i === 0 ? 0.5 : 0.3;
-  const citations = nCites ? buildCitations(ctx, nCites, ownCite) : [];
-  const text = buildText(ctx, order, citations.length);
+  let citations: CitationInput[], text: string;
+  if (kind) {
+    citations = nCites ? productCitations(ctx, kind, nCites, ownCite) : [];
+    const tones = named.map((x) => toneOf(r, leanOf(reaches[x.i], dayIdx)));
+    text = productText(ctx, kind, order, tones, citations.length);
+  } else {
+    citations = nCites ? buildCitations(ctx, nCites, ownCite) : [];
+    text = buildText(ctx, order, citations.length);
+  }
   return {
     prompt_id: prompt.id,
     platform,

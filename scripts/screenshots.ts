@@ -1,0 +1,92 @@
+// The README's screenshots, taken from the demo as a newcomer sees it: starts `npm run demo`'s
+// program (src/demo.ts) on a fresh DATA_DIR and a free port, signs in with the email and password
+// it prints, and captures in Debian's Chromium:
+//   docs/images/overview.png  the first brand's overview (/app/brands/{id})
+//   docs/images/settings.png  Settings > API keys with a new key shown once
+//   node --import tsx scripts/screenshots.ts
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'docs/images');
+const CHROMIUM = '/usr/bin/chromium';
+if (!fs.existsSync(CHROMIUM)) {
+  console.error('scripts/screenshots.ts needs Chromium at /usr/bin/chromium (apt-get install chromium)');
+  process.exit(1);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-screenshots-'));
+const demo = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/demo.ts')], {
+  cwd: ROOT,
+  env: { ...process.env, DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+
+/** What the demo prints once it is ready: the app's address and the demo person's credentials. */
+const printed = await new Promise<{ base: string; email: string; password: string }>((resolve, reject) => {
+  let out = '';
+  const timer = setTimeout(() => reject(new Error(`the demo printed no address within 5 minutes:\n${out}`)), 300_000);
+  demo.stdout.on('data', (chunk) => {
+    out += chunk;
+    const base = /Open the app: (\S+)\/app/.exec(out)?.[1];
+    const email = /Email:\s+(\S+)/.exec(out)?.[1];
+    const password = /Password:\s+(\S+)/.exec(out)?.[1];
+    if (base && email && password) {
+      clearTimeout(timer);
+      resolve({ base, email, password });
+    }
+  });
+  demo.once('exit', (code) => reject(new Error(`the demo exited (${code}) before it was ready:\n${out}`)));
+});
+
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox'] });
+try {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(`${printed.base}/app`);
+  await page.getByLabel('Email').fill(printed.email);
+  await page.getByLabel('Password').fill(printed.password);
+  await Promise.all([
+    page.waitForURL((u) => /^\/app\/brands\/[^/]+$/.test(u.pathname)),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  // The outdoor brand: it has the most prompts, platforms and competitors of the demo.
+  await Promise.all([
+    page.waitForURL((u) => /^\/app\/brands\/[^/]+$/.test(u.pathname)),
+    page.getByLabel('Brand').selectOption({ label: 'Trailpeak' }),
+  ]);
+  // The overview, once nothing on it is loading any more and its charts are drawn.
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('[aria-busy="true"]') &&
+      ![...document.querySelectorAll('[role="status"]')].some((s) => /loading/i.test(s.textContent ?? '')) &&
+      document.querySelectorAll('.card').length > 0 &&
+      [...document.querySelectorAll('.chart, [data-chart]')].every((c) => c.querySelector('canvas')),
+    null,
+    { timeout: 120_000 },
+  );
+  await page.waitForTimeout(300); // let the charts finish their first paint
+  await page.screenshot({ path: path.join(OUT, 'overview.png') });
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${printed.base}/app/settings/keys`);
+  await page.getByRole('button', { name: 'New key' }).click();
+  await page.getByLabel('Name').fill('Looker Studio');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByLabel('New API key').waitFor();
+  await page.getByRole('cell', { name: 'Looker Studio', exact: true }).waitFor(); // the list, reloaded with it
+  await page.screenshot({ path: path.join(OUT, 'settings.png') });
+  console.log(`wrote ${path.join('docs/images', 'overview.png')} and ${path.join('docs/images', 'settings.png')}`);
+} finally {
+  await browser.close();
+  // The demo stops on SIGTERM (closing its stores); then its data goes.
+  await new Promise<void>((resolve) => {
+    demo.once('exit', () => resolve());
+    demo.kill('SIGTERM');
+  });
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
