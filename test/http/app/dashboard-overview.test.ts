@@ -8,6 +8,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { get, ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
 
+// One test at a time: each drives the one browser through several pages, and six at once on a
+// shared two-core machine only make every wait longer.
 let server: TestServer;
 let browser: Browser;
 let who: Person;
@@ -91,6 +93,8 @@ test.after.always(async () => {
 
 async function newPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
+  // A waiting step fails on what the page shows, not on a slow machine: the wait is generous.
+  page.setDefaultTimeout(90_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { page, errors };
@@ -197,7 +201,7 @@ async function download(page: Page, button: Locator): Promise<string[][]> {
   return parseCsv(fs.readFileSync((await file.path())!, 'utf8'));
 }
 
-test('the cards hold the API figures for the same filters, with interval and verdict in words', async (t) => {
+test.serial('the cards hold the API figures for the same filters, with interval and verdict in words', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
@@ -227,7 +231,7 @@ test('the cards hold the API figures for the same filters, with interval and ver
   t.deepEqual(errors, []);
 });
 
-test('a filter changed is written to the address, and a reload of it shows the same view', async (t) => {
+test.serial('a filter changed is written to the address, and a reload of it shows the same view', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
@@ -260,7 +264,7 @@ test('a filter changed is written to the address, and a reload of it shows the s
   t.deepEqual(errors, []);
 });
 
-test('links from a card, a leaderboard row and a prompt open the explorer on the answers the API lists', async (t) => {
+test.serial('links from a card, a leaderboard row and a prompt open the explorer on the answers the API lists', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
@@ -285,7 +289,7 @@ test('links from a card, a leaderboard row and a prompt open the explorer on the
   t.deepEqual(errors, []);
 });
 
-test('hostile answer texts, titles and URLs are text; names are marked; a javascript: citation is no link', async (t) => {
+test.serial('hostile answer texts, titles and URLs are text; names are marked; a javascript: citation is no link', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
@@ -323,7 +327,7 @@ test('hostile answer texts, titles and URLs are text; names are marked; a javasc
   t.deepEqual(errors, []);
 });
 
-test('axe-core finds no serious or critical violation on the overview and the explorer', async (t) => {
+test.serial('axe-core finds no serious or critical violation on the overview and the explorer', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page } = await newPage();
   await signIn(page, server, who);
@@ -337,7 +341,7 @@ test('axe-core finds no serious or critical violation on the overview and the ex
   t.deepEqual({ overview, trendTable, explorer }, { overview: [], trendTable: [], explorer: [] });
 });
 
-test('CSV downloads hold a header and every row, not only those on screen', async (t) => {
+test.serial('CSV downloads hold a header and every row, not only those on screen', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
