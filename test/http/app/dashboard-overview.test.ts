@@ -383,7 +383,7 @@ test.serial('CSV downloads hold a header and every row, not only those on screen
     'Visibility',
     'Mentions',
     'Citations',
-    'Competitors',
+    'Competitor score',
   ]);
   t.is(csv.length - 1, PROMPTS);
   t.deepEqual(
