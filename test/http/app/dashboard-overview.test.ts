@@ -8,6 +8,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { get, ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
 
+// One test at a time: each drives the one browser through several pages, and six at once on a
+// shared two-core machine only make every wait longer.
 let server: TestServer;
 let browser: Browser;
 let who: Person;
@@ -91,6 +93,8 @@ test.after.always(async () => {
 
 async function newPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
+  // A waiting step fails on what the page shows, not on a slow machine: the wait is generous.
+  page.setDefaultTimeout(90_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { page, errors };
@@ -171,12 +175,16 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
       row.push(field);
       rows.push(row);
       row = [];
@@ -193,7 +201,7 @@ async function download(page: Page, button: Locator): Promise<string[][]> {
   return parseCsv(fs.readFileSync((await file.path())!, 'utf8'));
 }
 
-test('the cards hold the API figures for the same filters, with interval and verdict in words', async (t) => {
+test.serial('the cards hold the API figures for the same filters, with interval and verdict in words', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
@@ -223,7 +231,7 @@ test('the cards hold the API figures for the same filters, with interval and ver
   t.deepEqual(errors, []);
 });
 
-test('a filter changed is written to the address, and a reload of it shows the same view', async (t) => {
+test.serial('a filter changed is written to the address, and a reload of it shows the same view', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
@@ -256,70 +264,76 @@ test('a filter changed is written to the address, and a reload of it shows the s
   t.deepEqual(errors, []);
 });
 
-test('links from a card, a leaderboard row and a prompt open the explorer on the answers the API lists', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
-  const { page, errors } = await newPage();
-  await signIn(page, server, who);
-  const query = `date_from=${FROM}&date_to=${TO}&region=US`;
-  const follow = async (link: Locator, expect: Record<string, string>) => {
-    await openOverview(page, query);
-    await link.click();
-    await page.waitForURL((u) => u.pathname.endsWith('/answers'));
-    const params = Object.fromEntries(new URL(page.url()).searchParams);
-    t.like(params, { date_from: FROM, date_to: TO, region: 'US', ...expect });
-    const shown = await explorerAnswerIds(page);
-    const listed = await apiAnswerIds(params);
-    t.true(listed.length > 0);
-    t.deepEqual(shown, listed);
-  };
-  await follow(page.getByRole('link', { name: /^Mention rate:/ }), {});
-  await follow(
-    page.getByRole('table', { name: 'Competitor leaderboard' }).getByRole('link', { name: 'Globex', exact: true }),
-    { mentioned: competitorId },
-  );
-  await follow(page.getByRole('link', { name: 'best crm number 3', exact: true }), { prompt_id: who.promptIds[2] });
-  t.deepEqual(errors, []);
-});
+test.serial(
+  'links from a card, a leaderboard row and a prompt open the explorer on the answers the API lists',
+  async (t) => {
+    if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+    const { page, errors } = await newPage();
+    await signIn(page, server, who);
+    const query = `date_from=${FROM}&date_to=${TO}&region=US`;
+    const follow = async (link: Locator, expect: Record<string, string>) => {
+      await openOverview(page, query);
+      await link.click();
+      await page.waitForURL((u) => u.pathname.endsWith('/answers'));
+      const params = Object.fromEntries(new URL(page.url()).searchParams);
+      t.like(params, { date_from: FROM, date_to: TO, region: 'US', ...expect });
+      const shown = await explorerAnswerIds(page);
+      const listed = await apiAnswerIds(params);
+      t.true(listed.length > 0);
+      t.deepEqual(shown, listed);
+    };
+    await follow(page.getByRole('link', { name: /^Mention rate:/ }), {});
+    await follow(
+      page.getByRole('table', { name: 'Competitor leaderboard' }).getByRole('link', { name: 'Globex', exact: true }),
+      { mentioned: competitorId },
+    );
+    await follow(page.getByRole('link', { name: 'best crm number 3', exact: true }), { prompt_id: who.promptIds[2] });
+    t.deepEqual(errors, []);
+  },
+);
 
-test('hostile answer texts, titles and URLs are text; names are marked; a javascript: citation is no link', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
-  const { page, errors } = await newPage();
-  await signIn(page, server, who);
-  const query = `date_from=${TO}&date_to=${TO}&prompt_id=${who.promptIds[0]}`;
-  // The ingest keeps only http(s) citations, so the API never serves a javascript: URL; the app's
-  // own guard is tried on a response given one on its way to the page.
-  const listed = await api('answers', Object.fromEntries(new URLSearchParams(query)));
-  t.false(JSON.stringify(listed).includes('javascript:'));
-  await page.route('**/app/api/op/answers?*', async (route) => {
-    const res = await route.fetch();
-    const body = await res.json();
-    for (const a of body.answers)
-      a.citations.unshift({
-        url: 'javascript:window.__xss=5',
-        domain: 'x',
-        category: 'other',
-        article_type: 'other',
-        title: 'Click <b>me</b>',
-      });
-    await route.fulfill({ response: res, json: body });
-  });
-  await page.goto(`${server.url}/app/brands/${who.brandId}/answers?${query}`);
-  const hostile = page.locator('article[data-answer-id]').filter({ hasText: 'Acme beats Globex' });
-  await hostile.waitFor();
-  t.is(await hostile.locator('.answer-text').textContent(), `Acme beats Globex. ${HOSTILE}`);
-  t.deepEqual(await hostile.locator('.answer-text mark').allTextContents(), ['Acme', 'Globex']);
-  t.is(await hostile.getByText('Click <b>me</b>', { exact: true }).count(), 1);
-  t.is(await hostile.locator('a[href^="javascript"]').count(), 0);
-  await hostile.getByText('Click <b>me</b>', { exact: true }).click();
-  await t.notThrowsAsync(hostile.getByRole('link', { name: '<script>window.__xss=4</script>' }).waitFor());
-  // Each named entity's sentiment is shown in words.
-  t.regex((await hostile.locator('.entity-list').textContent()) ?? '', /Acme.*(Positive|Neutral|Negative)/);
-  t.is(await page.evaluate(() => (window as any).__xss), undefined);
-  t.is(await page.locator('main img, main script, main b').count(), 0);
-  t.deepEqual(errors, []);
-});
+test.serial(
+  'hostile answer texts, titles and URLs are text; names are marked; a javascript: citation is no link',
+  async (t) => {
+    if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+    const { page, errors } = await newPage();
+    await signIn(page, server, who);
+    const query = `date_from=${TO}&date_to=${TO}&prompt_id=${who.promptIds[0]}`;
+    // The ingest keeps only http(s) citations, so the API never serves a javascript: URL; the app's
+    // own guard is tried on a response given one on its way to the page.
+    const listed = await api('answers', Object.fromEntries(new URLSearchParams(query)));
+    t.false(JSON.stringify(listed).includes('javascript:'));
+    await page.route('**/app/api/op/answers?*', async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      for (const a of body.answers)
+        a.citations.unshift({
+          url: 'javascript:window.__xss=5',
+          domain: 'x',
+          category: 'other',
+          article_type: 'other',
+          title: 'Click <b>me</b>',
+        });
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.goto(`${server.url}/app/brands/${who.brandId}/answers?${query}`);
+    const hostile = page.locator('article[data-answer-id]').filter({ hasText: 'Acme beats Globex' });
+    await hostile.waitFor();
+    t.is(await hostile.locator('.answer-text').textContent(), `Acme beats Globex. ${HOSTILE}`);
+    t.deepEqual(await hostile.locator('.answer-text mark').allTextContents(), ['Acme', 'Globex']);
+    t.is(await hostile.getByText('Click <b>me</b>', { exact: true }).count(), 1);
+    t.is(await hostile.locator('a[href^="javascript"]').count(), 0);
+    await hostile.getByText('Click <b>me</b>', { exact: true }).click();
+    await t.notThrowsAsync(hostile.getByRole('link', { name: '<script>window.__xss=4</script>' }).waitFor());
+    // Each named entity's sentiment is shown in words.
+    t.regex((await hostile.locator('.entity-list').textContent()) ?? '', /Acme.*(Positive|Neutral|Negative)/);
+    t.is(await page.evaluate(() => (window as any).__xss), undefined);
+    t.is(await page.locator('main img, main script, main b').count(), 0);
+    t.deepEqual(errors, []);
+  },
+);
 
-test('axe-core finds no serious or critical violation on the overview and the explorer', async (t) => {
+test.serial('axe-core finds no serious or critical violation on the overview and the explorer', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page } = await newPage();
   await signIn(page, server, who);
@@ -333,7 +347,7 @@ test('axe-core finds no serious or critical violation on the overview and the ex
   t.deepEqual({ overview, trendTable, explorer }, { overview: [], trendTable: [], explorer: [] });
 });
 
-test('CSV downloads hold a header and every row, not only those on screen', async (t) => {
+test.serial('CSV downloads hold a header and every row, not only those on screen', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page, errors } = await newPage();
   await signIn(page, server, who);
@@ -369,7 +383,7 @@ test('CSV downloads hold a header and every row, not only those on screen', asyn
     'Visibility',
     'Mentions',
     'Citations',
-    'Competitors',
+    'Competitor score',
   ]);
   t.is(csv.length - 1, PROMPTS);
   t.deepEqual(

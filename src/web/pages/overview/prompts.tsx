@@ -49,7 +49,7 @@ export function PromptsPanel(p: PartProps) {
             { key: 'avg_visibility', label: 'Visibility', align: 'right' },
             { key: 'total_mentions', label: 'Mentions', align: 'right' },
             { key: 'total_citations', label: 'Citations', align: 'right' },
-            { key: 'avg_competitor_score', label: 'Competitors', align: 'right' },
+            { key: 'avg_competitor_score', label: 'Competitor score', align: 'right' },
           ]}
         />
       )}
