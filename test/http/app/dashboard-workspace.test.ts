@@ -127,6 +127,15 @@ test('the settings forms run their operations and show the API refusals beside t
   t.is(await nameError.textContent(), 'Competitor "Globex" already exists');
   t.is(await add.getByLabel('Name').getAttribute('aria-invalid'), 'true');
 
+  // A list item the API refuses: its message beside the list's field.
+  await add.getByLabel('Name').fill('Umbrella');
+  await add.getByLabel('Domains').fill('umbrella.example, not a domain');
+  await add.getByRole('button', { name: 'Add competitor' }).click();
+  const domainsError = page.locator('#competitor-new-domains-error');
+  await domainsError.waitFor();
+  t.regex((await domainsError.textContent()) ?? '', /^domains\.1: domains must be bare domains/);
+  t.false(await nameError.isVisible());
+
   // Remove it, after the confirmation.
   await page.getByRole('button', { name: 'Remove Hooli' }).click();
   await page.getByRole('button', { name: 'Remove competitor' }).click();
