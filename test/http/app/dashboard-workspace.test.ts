@@ -3,6 +3,7 @@
 // their field, the figure pages show the API's numbers for the same filters, a figure's link opens
 // the explorer with filters whose answers are the ones the figure counts, axe-core finds no serious
 // or critical violation, and Tab reaches every control.
+import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -282,6 +283,25 @@ test('citations and the gap: the API figures at the same filters; a domain opens
     domains.map((r) => [r[0], r[2], r[4]]),
     citations.body.top_domains.map((d: any) => [d.domain, String(d.results_citing), String(d.total_citations)]),
   );
+  // Its CSV: a header and every domain the API lists at its most (200), not only the 50 shown.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV: Top cited domains' }).click(),
+  ]);
+  const csv = fs
+    .readFileSync(await download.path(), 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  const all = await api(who, `/citations?${q}&limit=200`);
+  t.is(csv[0], 'Domain,Category,Answers citing,Share of answers,Citations,Models');
+  t.deepEqual(
+    csv.slice(1),
+    all.body.top_domains.map(
+      (d: any) =>
+        `${d.domain},${d.category},${d.results_citing},${d.usage_pct},${d.total_citations},${d.models.join('; ')}`,
+    ),
+  );
+
   const caption = 'Citation gap: domains cited beside competitors, never beside the brand';
   const gapRows = async () => (await cells(page, caption)).map((r) => [r[0], r[2]]);
   t.deepEqual(
