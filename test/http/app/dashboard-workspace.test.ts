@@ -3,6 +3,7 @@
 // their field, the figure pages show the API's numbers for the same filters, a figure's link opens
 // the explorer with filters whose answers are the ones the figure counts, axe-core finds no serious
 // or critical violation, and Tab reaches every control.
+import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -126,6 +127,15 @@ test('the settings forms run their operations and show the API refusals beside t
   await nameError.waitFor();
   t.is(await nameError.textContent(), 'Competitor "Globex" already exists');
   t.is(await add.getByLabel('Name').getAttribute('aria-invalid'), 'true');
+
+  // A list item the API refuses: its message beside the list's field.
+  await add.getByLabel('Name').fill('Umbrella');
+  await add.getByLabel('Domains').fill('umbrella.example, not a domain');
+  await add.getByRole('button', { name: 'Add competitor' }).click();
+  const domainsError = page.locator('#competitor-new-domains-error');
+  await domainsError.waitFor();
+  t.regex((await domainsError.textContent()) ?? '', /^domains\.1: domains must be bare domains/);
+  t.false(await nameError.isVisible());
 
   // Remove it, after the confirmation.
   await page.getByRole('button', { name: 'Remove Hooli' }).click();
@@ -273,6 +283,25 @@ test('citations and the gap: the API figures at the same filters; a domain opens
     domains.map((r) => [r[0], r[2], r[4]]),
     citations.body.top_domains.map((d: any) => [d.domain, String(d.results_citing), String(d.total_citations)]),
   );
+  // Its CSV: a header and every domain the API lists at its most (200), not only the 50 shown.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV: Top cited domains' }).click(),
+  ]);
+  const csv = fs
+    .readFileSync(await download.path(), 'utf8')
+    .trimEnd()
+    .split('\r\n');
+  const all = await api(who, `/citations?${q}&limit=200`);
+  t.is(csv[0], 'Domain,Category,Answers citing,Share of answers,Citations,Models');
+  t.deepEqual(
+    csv.slice(1),
+    all.body.top_domains.map(
+      (d: any) =>
+        `${d.domain},${d.category},${d.results_citing},${d.usage_pct},${d.total_citations},${d.models.join('; ')}`,
+    ),
+  );
+
   const caption = 'Citation gap: domains cited beside competitors, never beside the brand';
   const gapRows = async () => (await cells(page, caption)).map((r) => [r[0], r[2]]);
   t.deepEqual(

@@ -79,7 +79,7 @@ function CompetitorForm(p: {
         error={errorAt(error, 'aliases')}
         hint="Separated by commas"
       />
-      <div class="actions form-buttons">
+      <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           {c ? 'Save competitor' : 'Add competitor'}
         </button>

@@ -1,6 +1,6 @@
 // What the workspace settings' forms share: list fields typed as text (comma or line separated),
 // the platforms a prompt may name, a text area with its error beside it, and where a failure goes.
-import { Failure, messageOf } from '../../api.ts';
+import { Failure, fieldOf, messageOf } from '../../api.ts';
 
 /** "a, b\nc" → ["a", "b", "c"]: the API stores lists; people type them. */
 export const listOf = (text: string) =>
@@ -38,9 +38,8 @@ export interface FormError {
 export function formError(err: unknown, fields: string[], byStatus: Partial<Record<number, string>> = {}): FormError {
   const message = messageOf(err);
   if (!(err instanceof Failure)) return { message };
-  const named =
-    err.field ??
-    fields.find((n) => message.startsWith(`${n} `) || message.startsWith(`${n}:`) || message.startsWith(`${n}.`));
+  // fieldOf knows `name ...` and `name: ...`; a list's item is `domains.1: ...`.
+  const named = fieldOf(err, fields) ?? fields.find((n) => message.startsWith(`${n}.`));
   return { field: named ?? byStatus[err.status], message };
 }
 

@@ -44,7 +44,7 @@ function TopicForm(p: { brandId: string; topic?: Topic; onDone: () => void; onCa
         error={errorAt(error, 'name')}
         required
       />
-      <div class="actions form-buttons">
+      <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           {t ? 'Rename topic' : 'Create topic'}
         </button>
