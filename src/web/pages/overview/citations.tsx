@@ -48,7 +48,7 @@ export function CitationsPanel(p: PartProps) {
   const maxPct = Math.max(0, ...(f?.source_type_breakdown ?? []).map((s) => s.pct));
   const maxDomain = Math.max(0, ...(f?.top_domains ?? []).map((d) => d.results_citing));
   return (
-    <Panel title="Citations">
+    <Panel title="Citations" busy={figures.loading}>
       {figures.error && <Problem message={figures.error} />}
       {!f && !figures.error && <Loading />}
       {f && (

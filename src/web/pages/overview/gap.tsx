@@ -27,7 +27,7 @@ export function GapPanel(p: PartProps) {
   const g = gap.data;
   const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.competitor_answers));
   return (
-    <Panel title="Citation gap">
+    <Panel title="Citation gap" busy={gap.loading}>
       {gap.error && <Problem message={gap.error} />}
       {!g && !gap.error && <Loading />}
       {g && (

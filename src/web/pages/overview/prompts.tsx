@@ -26,7 +26,7 @@ export function PromptsPanel(p: PartProps) {
   );
   const rows = prompts.data?.prompts ?? [];
   return (
-    <Panel title="Prompts">
+    <Panel title="Prompts" busy={prompts.loading}>
       {prompts.error && <Problem message={prompts.error} />}
       {!prompts.data && !prompts.error && <Loading />}
       {prompts.data && (
