@@ -211,6 +211,20 @@ test('a site audit started from the page completes with its score, signals and r
     .getByRole('region', { name: /Audit of/ })
     .getByText('Completed')
     .waitFor();
+
+  // The quota used up: the API's 402 message under the form, and no audit started.
+  await server.stores.pg.query('UPDATE organizations SET quota_audits = 1 WHERE id = $1', [who.organizationId]);
+  const refused = await call(server, 'POST', '/api/mcp/site-audits', {
+    key: who.key,
+    body: { brand_id: who.brandId, url: site.url('/') },
+  });
+  t.is(refused.status, 402);
+  await page.getByLabel('Page URL').fill(site.url('/'));
+  await page.getByRole('button', { name: 'Start audit' }).click();
+  await page.getByRole('alert').getByText(refused.body.error, { exact: true }).waitFor();
+  t.is(await page.getByLabel('Page URL').getAttribute('aria-invalid'), null);
+  t.is((await api(`/api/mcp/site-audits?brand_id=${who.brandId}`)).length, 1);
+  await server.stores.pg.query('UPDATE organizations SET quota_audits = NULL WHERE id = $1', [who.organizationId]);
   t.deepEqual(errors, []);
 });
 
