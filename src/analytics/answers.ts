@@ -13,7 +13,8 @@ import type { Queryable } from '../stores/postgres.ts';
 import { chTime, select, storedAnswerPlaces, type PlainFilters, type ScopedQuery } from '../stores/scoped-query.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
-import type { AnswerMode, Entity } from '../tracking/types.ts';
+import type { AnswerMode } from '../tracking/types.ts';
+import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
 

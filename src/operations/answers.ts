@@ -21,7 +21,7 @@ import {
 import { resolveFilters } from './analytics-filters.ts';
 import { answerById, answerPage, type AnswerFilters } from '../analytics/answers.ts';
 import { brandEntities, type BrandRecord } from '../tenancy/brands.ts';
-import { PLATFORMS } from '../tracking/types.ts';
+import { PLATFORMS } from '../tenancy/tracked.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { UUID_RE } from '../uuid.ts';
 

@@ -1,7 +1,7 @@
 // Brand reads scoped to an organization: the one place tenancy is enforced for brands.
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
-import type { Entity } from '../tracking/types.ts';
+import type { Entity } from './tracked.ts';
 import type { Queryable } from '../stores/postgres.ts';
 import { isoDay } from '../instant.ts';
 

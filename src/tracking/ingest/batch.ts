@@ -13,7 +13,7 @@ import { LineWriter } from './fact-rows.ts';
 import { RowBinaryWriter } from '../../stores/row-binary.ts';
 import { reconcile, type WantedLines } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
-import type { Entity } from '../types.ts';
+import type { Entity } from '../../tenancy/tracked.ts';
 import type { EntitySentiment } from '../analysis/sentiment/entity-sentiment.ts';
 import { ingestAnswers } from '../../runtime/metrics.ts';
 
