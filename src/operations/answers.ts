@@ -157,7 +157,7 @@ export const answer = operation({
             throw err;
           });
           if (!brand) return undefined;
-          return { generation: brand.analysis_generation, entities: await entitiesOf(ctx, brand) };
+          return { brandId: brand.id, generation: brand.analysis_generation, entities: await entitiesOf(ctx, brand) };
         })
       : undefined;
     if (!found) throw notFound(ANSWER_NOT_FOUND);

@@ -2,13 +2,14 @@
 // a day (their organization listens for digest.daily and none was queued for that day), and the one
 // transaction that claims a (brand, day) and queues its deliveries, so the daily job is idempotent.
 // What a digest says is composed by the job (jobs/digest.ts).
+import type { BrandId } from '../stores/scoped-query.ts';
 import type { Postgres } from '../stores/postgres.ts';
 import { allBrands } from '../tenancy/brands.ts';
 import { enqueueEvent } from './outbox.ts';
 
 /** A brand due a digest. */
 export interface DigestBrand {
-  id: string;
+  id: BrandId;
   name: string;
   organization_id: string;
   analysis_generation: number;
