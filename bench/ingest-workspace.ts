@@ -7,7 +7,7 @@ import { migrate } from '../src/stores/migrate.ts';
 import { applyWorkspace, parseWorkspace } from '../src/tenancy/workspace.ts';
 import { simulateDays } from '../src/tracking/capture/engines/simulated.ts';
 import { loadSimBrands } from '../src/tracking/capture/engines/simulated-brands.ts';
-import { PLATFORMS } from '../src/tracking/types.ts';
+import { PLATFORMS } from '../src/tenancy/tracked.ts';
 
 export interface BenchWorkspace {
   stores: Stores;

@@ -47,7 +47,7 @@ const reader = stores.ch.forCaller(brandId);
 async function read(): Promise<number> {
   const started = performance.now();
   const brand = (await brandById(stores.pg, brandId))!;
-  await visibilitySummary(reader, { brandId, generation: brand.analysis_generation }, brand, new Map());
+  await visibilitySummary(reader, { brandId: brand.id, generation: brand.analysis_generation }, brand, new Map());
   return performance.now() - started;
 }
 const alone: number[] = [];

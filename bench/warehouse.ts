@@ -84,8 +84,15 @@ export async function generateBrand(
   await ch.command({
     // First-of-kind flags as ingestion sets them (k = 0 is the answer's first citation; the rare
     // repeated domain within one answer is counted as a first too, a negligible overstatement here).
-    query: `INSERT INTO answer_citations (answer_id, brand_id, prompt_id, platform, model, region, day, collected_at, url, domain, category, article_type, title, domain_first, group_first, answer_first, sign)
-      SELECT answer_, {brand:UUID}, prompt_, platform_, model_, region_, day_, at_, url_, domain_, category_, type_, 'Title ' || url_, 1, k = 0, k = 0, 1
+    // Whom the answer names, as its entity rows above have it: the brand, and each competitor
+    // present (hash 7) and named (not cited, or hash 11).
+    query: `INSERT INTO answer_citations (answer_id, brand_id, prompt_id, platform, model, region, day, collected_at, url, domain, category, article_type, title, domain_first, group_first, answer_first, sign, names_brand, named_competitors)
+      SELECT answer_, {brand:UUID}, prompt_, platform_, model_, region_, day_, at_, url_, domain_, category_, type_, 'Title ' || url_, 1, k = 0, k = 0, 1,
+        cityHash64(number, 0, 11, {seed:UInt64}) % 100 < 35 + (number % 7) * 5 + d % 30,
+        arraySort(x -> toString(x), arrayMap(i -> {comps:Array(UUID)}[i], arrayFilter(
+          i -> cityHash64(number, i, 7, {seed:UInt64}) % 100 < 30
+            AND (cityHash64(number, i, 19, {seed:UInt64}) % 100 >= 30 OR cityHash64(number, i, 11, {seed:UInt64}) % 100 < 85),
+          range(1, length({comps:Array(UUID)}) + 1))))
       FROM (
         SELECT *, k, cityHash64(number, k, 23, {seed:UInt64}) % 3000 AS di,
           multiIf(di < 60, {brandDomain:String}, di < 300, {compDomains:Array(String)}[di % length({compDomains:Array(String)}) + 1], 'site' || toString(di) || '.example') AS domain_,

@@ -1,8 +1,8 @@
 // daily-digest: queues each brand's digest.daily webhook for the previous UTC day
-// (src/webhooks/digest.ts), saying whether each movement is inside the day's 95% interval. Runs in the
+// (jobs/digest.ts), saying whether each movement is inside the day's 95% interval. Runs in the
 // morning (UTC) so the previous day's answers are in.
 import { defineJob } from './registry.ts';
-import { runDailyDigest } from '../src/webhooks/digest.ts';
+import { runDailyDigest } from './digest.ts';
 
 export const dailyDigest = defineJob({
   name: 'daily-digest',

@@ -2,6 +2,7 @@
 // endpoints serve (visibility summary, competitor comparison, the confidence rates, sentiment)
 // with the filters a `date_from`/`date_to` request for those days resolves to: an alert quotes the
 // figure the user sees in the API for the same days, never a second formula.
+import type { BrandId } from '../stores/scoped-query.ts';
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { readsOnce } from '../stores/reads-once.ts';
 import type { Filters } from '../analytics/filters.ts';
@@ -13,7 +14,7 @@ import type { Metric } from './rules.ts';
 import type { Window } from './firings.ts';
 
 export interface AlertBrand {
-  id: string;
+  id: BrandId;
   name: string;
   analysis_generation: number;
 }

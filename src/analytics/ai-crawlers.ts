@@ -8,12 +8,12 @@
 // first, then by name ascending (byte order). Aliases differ from the rollup's column names, which an alias
 // would shadow inside the aggregate.
 import type { ClickHouse } from '../stores/index.ts';
-import { select, wholeDays } from '../stores/scoped-query.ts';
+import { select, wholeDays, type BrandId } from '../stores/scoped-query.ts';
 import type { BotType } from '../traffic/crawlers/bots.ts';
 import { byteOrder } from '../text-order.ts';
 
 export interface AiCrawlersQuery {
-  brandId: string;
+  brandId: BrandId;
   from?: Date;
   to?: Date;
 }

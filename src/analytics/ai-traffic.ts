@@ -2,11 +2,11 @@
 // by platform, page path (top 10) and country. Lists are ordered by visits, most first, then by key
 // ascending (byte order), so equal counts always come back in the same order.
 import type { ClickHouse } from '../stores/index.ts';
-import { type ScopedQuery, select, unionAll, wholeDays } from '../stores/scoped-query.ts';
+import { type ScopedQuery, select, unionAll, wholeDays, type BrandId } from '../stores/scoped-query.ts';
 import { byteOrder } from '../text-order.ts';
 
 export interface AiTrafficQuery {
-  brandId: string;
+  brandId: BrandId;
   from?: Date;
   to?: Date;
 }

@@ -10,10 +10,18 @@
 // collapses its old and new rows into one); one that moves the answer to another instant moves it.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Queryable } from '../stores/postgres.ts';
-import { chTime, select, storedAnswerPlaces, type PlainFilters, type ScopedQuery } from '../stores/scoped-query.ts';
+import {
+  chTime,
+  select,
+  storedAnswerPlaces,
+  type PlainFilters,
+  type ScopedQuery,
+  type BrandId,
+} from '../stores/scoped-query.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
-import type { AnswerMode, Entity } from '../tracking/types.ts';
+import type { AnswerMode } from '../tracking/types.ts';
+import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
 
@@ -197,7 +205,7 @@ export function answerDays(ch: ClickHouse, f: AnswerFilters) {
 }
 
 /** The answers of these ids in one brand (its scope alone: the ids were found in it). */
-function answersByIds(brandId: string, ids: string[], days: string[]) {
+function answersByIds(brandId: BrandId, ids: string[], days: string[]) {
   return select(
     { table: 'answers', scope: { brandId }, final: true },
     {
@@ -209,7 +217,7 @@ function answersByIds(brandId: string, ids: string[], days: string[]) {
 }
 
 /** The live entity and citation rows of these answers, in the brand's live generation. */
-async function analysisRows(ch: ClickHouse, brandId: string, generation: number, answers: AnswerRow[]) {
+async function analysisRows(ch: ClickHouse, brandId: BrandId, generation: number, answers: AnswerRow[]) {
   if (!answers.length) return { entities: [], citations: [] };
   const scope = { brandId, generation };
   const where = 'day IN {days:Array(Date)} AND answer_id IN {ids:Array(UUID)}';
@@ -264,7 +272,7 @@ function groupBy<T extends { answer_id: string }>(rows: T[]): Map<string, T[]> {
 async function assemble(
   ch: ClickHouse,
   pg: Queryable,
-  ctx: AnswerContext & { brandId: string; generation: number },
+  ctx: AnswerContext & { brandId: BrandId; generation: number },
   rows: AnswerRow[],
 ): Promise<Answer[]> {
   const [{ entities, citations }, prompts] = await Promise.all([
@@ -366,15 +374,16 @@ export async function answerById(
   ch: ClickHouse,
   pg: Queryable,
   id: string,
-  brandOf: (brandId: string) => Promise<(AnswerContext & { generation: number }) | undefined>,
+  brandOf: (brandId: string) => Promise<(AnswerContext & { brandId: BrandId; generation: number }) | undefined>,
 ): Promise<Answer | undefined> {
   const places = await ch.rows<{ brand_id: string; day: string }>(storedAnswerPlaces([id]));
   for (const brandId of new Set(places.map((p) => p.brand_id))) {
     const brand = await brandOf(brandId);
     if (!brand) continue;
     const days = places.filter((p) => p.brand_id === brandId).map((p) => p.day);
-    const rows = await ch.rows<AnswerRow>(answersByIds(brandId, [id], days));
-    if (rows.length) return (await assemble(ch, pg, { ...brand, brandId }, rows.slice(0, 1)))[0];
+    // Read in the scope of the brand as resolved (the caller's), never of the id the look-up found.
+    const rows = await ch.rows<AnswerRow>(answersByIds(brand.brandId, [id], days));
+    if (rows.length) return (await assemble(ch, pg, brand, rows.slice(0, 1)))[0];
   }
   return undefined;
 }

@@ -1,14 +1,16 @@
 // citation-gap: the sources the engines cite when they name a competitor and never when they name
 // the brand (docs/api.md section 21; docs/metrics.md "Citation gap"). "Answers citing a domain" is
 // the sum of the first-of-its-domain flags ingestion sets per answer (as in citations.ts), taken
-// over the answers that name a competitor and over those that name the brand, each set a scoped
-// read of answer_entities the citation rows are matched against (`IN`); every sum is by `sign`,
-// so a re-imported answer counts once. Round 1 gives every domain's two counts, and so the gap;
-// round 2 the listed domains' competitors (the answers' named competitors joined to their cited
-// domains), their URLs and the answers citing any gap domain; round 3 the URLs' text and title.
+// over the citation rows of answers naming a competitor and over those of answers naming the brand:
+// each citation row carries whom its answer names (`names_brand`, `named_competitors`, derived with
+// the rest of the analysis: clickhouse/021), so every read is of answer_citations alone. Every sum
+// is by `sign`, so a re-imported answer counts once (its cancelled rows carry what they carried).
+// Round 1 gives every domain's two counts, and so the gap; round 2 the listed domains' competitors
+// (each row's named competitors), their URLs and the answers citing any gap domain; round 3 the
+// URLs' text and title.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
-import { select, type ScopedQuery } from '../stores/scoped-query.ts';
+import { select } from '../stores/scoped-query.ts';
 import { readTogether } from './read-together.ts';
 import { latestUrlDetails } from './citation-urls.ts';
 import { byteOrder, humanOrder } from '../text-order.ts';
@@ -22,51 +24,24 @@ const URL_CANDIDATES = 20;
 /** Citations counted: every domain but the brand's own. */
 const NOT_OWN = "category != 'you'";
 
-/** Which entities a read of named entities keeps: the brand, or the competitors (`competitorId`: that one). */
-type Who = { brand: true } | { competitorId?: string };
+/** The citation rows of answers naming a competitor (`competitorId`: that one). */
+const namingCompetitor = (competitorId?: string) =>
+  competitorId
+    ? { condition: 'has(named_competitors, {competitor:UUID})', params: { competitor: competitorId } }
+    : { condition: 'notEmpty(named_competitors)', params: {} };
 
-const whose = (who: Who) => {
-  const one = 'competitorId' in who ? who.competitorId : undefined;
-  // The brand's entity id is the brand's own: the bound brand, which the sort key then finds at once.
-  const where =
-    'brand' in who ? 'entity_id = {brand:UUID}' : `is_brand = 0${one ? ' AND entity_id = {competitor:UUID}' : ''}`;
-  return { where: `mentions > 0 AND ${where}`, params: one ? { competitor: one } : undefined };
-};
-
-/**
- * The answers naming the entity or any of the entities: the net count by `sign` of an answer's
- * named rows is how many of them its live version names (a replaced version's rows cancel).
- */
-function namingAnswers(f: Filters, who: Who): ScopedQuery {
-  return select(
-    { table: 'answer_entities', scope: f },
-    { select: 'answer_id', ...whose(who), groupBy: 'answer_id', having: 'sum(sign) > 0' },
-  );
-}
-
-/** (answer, competitor) pairs where the competitor is named. */
-function namedPairs(f: Filters, competitorId?: string): ScopedQuery {
-  return select(
-    { table: 'answer_entities', scope: f },
-    {
-      select: 'answer_id, entity_id',
-      ...whose({ competitorId }),
-      groupBy: 'answer_id, entity_id',
-      having: 'sum(sign) > 0',
-    },
-  );
-}
-
-/** Answers citing each domain (outside the brand's) among `answers`. */
-const answersByDomain = (f: Filters, answers: ScopedQuery) =>
+/** Answers citing each domain (outside the brand's) that name a competitor, of the domains no answer naming the brand cites. */
+const gapDomains = (f: Filters, competitor: ReturnType<typeof namingCompetitor>) =>
   select(
     { table: 'answer_citations', scope: f },
     {
-      select: 'domain, any(category) AS domain_category, sum(sign * domain_first) AS answers',
+      select: `domain, anyIf(category, ${competitor.condition}) AS domain_category,
+        sumIf(sign * domain_first, ${competitor.condition}) AS answers,
+        sumIf(sign * domain_first, names_brand = 1) AS brand_answers`,
       where: NOT_OWN,
       groupBy: 'domain',
-      having: 'answers > 0',
-      in: { column: 'answer_id', query: answers },
+      having: 'answers > 0 AND brand_answers <= 0',
+      params: competitor.params,
     },
   );
 
@@ -88,16 +63,9 @@ export async function citationGap(
   competitors: { id: string; name: string }[],
   opts: { competitorId?: string; limit: number },
 ) {
-  const competitorNaming = namingAnswers(f, { competitorId: opts.competitorId });
-  const columns = ['domain', 'domain_category', 'answers'];
-  const round1 = await readTogether(ch, {
-    competitor: { query: answersByDomain(f, competitorNaming), columns },
-    brand: { query: answersByDomain(f, namingAnswers(f, { brand: true })), columns },
-  });
-  const withBrand = new Set((round1.brand as unknown as DomainRow[]).map((d) => d.domain));
-  const gap = (round1.competitor as unknown as DomainRow[])
-    .filter((d) => !withBrand.has(d.domain))
-    .map((d) => ({ ...d, answers: Number(d.answers) }))
+  const competitor = namingCompetitor(opts.competitorId);
+  const gap = (await ch.rows<DomainRow>(gapDomains(f, competitor)))
+    .map((d) => ({ domain: d.domain, domain_category: d.domain_category, answers: Number(d.answers) }))
     .sort((a, b) => b.answers - a.answers || byteOrder(a.domain, b.domain));
   const listed = gap.slice(0, opts.limit);
   const domains = { listed: listed.map((d) => d.domain) };
@@ -124,11 +92,19 @@ export async function citationGap(
       : null,
     competitors: listed.length
       ? {
-          query: select(citing('domain IN {listed:Array(String)}', domains), {
-            select: 'domain, toString(entity_id) AS competitor, count() AS answers',
-            join: { query: namedPairs(f, opts.competitorId), using: ['answer_id'] },
-            groupBy: 'domain, entity_id',
-          }),
+          query: select(
+            { table: 'answer_citations', scope: f },
+            {
+              // One row per (citation, competitor its answer names): each answer citing the domain
+              // counts once per competitor it names, by its first citation of the domain.
+              select:
+                'domain, toString(arrayJoin(named_competitors) AS named) AS competitor, sum(sign * domain_first) AS answers',
+              where: `domain IN {listed:Array(String)} AND ${competitor.condition}`,
+              groupBy: 'domain, named',
+              having: `answers > 0${opts.competitorId ? ' AND named = {competitor:UUID}' : ''}`,
+              params: { ...domains, ...competitor.params },
+            },
+          ),
           columns: ['domain', 'competitor', 'answers'],
         }
       : null,
@@ -138,13 +114,12 @@ export async function citationGap(
             { table: 'answer_citations', scope: f },
             {
               select: 'domain, toString(url_hash) AS hash, sum(sign) AS answers',
-              where: 'domain IN {listed:Array(String)}',
+              where: `domain IN {listed:Array(String)} AND ${competitor.condition}`,
               groupBy: 'domain, url_hash',
               having: 'answers > 0',
               orderBy: 'domain, answers DESC',
               limit: `${URL_CANDIDATES} BY domain`,
-              in: { column: 'answer_id', query: competitorNaming },
-              params: domains,
+              params: { ...domains, ...competitor.params },
             },
           ),
           columns: ['domain', 'hash', 'answers'],

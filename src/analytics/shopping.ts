@@ -4,7 +4,7 @@
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { round } from './formulas.ts';
-import { chTime, select, type Clauses, type Source } from '../stores/scoped-query.ts';
+import { chTime, select, type Clauses, type Source, type BrandId } from '../stores/scoped-query.ts';
 import type { CardFigures } from '../tracking/types.ts';
 
 const CARD_COLUMNS = [
@@ -42,7 +42,7 @@ interface CardRow extends Omit<CardFigures, 'raw'> {
 }
 
 export interface CardFilters {
-  brandId: string;
+  brandId: BrandId;
   role?: string;
   platform?: string;
   region?: string;
@@ -95,7 +95,7 @@ export async function shoppingCards(ch: ClickHouse, f: CardFilters, opts: { limi
   return { cards: page, next_cursor: more ? encodeCursor({ at: last.created_at, id: last.id }) : null };
 }
 
-export async function productVisibility(ch: ClickHouse, brandId: string, title: string) {
+export async function productVisibility(ch: ClickHouse, brandId: BrandId, title: string) {
   const live = select({ ...liveCards({ brandId }), eq: { product_title: title } }, { select: CARD_COLUMNS.join(', ') });
   const counts = (key: string, c: Pick<Clauses, 'where' | 'orderBy'>) =>
     ch.rows<{ k: string; count: number }>(

@@ -1,6 +1,7 @@
 // Content opportunities from tracking data (the generate-opportunities job): prompts whose answers
 // name or cite competitors and not the brand. `owned`: a page of the brand's own could win the
 // prompt; `earned`: the third-party sources the engines cite are the way in. docs/content.md.
+import type { BrandId } from '../stores/scoped-query.ts';
 import { randomUUID } from 'node:crypto';
 import type { Stores } from '../stores/index.ts';
 import { OPPORTUNITIES_LOCK_SEED } from '../stores/locks.ts';
@@ -136,7 +137,7 @@ export function deriveCandidates(
 /** Computes the brand's candidates and writes them: new ones inserted, open ones refreshed. */
 export async function generateBrandOpportunities(
   stores: Stores,
-  brand: { id: string; organization_id: string; name: string; domains: string[]; analysis_generation: number },
+  brand: { id: BrandId; organization_id: string; name: string; domains: string[]; analysis_generation: number },
   date: string,
   now: Date,
 ): Promise<{ candidates: number; created: number; updated: number }> {

@@ -1,6 +1,7 @@
 // The tracking figures behind opportunities and topic suggestions, per prompt, over a window of
 // days. Analytics reads them (one function per figure, brand-scoped, summed with `sign` so a
 // re-imported answer counts once); this file gathers them per prompt.
+import type { BrandId } from '../stores/scoped-query.ts';
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from '../analytics/filters.ts';
 import { toSums } from '../analytics/entity-sums.ts';
@@ -20,7 +21,7 @@ import { DAY_MS } from '../instant.ts';
 export const WINDOW_DAYS = 30;
 
 export function windowFilters(
-  brand: { id: string; analysis_generation: number },
+  brand: { id: BrandId; analysis_generation: number },
   date: string,
   days = WINDOW_DAYS,
 ): Filters {

@@ -2,6 +2,7 @@
 // brand's tracking data, then accepted (a topic is created) or dismissed by the user. A name, once
 // suggested, is never proposed again for the brand (the unique key is the normalised name).
 // docs/content.md explains the three signals and the thresholds.
+import type { BrandId } from '../stores/scoped-query.ts';
 import { randomUUID } from 'node:crypto';
 import type { Stores } from '../stores/index.ts';
 import type { Postgres } from '../stores/postgres.ts';
@@ -157,7 +158,7 @@ function reasonOf(source: SuggestionSource, e: Evidence, input: SuggestionInput)
 /** Runs the candidates for one brand and inserts the new ones, up to MAX_PENDING pending. */
 export async function suggestTopicsForBrand(
   stores: Stores,
-  brand: { id: string; organization_id: string; name: string; aliases: string[]; analysis_generation: number },
+  brand: { id: BrandId; organization_id: string; name: string; aliases: string[]; analysis_generation: number },
   date: string,
 ): Promise<{ candidates: number; created: number }> {
   const pg = stores.pg;

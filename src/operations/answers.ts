@@ -21,7 +21,7 @@ import {
 import { resolveFilters } from './analytics-filters.ts';
 import { answerById, answerPage, type AnswerFilters } from '../analytics/answers.ts';
 import { brandEntities, type BrandRecord } from '../tenancy/brands.ts';
-import { PLATFORMS } from '../tracking/types.ts';
+import { PLATFORMS } from '../tenancy/tracked.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { UUID_RE } from '../uuid.ts';
 import { normaliseDomain } from '../tracking/analysis/urls.ts';
@@ -172,7 +172,7 @@ export const answer = operation({
             throw err;
           });
           if (!brand) return undefined;
-          return { generation: brand.analysis_generation, entities: await entitiesOf(ctx, brand) };
+          return { brandId: brand.id, generation: brand.analysis_generation, entities: await entitiesOf(ctx, brand) };
         })
       : undefined;
     if (!found) throw notFound(ANSWER_NOT_FOUND);

@@ -19,7 +19,7 @@ import { promptLimitMessage } from '../tenancy/prompt-limit.ts';
 import { planOf } from '../tenancy/organizations.ts';
 import { platforms, promptText, regions, strictObject } from '../tenancy/workspace-fields.ts';
 import { PLAN_PLATFORMS } from '../tracking/capture/plan.ts';
-import { PLATFORMS } from '../tracking/types.ts';
+import { PLATFORMS } from '../tenancy/tracked.ts';
 import { UUID_RE } from '../uuid.ts';
 import type { Queryable } from '../stores/postgres.ts';
 import { AT_USER_REQUEST, organizationOf, requireChange, writeBrand } from './workspace-writes.ts';

@@ -16,7 +16,7 @@ import { listPrompts, listTopics, promptTexts } from '../tenancy/prompts.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
 import { PromptPerformance } from './analytics-schemas.ts';
 import { promptFigures, sortPrompts } from '../analytics/prompt-performance.ts';
-import { PLATFORMS } from '../tracking/types.ts';
+import { PLATFORMS } from '../tenancy/tracked.ts';
 
 const Topic = z.object({
   id: z.string().uuid(),

@@ -4,7 +4,7 @@ import { operation } from './registry.ts';
 import { brandId, cursor, limit, optionalOneOf, optionalText, optionalUuid } from './params.ts';
 import { ShoppingCards, ProductVisibility } from './analytics-schemas.ts';
 import { productVisibility as productFigures, shoppingCards as cards } from '../analytics/shopping.ts';
-import { PLATFORMS } from '../tracking/types.ts';
+import { PLATFORMS } from '../tenancy/tracked.ts';
 import { badRequest, notFound } from '../errors.ts';
 
 const PARAMS_REQUIRED = 'brand_id and product_title are required';

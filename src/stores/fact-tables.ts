@@ -13,6 +13,7 @@ export type ColumnType =
   | 'Nullable(String)'
   | 'LowCardinality(String)'
   | 'Array(String)'
+  | 'Array(UUID)'
   | 'UInt8'
   | 'UInt16'
   | 'UInt32'
@@ -118,6 +119,11 @@ export const FACT_SCHEMAS = {
       group_first: 'UInt8',
       answer_first: 'UInt8',
       generation: 'UInt32',
+      // Whom the citing answer names (clickhouse/021): 1 when it names the brand, and the
+      // competitors it names (ids in text order), so the citation gap needs no read of the entity
+      // rows. Derived with the rest of the analysis, so a re-analysis keeps it true.
+      names_brand: 'UInt8',
+      named_competitors: 'Array(UUID)',
     },
     generations: true,
     period: 'day',
@@ -255,6 +261,17 @@ export const ANSWER_ROWS_IN = {
   },
   citation_rows: {
     table: 'answer_citations',
-    fields: ['url', 'domain', 'category', 'article_type', 'title', 'domain_first', 'group_first', 'answer_first'],
+    fields: [
+      'url',
+      'domain',
+      'category',
+      'article_type',
+      'title',
+      'domain_first',
+      'group_first',
+      'answer_first',
+      'names_brand',
+      'named_competitors',
+    ],
   },
 } as const satisfies Record<string, { table: FactTable; fields: readonly string[] }>;

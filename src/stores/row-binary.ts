@@ -269,6 +269,7 @@ export type BinaryType =
   | 'UUID'
   | 'String'
   | 'Array(String)'
+  | 'Array(UUID)'
   | 'UInt8'
   | 'UInt16'
   | 'UInt32'
@@ -295,6 +296,13 @@ const SCALARS: Record<Exclude<BinaryType, object>, { put: Put; get: Get }> = {
       for (const s of v) w.string(s);
     },
     get: (r) => Array.from({ length: r.varUInt() }, () => r.string()),
+  },
+  'Array(UUID)': {
+    put: (w, v: readonly string[]) => {
+      w.varUInt(v.length);
+      for (const s of v) w.uuid(s);
+    },
+    get: (r) => Array.from({ length: r.varUInt() }, () => r.uuid()),
   },
   UInt8: { put: (w, v: number) => w.uint8(v), get: (r) => r.uint8() },
   UInt16: { put: (w, v: number) => w.uint16(v), get: (r) => r.uint16() },

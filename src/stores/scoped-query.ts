@@ -19,9 +19,19 @@ const TABLES = READ_SHAPES;
 /** The fact tables (clickhouse/001_facts.sql), their rollups (002-004) and the rest a query may read. */
 export type FactTable = keyof typeof TABLES;
 
+declare const resolvedBrand: unique symbol;
+/**
+ * A brand's id as read from its brands row by tenancy's brand resolution (src/tenancy/brands.ts:
+ * `ctx.brand` for a request, which checks the caller's organization; `brandById` and `allBrands`
+ * for the system's own work). A scope takes only these, so an id from input that was never
+ * resolved (another tenant's brand, a typo) cannot reach a read: a plain string is a type error.
+ * Only src/tenancy/brands.ts names this type in a cast (test/architecture/scoped-query.test.ts).
+ */
+export type BrandId = string & { readonly [resolvedBrand]: 'a brands row' };
+
 /** What a request asks of one brand's facts. */
 export interface Filters {
-  brandId: string;
+  brandId: BrandId;
   /**
    * The brand's live analysis generation (brands.analysis_generation). Required, like the brand:
    * a re-analysis writes the next one beside it, and a read of both would count answers twice.
@@ -42,7 +52,7 @@ export type Scope = Filters | BatchScope;
 
 /** Ingestion's scope: every row of the batch's brands, in every generation (it compares rows). */
 export interface BatchScope {
-  brandIds: readonly string[];
+  brandIds: readonly BrandId[];
 }
 
 /** The tables holding analysis rows, kept per generation. */

@@ -1,15 +1,17 @@
 // Brand reads scoped to an organization: the one place tenancy is enforced for brands.
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
-import type { Entity } from '../tracking/types.ts';
+import type { Entity } from './tracked.ts';
 import type { Queryable } from '../stores/postgres.ts';
 import { isoDay } from '../instant.ts';
+import type { BrandId } from '../stores/scoped-query.ts';
 
 /** The 404 of a brand outside the caller's organization (or none at all): one message, also documented. */
 export const BRAND_NOT_FOUND = 'Brand not found';
 
 export interface BrandRecord {
-  id: string;
+  /** Branded: read from the brands row, so a scoped read may take it (stores/scoped-query.ts). */
+  id: BrandId;
   organization_id: string;
   name: string;
   slug: string;
@@ -113,6 +115,15 @@ export async function allBrands(
 export async function brandById(pg: Postgres, brandId: string): Promise<BrandRecord | undefined> {
   const { rows } = await pg.query<BrandRecord>(`SELECT ${COLUMNS} FROM brands WHERE id = $1`, [brandId]);
   return rows[0];
+}
+
+/** Those of `ids` that are brands (as their rows have them): ingestion's batch scope is made of these. */
+export async function existingBrandIds(pg: Queryable, ids: readonly string[]): Promise<BrandId[]> {
+  if (!ids.length) return [];
+  const { rows } = await pg.query<{ id: BrandId }>('SELECT id FROM brands WHERE id = ANY($1::uuid[]) ORDER BY id', [
+    [...ids],
+  ]);
+  return rows.map((r) => r.id);
 }
 
 /** The brand whose site beacons carry `trackingId`, with its domains as stored. */

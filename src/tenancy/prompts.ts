@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
-import type { Platform } from '../tracking/types.ts';
+import type { Platform } from './tracked.ts';
 import type { Plan } from './quotas.ts';
 import type { Queryable } from '../stores/postgres.ts';
 

@@ -2,7 +2,7 @@
 // and the API take them: one schema each, so `apply` and the operations accept and normalise the
 // same values and refuse the same ones with the same words. Every message names the field.
 import { z } from 'zod';
-import { PLATFORMS, type Platform } from '../tracking/types.ts';
+import { PLATFORMS, type Platform } from './tracked.ts';
 
 /** At most this many values in a list field (domains, aliases, regions). */
 const MAX_LIST = 50;

@@ -1,28 +1,10 @@
 // Shapes shared by analysis, ingestion and the capture engines.
-// docs/api.md section 2 defines what each figure means; section 5 defines the answer file.
-
-export const PLATFORMS = [
-  'chatgpt',
-  'perplexity',
-  'gemini',
-  'google_ai_overviews',
-  'google_ai_mode',
-  'claude',
-  'copilot',
-  'grok',
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
+// docs/api.md section 2 defines what each figure means; section 5 defines the answer file. The
+// platforms and a brand's tracked entities are tenancy's (src/tenancy/tracked.ts): tenancy sets
+// them up and tracking reads them, so they sit where tracking already imports from.
+import type { Platform } from '../tenancy/tracked.ts';
 
 export type AnswerMode = 'standard' | 'shopping';
-
-/** A tracked entity of a brand: the brand itself or one of its competitors. */
-export interface Entity {
-  id: string;
-  kind: 'brand' | 'competitor';
-  name: string;
-  aliases: string[];
-  domains: string[];
-}
 
 export interface CitationInput {
   url: string;

@@ -5,6 +5,9 @@
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect } from '../mcp/client.ts';
+import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
+import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
+import { reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -201,6 +204,31 @@ test('a re-imported answer counts once; REST, the Metrics API and MCP answer ali
   t.falsy(result.isError, JSON.stringify(result.content));
   t.deepEqual(result.structuredContent, after);
   await client.close();
+});
+
+test('competitors changed: after the re-analysis the gap follows the answers as they read now', async (t) => {
+  const x = await seeded();
+  // "Nobody" added, whom the answer "Nobody named." now names: blog.example (cited only there)
+  // joins the gap, and review.example (cited there too) counts that answer.
+  const workspace = structuredClone(x.workspace);
+  workspace.organizations[0].brands[0] = {
+    ...BRAND,
+    competitors: [...BRAND.competitors, { name: 'Nobody', domains: ['nobody.example'] }],
+  };
+  await applyWorkspace(server.stores.pg, parseWorkspace(workspace));
+  await startReanalysis(server.stores.pg, x.brandId, 'test');
+  await reanalyzeBrand(server.stores, x.brandId);
+  const after = await gap(x);
+  t.deepEqual(withoutTitles(after), await expectedGap(x));
+  t.deepEqual(
+    after.domains.map((d: any) => [d.domain, d.competitor_answers, d.competitors.map((c: any) => c.name)]),
+    [
+      ['review.example', 4, ['Globex', 'Initech', 'Nobody']],
+      ['news.example', 2, ['Initech']],
+      ['blog.example', 1, ['Nobody']],
+      ['globex.example', 1, ['Globex']],
+    ],
+  );
 });
 
 test('bad input is a 400 naming the parameter; unknown competitor and foreign brand are 404', async (t) => {

@@ -17,6 +17,7 @@ import { citations, type SourceFilter } from '../../src/analytics/citations.ts';
 import { citationSource, type CitationRollup } from '../../src/analytics/citation-source.ts';
 import { wholeMonths, wholeQuarters } from '../../src/analytics/month-span.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
+import { testBrandId } from '../helpers/brand-id.ts';
 
 let server: TestServer;
 let t0: Tenant;
@@ -67,7 +68,7 @@ const range = (from: string, to: string): Pick<Filters, 'from' | 'to'> => ({ fro
 test('whole months of a range', (t) => {
   const f = (from?: string, to?: string) =>
     wholeMonths({
-      brandId: 'b',
+      brandId: testBrandId('b'),
       generation: 0,
       from: from ? new Date(from) : undefined,
       to: to ? new Date(to) : undefined,

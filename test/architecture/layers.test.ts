@@ -112,3 +112,86 @@ test('every file of src/tracking sits in the folder of its job', (t) => {
   );
   t.deepEqual(outside, [], 'place the file in one of the job folders, or the folder in TRACKING_JOBS');
 });
+
+/** The import cycles between domain modules: each a path that comes back to its start. */
+function moduleCycles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const cycles: string[][] = [];
+  const seen = new Set<string>();
+  const visit = (node: string, path: string[]) => {
+    for (const next of edges.get(node) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        const cycle = path.slice(at);
+        // Each cycle once, from its first module in name order.
+        const start = cycle.indexOf([...cycle].sort()[0]);
+        const key = [...cycle.slice(start), ...cycle.slice(0, start)].join(' -> ');
+        if (!seen.has(key)) {
+          seen.add(key);
+          cycles.push([...cycle.slice(start), ...cycle.slice(0, start), cycle[start]]);
+        }
+      } else visit(next, [...path, next]);
+    }
+  };
+  for (const node of [...edges.keys()].sort()) visit(node, [node]);
+  return cycles;
+}
+
+test('the cycle finder reports each cycle once, and none where there is none', (t) => {
+  const graph = (pairs: [string, string][]) => {
+    const edges = new Map<string, Set<string>>();
+    for (const [a, b] of pairs) edges.set(a, (edges.get(a) ?? new Set()).add(b));
+    return edges;
+  };
+  t.deepEqual(
+    moduleCycles(
+      graph([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['a', 'c'],
+      ]),
+    ),
+    [],
+  );
+  t.deepEqual(
+    moduleCycles(
+      graph([
+        ['tracking', 'tenancy'],
+        ['tenancy', 'tracking'],
+      ]),
+    ),
+    [['tenancy', 'tracking', 'tenancy']],
+  );
+  t.deepEqual(
+    moduleCycles(
+      graph([
+        ['webhooks', 'alerts'],
+        ['alerts', 'webhooks'],
+        ['webhooks', 'content'],
+        ['content', 'webhooks'],
+      ]),
+    ),
+    [
+      ['alerts', 'webhooks', 'alerts'],
+      ['content', 'webhooks', 'content'],
+    ],
+  );
+});
+
+test('no two domain modules import each other, directly or through others (type imports count)', (t) => {
+  const edges = new Map<string, Set<string>>();
+  for (const file of tsFiles('src')) {
+    const [, from] = file.split('/');
+    if (!DOMAINS.includes(from) || !file.slice('src/'.length).includes('/')) continue;
+    for (const spec of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
+      const [root, to] = relative(ROOT, resolve(ROOT, dirname(file), spec)).split('/');
+      if (root === 'src' && DOMAINS.includes(to) && to !== from)
+        edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  t.true(edges.size >= 5, 'the modules import one another somewhere: the reader works');
+  t.deepEqual(
+    moduleCycles(edges).map((c) => c.join(' -> ')),
+    [],
+    'a module imports one that imports it back: move what both need down to the one imported, or the composition up (operations, jobs)',
+  );
+});

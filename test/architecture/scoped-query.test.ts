@@ -10,10 +10,20 @@ import { fileURLToPath } from 'node:url';
 import { openClickHouse, type ClickHouse } from '../../src/stores/clickhouse.ts';
 import { observeStores } from '../../src/stores/observe.ts';
 import type { Stores } from '../../src/stores/index.ts';
-import { isScoped, select, storedAnswerPlaces, unionAll, type ScopedQuery } from '../../src/stores/scoped-query.ts';
+import {
+  type BatchScope,
+  type BrandId,
+  type Filters,
+  isScoped,
+  select,
+  storedAnswerPlaces,
+  unionAll,
+  type ScopedQuery,
+} from '../../src/stores/scoped-query.ts';
+import { testBrandId } from '../helpers/brand-id.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BRAND = '0b5e2a3c-1d4f-4a6b-8c7d-9e0f1a2b3c4d';
+const BRAND = testBrandId('0b5e2a3c-1d4f-4a6b-8c7d-9e0f1a2b3c4d');
 
 // Never called: `tsc --noEmit` checks it, and fails if any of these lines stops being an error.
 // biome-ignore lint/correctness/noUnusedVariables: never called on purpose; only the compiler reads it
@@ -29,7 +39,7 @@ function refusedByTheCompiler(ch: ClickHouse): void {
 }
 
 const answers = (scope: object, c: object = {}) =>
-  select({ table: 'answers', scope: scope as { brandId: string } }, { select: 'count()', ...c });
+  select({ table: 'answers', scope: scope as { brandId: BrandId } }, { select: 'count()', ...c });
 
 test('the brand comes first and is bound, never spliced', (t) => {
   const q = answers({ brandId: BRAND, models: ['gpt-4o'], region: 'GB' });
@@ -45,7 +55,7 @@ test('the brand comes first and is bound, never spliced', (t) => {
 
 test('a read without a brand cannot be made', (t) => {
   t.throws(() => answers({}), { message: 'a fact query needs its brand' });
-  t.throws(() => answers({ brandId: '' }), { message: 'a fact query needs its brand' });
+  t.throws(() => answers({ brandId: testBrandId('') }), { message: 'a fact query needs its brand' });
   t.throws(() => answers({ brandIds: 'x' }), { message: 'a fact query needs its brands' });
 });
 
@@ -125,7 +135,11 @@ test("the caller's conditions cannot widen the scope or rebind its values", (t) 
   // The same value twice is one binding (parts of a union share the filters).
   t.notThrows(() => unionAll([answers({ brandId: BRAND }), answers({ brandId: BRAND }, { params: { brand: BRAND } })]));
   t.throws(
-    () => unionAll([answers({ brandId: BRAND }), answers({ brandId: '00000000-0000-4000-8000-000000000000' })]),
+    () =>
+      unionAll([
+        answers({ brandId: BRAND }),
+        answers({ brandId: testBrandId('00000000-0000-4000-8000-000000000000') }),
+      ]),
     { message: 'query parameter brand is bound twice' },
   );
 });
@@ -208,6 +222,35 @@ test('in src/ and jobs/, only the listed files read outside the tenant scope', (
   t.deepEqual(readers.sort(), [...SYSTEM_READERS].sort());
 });
 
+test('a scope takes only brand ids read from their rows: a plain string is a type error', (t) => {
+  const raw: string = '0b5e2a3c-1d4f-4a6b-8c7d-9e0f1a2b3c4d';
+  // tsc checks this file: were a plain string accepted again, these directives would be unused, an error.
+  // @ts-expect-error an id from input that tenancy never resolved
+  const one: Filters = { brandId: raw, generation: 0 };
+  // @ts-expect-error a batch of ids that were never resolved
+  const batch: BatchScope = { brandIds: [raw] };
+  // @ts-expect-error nor straight into a read
+  t.throws(() => select({ table: 'answers', scope: { brandId: raw } }, { select: '1', where: 'x IN (SELECT 1)' }));
+  t.is(one.brandId, batch.brandIds[0]);
+});
+
+// Where text becomes a BrandId: tenancy's brand readers (the id of a brands row), and nothing else.
+const BRAND_ID_MAKERS = ['src/tenancy/brands.ts'];
+
+test("in src/ and jobs/, only tenancy's brand readers make a BrandId", (t) => {
+  const makes = (code: string) => /\bas\s+(unknown\s+as\s+)?BrandId\b|<\s*BrandId\s*>|query<[^>]*BrandId/.test(code);
+  t.true(makes('const b = id as BrandId;') && makes("pg.query<{ id: BrandId }>('SELECT id FROM brands')"));
+  t.false(makes('function f(id: BrandId) {}'));
+  const makers = [...tsFiles('src'), ...tsFiles('jobs')].filter((file) => {
+    const code = readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l))
+      .join('\n');
+    return makes(code) || (/\bBrandRecord\b/.test(code) && /query<BrandRecord>|as BrandRecord\b/.test(code));
+  });
+  t.deepEqual(makers, BRAND_ID_MAKERS, 'resolve the brand through tenancy (ctx.brand, brandById, allBrands)');
+});
+
 test('in src/ and jobs/, no file reaches a raw client, and only the listed ones run statements', (t) => {
   const code = (file: string) =>
     readFileSync(join(ROOT, file), 'utf8')
@@ -263,7 +306,10 @@ test('an IN over another read takes only a scoped query, whose brand it keeps', 
     },
   );
   const other = select(
-    { table: 'answer_entities', scope: { brandId: '00000000-0000-4000-8000-000000000000', generation: 0 } },
+    {
+      table: 'answer_entities',
+      scope: { brandId: testBrandId('00000000-0000-4000-8000-000000000000'), generation: 0 },
+    },
     { select: 'answer_id' },
   );
   t.throws(
@@ -302,7 +348,10 @@ test('a JOIN matches a scoped subquery to another scoped read only, on plain col
     },
   );
   const other = select(
-    { table: 'answer_entities', scope: { brandId: '00000000-0000-4000-8000-000000000000', generation: 0 } },
+    {
+      table: 'answer_entities',
+      scope: { brandId: testBrandId('00000000-0000-4000-8000-000000000000'), generation: 0 },
+    },
     { select: 'answer_id' },
   );
   t.throws(() => select(cited, { select: '1', join: { query: other, using: ['answer_id'] } }), {

@@ -16,6 +16,7 @@ import { createKey } from '../../src/tenancy/keys.ts';
 import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import type { ClickHouse } from '../../src/stores/clickhouse.ts';
 import type { ScopedQuery } from '../../src/stores/scoped-query.ts';
+import type { BrandId } from '../../src/stores/scoped-query.ts';
 
 export interface TestDatabase {
   url?: string;
@@ -145,8 +146,9 @@ export function numberedLines(answers: object[]): AsyncIterable<{ line: number; 
 
 export interface Tenant {
   organizationId: string;
-  brandId: string;
-  brandIds: string[];
+  /** Read from the brands rows applyWorkspace wrote: a scoped read may take them. */
+  brandId: BrandId;
+  brandIds: BrandId[];
   competitorIds: string[];
   topicIds: string[];
   promptIds: string[];
@@ -190,8 +192,8 @@ export async function seedTenant(server: RunningServer, brands?: any[], plan = '
   const key = await createKey(server.stores.pg, { email });
   return {
     organizationId: org.id,
-    brandId: org.brands[0]?.id,
-    brandIds: org.brands.map((b: any) => b.id),
+    brandId: org.brands[0]?.id as BrandId,
+    brandIds: org.brands.map((b: any) => b.id as BrandId),
     competitorIds: org.brands.flatMap((b: any) => b.competitors.map((c: any) => c.id)),
     topicIds: org.brands.flatMap((b: any) => b.topics.map((t: any) => t.id)),
     promptIds: org.brands.flatMap((b: any) => [

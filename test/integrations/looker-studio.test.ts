@@ -48,7 +48,11 @@ async function connect(t: ExecutionContext, key = acme.key): Promise<Connector> 
   return c;
 }
 
-const config = (report: string, brandId = acme.brandId) => ({ base_url: server.url, brand_id: brandId, report });
+const config = (report: string, brandId: string = acme.brandId) => ({
+  base_url: server.url,
+  brand_id: brandId,
+  report,
+});
 
 async function api(endpoint: string, query: string) {
   const r = await get(server, `/api/v1/${endpoint}?brand_id=${acme.brandId}${query}`, acme.key);

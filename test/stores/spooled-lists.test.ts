@@ -11,8 +11,9 @@ import test from 'ava';
 import { removeOrphanSpools } from '../../src/stores/spool.ts';
 import { select } from '../../src/stores/scoped-query.ts';
 import { migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
+import { testBrandId } from '../helpers/brand-id.ts';
 
-const BRAND = '5d0c1f3e-0000-4000-8000-00000000000b';
+const BRAND = testBrandId('5d0c1f3e-0000-4000-8000-00000000000b');
 const ORG = '5d0c1f3e-0000-4000-8000-00000000000c';
 const TEXTS = ["it's", 'back\\slash', 'new\nline\ttab', 'café ’quotes’ 日本語 😀', '', 'x'.repeat(300)];
 const STORED = TEXTS.map(() => randomUUID());

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { analyzeAnswer, compileEntities, mentionText, visibilityScore } from '../../src/tracking/analysis/analyze.ts';
-import type { CitationInput, Entity } from '../../src/tracking/types.ts';
+import type { CitationInput } from '../../src/tracking/types.ts';
+import type { Entity } from '../../src/tenancy/tracked.ts';
 
 const acme: Entity = {
   id: 'acme',

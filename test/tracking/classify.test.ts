@@ -2,7 +2,8 @@ import test from 'ava';
 import { articleType, CURATED_CATEGORIES } from '../../src/tracking/analysis/classify.ts';
 import { compileEntities, domainCategory } from '../../src/tracking/analysis/analyze.ts';
 import { hostToDomain } from '../../src/tracking/analysis/urls.ts';
-import type { ArticleType, Category, Entity } from '../../src/tracking/types.ts';
+import type { ArticleType, Category } from '../../src/tracking/types.ts';
+import type { Entity } from '../../src/tenancy/tracked.ts';
 import curated from '../../src/tracking/analysis/data/domains.json' with { type: 'json' };
 
 const acme: Entity = { id: 'b1', kind: 'brand', name: 'Acme', aliases: [], domains: ['acme.com', 'acme.io'] };

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { compileEntities } from '../../src/tracking/analysis/analyze.ts';
 import { parseCards, parseLocaleNumber, parsePrice } from '../../src/tracking/analysis/products.ts';
-import type { Entity, ProductInput } from '../../src/tracking/types.ts';
+import type { ProductInput } from '../../src/tracking/types.ts';
+import type { Entity } from '../../src/tenancy/tracked.ts';
 
 type Price = { amount: number | null; currency: string | null };
 

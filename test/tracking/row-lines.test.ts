@@ -132,6 +132,8 @@ test('a body of lines gives back its keys; the writer holds exactly the lines it
       group_first: 1,
       answer_first: i === 0 ? 1 : 0,
       generation: 0,
+      names_brand: i % 2,
+      named_competitors: i % 3 ? [] : ['5d0c1f3e-0000-4000-8000-000000000001'],
     }),
   );
   const writer = new LineWriter();
@@ -186,6 +188,8 @@ test('an answer_rows_in row reads back as its values, and stands for exactly the
       domain_first: 1,
       group_first: 1,
       answer_first: 1,
+      names_brand: 1,
+      named_competitors: [],
     },
     {
       url: 'https://y.example/',
@@ -196,6 +200,8 @@ test('an answer_rows_in row reads back as its values, and stands for exactly the
       domain_first: 1,
       group_first: 1,
       answer_first: 0,
+      names_brand: 0,
+      named_competitors: [E2, E1],
     },
     {
       url: x,
@@ -206,6 +212,8 @@ test('an answer_rows_in row reads back as its values, and stands for exactly the
       domain_first: 0,
       group_first: 0,
       answer_first: 0,
+      names_brand: 1,
+      named_competitors: [E1],
     },
   ];
   const rowOf = (x: string, when: number, generation: number): AnswerRowsIn => ({

@@ -7,7 +7,8 @@ import test from 'ava';
 import { simulateAnswer, simulateDays, type SimBrand } from '../../src/tracking/capture/engines/simulated.ts';
 import { productKindOf } from '../../src/tracking/capture/engines/simulated-products.ts';
 import { analyzeAnswer, compileEntities } from '../../src/tracking/analysis/analyze.ts';
-import type { AnswerInput, Entity, Platform } from '../../src/tracking/types.ts';
+import type { AnswerInput } from '../../src/tracking/types.ts';
+import type { Entity, Platform } from '../../src/tenancy/tracked.ts';
 
 // The demo's own workspace, so the test follows what `npm run demo` shows.
 const workspace = JSON.parse(fs.readFileSync(new URL('../../examples/demo-workspace.json', import.meta.url), 'utf8'));

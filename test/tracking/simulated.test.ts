@@ -5,7 +5,8 @@ import {
   simulateDays,
   type SimBrand,
 } from '../../src/tracking/capture/engines/simulated.ts';
-import { PLATFORMS, type AnswerInput, type Entity, type Platform } from '../../src/tracking/types.ts';
+import type { AnswerInput } from '../../src/tracking/types.ts';
+import { PLATFORMS, type Entity, type Platform } from '../../src/tenancy/tracked.ts';
 
 const ent = (kind: Entity['kind'], id: string, name: string, aliases: string[], domains: string[]): Entity => ({
   id,

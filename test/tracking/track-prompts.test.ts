@@ -11,7 +11,7 @@ import { runCommand } from '../../src/cli/commands.ts';
 import { openPostgres } from '../../src/stores/postgres.ts';
 import { runCapture, type CaptureSummary } from '../../src/tracking/capture/capture.ts';
 import { simulatedEngines } from '../../src/tracking/capture/engines/registry.ts';
-import { PLATFORMS } from '../../src/tracking/types.ts';
+import { PLATFORMS } from '../../src/tenancy/tracked.ts';
 import { get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { fixtureText, startFake, type FakeServer } from './engines/fake-server.ts';
 

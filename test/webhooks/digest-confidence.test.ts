@@ -2,7 +2,7 @@
 // intervals are visibility-confidence's for that day, and a move far beyond them is called so.
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
-import { buildDigest, scoreStatement, withinInterval } from '../../src/webhooks/digest.ts';
+import { buildDigest, scoreStatement, withinInterval } from '../../jobs/digest.ts';
 
 let server: TestServer;
 test.before(async () => {

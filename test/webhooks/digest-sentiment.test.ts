@@ -2,7 +2,7 @@
 // row for the day, the day before's net sentiment and the change between them.
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
-import { buildDigest } from '../../src/webhooks/digest.ts';
+import { buildDigest } from '../../jobs/digest.ts';
 
 let server: TestServer;
 test.before(async () => {

@@ -3,7 +3,8 @@
 // Pure: no I/O. Ingestion calls it for every answer, so the per-brand work (regexes, domain
 // index) is done once in compileEntities() and analyzeAnswer() only scans.
 
-import type { AnswerInput, ArticleType, Category, CitationFigures, Entity, EntityFigures } from '../types.ts';
+import type { AnswerInput, ArticleType, Category, CitationFigures, EntityFigures } from '../types.ts';
+import type { Entity } from '../../tenancy/tracked.ts';
 import { articleTypeOf, classifyExternal } from './classify.ts';
 import { firstIndexes } from './first-indexes.ts';
 import { entitySentiments, type EntitySentiment, type MentionSpan } from './sentiment/entity-sentiment.ts';

@@ -1,7 +1,8 @@
 // Shopping answers: product cards from an answer's products[] (docs/api.md section 2, last
 // paragraph; docs/analysis.md "Shopping cards"). Pure: no I/O.
 
-import type { CardFigures, Entity, MatchedRole, ProductInput } from '../types.ts';
+import type { CardFigures, MatchedRole, ProductInput } from '../types.ts';
+import type { Entity } from '../../tenancy/tracked.ts';
 import { compileEntities, ownersOfDomain, scanMentions, type CompiledEntities } from './analyze.ts';
 import { domainOf } from './urls.ts';
 import { fitsColumn, UINT16, UINT32, within } from '../../column-numbers.ts';

@@ -22,7 +22,8 @@ import { loadSimBrands } from './engines/simulated-brands.ts';
 import { sentimentJudge } from '../analysis/sentiment/model-judge.ts';
 import type { SimBrand } from './engines/simulated.ts';
 import type { Capture, CaptureOutcome, Engine } from './engines/types.ts';
-import type { AnswerInput, Platform } from '../types.ts';
+import type { AnswerInput } from '../types.ts';
+import type { Platform } from '../../tenancy/tracked.ts';
 import { DAY_MS, isoDay } from '../../instant.ts';
 
 /** A claim older than this belongs to a worker that died: a capture takes minutes at most (timeout x attempts). */

@@ -4,7 +4,7 @@ import type { Postgres } from '../../stores/postgres.ts';
 import type { Plan } from '../../tenancy/quotas.ts';
 import { trackedPrompts } from '../../tenancy/prompts.ts';
 import { uuidV5 } from '../ingest/ids.ts';
-import { PLATFORMS, type Platform } from '../types.ts';
+import { PLATFORMS, type Platform } from '../../tenancy/tracked.ts';
 
 const ALL_BUT_GROK = PLATFORMS.filter((p) => p !== 'grok');
 

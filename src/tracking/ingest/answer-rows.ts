@@ -53,6 +53,17 @@ export function answerRows(
       sentiment_score: s ? s.score : 0,
     });
   });
+  // Whom the answer names, carried by each of its citation rows: the citation gap reads it there
+  // instead of matching citations against the entity rows (clickhouse/021). Ids in text order, as
+  // the migration's backfill orders them, so a re-import of an unchanged answer keeps its rows.
+  let namesBrand = 0;
+  const namedCompetitors: string[] = [];
+  for (const e of analysis?.entities ?? []) {
+    if (e.mentions === 0) continue;
+    if (e.kind === 'brand') namesBrand = 1;
+    else namedCompetitors.push(e.entity_id);
+  }
+  namedCompetitors.sort();
   const citations = analysis ? analysis.citations : [];
   const domainFirst = firstIndexes(citations, (c) => c.domain); // i: the first of its domain
   let seenGroups = 0; // a bit per group: you, competitor, external
@@ -67,6 +78,8 @@ export function answerRows(
       domain_first: domainFirst[i] === i ? 1 : 0,
       group_first: seenGroups & group ? 0 : 1,
       answer_first: i === 0 ? 1 : 0,
+      names_brand: namesBrand,
+      named_competitors: namedCompetitors,
     };
     seenGroups |= group;
     return row;

@@ -1,7 +1,8 @@
 // One line of an answer file (docs/api.md sections 5 and 9), validated. A line that fails is rejected
 // with its line number and the first problem, named by field.
 import { z } from 'zod';
-import { PLATFORMS, type AnswerInput } from '../types.ts';
+import type { AnswerInput } from '../types.ts';
+import { PLATFORMS } from '../../tenancy/tracked.ts';
 import { UUID_RE } from '../../uuid.ts';
 import { DAY_MS, EARLIEST, parseIsoInstant } from '../../instant.ts';
 import { fitsColumn, FLOAT64, type NumberColumn, rangeMessage, UINT16, UINT32 } from '../../column-numbers.ts';

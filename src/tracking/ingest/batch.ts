@@ -3,7 +3,7 @@
 // so no figure ever counts an answer twice, before or after ClickHouse merges.
 import type { Stores } from '../../stores/index.ts';
 import { storedAnswerPlaces } from '../../stores/scoped-query.ts';
-import { brandById, brandEntities, bumpDataVersion } from '../../tenancy/brands.ts';
+import { brandById, brandEntities, bumpDataVersion, existingBrandIds } from '../../tenancy/brands.ts';
 import { promptsById } from '../../tenancy/prompts.ts';
 import { analyzeAnswer, compileEntities, type CompiledEntities } from '../analysis/analyze.ts';
 import { parseCards } from '../analysis/products.ts';
@@ -13,7 +13,7 @@ import { LineWriter } from './fact-rows.ts';
 import { RowBinaryWriter } from '../../stores/row-binary.ts';
 import { reconcile, type WantedLines } from './reconcile.ts';
 import type { ValidAnswer } from './answer-schema.ts';
-import type { Entity } from '../types.ts';
+import type { Entity } from '../../tenancy/tracked.ts';
 import type { EntitySentiment } from '../analysis/sentiment/entity-sentiment.ts';
 import { ingestAnswers } from '../../runtime/metrics.ts';
 
@@ -277,7 +277,9 @@ export async function writeBatch(stores: Stores, batch: PreparedBatch): Promise<
     }
   }
   const answerIds = [...new Set(batch.order)];
-  const existed = await reconcile(stores.ch, { brands: [...brands], days: [...days], answerIds }, batch.wanted);
+  // Every brand here has its row (brands are never deleted): the scope is read from those rows.
+  const scope = { brands: await existingBrandIds(stores.pg, [...brands]), days: [...days], answerIds };
+  const existed = await reconcile(stores.ch, scope, batch.wanted);
   // Count per line in file order: the first sight of an id not stored before is an insert,
   // every later sight (in the store already, or earlier in this batch) a replacement.
   const seen = new Set(existed);

@@ -53,6 +53,7 @@ const KEY_FORM: Record<ColumnType, (v: unknown) => string> = {
   'Nullable(String)': text,
   'LowCardinality(String)': text,
   'Array(String)': list,
+  'Array(UUID)': list,
   UInt8: num,
   UInt16: num,
   UInt32: num,
@@ -77,7 +78,7 @@ export function rowKey<T extends FactTable>(table: T, row: FactRow<T>): string {
 // The stored types as RowBinary writes them: a LowCardinality(String) is a String on the wire.
 type BinaryOf<C> = C extends 'UUID' | 'String' | 'LowCardinality(String)'
   ? string
-  : C extends 'Array(String)'
+  : C extends 'Array(String)' | 'Array(UUID)'
     ? readonly string[]
     : number; // numbers, and dates and times as epoch milliseconds
 type Columns<T extends FactTable> = (typeof FACT_SCHEMAS)[T]['columns'];

@@ -5,7 +5,7 @@
 // and new rows (sign +1) for wanted rows that are not live. Unchanged answers write nothing.
 // Rows are compared by their keys (ingest/fact-rows.ts): the stored values, serialised as they are written.
 import type { ClickHouse } from '../../stores/clickhouse.ts';
-import { select, type Clauses } from '../../stores/scoped-query.ts';
+import { type BrandId, select, type Clauses } from '../../stores/scoped-query.ts';
 import { chTime } from '../../stores/scoped-query.ts';
 import { columnTypesOf } from '../../stores/fact-tables.ts';
 import {
@@ -25,7 +25,8 @@ import {
 const insertForm = (v: unknown) => (typeof v === 'string' ? chTime(v).replace(/\+00:00$/, '') : v);
 
 export interface Scope {
-  brands: string[];
+  /** The batch's brands, as read from their rows (tenancy's existingBrandIds). */
+  brands: BrandId[];
   days: string[];
   answerIds: string[];
 }

@@ -7,7 +7,7 @@ import { TsWorker, transferable } from '../../runtime/ts-worker.ts';
 import type { Stores } from '../../stores/index.ts';
 import type { LineChunk } from './chunk-lines.ts';
 import { IngestCache, type PreparedBatch, type PromptInfo } from './batch.ts';
-import type { Entity } from '../types.ts';
+import type { Entity } from '../../tenancy/tracked.ts';
 
 export type ToWorker =
   | { kind: 'chunk'; seq: number; chunk: LineChunk; first: boolean }

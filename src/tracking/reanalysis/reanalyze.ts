@@ -12,7 +12,7 @@
 // It holds the ingest lock throughout: an answer ingested meanwhile would be analysed into the old
 // generation only, and a re-import could cancel rows the run is about to read.
 import type { Stores } from '../../stores/index.ts';
-import { chTime, select } from '../../stores/scoped-query.ts';
+import { type BrandId, chTime, select } from '../../stores/scoped-query.ts';
 import { dropOtherGenerations } from '../../stores/generations.ts';
 import { brandById, brandEntities } from '../../tenancy/brands.ts';
 import { finishReanalysis, reanalysisProgress } from '../../tenancy/reanalysis-queue.ts';
@@ -87,7 +87,7 @@ export function planSteps(days: { day: string; answers: number }[], size: number
 }
 
 /** A step's whole days as a scope. */
-function stepScope(brandId: string, step: Step) {
+function stepScope(brandId: BrandId, step: Step) {
   return {
     brandId,
     from: new Date(`${step.from}T00:00:00.000Z`),
@@ -105,7 +105,7 @@ function stepShare(step: Step, where?: string): { where: string | undefined; par
 }
 
 /** The step's live standard answers. */
-function answersOf(brandId: string, step: Step) {
+function answersOf(brandId: BrandId, step: Step) {
   return select(
     { table: 'answers', scope: stepScope(brandId, step), final: true },
     {
@@ -116,7 +116,7 @@ function answersOf(brandId: string, step: Step) {
 }
 
 /** The stored citations of the step's answers in the live generation, each answer's first one first. */
-function citationsOf(brandId: string, generation: number, step: Step) {
+function citationsOf(brandId: BrandId, generation: number, step: Step) {
   return select(
     { table: 'answer_citations', scope: { ...stepScope(brandId, step), generation }, final: true },
     { select: CITATION_COLUMNS, ...stepShare(step, 'sign = 1') },
@@ -124,7 +124,7 @@ function citationsOf(brandId: string, generation: number, step: Step) {
 }
 
 /** The model's sentiment verdicts stored for the step's answers (analysis/sentiment/stored-verdicts.ts). */
-function verdictsOf(brandId: string, step: Step) {
+function verdictsOf(brandId: BrandId, step: Step) {
   return select(
     { table: 'sentiment_verdicts', scope: stepScope(brandId, step), final: true },
     { select: VERDICT_COLUMNS, ...stepShare(step) },
@@ -135,15 +135,13 @@ function verdictsOf(brandId: string, step: Step) {
  * Re-analyses every stored answer of the brand and switches it to the new generation. The caller
  * has claimed the brand's reanalyses row (src/tenancy/reanalysis-queue.ts).
  */
-export function reanalyzeBrand(
-  stores: Stores,
-  brandId: string,
-  opts: ReanalysisOptions = {},
-): Promise<ReanalysisResult> {
+export function reanalyzeBrand(stores: Stores, id: string, opts: ReanalysisOptions = {}): Promise<ReanalysisResult> {
   return withIngestLock(stores, async () => {
     const started = process.hrtime.bigint();
-    const brand = await brandById(stores.pg, brandId);
-    if (!brand) throw new Error(`brand ${brandId} does not exist`);
+    const brand = await brandById(stores.pg, id);
+    if (!brand) throw new Error(`brand ${id} does not exist`);
+    // Every read below is scoped by the brand as read from its row.
+    const brandId = brand.id;
     const live = brand.analysis_generation;
     const target = live + 1;
     // What a crashed run left of `target` goes first, before any of it is written again (a run always

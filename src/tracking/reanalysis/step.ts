@@ -6,7 +6,7 @@ import type { ValidAnswer } from '../ingest/answer-schema.ts';
 import { RowBinaryWriter } from '../../stores/row-binary.ts';
 import { answerRows } from '../ingest/answer-rows.ts';
 import { latestJudgings, verdictsFor, type StoredVerdict } from '../analysis/sentiment/stored-verdicts.ts';
-import type { Platform } from '../types.ts';
+import type { Platform } from '../../tenancy/tracked.ts';
 
 /** The columns each read of a step selects, in the shapes below. */
 export const ANSWER_COLUMNS = 'answer_id, organization_id, prompt_id, platform, model, region, collected_at, text';

@@ -6,7 +6,7 @@
 // serialises, and hands back the rows to write.
 import { TsWorker, transferable } from '../../runtime/ts-worker.ts';
 import type { StepBytes } from './step.ts';
-import type { Entity } from '../types.ts';
+import type { Entity } from '../../tenancy/tracked.ts';
 
 /** What the worker is started with (its workerData). */
 export interface ReanalysisInit {

@@ -16,7 +16,7 @@ import { QuerySelect } from '../components/query-select.tsx';
 import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
 import { OutsideLink } from '../components/outside-link.tsx';
 import type { PageProps } from '../routes.ts';
-import { PLATFORMS } from '../../tracking/types.ts';
+import { PLATFORMS } from '../../tenancy/tracked.ts';
 import './activity.css';
 
 interface Card {

@@ -3,7 +3,7 @@
 // turn a stalled answer into a timeout and an undocumented body into malformed, and send nothing
 // without a key. Each adapter's own test file adds its answer parsing and request shape.
 import test from 'ava';
-import type { Platform } from '../../../src/tracking/types.ts';
+import type { Platform } from '../../../src/tenancy/tracked.ts';
 import type { CaptureRequest, Engine, HttpPolicy } from '../../../src/tracking/capture/engines/types.ts';
 import { fixtureText, startFake, type FakeServer, type Handler } from './fake-server.ts';
 

@@ -2,7 +2,7 @@
 import test from 'ava';
 import { loadConfig } from '../../../src/config.ts';
 import { liveEngines, providerOf, PROVIDERS } from '../../../src/tracking/capture/engines/registry.ts';
-import { PLATFORMS } from '../../../src/tracking/types.ts';
+import { PLATFORMS } from '../../../src/tenancy/tracked.ts';
 import { request } from './contract.ts';
 
 test('every platform has exactly one provider', (t) => {

@@ -9,7 +9,7 @@ import type { Config } from '../../../config.ts';
 import { chatJson, type ChatEndpoint, type ChatMessage } from '../../../runtime/chat-completions.ts';
 import { sentimentFallbacks } from '../../../runtime/metrics.ts';
 import type { EntitySentiment } from './entity-sentiment.ts';
-import type { Entity } from '../../types.ts';
+import type { Entity } from '../../../tenancy/tracked.ts';
 
 /** Calls to the model at once, per capture run: answers arrive a few at a time, and the model is shared. */
 export const JUDGE_CONCURRENCY = 4;

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { ClickHouse } from '../../../stores/clickhouse.ts';
-import { chTime, select } from '../../../stores/scoped-query.ts';
+import { type BrandId, chTime, select } from '../../../stores/scoped-query.ts';
 import { analyzeAnswer } from '../analyze.ts';
 import type { ValidAnswer } from '../../ingest/answer-schema.ts';
 import { answerId } from '../../ingest/ids.ts';
@@ -102,7 +102,7 @@ export async function writeVerdicts(ch: ClickHouse, rows: readonly VerdictRow[])
 }
 
 /** Whether the brand has any verdict: a re-analysis reads them only then (one look-up per run). */
-export async function hasVerdicts(ch: ClickHouse, brandId: string): Promise<boolean> {
+export async function hasVerdicts(ch: ClickHouse, brandId: BrandId): Promise<boolean> {
   const q = select({ table: 'sentiment_verdicts', scope: { brandId } }, { select: '1', limit: '1' });
   return (await ch.rows(q)).length > 0;
 }

@@ -3,7 +3,7 @@
 // every capture with not_configured, so a missing key is reported per platform and never skipped
 // quietly. Simulated: one engine for every platform, chosen only by TRACKING_ENGINE=simulated.
 import type { ProviderName, TrackingConfig } from '../../../config.ts';
-import type { Platform } from '../../types.ts';
+import type { Platform } from '../../../tenancy/tracked.ts';
 import { createAnthropicEngine } from './anthropic.ts';
 import { createGeminiEngine } from './gemini.ts';
 import { createOpenAIEngine, type AdapterOptions } from './openai.ts';

@@ -13,7 +13,8 @@
 // AI Overview is `no_answer`: not a failure, and nothing to store. None of the three engines' results
 // says which searches the surface ran (text blocks, references, shopping, local and inline media
 // only), so searchQueries is null.
-import type { Platform, ProductInput } from '../../types.ts';
+import type { ProductInput } from '../../types.ts';
+import type { Platform } from '../../../tenancy/tracked.ts';
 import { requestJson, type JsonResult } from './http.ts';
 import { countryCode, joinText, uniqueCitations } from './normalize.ts';
 import { trimSlash, type AdapterOptions } from './openai.ts';

@@ -4,7 +4,8 @@
 // platform tends to write (numbered lists with headings, [n] source markers, short overview prose,
 // hedged paragraphs), and citations to review, retail and forum pages about those products.
 // Like simulated-text.ts, it draws only from the seeded generator it is given.
-import type { CitationInput, Entity } from '../../types.ts';
+import type { CitationInput } from '../../types.ts';
+import type { Entity } from '../../../tenancy/tracked.ts';
 import { B64, type Ctx, digits, int, pick, type Rng, slug, token } from './simulated-text.ts';
 import { type ProductKind, type SourcePage, SUBREDDITS } from './simulated-products.ts';
 

@@ -2,7 +2,8 @@
 // cards. Everything here draws from the seeded generator it is given and never from Math.random,
 // so the engine stays deterministic. Texts are meant to exercise the analysis of docs/api.md
 // section 2: names, aliases and domains as surface forms, markdown links, bare URLs, repeats.
-import type { CitationInput, Entity, Platform, ProductInput } from '../../types.ts';
+import type { CitationInput, ProductInput } from '../../types.ts';
+import type { Entity, Platform } from '../../../tenancy/tracked.ts';
 import type { ProductKind } from './simulated-products.ts';
 
 /** A uniform [0, 1) generator; the seeded one lives in simulated.ts. */

@@ -6,7 +6,8 @@
 //
 // The answers use real platform and model names on purpose (the analysis treats them like any
 // capture); callers label the data set as simulated with SIMULATED_LABEL wherever it shows.
-import type { AnswerInput, CitationInput, Entity, Platform } from '../../types.ts';
+import type { AnswerInput, CitationInput } from '../../types.ts';
+import type { Entity, Platform } from '../../../tenancy/tracked.ts';
 import { buildCitations, buildShopping, buildText, int, topicOf, type Ctx, type Rng } from './simulated-text.ts';
 import { type ProductKind, productKindOf } from './simulated-products.ts';
 import { productCitations, productText, type Tone } from './simulated-product-text.ts';

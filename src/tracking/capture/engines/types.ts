@@ -1,7 +1,8 @@
 // The capture engine interface: ask one platform one prompt, get its answer or a typed failure.
 // Adapters (one file per provider) turn each provider's documented response into a Capture; the
 // capture job (../capture.ts) never sees a provider's own shapes.
-import type { AnswerMode, CitationInput, Platform, ProductInput } from '../../types.ts';
+import type { AnswerMode, CitationInput, ProductInput } from '../../types.ts';
+import type { Platform } from '../../../tenancy/tracked.ts';
 
 export interface CaptureRequest {
   /** The prompt text, asked as a user would. */

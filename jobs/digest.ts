@@ -2,36 +2,30 @@
 // previous day's visibility summary (the very figures GET visibility-summary returns for that
 // day), what changed since the day before (totals, and the prompts and competitors that moved
 // most), the content opportunities created that day and the alerts that fired on windows ending
-// that day. A (brand, day) row in webhook_digests, written in the transaction that queues the
-// deliveries, makes the job idempotent.
+// that day. It composes the analytics, content and alerts figures, so it is a job, not part of
+// webhooks (which the others notify through): the subscriptions and the (brand, day) row in
+// webhook_digests that makes the job idempotent are webhooks' (src/webhooks/digest-queue.ts).
 import type { Logger } from 'pino';
-import type { Stores } from '../stores/index.ts';
-import { readsOnce } from '../stores/reads-once.ts';
-import type { Filters } from '../analytics/filters.ts';
-import { round } from '../analytics/formulas.ts';
-import { visibilitySummary } from '../analytics/visibility-summary.ts';
-import { visibilityConfidence } from '../analytics/confidence.ts';
-import { promptFigures } from '../analytics/prompt-performance.ts';
-import { competitorComparison } from '../analytics/competitor-comparison.ts';
-import { type SentimentCounts, type SentimentFigures, sentimentFigures } from '../analytics/sentiment.ts';
-import { promptTexts } from '../tenancy/prompts.ts';
-import { allBrands, competitorsOf } from '../tenancy/brands.ts';
-import { opportunitiesCreatedOn } from '../content/opportunity-store.ts';
-import { firingsAbout } from '../alerts/firings.ts';
-import { enqueueEvent } from './outbox.ts';
-import { deliveriesQueued } from './worker.ts';
-import { addDays } from '../instant.ts';
-import { humanOrder } from '../text-order.ts';
+import type { Stores } from '../src/stores/index.ts';
+import { readsOnce } from '../src/stores/reads-once.ts';
+import type { Filters } from '../src/analytics/filters.ts';
+import { round } from '../src/analytics/formulas.ts';
+import { visibilitySummary } from '../src/analytics/visibility-summary.ts';
+import { visibilityConfidence } from '../src/analytics/confidence.ts';
+import { promptFigures } from '../src/analytics/prompt-performance.ts';
+import { competitorComparison } from '../src/analytics/competitor-comparison.ts';
+import { type SentimentCounts, type SentimentFigures, sentimentFigures } from '../src/analytics/sentiment.ts';
+import { promptTexts } from '../src/tenancy/prompts.ts';
+import { competitorsOf } from '../src/tenancy/brands.ts';
+import { opportunitiesCreatedOn } from '../src/content/opportunity-store.ts';
+import { firingsAbout } from '../src/alerts/firings.ts';
+import { type DigestBrand, digestsDue, queueDigest } from '../src/webhooks/digest-queue.ts';
+import { deliveriesQueued } from '../src/webhooks/worker.ts';
+import { addDays } from '../src/instant.ts';
+import { humanOrder } from '../src/text-order.ts';
 
 /** Movers listed per kind. */
 export const TOP_MOVERS = 5;
-
-interface DigestBrand {
-  id: string;
-  name: string;
-  organization_id: string;
-  analysis_generation: number;
-}
 
 const dayFilters = (brand: DigestBrand, day: string): Filters => ({
   brandId: brand.id,
@@ -217,56 +211,16 @@ export async function buildDigest(allStores: Stores, brand: DigestBrand, day: st
 }
 
 /**
- * The brands, oldest first, whose organization has an endpoint subscribed to digest.daily and that
- * have no digest for `day` yet: the endpoints and digests are ours, the brands tenancy's.
- */
-async function brandsDue(stores: Stores, day: string, brandId?: string): Promise<DigestBrand[]> {
-  const { rows: listening } = await stores.pg.query<{ organization_id: string }>(
-    `SELECT DISTINCT organization_id FROM webhook_endpoints WHERE 'digest.daily' = ANY (events)`,
-  );
-  const brands = await allBrands(stores.pg, { organizationIds: listening.map((r) => r.organization_id), brandId });
-  if (!brands.length) return [];
-  const { rows: done } = await stores.pg.query<{ brand_id: string }>(
-    'SELECT brand_id FROM webhook_digests WHERE brand_id = ANY($1::uuid[]) AND day = $2',
-    [brands.map((b) => b.id), day],
-  );
-  const digested = new Set(done.map((r) => r.brand_id));
-  return brands
-    .filter((b) => !digested.has(b.id))
-    .map((b) => ({
-      id: b.id,
-      name: b.name,
-      organization_id: b.organization_id,
-      analysis_generation: b.analysis_generation,
-    }));
-}
-
-/**
  * Queues the digest of the day before `date` for every brand (or the one given) whose
  * organization has an endpoint subscribed to digest.daily and that has no digest for that day yet.
  */
 export async function runDailyDigest(stores: Stores, log: Logger, args: { date: string; brandId?: string }) {
   const day = addDays(args.date, -1);
-  const brands = await brandsDue(stores, day, args.brandId);
+  const brands = await digestsDue(stores.pg, day, args.brandId);
   let digests = 0;
   let deliveries = 0;
   for (const brand of brands) {
-    const data = await buildDigest(stores, brand, day);
-    const queued = await stores.pg.tx(async (client) => {
-      // Another run may have got here first: the key decides, and the loser queues nothing.
-      const claim = await client.query(
-        'INSERT INTO webhook_digests (brand_id, day, deliveries) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING',
-        [brand.id, day],
-      );
-      if (!claim.rowCount) return null;
-      const n = await enqueueEvent(client, { organizationId: brand.organization_id, type: 'digest.daily', data });
-      await client.query('UPDATE webhook_digests SET deliveries = $3 WHERE brand_id = $1 AND day = $2', [
-        brand.id,
-        day,
-        n,
-      ]);
-      return n;
-    });
+    const queued = await queueDigest(stores.pg, brand, day, await buildDigest(stores, brand, day));
     if (queued === null) continue;
     digests += 1;
     deliveries += queued;
