@@ -13,7 +13,7 @@ function field(value: CsvValue): string {
 }
 
 export function toCsv(header: string[], rows: CsvValue[][]): string {
-  return [header, ...rows].map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
+  return `${[header, ...rows].map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
 }
 
 /** Hands the text to the browser as a file download. */

@@ -70,7 +70,6 @@ export function AnswerText(p: { text: string; names: Map<string, string>; brandI
     <p class="answer-text">
       {highlight(text, p.names).map((s, i) =>
         s.entity ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity but their place
           <mark key={i} class={s.entity === p.brandId ? 'mark-brand' : undefined}>
             {s.text}
           </mark>
@@ -85,7 +84,10 @@ export function AnswerText(p: { text: string; names: Map<string, string>; brandI
 export function AnswerCard(p: {
   answer: Answer;
   aliases?: Map<string, string[]>;
+  /** Show the text's first characters only (a summary; the explorer shows it whole). */
   clip?: number;
+  /** Show this many citations, and how many more there are. */
+  maxCitations?: number;
   headingLevel?: 3 | 2;
 }) {
   const a = p.answer;
@@ -117,12 +119,15 @@ export function AnswerCard(p: {
         <div class="answer-citations">
           <p class="answer-label">Sources</p>
           <ol>
-            {a.citations.map((c) => (
+            {a.citations.slice(0, p.maxCitations ?? a.citations.length).map((c) => (
               <li key={c.url}>
                 <CitationLink url={c.url} title={c.title} /> <span class="muted">{c.domain}</span>
               </li>
             ))}
           </ol>
+          {p.maxCitations !== undefined && a.citations.length > p.maxCitations && (
+            <p class="hint">and {a.citations.length - p.maxCitations} more</p>
+          )}
         </div>
       )}
     </article>

@@ -2,7 +2,7 @@
 // native modal <dialog> keeps focus inside and closes on Escape; focus starts on Cancel, the safe
 // choice, and returns to the button that opened it.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 interface ConfirmProps {
   title: string;
@@ -17,7 +17,9 @@ export function Confirm(p: ConfirmProps) {
   const cancel = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  useEffect(() => {
+  // Before the next paint (not after it, as useEffect would): the dialog appears with focus already
+  // on Cancel, so a key pressed at once acts in the dialog, never on the page behind it.
+  useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     dialog.current?.showModal();
     cancel.current?.focus();

@@ -20,6 +20,8 @@ export interface Column<Row> {
   hideLabel?: boolean;
   /** In the CSV only (a figure the screen shows inside another cell). */
   csvOnly?: boolean;
+  /** A class for the column's cells (e.g. `actions-cell`). */
+  cellClass?: string;
 }
 
 export interface DataTableProps<Row> {
@@ -114,7 +116,10 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
             {p.rows.map((row, i) => (
               <tr key={p.rowKey ? p.rowKey(row, i) : i}>
                 {shown.map((c) => (
-                  <td key={c.key} class={c.align === 'right' ? 'num' : undefined}>
+                  <td
+                    key={c.key}
+                    class={[c.align === 'right' ? 'num' : '', c.cellClass ?? ''].join(' ').trim() || undefined}
+                  >
                     {cell(c, row)}
                   </td>
                 ))}

@@ -26,10 +26,17 @@ export function PageHead(p: { title: string; intro?: ComponentChildren; children
   );
 }
 
-export function Panel(p: { title: string; id?: string; actions?: ComponentChildren; children: ComponentChildren }) {
+export function Panel(p: {
+  title: string;
+  id?: string;
+  actions?: ComponentChildren;
+  /** Its figures are being replaced by those of new filters. */
+  busy?: boolean;
+  children: ComponentChildren;
+}) {
   const id = p.id ?? `panel-${p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
-    <section class="panel" aria-labelledby={id}>
+    <section class="panel" aria-labelledby={id} aria-busy={p.busy ? 'true' : undefined}>
       <div class="panel-head">
         <h2 id={id}>{p.title}</h2>
         {p.actions}

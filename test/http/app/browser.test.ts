@@ -202,7 +202,8 @@ test('names and answers holding HTML and script are shown as text and run nothin
       platform: 'chatgpt',
       model: 'gpt-4o',
       region: 'US',
-      collected_at: '2026-03-01T10:00:00Z',
+      // Yesterday: inside the overview's default range (the last 30 complete UTC days).
+      collected_at: `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T10:00:00Z`,
       text,
       citations: [{ url: 'https://acme.example/a', title: `<script>window.__xss=4</script>` }],
     },
@@ -213,7 +214,10 @@ test('names and answers holding HTML and script are shown as text and run nothin
   await page.locator('.answer-text').first().waitFor();
   t.is(await page.locator('.answer-text').first().textContent(), text);
   t.is(await page.getByRole('heading', { level: 1 }).textContent(), `Acme ${HOSTILE}`);
-  await t.notThrowsAsync(page.getByRole('link', { name: '<script>window.__xss=4</script>' }).waitFor());
+  // The answer's citation (the overview's top URLs list the same title).
+  await t.notThrowsAsync(
+    page.getByRole('article').getByRole('link', { name: '<script>window.__xss=4</script>' }).waitFor(),
+  );
   await t.notThrowsAsync(page.getByRole('cell', { name: 'Globex <b onmouseover="window.__xss=3">bold</b>' }).waitFor());
   await page.getByText('bold</b> are good').hover();
   t.is(await page.evaluate(() => (window as any).__xss), undefined);

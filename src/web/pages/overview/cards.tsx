@@ -78,12 +78,13 @@ function Card(p: {
   previousDays?: number;
   href: string;
   loading: boolean;
+  busy: boolean;
 }) {
   const id = `card-${p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   const m = p.metric;
   const value = m?.current ?? null;
   return (
-    <section class="card stat" aria-labelledby={id}>
+    <section class="card stat" aria-labelledby={id} aria-busy={p.busy ? 'true' : undefined}>
       <h2 id={id}>{p.title}</h2>
       {p.loading ? (
         <p class="value muted" aria-busy="true">
@@ -164,6 +165,7 @@ export function Cards(p: PartProps & { hasTopic: boolean }) {
               previousDays={previousDays}
               href={p.link()}
               loading={!change.data && !change.error}
+              busy={change.loading || confidence.loading}
             />
           );
         })}

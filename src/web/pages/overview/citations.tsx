@@ -1,6 +1,7 @@
 // Citations (the citations operation): the mix of source categories, the top domains and the top
 // URLs cited in the answers at the page's filters. The tables show ten rows; their CSV holds every
-// row the operation lists (up to its limit of 200).
+// row the operation lists (up to its limit of 200). The answers operation filters by no domain or
+// category, so those link to the answers at the page's filters, the answers their figures count.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
@@ -48,7 +49,7 @@ export function CitationsPanel(p: PartProps) {
   const maxPct = Math.max(0, ...(f?.source_type_breakdown ?? []).map((s) => s.pct));
   const maxDomain = Math.max(0, ...(f?.top_domains ?? []).map((d) => d.results_citing));
   return (
-    <Panel title="Citations">
+    <Panel title="Citations" busy={figures.loading}>
       {figures.error && <Problem message={figures.error} />}
       {!f && !figures.error && <Loading />}
       {f && (
@@ -76,7 +77,7 @@ export function CitationsPanel(p: PartProps) {
                     label: 'Category',
                     render: (r) => (
                       <BarLabel value={r.pct} max={maxPct}>
-                        {CATEGORY_WORDS[r.category] ?? r.category}
+                        <a href={p.link()}>{CATEGORY_WORDS[r.category] ?? r.category}</a>
                       </BarLabel>
                     ),
                   },

@@ -27,13 +27,15 @@ export function GapPanel(p: PartProps) {
   const g = gap.data;
   const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.competitor_answers));
   return (
-    <Panel title="Citation gap">
+    <Panel title="Citation gap" busy={gap.loading}>
       {gap.error && <Problem message={gap.error} />}
       {!g && !gap.error && <Loading />}
       {g && (
         <>
           <p class="panel-figure">
-            <span class="figure">{g.totals.domains}</span>{' '}
+            <a href={p.link()}>
+              <span class="figure">{g.totals.domains}</span>
+            </a>{' '}
             <span class="muted">
               domains cited by {g.totals.answers} answers naming a competitor, and never by an answer naming you
             </span>
@@ -51,7 +53,8 @@ export function GapPanel(p: PartProps) {
                 label: 'Domain',
                 render: (d) => (
                   <BarLabel value={d.competitor_answers} max={max}>
-                    {d.domain} <span class="muted">{CATEGORY_WORDS[d.category] ?? d.category}</span>
+                    <a href={p.link()}>{d.domain}</a>{' '}
+                    <span class="muted">{CATEGORY_WORDS[d.category] ?? d.category}</span>
                   </BarLabel>
                 ),
               },

@@ -9,14 +9,14 @@ import type { PartProps } from './part.ts';
 export function LatestAnswers(p: PartProps & { aliases: Map<string, string[]> }) {
   const latest = useLoad(() => read<{ answers: Answer[] }>('answers', { ...p.params, limit: '5' }), [p.paramsKey]);
   return (
-    <Panel title="Latest answers" actions={<a href={p.link()}>All answers</a>}>
+    <Panel title="Latest answers" busy={latest.loading} actions={<a href={p.link()}>All answers</a>}>
       {latest.error && <Problem message={latest.error} />}
       {!latest.data && !latest.error && <Loading />}
       {latest.data && !latest.data.answers.length && <Empty>No answers in this range.</Empty>}
       {latest.data && latest.data.answers.length > 0 && (
         <div class="answers">
           {latest.data.answers.map((a) => (
-            <AnswerCard key={a.id} answer={a} aliases={p.aliases} clip={420} />
+            <AnswerCard key={a.id} answer={a} aliases={p.aliases} clip={300} maxCitations={3} />
           ))}
         </div>
       )}

@@ -43,7 +43,7 @@ export function Leaderboard(p: PartProps) {
     : [];
   const max = Math.max(0, ...rows.map((r) => r.ai_visibility_score ?? 0));
   return (
-    <Panel title="Competitor leaderboard">
+    <Panel title="Competitor leaderboard" busy={comparison.loading}>
       {comparison.error && <Problem message={comparison.error} />}
       {!c && !comparison.error && <Loading />}
       {c && (

@@ -26,7 +26,7 @@ export function PromptsPanel(p: PartProps) {
   );
   const rows = prompts.data?.prompts ?? [];
   return (
-    <Panel title="Prompts">
+    <Panel title="Prompts" busy={prompts.loading}>
       {prompts.error && <Problem message={prompts.error} />}
       {!prompts.data && !prompts.error && <Loading />}
       {prompts.data && (
@@ -49,7 +49,7 @@ export function PromptsPanel(p: PartProps) {
             { key: 'avg_visibility', label: 'Visibility', align: 'right' },
             { key: 'total_mentions', label: 'Mentions', align: 'right' },
             { key: 'total_citations', label: 'Citations', align: 'right' },
-            { key: 'avg_competitor_score', label: 'Competitors', align: 'right' },
+            { key: 'avg_competitor_score', label: 'Competitor score', align: 'right' },
           ]}
         />
       )}

@@ -25,10 +25,10 @@ interface Bucket {
 function bucketDays(date: string, granularity: 'day' | 'week', f: Filters) {
   if (granularity === 'day') return { date_from: date, date_to: date };
   const end = isoDay(Date.parse(`${date}T00:00:00Z`) + 6 * 86_400_000);
-  return {
-    date_from: date < f.date_from ? f.date_from : date,
-    date_to: end > f.date_to ? f.date_to : end,
-  };
+  // Days as YYYY-MM-DD compare as text; the week clipped to the page's range.
+  const [, from] = [date, f.date_from].sort();
+  const [to] = [end, f.date_to].sort();
+  return { date_from: from, date_to: to };
 }
 
 function GranularityPicker(p: { value: 'day' | 'week' }) {
@@ -95,7 +95,7 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Fil
     />
   );
   return (
-    <Panel title="Visibility trend" actions={<GranularityPicker value={p.granularity} />}>
+    <Panel title="Visibility trend" busy={trend.loading} actions={<GranularityPicker value={p.granularity} />}>
       {trend.error && <Problem message={trend.error} />}
       {!trend.data && !trend.error && <Loading />}
       {trend.data && (

@@ -1,5 +1,6 @@
 // Settings > Alerts: the alert rules of the brand in view (create, delete) and its recent firings,
 // through the API's alert operations.
+import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { change, fieldOf, messageOf, read } from '../../api.ts';
 import { useApp } from '../../context.ts';
@@ -139,66 +140,55 @@ export function AlertsPage() {
         {!rules.data && !rules.error && <Loading />}
         {rules.data && !rules.data.length && <Empty>No rules yet.</Empty>}
         {rules.data && rules.data.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Window</th>
-                <th scope="col">State</th>
-                <th scope="col">Last checked</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((r) => (
-                <tr key={r.id}>
-                  <td>{ruleText(r)}</td>
-                  <td class="num">{r.window_days} days</td>
-                  <td>{r.firing ? <span class="badge bad">firing</span> : <span class="badge">quiet</span>}</td>
-                  <td>{day(r.evaluated_on)}</td>
-                  <td class="actions-cell">
-                    <button
-                      type="button"
-                      class="icon"
-                      aria-label={`Delete rule: ${ruleText(r)}`}
-                      title="Delete"
-                      onClick={() => setDeleting(r)}
-                    >
-                      <TrashIcon />
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable<Rule>
+            caption="Alert rules"
+            rows={rules.data}
+            rowKey={(r) => r.id}
+            columns={[
+              { key: 'rule', label: 'Rule', render: (r) => ruleText(r) },
+              { key: 'window_days', label: 'Window', align: 'right', render: (r) => `${r.window_days} days` },
+              {
+                key: 'firing',
+                label: 'State',
+                render: (r) => (r.firing ? <span class="badge bad">firing</span> : <span class="badge">quiet</span>),
+              },
+              { key: 'evaluated_on', label: 'Last checked', render: (r) => day(r.evaluated_on) },
+              {
+                key: 'actions',
+                label: 'Actions',
+                hideLabel: true,
+                cellClass: 'actions-cell',
+                render: (r) => (
+                  <button
+                    type="button"
+                    class="icon"
+                    aria-label={`Delete rule: ${ruleText(r)}`}
+                    title="Delete"
+                    onClick={() => setDeleting(r)}
+                  >
+                    <TrashIcon />
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </Panel>
       <Panel title="Recent firings">
         {firings.error && <Problem message={firings.error} />}
         {firings.data && !firings.data.alerts.length && <Empty>Nothing has fired.</Empty>}
         {firings.data && firings.data.alerts.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Previous</th>
-                <th scope="col">Current</th>
-                <th scope="col">Day</th>
-              </tr>
-            </thead>
-            <tbody>
-              {firings.data.alerts.map((a) => (
-                <tr key={a.id}>
-                  <td>{ruleText(a)}</td>
-                  <td class="num">{a.previous}</td>
-                  <td class="num">{a.current}</td>
-                  <td>{day(a.evaluated_on)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable<Firing>
+            caption="Recent firings"
+            rows={firings.data.alerts}
+            rowKey={(a) => a.id}
+            columns={[
+              { key: 'rule', label: 'Rule', render: (a) => ruleText(a) },
+              { key: 'previous', label: 'Previous', align: 'right' },
+              { key: 'current', label: 'Current', align: 'right' },
+              { key: 'evaluated_on', label: 'Day', render: (a) => day(a.evaluated_on) },
+            ]}
+          />
         )}
       </Panel>
       {deleting && (

@@ -1,6 +1,7 @@
 // Settings > Connect: the MCP address and the lines to paste into Claude Code, Claude Desktop and
 // Cursor; and the OAuth applications connected to the person's account, each with Disconnect,
 // which ends its tokens at once.
+import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { get, post } from '../../api.ts';
 import { dateTime } from '../../format.ts';
@@ -97,34 +98,36 @@ export function ConnectPage() {
           <Panel title="Connected applications">
             {!d.applications.length && <Empty>No application is connected to your account.</Empty>}
             {d.applications.length > 0 && (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Application</th>
-                    <th scope="col">Connected</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.applications.map((a) => (
-                    <tr key={a.client_id}>
-                      <td>
+              <DataTable<Connect['applications'][number]>
+                caption="Connected applications"
+                rows={d.applications}
+                rowKey={(a) => a.client_id}
+                columns={[
+                  {
+                    key: 'name',
+                    label: 'Application',
+                    render: (a) => (
+                      <>
                         {appName(a)}
                         <br />
                         <span class="muted">The name it gave itself</span>
-                      </td>
-                      <td>{dateTime(a.connected_at)}</td>
-                      <td class="actions-cell">
-                        <button type="button" class="danger" onClick={() => setLeaving(a)}>
-                          Disconnect <span class="sr-only">{appName(a)}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      </>
+                    ),
+                  },
+                  { key: 'connected_at', label: 'Connected', render: (a) => dateTime(a.connected_at) },
+                  {
+                    key: 'actions',
+                    label: 'Actions',
+                    hideLabel: true,
+                    cellClass: 'actions-cell',
+                    render: (a) => (
+                      <button type="button" class="danger" onClick={() => setLeaving(a)}>
+                        Disconnect <span class="sr-only">{appName(a)}</span>
+                      </button>
+                    ),
+                  },
+                ]}
+              />
             )}
           </Panel>
         </>

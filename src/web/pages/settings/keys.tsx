@@ -1,5 +1,6 @@
 // Settings > API keys: the person's keys (the command line's too), a new key shown once with
 // Copy, and Revoke after a confirmation; a revoked key answers 401 on its next request.
+import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { fieldOf, get, messageOf, post } from '../../api.ts';
 import { dateTime } from '../../format.ts';
@@ -105,42 +106,34 @@ export function KeysPage() {
         {!keys.data && !keys.error && <Loading />}
         {keys.data && !keys.data.length && <Empty>No keys yet. Create one with New key.</Empty>}
         {keys.data && keys.data.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name ?? <span class="muted">No name</span>}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{dateTime(k.created_at)}</td>
-                  <td>{dateTime(k.last_used_at)}</td>
-                  <td class="actions-cell">
-                    <button
-                      type="button"
-                      class="icon"
-                      aria-label={`Revoke ${keyName(k)}`}
-                      title="Revoke"
-                      onClick={() => setRevoking(k)}
-                    >
-                      <TrashIcon />
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable<Key>
+            caption="Your API keys"
+            rows={keys.data}
+            rowKey={(k) => k.id}
+            columns={[
+              { key: 'name', label: 'Name', render: (k) => k.name ?? <span class="muted">No name</span> },
+              { key: 'prefix', label: 'Key', render: (k) => <code>{k.prefix}…</code> },
+              { key: 'created_at', label: 'Created', render: (k) => dateTime(k.created_at) },
+              { key: 'last_used_at', label: 'Last used', render: (k) => dateTime(k.last_used_at) },
+              {
+                key: 'actions',
+                label: 'Actions',
+                hideLabel: true,
+                cellClass: 'actions-cell',
+                render: (k) => (
+                  <button
+                    type="button"
+                    class="icon"
+                    aria-label={`Revoke ${keyName(k)}`}
+                    title="Revoke"
+                    onClick={() => setRevoking(k)}
+                  >
+                    <TrashIcon />
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </Panel>
       {revoking && (

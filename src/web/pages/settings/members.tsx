@@ -1,6 +1,7 @@
 // Settings > Members (admins): who belongs to the organization, with their role and when they
 // joined; Invite shows the link once (and says whether it was mailed); roles change and members
 // leave after a confirmation, never the last admin.
+import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { fieldOf, get, messageOf, post } from '../../api.ts';
 import { useApp } from '../../context.ts';
@@ -112,43 +113,46 @@ export function MembersPage() {
         {members.error && <Problem message={members.error} />}
         {!members.data && !members.error && <Loading />}
         {members.data && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.map((m) => (
-                <tr key={m.user_id}>
-                  <td>
+          <DataTable<Member>
+            caption="Members"
+            rows={members.data}
+            rowKey={(m) => m.user_id}
+            columns={[
+              {
+                key: 'email',
+                label: 'Email',
+                render: (m) => (
+                  <>
                     {m.email}
                     {m.email === me.email && <span class="muted"> (you)</span>}
-                  </td>
-                  <td>
-                    <span class={m.role === 'admin' ? 'badge accent' : 'badge'}>{m.role}</span>
-                  </td>
-                  <td>{day(m.joined_at)}</td>
-                  <td class="actions-cell">
-                    <div class="actions">
-                      <button type="button" onClick={() => setRole(m, m.role === 'admin' ? 'member' : 'admin')}>
-                        {m.role === 'admin' ? 'Make member' : 'Make admin'}
-                        <span class="sr-only">: {m.email}</span>
-                      </button>
-                      <button type="button" class="danger" onClick={() => setRemoving(m)}>
-                        Remove <span class="sr-only">{m.email}</span>
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              {
+                key: 'role',
+                label: 'Role',
+                render: (m) => <span class={m.role === 'admin' ? 'badge accent' : 'badge'}>{m.role}</span>,
+              },
+              { key: 'joined_at', label: 'Joined', render: (m) => day(m.joined_at) },
+              {
+                key: 'actions',
+                label: 'Actions',
+                hideLabel: true,
+                cellClass: 'actions-cell',
+                render: (m) => (
+                  <div class="actions">
+                    <button type="button" onClick={() => setRole(m, m.role === 'admin' ? 'member' : 'admin')}>
+                      {m.role === 'admin' ? 'Make member' : 'Make admin'}
+                      <span class="sr-only">: {m.email}</span>
+                    </button>
+                    <button type="button" class="danger" onClick={() => setRemoving(m)}>
+                      Remove <span class="sr-only">{m.email}</span>
+                    </button>
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
       </Panel>
       {removing && (

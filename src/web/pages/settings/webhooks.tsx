@@ -1,6 +1,7 @@
 // Settings > Webhooks: the webhook operations of the API as a page. An endpoint is a URL with its
 // events, signed in the Standard Webhooks format; its secret is shown once; Send test queues a
 // webhook.test; each endpoint's recent deliveries show their status and attempts.
+import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { change, fieldOf, messageOf, read } from '../../api.ts';
 import { dateTime } from '../../format.ts';
@@ -105,33 +106,25 @@ function Deliveries(p: { endpoint: Endpoint; round: number }) {
   if (!list.data) return <Loading />;
   if (!list.data.length) return <Empty>No deliveries yet.</Empty>;
   return (
-    <table>
-      <caption class="sr-only">Recent deliveries to {p.endpoint.url}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Status</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {list.data.map((d) => (
-          <tr key={d.id}>
-            <td>
-              <code>{d.type}</code>
-            </td>
-            <td>
-              <span class={d.status === 'succeeded' ? 'badge ok' : d.status === 'failed' ? 'badge bad' : 'badge'}>
-                {d.status}
-              </span>
-            </td>
-            <td class="num">{d.attempt_count}</td>
-            <td>{dateTime(d.created_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable<Delivery>
+      caption={`Recent deliveries to ${p.endpoint.url}`}
+      rows={list.data}
+      rowKey={(d) => d.id}
+      columns={[
+        { key: 'type', label: 'Event', render: (d) => <code>{d.type}</code> },
+        {
+          key: 'status',
+          label: 'Status',
+          render: (d) => (
+            <span class={d.status === 'succeeded' ? 'badge ok' : d.status === 'failed' ? 'badge bad' : 'badge'}>
+              {d.status}
+            </span>
+          ),
+        },
+        { key: 'attempt_count', label: 'Attempts', align: 'right' },
+        { key: 'created_at', label: 'Created', render: (d) => dateTime(d.created_at) },
+      ]}
+    />
   );
 }
 
