@@ -6,7 +6,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../stores/index.ts';
-import { AuditFailure, auditUrl } from './audit.ts';
 import { claimAudit, completeAudit, failAudit, failExhausted, type Claim } from './store.ts';
 import { startClaimWorker, WakeGroup, type ClaimWorker } from '../runtime/claim-worker.ts';
 
@@ -46,6 +45,9 @@ export function startAuditWorker(
   const limits = { staleMs: opts.staleMs ?? STALE_MS, maxAttempts: opts.maxAttempts ?? MAX_ATTEMPTS };
 
   async function run(claim: Claim, signal: AbortSignal): Promise<void> {
+    // Loaded by the first audit, not at start: the page parser (cheerio) and the signals cost every
+    // process a third of a CPU second to load, and most never audit a page.
+    const { AuditFailure, auditUrl } = await import('./audit.ts');
     const { timeoutMs, fastMs } = config.audits;
     const deadline = timeoutMs + 5_000;
     try {

@@ -5,14 +5,12 @@
 // check, then a fresh server and transport handle it.
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { AppDeps } from '../operations/context.ts';
 import { ApiError } from '../errors.ts';
 import { requireIdentity } from '../tenancy/keys.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
 import { originAllowed } from './origin.ts';
-import { authInfoFor, createMcpServer } from './server.ts';
 import { malformedToolCall } from './malformed.ts';
 
 export const MCP_PATH = '/api/mcp';
@@ -37,6 +35,12 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
     return;
   }
 
+  // The SDK's server and transport load with the first MCP request, not at start: a fifth of a CPU
+  // second that a process serving no MCP client never pays.
+  const [{ StreamableHTTPServerTransport }, { authInfoFor, createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./server.ts'),
+  ]);
   const log = ctx.state.log ?? deps.log;
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const server = createMcpServer(deps, {

@@ -1,15 +1,18 @@
 // The main thread's side of the ingest workers (ingest/worker.ts): hands them chunks of lines in
 // turn, gets back prepared batches in file order, and answers their prompt and brand look-ups from
 // Postgres. Two workers per ingest run: with one, the writes waited for it and a core sat idle
-// for a fifth of the run (commit c5fcc51); the workers' caches never outlive the run.
+// for a fifth of the run (commit c5fcc51). The threads are borrowed (runtime/ts-worker.ts): a run
+// starts the second only for a second chunk, and gives both back idle for the next run, whose
+// first message clears what the last one cached (the workers' caches never outlive the run).
 import os from 'node:os';
-import { TsWorker, transferable } from '../../runtime/ts-worker.ts';
+import { borrowWorker, giveBackWorker, transferable, type TsWorker } from '../../runtime/ts-worker.ts';
 import type { Stores } from '../../stores/index.ts';
 import type { LineChunk } from './chunk-lines.ts';
 import { IngestCache, type PreparedBatch, type PromptInfo } from './batch.ts';
 import type { Entity } from '../../tenancy/tracked.ts';
 
 export type ToWorker =
+  | { kind: 'run'; latest: number }
   | { kind: 'chunk'; seq: number; chunk: LineChunk; first: boolean }
   | { kind: 'found'; prompts: [string, PromptInfo | null][]; brands: [string, Entity[]][]; error?: string };
 
@@ -23,12 +26,6 @@ export interface PreparedChunk {
   invalid: { line: number; error: string }[];
 }
 
-/** What a worker is started with (its workerData). */
-export interface WorkerInit {
-  /** The latest collected_at accepted, in epoch milliseconds (see latestCollectedAt). */
-  latest: number;
-}
-
 export type ToMain =
   | ({ kind: 'prepared'; seq: number } & PreparedChunk)
   | { kind: 'failed'; seq: number; error: string }
@@ -36,6 +33,7 @@ export type ToMain =
 
 /** Workers of one ingest run: two, or one on a single core. */
 const WORKERS = Math.min(2, os.availableParallelism());
+const MODULE = new URL('./worker.ts', import.meta.url);
 
 /** Each line number of a prepared byte chunk, numbered from 1 by its worker, moved on by `by`. */
 function renumbered(p: PreparedChunk, by: number): PreparedChunk {
@@ -55,20 +53,27 @@ export class PrepareThreads {
   private nextLine: Promise<number> = Promise.resolve(1);
 
   /** `latest`: the latest collected_at the workers accept, in epoch milliseconds. */
-  constructor(stores: Stores, latest: number, workers = WORKERS) {
+  constructor(
+    stores: Stores,
+    private readonly latest: number,
+    private readonly workers = WORKERS,
+  ) {
     this.cache = new IngestCache(stores);
-    const workerData: WorkerInit = { latest };
-    for (let i = 0; i < Math.max(1, workers); i++) {
+  }
+
+  /** The worker that takes the next chunk, borrowed on its first chunk. */
+  private next(): PrepareThreads['threads'][number] {
+    const i = this.handed++ % Math.max(1, this.workers);
+    if (!this.threads[i]) {
       const thread = {
-        worker: new TsWorker<PreparedChunk>(new URL('./worker.ts', import.meta.url), {
-          name: 'ingest worker',
-          workerData,
-        }),
+        worker: borrowWorker<PreparedChunk>(MODULE, { name: 'ingest worker' }),
         sentBrands: new Set<string>(),
       };
       thread.worker.worker.on('message', (m: ToMain) => this.onMessage(thread, m));
-      this.threads.push(thread);
+      thread.worker.worker.postMessage({ kind: 'run', latest: this.latest } satisfies ToWorker);
+      this.threads[i] = thread;
     }
+    return this.threads[i];
   }
 
   /**
@@ -77,7 +82,7 @@ export class PrepareThreads {
    */
   prepare(chunk: LineChunk): Promise<PreparedChunk> {
     const first = this.handed === 0;
-    const { worker } = this.threads[this.handed++ % this.threads.length];
+    const { worker } = this.next();
     // A file's chunk is concatenated into memory of its own (ingest/file.ts), so it moves instead
     // of being copied; a small one cut from Node's shared pool is copied (transferable). Either
     // way the caller must not use it again.
@@ -92,8 +97,9 @@ export class PrepareThreads {
     return read.then(([line, p]) => renumbered(p, line - 1));
   }
 
+  /** Ends the run: a worker with a chunk still in hand (a failed run) is stopped, the others kept. */
   async close(): Promise<void> {
-    await Promise.all(this.threads.map((t) => t.worker.close()));
+    await Promise.all(this.threads.map((t) => giveBackWorker(t.worker, WORKERS)));
   }
 
   private onMessage(thread: PrepareThreads['threads'][number], m: ToMain): void {

@@ -1,12 +1,12 @@
 // A worker thread of `ingest FILE` (started by ingest/worker-pool.ts): reads, validates, analyses and
 // serialises each chunk of lines, so the main thread only writes. Prompts and brand entities live
 // in Postgres, which belongs to the main thread: the worker asks it for those it has not seen yet.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { compileEntities, type CompiledEntities } from '../analysis/analyze.ts';
 import type { LineChunk } from './chunk-lines.ts';
 import { prepareChunk } from './prepare-chunk.ts';
 import type { Lookups, PromptInfo } from './batch.ts';
-import type { ToMain, ToWorker, WorkerInit } from './worker-pool.ts';
+import type { ToMain, ToWorker } from './worker-pool.ts';
 
 const port = parentPort!;
 const send = (m: ToMain, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
@@ -48,8 +48,9 @@ class AskingLookups implements Lookups {
   }
 }
 
-const lookups = new AskingLookups();
-const { latest } = workerData as WorkerInit;
+// Set by each run's first message: the thread serves one run after another (worker-pool.ts).
+let lookups = new AskingLookups();
+let latest = 0;
 let queue: Promise<void> = Promise.resolve();
 
 async function prepare(seq: number, chunk: LineChunk, first: boolean): Promise<void> {
@@ -65,7 +66,11 @@ async function prepare(seq: number, chunk: LineChunk, first: boolean): Promise<v
 }
 
 port.on('message', (m: ToWorker) => {
-  if (m.kind === 'found') lookups.found(m);
+  if (m.kind === 'run') {
+    // A new run: nothing cached by the last one is used (prompts and entities may have changed).
+    lookups = new AskingLookups();
+    latest = m.latest;
+  } else if (m.kind === 'found') lookups.found(m);
   // One chunk at a time: a chunk's look-ups wait for the main thread's answer.
   else queue = queue.then(() => prepare(m.seq, m.chunk, m.first));
 });

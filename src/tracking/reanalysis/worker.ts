@@ -1,15 +1,21 @@
 // The worker thread of a re-analysis (started by reanalysis/worker-thread.ts): turns each step's stored
 // rows into the answer_rows_in rows of the next generation (reanalysis/step.ts), one step at a time, in order.
-import { parentPort, workerData } from 'node:worker_threads';
-import { compileEntities } from '../analysis/analyze.ts';
+import { parentPort } from 'node:worker_threads';
+import { compileEntities, type CompiledEntities } from '../analysis/analyze.ts';
 import { stepLines } from './step.ts';
 import type { ReanalysisInit, ToMain, ToWorker } from './worker-thread.ts';
 
 const port = parentPort!;
-const init = workerData as ReanalysisInit;
-const compiled = compileEntities(init.entities);
+// Set by each run's first message: the thread serves one run after another (worker-thread.ts).
+let init: ReanalysisInit;
+let compiled: CompiledEntities;
 
 port.on('message', (m: ToWorker) => {
+  if (m.kind === 'run') {
+    init = m;
+    compiled = compileEntities(m.entities);
+    return;
+  }
   let reply: ToMain;
   try {
     reply = { seq: m.seq, ...stepLines(m, init.brandId, compiled, init.generation) };
