@@ -24,9 +24,10 @@ const HEADING = /^ {0,3}#{1,3}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const BULLET = /^[ \t]*[-*+][ \t]+(.*)$/;
 const NUMBERED = /^[ \t]*(\d{1,9})[.)][ \t]+(.*)$/;
 
-// `**bold**`, `[label](target "title")`, a `[3]` footnote marker.
+// `**bold**`, `[label](target "title")` (a target may hold one level of parentheses, as
+// Wikipedia's do), a `[3]` footnote marker.
 const INLINE =
-  /\*\*(?=\S)([\s\S]+?)(?<=\S)\*\*|\[([^\]\n]+)\]\([ \t]*<?([^\s()<>]+)>?(?:[ \t]+"[^"\n]*")?[ \t]*\)|\[(\d{1,3})\]/g;
+  /\*\*(?=\S)([\s\S]+?)(?<=\S)\*\*|\[([^\]\n]+)\]\([ \t]*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?(?:[ \t]+"[^"\n]*")?[ \t]*\)|\[(\d{1,3})\]/g;
 
 const isWebUrl = (url: string) => /^https?:\/\/[^\s]/i.test(url);
 
