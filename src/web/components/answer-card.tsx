@@ -1,7 +1,9 @@
 // One AI answer as the explorer and the overview show it: where and when it was collected, its
-// text with the tracked names marked, each tracked entity's sentiment, and its citations. Every
-// value is rendered as text; a citation is a link only when its URL is http(s).
+// text (the safe markdown subset of answer-text.ts) with the tracked names marked, each tracked
+// entity's sentiment, and its citations. Every value is rendered as text (Preact elements, never
+// HTML); a link, in the text or a citation, only when its URL is http(s).
 import { dateTime } from '../format.ts';
+import { clipBlocks, type Inline, parseAnswer } from '../answer-text.ts';
 import { highlight } from '../highlight.ts';
 
 export interface AnswerEntity {
@@ -64,11 +66,11 @@ export function namesOf(answer: Answer, aliases?: Map<string, string[]>): Map<st
   return names;
 }
 
-export function AnswerText(p: { text: string; names: Map<string, string>; brandId?: string; clip?: number }) {
-  const text = p.clip && p.text.length > p.clip ? `${p.text.slice(0, p.clip).trimEnd()}…` : p.text;
+/** Text with the tracked names marked (as text nodes inside <mark>, never as HTML). */
+function Marked(p: { text: string; names: Map<string, string>; brandId?: string }) {
   return (
-    <p class="answer-text">
-      {highlight(text, p.names).map((s, i) =>
+    <>
+      {highlight(p.text, p.names).map((s, i) =>
         s.entity ? (
           <mark key={i} class={s.entity === p.brandId ? 'mark-brand' : undefined}>
             {s.text}
@@ -77,7 +79,64 @@ export function AnswerText(p: { text: string; names: Map<string, string>; brandI
           s.text
         ),
       )}
-    </p>
+    </>
+  );
+}
+
+function Inlines(p: { content: Inline[]; names: Map<string, string>; brandId?: string }) {
+  return (
+    <>
+      {p.content.map((x, i) => {
+        if (x.kind === 'strong')
+          return (
+            <strong key={i}>
+              <Inlines content={x.children} names={p.names} brandId={p.brandId} />
+            </strong>
+          );
+        if (x.kind === 'ref')
+          return (
+            <sup key={i} class="answer-ref">
+              {x.n}
+            </sup>
+          );
+        const text = <Marked key={i} text={x.text} names={p.names} brandId={p.brandId} />;
+        return x.kind === 'link' && x.href ? (
+          <a key={i} href={x.href} rel="noopener noreferrer nofollow" target="_blank">
+            {text}
+          </a>
+        ) : (
+          text
+        );
+      })}
+    </>
+  );
+}
+
+/** An answer's text: the markdown subset of answer-text.ts as elements, the tracked names marked. */
+export function AnswerText(p: { text: string; names: Map<string, string>; brandId?: string; clip?: number }) {
+  const parsed = parseAnswer(p.text);
+  const blocks = p.clip ? clipBlocks(parsed, p.clip) : parsed;
+  const inline = (content: Inline[]) => <Inlines content={content} names={p.names} brandId={p.brandId} />;
+  return (
+    <div class="answer-text">
+      {blocks.map((b, i) => {
+        if (b.kind === 'heading')
+          return (
+            <p key={i} class="answer-heading">
+              <strong>{inline(b.content)}</strong>
+            </p>
+          );
+        if (b.kind === 'paragraph') return <p key={i}>{inline(b.content)}</p>;
+        const items = b.items.map((item, j) => <li key={j}>{inline(item)}</li>);
+        return b.ordered ? (
+          <ol key={i} start={b.start}>
+            {items}
+          </ol>
+        ) : (
+          <ul key={i}>{items}</ul>
+        );
+      })}
+    </div>
   );
 }
 

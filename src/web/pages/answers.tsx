@@ -1,6 +1,6 @@
 // The answers explorer: the answers behind a figure, read from the address with the answers
 // operation's own parameters (date_from, date_to, model, region, topic_id, prompt_id, platform,
-// mode, mentioned), newest first. Pages follow the operation's cursor ("Load more" appends the next
+// mode, mentioned, domain), newest first. Pages follow the operation's cursor ("Load more" appends the next
 // page, so nothing is skipped or repeated); the CSV walks every page at these filters.
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, read } from '../api.ts';
@@ -17,7 +17,7 @@ import { type Column, tableCsv } from '../components/data-table.tsx';
 import type { PageProps } from '../routes.ts';
 
 /** The explorer's own parameters, beside the filter bar's. */
-const OWN = ['prompt_id', 'platform', 'mode', 'mentioned'] as const;
+const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'domain'] as const;
 const PAGE = 20;
 const CSV_PAGE = '100';
 
@@ -233,6 +233,17 @@ export function AnswersPage(p: PageProps) {
           }))}
           onChange={(v) => setOwn('prompt_id', v)}
         />
+        {/* A cited domain comes from a link (a top or gap domain); here it can only be cleared. */}
+        {own.domain && (
+          <OwnFilter
+            id="filter-domain"
+            label="Citing"
+            value={own.domain}
+            all="Any domain"
+            options={[]}
+            onChange={(v) => setOwn('domain', v)}
+          />
+        )}
       </fieldset>
       {csv.error && <Problem message={csv.error} />}
       {state.error && <Problem message={state.error} />}

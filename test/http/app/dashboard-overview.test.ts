@@ -70,6 +70,26 @@ test.before(async () => {
       });
     }
   }
+  // A source cited beside Globex only: the citation gap's one domain.
+  lines.push({
+    prompt_id: who.promptIds[1],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: `${dayOf(today - 2 * DAY_MS)}T18:00:00Z`,
+    text: 'Globex Corp is the pick of the forum.',
+    citations: [{ url: 'https://forum.example/t/1', title: 'Forum thread' }],
+  });
+  // Yesterday's markdown answer, with markup and a javascript: link target among it.
+  lines.push({
+    prompt_id: who.promptIds[0],
+    platform: 'perplexity',
+    model: 'sonar',
+    region: 'US',
+    collected_at: `${TO}T19:00:00Z`,
+    text: `## Top picks\n\n1. **Acme** boots: sturdy[1]\n2. Globex: see [the review](https://review.example/crm) or [trick](javascript:window.__xss=6) <i>x</i>`,
+    citations: [{ url: 'https://review.example/crm', title: 'Review' }],
+  });
   // Yesterday's hostile answer: markup in its text and title, a javascript: citation.
   lines.push({
     prompt_id: who.promptIds[0],
@@ -265,7 +285,7 @@ test.serial('a filter changed is written to the address, and a reload of it show
 });
 
 test.serial(
-  'links from a card, a leaderboard row and a prompt open the explorer on the answers the API lists',
+  'links from a card, a leaderboard row, a prompt and a domain open the explorer on the answers the API lists',
   async (t) => {
     if (!HAVE_CHROMIUM) return t.pass('no Chromium');
     const { page, errors } = await newPage();
@@ -288,6 +308,17 @@ test.serial(
       { mentioned: competitorId },
     );
     await follow(page.getByRole('link', { name: 'best crm number 3', exact: true }), { prompt_id: who.promptIds[2] });
+    // A domain opens the answers citing it; a competitor beside a gap domain, those that name it too.
+    await follow(
+      page.getByRole('table', { name: 'Top cited domains' }).getByRole('link', { name: 'review.example', exact: true }),
+      { domain: 'review.example' },
+    );
+    const gap = page.getByRole('table', { name: 'Citation gap: domains' });
+    await follow(gap.getByRole('link', { name: 'forum.example', exact: true }), { domain: 'forum.example' });
+    await follow(gap.getByRole('link', { name: 'Globex', exact: true }), {
+      domain: 'forum.example',
+      mentioned: competitorId,
+    });
     t.deepEqual(errors, []);
   },
 );
@@ -302,7 +333,7 @@ test.serial(
     // The ingest keeps only http(s) citations, so the API never serves a javascript: URL; the app's
     // own guard is tried on a response given one on its way to the page.
     const listed = await api('answers', Object.fromEntries(new URLSearchParams(query)));
-    t.false(JSON.stringify(listed).includes('javascript:'));
+    t.false(JSON.stringify(listed.answers.map((a: any) => a.citations)).includes('javascript:'));
     await page.route('**/app/api/op/answers?*', async (route) => {
       const res = await route.fetch();
       const body = await res.json();
@@ -325,10 +356,24 @@ test.serial(
     t.is(await hostile.locator('a[href^="javascript"]').count(), 0);
     await hostile.getByText('Click <b>me</b>', { exact: true }).click();
     await t.notThrowsAsync(hostile.getByRole('link', { name: '<script>window.__xss=4</script>' }).waitFor());
+    // Markdown is shown as elements, its markup and non-web link targets as text.
+    const md = page.locator('article[data-answer-id]').filter({ hasText: 'Top picks' });
+    t.is(await md.locator('.answer-heading strong').textContent(), 'Top picks');
+    t.deepEqual(await md.locator('.answer-text ol > li').allTextContents(), [
+      'Acme boots: sturdy1',
+      'Globex: see the review or trick <i>x</i>',
+    ]);
+    t.is(await md.locator('.answer-text li strong mark').textContent(), 'Acme');
+    t.is(await md.locator('.answer-text sup').textContent(), '1');
+    const review = md.locator('.answer-text').getByRole('link', { name: 'the review', exact: true });
+    t.is(await review.getAttribute('href'), 'https://review.example/crm');
+    t.is(await review.getAttribute('rel'), 'noopener noreferrer nofollow');
+    t.is(await md.locator('.answer-text a').count(), 1);
+    await md.getByText('trick').click();
     // Each named entity's sentiment is shown in words.
     t.regex((await hostile.locator('.entity-list').textContent()) ?? '', /Acme.*(Positive|Neutral|Negative)/);
     t.is(await page.evaluate(() => (window as any).__xss), undefined);
-    t.is(await page.locator('main img, main script, main b').count(), 0);
+    t.is(await page.locator('main img, main script, main b, main i').count(), 0);
     t.deepEqual(errors, []);
   },
 );

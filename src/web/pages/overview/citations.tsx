@@ -1,7 +1,8 @@
 // Citations (the citations operation): the mix of source categories, the top domains and the top
 // URLs cited in the answers at the page's filters. The tables show ten rows; their CSV holds every
-// row the operation lists (up to its limit of 200). The answers operation filters by no domain or
-// category, so those link to the answers at the page's filters, the answers their figures count.
+// row the operation lists (up to its limit of 200). A domain links to the answers citing it (the
+// answers operation's domain filter); a category, which the answers operation does not filter by,
+// links to the answers at the page's filters, the answers its figures count.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
@@ -101,7 +102,7 @@ export function CitationsPanel(p: PartProps) {
                     label: 'Domain',
                     render: (r) => (
                       <BarLabel value={r.results_citing} max={maxDomain}>
-                        <a href={p.link()}>{r.domain}</a>{' '}
+                        <a href={p.link({ domain: r.domain })}>{r.domain}</a>{' '}
                         <span class="muted">{CATEGORY_WORDS[r.category] ?? r.category}</span>
                       </BarLabel>
                     ),

@@ -1,6 +1,6 @@
 // The citation gap (citation-gap): domains cited in answers naming a competitor and never in those
-// naming the brand. The summary and the first domains; each competitor's count opens the answers
-// naming that competitor.
+// naming the brand. The summary and the first domains; a domain opens the answers citing it, and
+// each competitor beside it the answers citing it that name that competitor.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
@@ -53,7 +53,7 @@ export function GapPanel(p: PartProps) {
                 label: 'Domain',
                 render: (d) => (
                   <BarLabel value={d.competitor_answers} max={max}>
-                    <a href={p.link()}>{d.domain}</a>{' '}
+                    <a href={p.link({ domain: d.domain })}>{d.domain}</a>{' '}
                     <span class="muted">{CATEGORY_WORDS[d.category] ?? d.category}</span>
                   </BarLabel>
                 ),
@@ -67,7 +67,7 @@ export function GapPanel(p: PartProps) {
                   d.competitors.map((c, i) => (
                     <span key={c.competitor_id}>
                       {i > 0 && ', '}
-                      <a href={p.link({ mentioned: c.competitor_id })}>{c.name}</a> ({c.answers})
+                      <a href={p.link({ domain: d.domain, mentioned: c.competitor_id })}>{c.name}</a> ({c.answers})
                     </span>
                   )),
                 csv: (d) => d.competitors.map((c) => `${c.name} (${c.answers})`).join('; '),
