@@ -11,7 +11,7 @@ import { requireKey } from './auth.ts';
 import { mountOperations } from './mount.ts';
 import { recordRequest } from './metrics.ts';
 import { oauthMount } from './oauth.ts';
-import { CRAWLER_LOGS_PATH } from '../traffic/crawlers/route.ts';
+import { rawEndpoints } from '../operations/raw-endpoints.ts';
 
 export interface AppOptions extends AppDeps {
   operations: Operation[];
@@ -23,10 +23,13 @@ export interface AppOptions extends AppDeps {
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-/** Paths under /api/ that take no key, exactly as written: the tracking beacon and the API document. */
-const KEYLESS_API_PATHS = new Set(['/api/collect', '/api/openapi.json']);
-/** The beacon has a rate limit of its own (src/traffic/index.ts): browsers of every visitor share it. */
-const OWN_RATE_LIMIT_PATHS = new Set(['/api/collect']);
+/** Paths under /api/ that take no key, exactly as written: the API document and the keyless raw endpoints (the beacon). */
+const KEYLESS_API_PATHS = new Set(['/api/openapi.json', ...rawEndpoints.filter((e) => !e.key).map((e) => e.path)]);
+/**
+ * Keyless raw endpoints with a rate limit of their own skip the guard and apply that limit
+ * themselves: the beacon's (src/traffic/index.ts), which browsers of every visitor share.
+ */
+const OWN_RATE_LIMIT_PATHS = new Set(rawEndpoints.filter((e) => !e.key && e.rateLimit).map((e) => e.path));
 
 /**
  * Whether the guard applies: /api/ in any case and any percent-encoding, so no spelling of a path
@@ -48,13 +51,18 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
   const app = new Koa();
   app.proxy = opts.config.trustProxy;
   const limiter = await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg);
-  // Key-protected paths whose own rate limit stands in for the API's: the crawler-log batch, which
-  // log forwarders post far more often than people call the API (docs/api.md section 14).
-  const crawlerLogsLimiter = await createLimiter(
-    { ...opts.config.crawlerLogsRateLimit, store: opts.config.rateLimit.store, keyPrefix: 'crawler-logs' },
-    opts.stores.pg,
-  );
-  const ownLimits = new Map<string, Koa.Middleware>([[CRAWLER_LOGS_PATH, rateLimit(crawlerLogsLimiter)]]);
+  // Key-protected raw endpoints whose own rate limit stands in for the API's: the crawler-log batch,
+  // which log forwarders post far more often than people call the API (docs/api.md section 14).
+  // Their counters live where the API's do.
+  const ownLimits = new Map<string, Koa.Middleware>();
+  for (const e of rawEndpoints) {
+    if (!e.key || !e.rateLimit) continue;
+    const own = await createLimiter(
+      { ...opts.config[e.rateLimit], store: opts.config.rateLimit.store, keyPrefix: e.name },
+      opts.stores.pg,
+    );
+    ownLimits.set(e.path, rateLimit(own));
+  }
 
   app.use(async (ctx, next) => {
     const given = ctx.get('x-request-id');

@@ -1,4 +1,5 @@
-// The OpenAPI 3.1 document, generated from the operation registry: the same zod schemas that parse
+// The OpenAPI 3.1 document, generated from the operation registry and the declared raw endpoints
+// (src/operations/raw-endpoints.ts, with their own limits): the same zod schemas that parse
 // a request describe it here (`z.toJSONSchema`, JSON Schema 2020-12, the dialect of OpenAPI 3.1),
 // so the document cannot drift from the code. scripts/openapi.ts writes it to docs/openapi.json and
 // a test compares that file with a fresh build. Served at GET /api/openapi.json.
@@ -8,6 +9,13 @@ import type { Operation } from '../operations/registry.ts';
 import { operationPath } from '../operations/registry.ts';
 import { limitMessage, PLAN_QUOTAS, type QuotaKind } from '../tenancy/quotas.ts';
 import { BRAND_NOT_FOUND } from '../tenancy/brands.ts';
+import {
+  rawEndpoints as declaredRawEndpoints,
+  type RawEndpoint,
+  type OwnRateLimit,
+  type RawMethodDoc,
+} from '../operations/raw-endpoints.ts';
+import { type Config, loadConfig } from '../config.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema and OpenAPI objects, plain JSON navigated by keyword
 type Schema = Record<string, any>;
@@ -178,7 +186,94 @@ function operationObject(
   return { path: `${prefix}${path.replace(/:(\w+)/g, '{$1}')}`, method: op.method.toLowerCase(), object };
 }
 
-export function buildOpenApi(operations: readonly Operation[]): Schema {
+/** The variables that set each own rate limit (src/config.ts); the document states their defaults. */
+const RATE_LIMIT_ENV: Record<OwnRateLimit, string> = {
+  collectRateLimit: 'COLLECT_RATE_LIMIT',
+  crawlerLogsRateLimit: 'CRAWLER_LOGS_RATE_LIMIT',
+};
+
+/** An error response with one example per message. */
+function messagesResponse(description: string, messages: string[]): Schema {
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        ...(messages.length === 1
+          ? { example: { error: messages[0] } }
+          : { examples: Object.fromEntries(messages.map((m) => [slug(m), { summary: m, value: { error: m } }])) }),
+      },
+    },
+  };
+}
+
+/** The responses a limited method of a raw endpoint adds: its body cap and its own rate limit. */
+function limitResponses(e: RawEndpoint, doc: RawMethodDoc, defaults: Config): Schema {
+  const responses: Schema = { ...doc.responses };
+  if (!doc.limited) return responses;
+  if (e.body) {
+    const { maxBytes, tooLargeStatus, tooLargeMessage } = e.body;
+    const existing = responses[tooLargeStatus];
+    const example = existing?.content?.['application/json']?.example?.error as string | undefined;
+    responses[tooLargeStatus] = messagesResponse(
+      `${existing ? `${existing.description}; ` : ''}a body over ${maxBytes} bytes is refused`,
+      [...(example ? [example] : []), tooLargeMessage],
+    );
+  }
+  if (e.rateLimit) {
+    const { max, windowS } = defaults[e.rateLimit];
+    responses[429] = messagesResponse(
+      "Too many requests from this address under the endpoint's own limit; `Retry-After` says when to retry",
+      [`Too many requests: the limit is ${max} per ${windowS} seconds; retry in 42 seconds`],
+    );
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+/** A raw endpoint's entries, one per method it answers, with its own limits stated. */
+function rawEndpointObjects(e: RawEndpoint, defaults: Config): [string, Schema][] {
+  const documented = Object.keys(e.openapi);
+  if (e.methods.length !== documented.length || e.methods.some((m) => !e.openapi[m])) {
+    throw new Error(
+      `OpenAPI: raw endpoint ${e.path} answers ${e.methods.join(', ')} but documents ${documented.join(', ')}`,
+    );
+  }
+  let limits = 'No rate limit.';
+  if (e.rateLimit) {
+    const { max, windowS } = defaults[e.rateLimit];
+    const env = RATE_LIMIT_ENV[e.rateLimit];
+    limits =
+      `Rate limit: its own, ${max} requests per ${windowS} seconds per client address by default ` +
+      `(\`${env}_MAX\`, \`${env}_WINDOW_S\`), in place of the API's.`;
+  }
+  const bodyLimit = e.body ? ` Body: at most ${e.body.maxBytes} bytes.` : '';
+  return e.methods.map((method, i) => {
+    const doc = e.openapi[method]!;
+    return [
+      method.toLowerCase(),
+      {
+        operationId: camel(e.name) + (i === 0 ? '' : camel(`-${method.toLowerCase()}`)),
+        summary: doc.summary,
+        description: `${e.description} ${limits}${bodyLimit}`,
+        tags: ['Raw endpoints'],
+        ...(e.key ? {} : { security: [] }),
+        parameters: doc.parameters ?? [],
+        ...(doc.body
+          ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body) } } } }
+          : doc.requestBody
+            ? { requestBody: doc.requestBody }
+            : {}),
+        responses: limitResponses(e, doc, defaults),
+        'x-raw-endpoint': true,
+      },
+    ];
+  });
+}
+
+export function buildOpenApi(
+  operations: readonly Operation[],
+  rawEndpoints: readonly RawEndpoint[] = declaredRawEndpoints,
+): Schema {
   const paths: Record<string, Schema> = {};
   const results: Record<string, Schema> = {};
   for (const op of operations) {
@@ -189,6 +284,15 @@ export function buildOpenApi(operations: readonly Operation[]): Schema {
       paths[path] ??= {};
       if (paths[path][method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} is declared twice`);
       paths[path][method] = object;
+    }
+  }
+  // Defaults only (no environment): the committed document is the same on every machine.
+  const defaults = loadConfig({});
+  for (const e of rawEndpoints) {
+    paths[e.path] ??= {};
+    for (const [method, object] of rawEndpointObjects(e, defaults)) {
+      if (paths[e.path][method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${e.path} is declared twice`);
+      paths[e.path][method] = object;
     }
   }
   return {
@@ -209,6 +313,12 @@ export function buildOpenApi(operations: readonly Operation[]): Schema {
         description:
           'The read-only subset for reporting tools, under `/api/v1/*`; ' +
           'each returns exactly what its REST twin returns.',
+      },
+      {
+        name: 'Raw endpoints',
+        description:
+          'Endpoints outside the operation model (src/operations/raw-endpoints.ts): the tracking script, ' +
+          'its beacon and the crawler-log batch, each with its own limits.',
       },
     ],
     security: [{ bearerAuth: [] }],

@@ -30,7 +30,8 @@ const isHttpUrl = (s: string) => {
 const required = (name: string) => (iss: { input: unknown }) =>
   iss.input === undefined ? `${name} is required` : `${name} must be a string`;
 
-const Beacon = z.object({
+/** The beacon's body; also its schema in the OpenAPI document (src/operations/raw-endpoints.ts). */
+export const Beacon = z.object({
   site: z.string({ error: required('site') }).regex(/^[A-Za-z0-9_-]{6,64}$/, 'site must be a tracking id'),
   url: z
     .string({ error: required('url') })

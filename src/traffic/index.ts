@@ -14,8 +14,8 @@ import { initCountryLookup } from './country.ts';
 import { crawlerLogsRoute } from './crawlers/route.ts';
 
 export interface Traffic {
-  /** An `extra` mount for createApp. */
-  mount(app: Koa): void;
+  /** The handlers of the raw endpoints by declared name (src/operations/raw-endpoints.ts, routed by src/http/raw.ts). */
+  handlers: Record<'tracking-script' | 'collect' | 'crawler-logs', Koa.Middleware>;
   /** Writes buffered visits now (tests, benchmarks). */
   flush(): Promise<void>;
   /** Flushes and stops the buffer (server shutdown, after the HTTP server has stopped). */
@@ -36,10 +36,10 @@ export async function createTraffic(deps: {
   const sites = createSiteResolver(deps.stores.pg);
   const script = serveScript();
   return {
-    mount(app) {
-      app.use(scriptRoute(script));
-      app.use(collectRoute({ sites, buffer, limiter, now: deps.now ?? (() => new Date()) }));
-      app.use(crawlerLogsRoute({ pg: deps.stores.pg, ch: deps.stores.ch, now: deps.now ?? (() => new Date()) }));
+    handlers: {
+      'tracking-script': scriptRoute(script),
+      collect: collectRoute({ sites, buffer, limiter, now: deps.now ?? (() => new Date()) }),
+      'crawler-logs': crawlerLogsRoute({ pg: deps.stores.pg, ch: deps.stores.ch, now: deps.now ?? (() => new Date()) }),
     },
     flush: () => buffer.flush(),
     close: () => buffer.close(),

@@ -8,7 +8,8 @@ import { chromium } from 'playwright-core';
 import { operations } from '../../src/operations/index.ts';
 import { operationPath } from '../../src/operations/registry.ts';
 import { buildOpenApi, openApiText } from '../../src/http/openapi.ts';
-import { get, startTestServer, type TestServer } from '../helpers/server.ts';
+import { rawEndpoints } from '../../src/operations/raw-endpoints.ts';
+import { get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -63,7 +64,7 @@ test('every operation is documented on each of its surfaces, with params, result
     }
   }
   const documentedOps = Object.values(doc.paths).reduce(
-    (n: number, methods: any) => n + Object.keys(methods).length,
+    (n: number, methods: any) => n + Object.values(methods).filter((m: any) => !m['x-raw-endpoint']).length,
     0,
   );
   t.is(documentedOps, count, 'no operation in the document that the registry lacks');
@@ -72,6 +73,41 @@ test('every operation is documented on each of its surfaces, with params, result
     scheme: 'bearer',
     description: doc.components.securitySchemes.bearerAuth.description,
   });
+});
+
+test('the raw endpoints are documented with their methods, access and own limits', (t) => {
+  const methodsOf = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
+  t.deepEqual(methodsOf('/t.js'), ['get', 'head']);
+  t.deepEqual(methodsOf('/api/collect'), ['options', 'post']);
+  t.deepEqual(methodsOf('/api/mcp/crawler-logs'), ['post']);
+  t.deepEqual(doc.paths['/t.js'].get.security, [], 'no key');
+  t.deepEqual(doc.paths['/api/collect'].post.security, [], 'no key');
+  t.falsy(doc.paths['/api/collect'].options.responses['429'], 'the preflight is not limited');
+  t.deepEqual(doc.paths['/api/collect'].post.requestBody.content['application/json'].schema.required, ['site', 'url']);
+  t.is(doc.paths['/api/mcp/crawler-logs'].post.security, undefined, 'the API key, as every operation');
+  t.truthy(doc.paths['/t.js'].get.responses['200'].content['application/javascript']);
+  t.falsy(doc.paths['/t.js'].get.responses['429'], 'no rate limit');
+  const collect = doc.paths['/api/collect'].post;
+  t.regex(collect.responses['429'].content['application/json'].example.error, /the limit is 600 per 60 seconds/);
+  t.truthy(collect.responses['400'].content['application/json'].examples['body-exceeds-8192-bytes']);
+  const logs = doc.paths['/api/mcp/crawler-logs'].post;
+  t.regex(logs.responses['429'].content['application/json'].example.error, /the limit is 120 per 60 seconds/);
+  t.truthy(logs.responses['413']);
+  t.deepEqual(
+    logs.parameters.map((p: any) => [p.name, p.in, p.required]),
+    [['brand_id', 'query', true]],
+  );
+  t.is(logs.requestBody.content['application/json'].schema.type, 'array');
+});
+
+test('a disallowed method on a raw endpoint answers 405 naming the declared methods', async (t) => {
+  // The key passes the guard of a keyed endpoint, so its handler answers the method.
+  const { key } = await seedTenant(server);
+  for (const e of rawEndpoints) {
+    const res = await fetch(`${server.url}${e.path}`, { method: 'PUT', headers: { authorization: `Bearer ${key}` } });
+    t.is(res.status, 405, e.path);
+    t.deepEqual(res.headers.get('allow')?.split(', '), [...e.methods], e.path);
+  }
 });
 
 test('docs/openapi.json is what the code generates (regenerate it with `npm run openapi`)', (t) => {

@@ -1,6 +1,7 @@
 // POST /api/mcp/crawler-logs?brand_id=ID (docs/api.md section 14): a log forwarder's batch. Not an
 // operation of src/operations/: its body is a JSON array, which the operation surfaces (REST body
-// merged with the query, MCP arguments) do not carry. It sits under /api/mcp/ so the guard of
+// merged with the query, MCP arguments) do not carry; it is a raw endpoint, declared in
+// src/operations/raw-endpoints.ts (routing, guard, OpenAPI). It sits under /api/mcp/ so the guard of
 // src/http/app.ts applies to it as to every write: its own rate limit (CRAWLER_LOGS_RATE_LIMIT_*,
 // in place of the API's, which forwarders would exhaust for people), then the API key; the brand
 // must be the key's organization's (404 otherwise, as every brand_id).
