@@ -34,12 +34,67 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 export const get = <T>(path: string) => call<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
 
-/** Runs one of the API's read operations, as the signed-in person. */
-export function read<T>(operation: string, params: Record<string, string | undefined> = {}): Promise<T> {
+/**
+ * When a read goes to the server. The embedded warehouse runs two reads at once
+ * (CLICKHOUSE_READ_SLOTS) in the order they arrive, so a page sending all its reads together has its
+ * top parts wait behind the rest. `first`: at once (the figures at the top of a page, light lists);
+ * `normal`: once no `first` read is waiting for its answer; `idle`: once no other read is (lists a
+ * control needs that no figure waits for).
+ */
+export type Priority = 'first' | 'normal' | 'idle';
+
+const waiting: { priority: Priority; start: () => void }[] = [];
+const running: Record<Priority, number> = { first: 0, normal: 0, idle: 0 };
+let pumping = false;
+
+function mayStart(priority: Priority): boolean {
+  if (priority === 'first') return true;
+  const ahead = (p: Priority) => running[p] + waiting.filter((w) => w.priority === p).length;
+  return priority === 'normal' ? ahead('first') === 0 : ahead('first') + ahead('normal') === 0;
+}
+
+// Started on the next microtask, so every read a render's effects ask for is known before any goes.
+function pump(): void {
+  if (pumping) return;
+  pumping = true;
+  queueMicrotask(() => {
+    pumping = false;
+    for (const w of [...waiting]) {
+      if (!mayStart(w.priority)) continue;
+      waiting.splice(waiting.indexOf(w), 1);
+      w.start();
+    }
+  });
+}
+
+function inTurn<T>(priority: Priority, run: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    waiting.push({
+      priority,
+      start: () => {
+        running[priority]++;
+        run()
+          .then(resolve, reject)
+          .finally(() => {
+            running[priority]--;
+            pump();
+          });
+      },
+    });
+    pump();
+  });
+}
+
+/** Runs one of the API's read operations, as the signed-in person, in its turn (see Priority). */
+export function read<T>(
+  operation: string,
+  params: Record<string, string | undefined> = {},
+  priority: Priority = 'normal',
+): Promise<T> {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, v);
   const qs = query.toString();
-  return get<T>(`/op/${operation}${qs ? `?${qs}` : ''}`);
+  return inTurn(priority, () => get<T>(`/op/${operation}${qs ? `?${qs}` : ''}`));
 }
 
 /** Runs one of the API's write operations, as the signed-in person. */
