@@ -35,22 +35,23 @@ export const get = <T>(path: string) => call<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
 
 /**
- * When a read goes to the server. The embedded warehouse runs two reads at once
- * (CLICKHOUSE_READ_SLOTS) in the order they arrive, so a page sending all its reads together has its
- * top parts wait behind the rest. `first`: at once (the figures at the top of a page, light lists);
- * `normal`: once no `first` read is waiting for its answer; `idle`: once no other read is (lists a
- * control needs that no figure waits for).
+ * In what order a page's reads go to the server. The embedded warehouse runs two reads at once
+ * (CLICKHOUSE_READ_SLOTS) in the order they arrive, and the browser opens six connections to a
+ * host, so the reads sent first are answered first. `first`: sent before any other of the same
+ * render (the figures at the top of a page, light lists); `normal`: right after; `idle`: once no
+ * other read is waiting or running (lists a control needs and no figure waits for).
  */
 export type Priority = 'first' | 'normal' | 'idle';
 
+const PRIORITIES: Priority[] = ['first', 'normal', 'idle'];
 const waiting: { priority: Priority; start: () => void }[] = [];
-const running: Record<Priority, number> = { first: 0, normal: 0, idle: 0 };
+let running = 0;
 let pumping = false;
 
 function mayStart(priority: Priority): boolean {
   if (priority === 'first') return true;
-  const ahead = (p: Priority) => running[p] + waiting.filter((w) => w.priority === p).length;
-  return priority === 'normal' ? ahead('first') === 0 : ahead('first') + ahead('normal') === 0;
+  if (priority === 'normal') return !waiting.some((w) => w.priority === 'first');
+  return running === 0 && waiting.every((w) => w.priority === 'idle');
 }
 
 // Started on the next microtask, so every read a render's effects ask for is known before any goes.
@@ -59,10 +60,12 @@ function pump(): void {
   pumping = true;
   queueMicrotask(() => {
     pumping = false;
-    for (const w of [...waiting]) {
-      if (!mayStart(w.priority)) continue;
-      waiting.splice(waiting.indexOf(w), 1);
-      w.start();
+    for (const priority of PRIORITIES) {
+      if (!mayStart(priority)) break;
+      for (const w of waiting.filter((x) => x.priority === priority)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.start();
+      }
     }
   });
 }
@@ -72,11 +75,11 @@ function inTurn<T>(priority: Priority, run: () => Promise<T>): Promise<T> {
     waiting.push({
       priority,
       start: () => {
-        running[priority]++;
+        running++;
         run()
           .then(resolve, reject)
           .finally(() => {
-            running[priority]--;
+            running--;
             pump();
           });
       },

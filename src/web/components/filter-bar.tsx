@@ -4,7 +4,7 @@
 // and the regions its prompts are captured in (light reads, at once), and the model_used values its
 // answers carry (competitor-comparison over all history, the values the model filter takes). That
 // last one is a whole-history warehouse read, the heaviest on a cold server at a million answers, and
-// no figure waits for it: it goes when the page's own reads are answered (read priority `idle`).
+// no figure waits for it: it goes once the page's own reads are answered (read priority `idle`).
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
 import { type Filters, lastDays, useFilters } from '../filters.ts';

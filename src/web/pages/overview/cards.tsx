@@ -132,7 +132,7 @@ const daysOf = (from: string, to: string) =>
   1;
 
 export function Cards(p: PartProps & { hasTopic: boolean }) {
-  // The page's first reads: the other parts' go once these are answered (read priority).
+  // The page's first reads: sent before the other parts' (read priority), so answered first.
   const change = useLoad(() => read<VisibilityChange>('visibility-change', p.params, 'first'), [p.paramsKey]);
   const confidence = useLoad(
     () =>
