@@ -140,8 +140,34 @@ async function timeLoad(): Promise<number> {
   // A part that failed is drawn too, as its error: a figure the bench must not report.
   const failed = await page.locator('[role="alert"]').allInnerTexts();
   if (failed.length) throw new Error(`the overview shows errors: ${failed.join('; ')}`);
-  return Math.round(Number(await handle.jsonValue()));
+  const drawnAt = Math.round(Number(await handle.jsonValue()));
+  // When each of the page's reads started and ended (ms since navigation start, Resource Timing),
+  // to see which reads the drawing waits for and in what order they ran.
+  const reads: { op: string; start: number; end: number }[] = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes('/app/api/'))
+      .map((e) => {
+        const u = new URL(e.name);
+        const op =
+          u.pathname.replace(/^\/app\/api\/(op\/)?/, '') + (u.searchParams.has('date_from') ? '' : ' (all history)');
+        return { op, start: Math.round(e.startTime), end: Math.round((e as PerformanceResourceTiming).responseEnd) };
+      }),
+  );
+  for (const r of reads) timings[r.op] = [...(timings[r.op] ?? []), r];
+  return drawnAt;
 }
+/** Each read's start and end over the measured loads of one kind (cold or warm). */
+let timings: Record<string, { start: number; end: number }[]> = {};
+const readsSummary = () => {
+  const out = Object.fromEntries(
+    Object.entries(timings)
+      .map(([op, rs]) => [op, { start: median(rs.map((r) => r.start)), end: median(rs.map((r) => r.end)) }] as const)
+      .sort((a, b) => a[1].end - b[1].end),
+  );
+  timings = {};
+  return out;
+};
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : Math.round((s[s.length / 2 - 1] + s[s.length / 2]) / 2);
@@ -149,19 +175,26 @@ const median = (xs: number[]) => {
 
 log(`load before measuring: ${load()}`);
 await timeLoad(); // the browser fetches and compiles the bundle once, as a returning visitor has it
+timings = {};
 const cold: number[] = [];
 for (let i = 0; i < LOADS; i++) cold.push(await timeLoad());
 log(`cold (result cache off): ${cold.join(', ')} ms`);
+const coldReads = readsSummary();
 
 // Warm: the same server with its result cache on; each measured load follows a load that filled it.
 await server.close();
 server = await serve(true);
 const warm: number[] = [];
+const warmReads: Record<string, { start: number; end: number }[]> = {};
 for (let i = 0; i < LOADS; i++) {
   await timeLoad();
+  timings = {}; // only the measured (second) loads' reads
   warm.push(await timeLoad());
+  for (const [op, rs] of Object.entries(timings)) warmReads[op] = [...(warmReads[op] ?? []), ...rs];
 }
+timings = warmReads;
 log(`warm (result cache on, second load): ${warm.join(', ')} ms`);
+const warmReadsSummary = readsSummary();
 
 // ---- the assets: what the app's pages load, gzipped ---------------------------------------------
 const assets = await appAssets();
@@ -190,6 +223,9 @@ const result = {
   loads: LOADS,
   cold_ms: { median: median(cold), runs: cold },
   warm_ms: { median: median(warm), runs: warm },
+  // Median start and end (ms since navigation start) of each read the page made, by end.
+  cold_reads_ms: coldReads,
+  warm_reads_ms: warmReadsSummary,
   assets: sizes.map((s) => ({ ...s, url: s.url.replace(/-[A-Z0-9]+\./, '.') })),
   assets_gzipped_kb: gzippedKB,
 };

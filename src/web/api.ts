@@ -34,12 +34,70 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 export const get = <T>(path: string) => call<T>('GET', path);
 export const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
 
-/** Runs one of the API's read operations, as the signed-in person. */
-export function read<T>(operation: string, params: Record<string, string | undefined> = {}): Promise<T> {
+/**
+ * In what order a page's reads go to the server. The embedded warehouse runs two reads at once
+ * (CLICKHOUSE_READ_SLOTS) in the order they arrive, and the browser opens six connections to a
+ * host, so the reads sent first are answered first. `first`: sent before any other of the same
+ * render (the figures at the top of a page, light lists); `normal`: right after; `idle`: once no
+ * other read is waiting or running (lists a control needs and no figure waits for).
+ */
+export type Priority = 'first' | 'normal' | 'idle';
+
+const PRIORITIES: Priority[] = ['first', 'normal', 'idle'];
+const waiting: { priority: Priority; start: () => void }[] = [];
+let running = 0;
+let pumping = false;
+
+function mayStart(priority: Priority): boolean {
+  if (priority === 'first') return true;
+  if (priority === 'normal') return !waiting.some((w) => w.priority === 'first');
+  return running === 0 && waiting.every((w) => w.priority === 'idle');
+}
+
+// Started on the next microtask, so every read a render's effects ask for is known before any goes.
+function pump(): void {
+  if (pumping) return;
+  pumping = true;
+  queueMicrotask(() => {
+    pumping = false;
+    for (const priority of PRIORITIES) {
+      if (!mayStart(priority)) break;
+      for (const w of waiting.filter((x) => x.priority === priority)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.start();
+      }
+    }
+  });
+}
+
+function inTurn<T>(priority: Priority, run: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    waiting.push({
+      priority,
+      start: () => {
+        running++;
+        run()
+          .then(resolve, reject)
+          .finally(() => {
+            running--;
+            pump();
+          });
+      },
+    });
+    pump();
+  });
+}
+
+/** Runs one of the API's read operations, as the signed-in person, in its turn (see Priority). */
+export function read<T>(
+  operation: string,
+  params: Record<string, string | undefined> = {},
+  priority: Priority = 'normal',
+): Promise<T> {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, v);
   const qs = query.toString();
-  return get<T>(`/op/${operation}${qs ? `?${qs}` : ''}`);
+  return inTurn(priority, () => get<T>(`/op/${operation}${qs ? `?${qs}` : ''}`));
 }
 
 /** Runs one of the API's write operations, as the signed-in person. */

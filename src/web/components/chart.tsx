@@ -31,6 +31,8 @@ export interface LineChartProps {
   table?: ComponentChildren;
   /** Shown instead of the chart when there is nothing to draw. */
   empty?: ComponentChildren;
+  /** Called each time the canvas has been drawn (e.g. for a page to say it is ready). */
+  onDrawn?: () => void;
 }
 
 export const PALETTE = ['#3a55d0', '#c2410c', '#0f766e', '#7c3aed', '#b45309', '#be185d'];
@@ -41,6 +43,8 @@ const utc = (ts: number) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
 
 export function LineChart(p: LineChartProps) {
   const box = useRef<HTMLDivElement>(null);
+  const onDrawn = useRef(p.onDrawn);
+  onDrawn.current = p.onDrawn;
   // Redrawn when what it draws changes, not at every render of the page.
   const drawn = JSON.stringify([p.days, p.series, p.range, p.height]);
   useEffect(() => {
@@ -51,6 +55,7 @@ export function LineChart(p: LineChartProps) {
       height: p.height ?? 240,
       tzDate: utc,
       legend: { show: true, live: true },
+      hooks: { draw: [() => onDrawn.current?.()] },
       cursor: { drag: { x: false, y: false }, points: { size: 7 } },
       scales: {
         x: { time: true },

@@ -1,8 +1,10 @@
 // The filter bar every brand page puts under its heading: date range (last 7, 30 or 90 days, or
 // from-to), platform/model, region and topic. Each control is labelled and changes the address at
-// once (the page reads its filters from there). The choices come from the API: the brand's topics,
-// the model_used values its answers carry (competitor-comparison over all history, the values the
-// model filter takes) and the regions its prompts are captured in.
+// once (the page reads its filters from there). The choices come from the API: the brand's topics
+// and the regions its prompts are captured in (light reads, at once), and the model_used values its
+// answers carry (competitor-comparison over all history, the values the model filter takes). That
+// last one is a whole-history warehouse read, the heaviest on a cold server at a million answers, and
+// no figure waits for it: it goes once the page's own reads are answered (read priority `idle`).
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
 import { type Filters, lastDays, useFilters } from '../filters.ts';
@@ -14,42 +16,55 @@ interface Choices {
 }
 
 // Read once per brand and page load: the lists change only when the workspace does.
-const choicesByBrand = new Map<string, Promise<Choices>>();
+const listsByBrand = new Map<string, Promise<Omit<Choices, 'models'>>>();
+const modelsByBrand = new Map<string, Promise<Choices['models']>>();
 
-async function loadChoices(brandId: string): Promise<Choices> {
-  const [comparison, prompts, topics] = await Promise.all([
-    read<{ share_of_voice: { by_platform: { model_used: string; platform: string }[] } }>('competitor-comparison', {
-      brand_id: brandId,
-    }),
-    read<{ regions: string[] }[]>('prompts', { brand_id: brandId, limit: '500' }),
-    read<{ id: string; name: string; is_active?: boolean }[]>('topics', { brand_id: brandId }),
+async function loadLists(brandId: string): Promise<Omit<Choices, 'models'>> {
+  const [prompts, topics] = await Promise.all([
+    read<{ regions: string[] }[]>('prompts', { brand_id: brandId, limit: '500' }, 'first'),
+    read<{ id: string; name: string; is_active?: boolean }[]>('topics', { brand_id: brandId }, 'first'),
   ]);
-  const models = comparison.share_of_voice.by_platform
-    .map((m) => ({ value: m.model_used, label: `${m.platform} · ${m.model_used}` }))
-    .sort((a, b) => a.label.localeCompare(b.label));
   const regions = [...new Set(prompts.flatMap((p) => p.regions))].sort();
-  return { models, regions, topics: topics.map((t) => ({ id: t.id, name: t.name })) };
+  return { regions, topics: topics.map((t) => ({ id: t.id, name: t.name })) };
 }
 
-function useChoices(brandId: string): Choices | undefined {
-  const [choices, setChoices] = useState<Choices>();
+async function loadModels(brandId: string): Promise<Choices['models']> {
+  const comparison = await read<{ share_of_voice: { by_platform: { model_used: string; platform: string }[] } }>(
+    'competitor-comparison',
+    { brand_id: brandId },
+    'idle',
+  );
+  return comparison.share_of_voice.by_platform
+    .map((m) => ({ value: m.model_used, label: `${m.platform} · ${m.model_used}` }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** The brand's value of a once-per-page-load list: undefined until loaded, `fallback` if it failed. */
+function useOnce<T>(cache: Map<string, Promise<T>>, brandId: string, load: (id: string) => Promise<T>, fallback: T) {
+  const [value, setValue] = useState<T>();
   useEffect(() => {
     let current = true;
-    let pending = choicesByBrand.get(brandId);
+    let pending = cache.get(brandId);
     if (!pending) {
-      pending = loadChoices(brandId);
-      choicesByBrand.set(brandId, pending);
-      pending.catch(() => choicesByBrand.delete(brandId));
+      pending = load(brandId);
+      cache.set(brandId, pending);
+      pending.catch(() => cache.delete(brandId));
     }
     pending.then(
-      (c) => current && setChoices(c),
-      () => current && setChoices({ models: [], regions: [], topics: [] }),
+      (v) => current && setValue(() => v),
+      () => current && setValue(() => fallback),
     );
     return () => {
       current = false;
     };
   }, [brandId]);
-  return choices;
+  return value;
+}
+
+function useChoices(brandId: string): Partial<Choices> {
+  const lists = useOnce(listsByBrand, brandId, loadLists, { regions: [], topics: [] });
+  const models = useOnce(modelsByBrand, brandId, loadModels, []);
+  return { ...lists, models };
 }
 
 const PRESETS = [7, 30, 90];

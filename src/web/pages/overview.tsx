@@ -2,7 +2,11 @@
 // previous period with its verdict), the visibility trend with its table, the competitor
 // leaderboard, citations by category with top domains and URLs, the citation gap, the prompts and
 // the latest answers. Every figure is an API operation's for the page's filters; each part loads
-// on its own, all at once, and every figure links to the answers it was computed from.
+// on its own, the cards' reads sent before the others (src/web/api.ts, read priority), and every
+// figure links to the answers it was computed from. Once every part shows its
+// figures (or its failure) for the page's filters, and the trend's chart is drawn, the page's main
+// element carries data-ready="true" (what bench/app.ts waits for).
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
 import { answersHref } from '../answers-link.ts';
 import { useApp } from '../context.ts';
@@ -12,6 +16,7 @@ import { useLoad } from '../load.ts';
 import { PageHead } from '../components/page.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import type { PageProps } from '../routes.ts';
+import type { Report } from './overview/part.ts';
 import { Cards } from './overview/cards.tsx';
 import { Trend } from './overview/trend.tsx';
 import { Leaderboard } from './overview/leaderboard.tsx';
@@ -19,6 +24,9 @@ import { CitationsPanel } from './overview/citations.tsx';
 import { GapPanel } from './overview/gap.tsx';
 import { PromptsPanel } from './overview/prompts.tsx';
 import { LatestAnswers } from './overview/latest.tsx';
+
+/** The parts that report when they have drawn (each calls useReport with its name). */
+const PARTS = ['cards', 'trend', 'leaderboard', 'citations', 'gap', 'prompts', 'latest'];
 
 export function Overview(p: PageProps) {
   const { brand } = useApp();
@@ -34,7 +42,22 @@ export function Overview(p: PageProps) {
   const aliases = new Map((competitors.data ?? []).map((c) => [c.id, c.aliases]));
   const link = (own: Record<string, string | undefined> = {}) =>
     answersHref(brandId, { ...filterParams(filters), ...own });
-  const shared = { brandId, params, paramsKey: key, link };
+  const [settled, setSettled] = useState<Record<string, boolean>>({});
+  const report = useCallback<Report>(
+    (part, done) => setSettled((s) => (s[part] === done ? s : { ...s, [part]: done })),
+    [],
+  );
+  const ready = !competitors.loading && PARTS.every((part) => settled[part]);
+  useEffect(() => {
+    const main = document.getElementById('main');
+    if (!main) return;
+    if (ready) main.dataset.ready = 'true';
+    else delete main.dataset.ready;
+    return () => {
+      delete main.dataset.ready;
+    };
+  }, [ready]);
+  const shared = { brandId, params, paramsKey: key, link, report };
   return (
     <>
       <PageHead

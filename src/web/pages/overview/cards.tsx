@@ -8,7 +8,7 @@ import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Problem } from '../../components/page.tsx';
 import { utcDay } from '../../format.ts';
-import { type PartProps, withoutTopic } from './part.ts';
+import { type PartProps, useReport, withoutTopic } from './part.ts';
 
 type Verdict = 'up' | 'down' | 'within_noise' | 'not_enough_data';
 
@@ -132,11 +132,16 @@ const daysOf = (from: string, to: string) =>
   1;
 
 export function Cards(p: PartProps & { hasTopic: boolean }) {
-  const change = useLoad(() => read<VisibilityChange>('visibility-change', p.params), [p.paramsKey]);
+  // The page's first reads: sent before the other parts' (read priority), so answered first.
+  const change = useLoad(() => read<VisibilityChange>('visibility-change', p.params, 'first'), [p.paramsKey]);
   const confidence = useLoad(
-    () => (p.hasTopic ? Promise.resolve(undefined) : read<Confidence>('visibility-confidence', withoutTopic(p.params))),
+    () =>
+      p.hasTopic
+        ? Promise.resolve(undefined)
+        : read<Confidence>('visibility-confidence', withoutTopic(p.params), 'first'),
     [p.paramsKey],
   );
+  useReport(p.report, 'cards', !change.loading && !confidence.loading);
   const brand = confidence.data?.entities.find((e) => e.is_brand);
   const byMetric = new Map((change.data?.metrics ?? []).map((m) => [m.metric, m]));
   const previous = change.data?.previous;

@@ -8,7 +8,7 @@ import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
-import type { PartProps } from './part.ts';
+import { type PartProps, useReport } from './part.ts';
 
 export interface CitationFigures {
   totals: { domains: number; urls: number; citations: number; results_with_citations: number };
@@ -46,6 +46,7 @@ const SHOWN = 10;
 
 export function CitationsPanel(p: PartProps) {
   const figures = useLoad(() => read<CitationFigures>('citations', { ...p.params, limit: '200' }), [p.paramsKey]);
+  useReport(p.report, 'citations', !figures.loading);
   const f = figures.data;
   const maxPct = Math.max(0, ...(f?.source_type_breakdown ?? []).map((s) => s.pct));
   const maxDomain = Math.max(0, ...(f?.top_domains ?? []).map((d) => d.results_citing));

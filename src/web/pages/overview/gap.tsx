@@ -7,7 +7,7 @@ import { Panel, Problem, Loading } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
 import { CATEGORY_WORDS } from './citations.tsx';
-import type { PartProps } from './part.ts';
+import { type PartProps, useReport } from './part.ts';
 
 export interface Gap {
   totals: { domains: number; answers: number };
@@ -24,6 +24,7 @@ const SHOWN = 5;
 
 export function GapPanel(p: PartProps) {
   const gap = useLoad(() => read<Gap>('citation-gap', { ...p.params, limit: '200' }), [p.paramsKey]);
+  useReport(p.report, 'gap', !gap.loading);
   const g = gap.data;
   const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.competitor_answers));
   return (

@@ -5,7 +5,7 @@ import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
-import type { PartProps } from './part.ts';
+import { type PartProps, useReport } from './part.ts';
 
 interface Figures {
   avg_visibility_score: number | null;
@@ -29,6 +29,7 @@ interface Row extends Figures {
 
 export function Leaderboard(p: PartProps) {
   const comparison = useLoad(() => read<Comparison>('competitor-comparison', p.params), [p.paramsKey]);
+  useReport(p.report, 'leaderboard', !comparison.loading);
   const c = comparison.data;
   const rows: Row[] = c
     ? [

@@ -4,7 +4,7 @@ import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
 import { DataTable } from '../../components/data-table.tsx';
-import type { PartProps } from './part.ts';
+import { type PartProps, useReport } from './part.ts';
 
 export interface PromptRow {
   prompt_id: string;
@@ -24,6 +24,7 @@ export function PromptsPanel(p: PartProps) {
     () => read<{ prompts: PromptRow[] }>('prompt-performance', { ...p.params, limit: '100' }),
     [p.paramsKey],
   );
+  useReport(p.report, 'prompts', !prompts.loading);
   const rows = prompts.data?.prompts ?? [];
   return (
     <Panel title="Prompts" busy={prompts.loading}>

@@ -1,6 +1,7 @@
 // The visibility trend (visibility-trend, by day or ISO week): the brand's mean answer score and the
 // competitors' mean score as lines, the same buckets as a table with CSV; each bucket links to the
 // answers of its days (a week clipped to the page's dates).
+import { useState } from 'preact/hooks';
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { navigate, useLocation } from '../../router.ts';
@@ -9,7 +10,7 @@ import { LineChart } from '../../components/chart.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { type Filters, isoDay } from '../../filters.ts';
 import { utcDay } from '../../format.ts';
-import type { PartProps } from './part.ts';
+import { type PartProps, useReport } from './part.ts';
 
 interface Bucket {
   date: string;
@@ -67,6 +68,10 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Fil
     { label: 'Brand: mean answer score', values: buckets.map((b) => b.avg_visibility_score) },
     { label: 'Competitors: mean score', values: buckets.map((b) => b.avg_competitor_score), dashed: true },
   ];
+  // Drawn once the chart has drawn these very points (no chart without points or on a failure).
+  const points = JSON.stringify([days, series]);
+  const [drawnPoints, setDrawnPoints] = useState<string>();
+  useReport(p.report, 'trend', !trend.loading && (Boolean(trend.error) || !buckets.length || drawnPoints === points));
   const last = buckets[buckets.length - 1];
   const summary = last
     ? `${buckets.length} ${p.granularity === 'day' ? 'days' : 'weeks'} with answers; the latest, ${utcDay(last.date)}, mean answer score ${last.avg_visibility_score} over ${last.result_count} answers.`
@@ -107,6 +112,7 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Fil
           summary={summary}
           table={table}
           empty="No answers in this range."
+          onDrawn={() => setDrawnPoints(points)}
         />
       )}
     </Panel>
