@@ -19,6 +19,17 @@ import {
   textOf,
 } from './shared.tsx';
 import type { Topic } from './topics.tsx';
+import {
+  actionsColumn,
+  FormButtons,
+  FormFoot,
+  FormProblem,
+  RowButton,
+  stateColumn,
+  SubForm,
+  ToggleButton,
+  useActiveToggle,
+} from './rows.tsx';
 
 export interface TrackedPrompt {
   id: string;
@@ -112,15 +123,8 @@ function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void })
         onChange={setPlatforms}
         error={errorAt(error, 'platforms')}
       />
-      <div class="form-foot">
-        <button type="submit" class="primary" disabled={busy}>
-          Add prompts
-        </button>
-        <span class="muted" role="status">
-          {note}
-        </span>
-      </div>
-      {error && !error.field && <Problem message={error.message} />}
+      <FormFoot label="Add prompts" busy={busy} note={note} />
+      <FormProblem error={error} />
     </form>
   );
 }
@@ -171,15 +175,8 @@ function EditPrompt(p: { prompt: TrackedPrompt; topics: Topic[]; onDone: () => v
         onChange={setPlatforms}
         error={errorAt(error, 'platforms')}
       />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          Save prompt
-        </button>
-        <button type="button" onClick={p.onCancel}>
-          Cancel
-        </button>
-      </div>
-      {error && !error.field && <Problem message={error.message} />}
+      <FormButtons label="Save prompt" busy={busy} onCancel={p.onCancel} />
+      <FormProblem error={error} />
     </form>
   );
 }
@@ -191,16 +188,7 @@ export function Prompts(p: {
   onChanged: () => void;
 }) {
   const [editing, setEditing] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  const toggle = async (q: TrackedPrompt) => {
-    setProblem(undefined);
-    try {
-      await change('update-prompt', { id: q.id, is_active: !q.is_active });
-      p.onChanged();
-    } catch (err) {
-      setProblem(`“${q.text}”: ${(err as Error).message}`);
-    }
-  };
+  const { problem, toggle } = useActiveToggle<TrackedPrompt>('update-prompt', (q) => `“${q.text}”`, p.onChanged);
   const done = () => {
     setEditing(undefined);
     p.onChanged();
@@ -222,27 +210,13 @@ export function Prompts(p: {
               render: (q) => (q.platforms.length ? q.platforms.map(platformLabel).join(', ') : 'All in plan'),
             },
             { key: 'regions', label: 'Regions', render: (q) => textOf(q.regions) || "Brand's" },
-            {
-              key: 'is_active',
-              label: 'State',
-              render: (q) => (q.is_active ? <span class="badge ok">Active</span> : <span class="badge">Inactive</span>),
-            },
-            {
-              key: 'actions',
-              label: 'Actions',
-              hideLabel: true,
-              noCsv: true,
-              render: (q) => (
-                <div class="actions row-actions">
-                  <button type="button" class="link" onClick={() => setEditing(q.id)}>
-                    Change <span class="sr-only">{q.text}</span>
-                  </button>
-                  <button type="button" class="link" onClick={() => toggle(q)}>
-                    {q.is_active ? 'Deactivate' : 'Activate'} <span class="sr-only">{q.text}</span>
-                  </button>
-                </div>
-              ),
-            },
+            stateColumn<TrackedPrompt>(),
+            actionsColumn<TrackedPrompt>((q) => (
+              <div class="actions row-actions">
+                <RowButton label="Change" name={q.text} onClick={() => setEditing(q.id)} />
+                <ToggleButton active={q.is_active} name={q.text} onClick={() => toggle(q)} />
+              </div>
+            )),
           ]}
         />
       )}
@@ -250,15 +224,13 @@ export function Prompts(p: {
       {p.prompts
         ?.filter((q) => q.id === editing)
         .map((q) => (
-          <div class="subform" key={q.id}>
-            <h3>Change “{q.text}”</h3>
+          <SubForm key={q.id} title={`Change “${q.text}”`}>
             <EditPrompt prompt={q} topics={p.topics} onDone={done} onCancel={() => setEditing(undefined)} />
-          </div>
+          </SubForm>
         ))}
-      <div class="subform">
-        <h3>Add prompts</h3>
+      <SubForm title="Add prompts">
         <AddPrompts brandId={p.brandId} topics={p.topics} onDone={done} />
-      </div>
+      </SubForm>
     </Panel>
   );
 }
