@@ -5,19 +5,10 @@
 // message is shown beside the prompts field, as the API words it.
 import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
-import { Field, Select } from '../../components/field.tsx';
+import { Field, Select, TextArea } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Panel, Problem } from '../../components/page.tsx';
-import {
-  errorAt,
-  type FormError,
-  formError,
-  listOf,
-  PlatformChoice,
-  platformLabel,
-  TextArea,
-  textOf,
-} from './shared.tsx';
+import { errorAt, type FormError, formError, listOf, PlatformChoice, platformLabel, textOf } from './shared.tsx';
 import type { Topic } from './topics.tsx';
 import {
   actionsColumn,

@@ -1,6 +1,7 @@
 // What the workspace settings' forms share: list fields typed as text (comma or line separated),
-// the platforms a prompt may name, a text area with its error beside it, and where a failure goes.
+// the platforms a prompt may name, and where a failure goes.
 import { Failure, fieldOf, messageOf } from '../../api.ts';
+import { Notes } from '../../components/field.tsx';
 
 /** "a, b\nc" → ["a", "b", "c"]: the API stores lists; people type them. */
 export const listOf = (text: string) =>
@@ -47,44 +48,6 @@ export function formError(err: unknown, fields: string[], byStatus: Partial<Reco
 export const errorAt = (error: FormError | undefined, field: string) =>
   error?.field === field ? error.message : undefined;
 
-export function TextArea(p: {
-  id: string;
-  label: string;
-  value: string;
-  onInput: (value: string) => void;
-  hint?: string;
-  error?: string;
-  rows?: number;
-  required?: boolean;
-}) {
-  const described = [p.hint ? `${p.id}-hint` : '', p.error ? `${p.id}-error` : ''].filter(Boolean).join(' ');
-  return (
-    <div class="field">
-      <label for={p.id}>{p.label}</label>
-      <textarea
-        id={p.id}
-        name={p.id}
-        rows={p.rows ?? 4}
-        value={p.value}
-        required={p.required}
-        onInput={(e) => p.onInput(e.currentTarget.value)}
-        aria-invalid={p.error ? 'true' : undefined}
-        aria-describedby={described || undefined}
-      />
-      {p.hint && (
-        <p class="hint" id={`${p.id}-hint`}>
-          {p.hint}
-        </p>
-      )}
-      {p.error && (
-        <p class="field-error" id={`${p.id}-error`}>
-          {p.error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 /** Platform checkboxes; none ticked means every platform of the plan. */
 export function PlatformChoice(p: {
   id: string;
@@ -108,14 +71,7 @@ export function PlatformChoice(p: {
           </label>
         ))}
       </div>
-      <p class="hint" id={`${p.id}-hint`}>
-        None ticked: every platform of your plan.
-      </p>
-      {p.error && (
-        <p class="field-error" id={`${p.id}-error`}>
-          {p.error}
-        </p>
-      )}
+      <Notes id={p.id} hint="None ticked: every platform of your plan." error={p.error} />
     </fieldset>
   );
 }
