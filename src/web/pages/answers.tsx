@@ -15,22 +15,12 @@ import { PageHead, Problem, Empty } from '../components/page.tsx';
 import { downloadText } from '../csv.ts';
 import { type Column, tableCsv } from '../components/data-table.tsx';
 import type { PageProps } from '../routes.ts';
+import { PLATFORMS } from '../../tenancy/tracked.ts';
 
 /** The explorer's own parameters, beside the filter bar's. */
 const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'domain'] as const;
 const PAGE = 20;
 const CSV_PAGE = '100';
-
-const PLATFORMS = [
-  'chatgpt',
-  'perplexity',
-  'gemini',
-  'google_ai_overviews',
-  'google_ai_mode',
-  'claude',
-  'copilot',
-  'grok',
-];
 
 interface Competitor {
   id: string;

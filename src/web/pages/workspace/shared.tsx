@@ -2,6 +2,7 @@
 // the platforms a prompt may name, and where a failure goes.
 import { Failure, fieldOf, messageOf } from '../../api.ts';
 import { Notes } from '../../components/field.tsx';
+import { PLATFORMS as ALL_PLATFORMS, type Platform } from '../../../tenancy/tracked.ts';
 
 /** "a, b\nc" → ["a", "b", "c"]: the API stores lists; people type them. */
 export const listOf = (text: string) =>
@@ -12,17 +13,20 @@ export const listOf = (text: string) =>
 
 export const textOf = (list: readonly string[]) => list.join(', ');
 
-/** The platform slugs of the API (docs/workspace.md), with the names people know them by. */
-export const PLATFORMS = [
-  { value: 'chatgpt', label: 'ChatGPT' },
-  { value: 'perplexity', label: 'Perplexity' },
-  { value: 'gemini', label: 'Gemini' },
-  { value: 'google_ai_overviews', label: 'Google AI Overviews' },
-  { value: 'google_ai_mode', label: 'Google AI Mode' },
-  { value: 'claude', label: 'Claude' },
-  { value: 'copilot', label: 'Copilot' },
-  { value: 'grok', label: 'Grok' },
-];
+/** The names people know the API's platform slugs by (docs/workspace.md). */
+const PLATFORM_NAMES: Record<Platform, string> = {
+  chatgpt: 'ChatGPT',
+  perplexity: 'Perplexity',
+  gemini: 'Gemini',
+  google_ai_overviews: 'Google AI Overviews',
+  google_ai_mode: 'Google AI Mode',
+  claude: 'Claude',
+  copilot: 'Copilot',
+  grok: 'Grok',
+};
+
+/** The platforms in the API's order, with their names. */
+export const PLATFORMS = ALL_PLATFORMS.map((value) => ({ value, label: PLATFORM_NAMES[value] }));
 
 export const platformLabel = (slug: string) => PLATFORMS.find((p) => p.value === slug)?.label ?? slug;
 
