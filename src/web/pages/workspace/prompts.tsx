@@ -40,6 +40,45 @@ const topicOptions = (topics: Topic[]) => [
 const notInPlanNote = (list: string[]) =>
   list.length ? ` Kept but not asked on your plan: ${list.map(platformLabel).join(', ')}.` : '';
 
+/** Where a prompt is asked and how it is grouped: its topic, regions and platforms, each with its error. */
+function Where(p: {
+  prefix: string;
+  topics: Topic[];
+  error: FormError | undefined;
+  topic: [string, (v: string) => void];
+  regions: [string, (v: string) => void];
+  platforms: [string[], (v: string[]) => void];
+}) {
+  return (
+    <>
+      <div class="inline-form">
+        <Select
+          id={`${p.prefix}-topic`}
+          label="Topic"
+          value={p.topic[0]}
+          options={topicOptions(p.topics)}
+          onChange={p.topic[1]}
+          error={errorAt(p.error, 'topic')}
+        />
+        <Field
+          id={`${p.prefix}-regions`}
+          label="Regions"
+          value={p.regions[0]}
+          onInput={p.regions[1]}
+          error={errorAt(p.error, 'regions')}
+          hint="Codes separated by commas; none: the brand's region."
+        />
+      </div>
+      <PlatformChoice
+        id={`${p.prefix}-platforms`}
+        value={p.platforms[0]}
+        onChange={p.platforms[1]}
+        error={errorAt(p.error, 'platforms')}
+      />
+    </>
+  );
+}
+
 function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void }) {
   const [texts, setTexts] = useState('');
   const [topic, setTopic] = useState('');
@@ -90,29 +129,13 @@ function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void })
         error={errorAt(error, 'prompts')}
         required
       />
-      <div class="inline-form">
-        <Select
-          id="prompts-new-topic"
-          label="Topic"
-          value={topic}
-          options={topicOptions(p.topics)}
-          onChange={setTopic}
-          error={errorAt(error, 'topic')}
-        />
-        <Field
-          id="prompts-new-regions"
-          label="Regions"
-          value={regions}
-          onInput={setRegions}
-          error={errorAt(error, 'regions')}
-          hint="Codes separated by commas; none: the brand's region."
-        />
-      </div>
-      <PlatformChoice
-        id="prompts-new-platforms"
-        value={platforms}
-        onChange={setPlatforms}
-        error={errorAt(error, 'platforms')}
+      <Where
+        prefix="prompts-new"
+        topics={p.topics}
+        error={error}
+        topic={[topic, setTopic]}
+        regions={[regions, setRegions]}
+        platforms={[platforms, setPlatforms]}
       />
       <FormFoot label="Add prompts" busy={busy} note={note} />
       <FormProblem error={error} />
@@ -142,29 +165,13 @@ function EditPrompt(p: { prompt: TrackedPrompt; topics: Topic[]; onDone: () => v
   };
   return (
     <form class="stack wide" onSubmit={submit} aria-label={`Change prompt: ${q.text}`}>
-      <div class="inline-form">
-        <Select
-          id={`prompt-${q.id}-topic`}
-          label="Topic"
-          value={topic}
-          options={topicOptions(p.topics)}
-          onChange={setTopic}
-          error={errorAt(error, 'topic')}
-        />
-        <Field
-          id={`prompt-${q.id}-regions`}
-          label="Regions"
-          value={regions}
-          onInput={setRegions}
-          error={errorAt(error, 'regions')}
-          hint="Codes separated by commas; none: the brand's region."
-        />
-      </div>
-      <PlatformChoice
-        id={`prompt-${q.id}-platforms`}
-        value={platforms}
-        onChange={setPlatforms}
-        error={errorAt(error, 'platforms')}
+      <Where
+        prefix={`prompt-${q.id}`}
+        topics={p.topics}
+        error={error}
+        topic={[topic, setTopic]}
+        regions={[regions, setRegions]}
+        platforms={[platforms, setPlatforms]}
       />
       <FormButtons label="Save prompt" busy={busy} onCancel={p.onCancel} />
       <FormProblem error={error} />
