@@ -42,15 +42,18 @@ export interface Answer {
 
 export const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
 
-/** A citation: a link only when http(s); anything else (javascript:, data:...) is plain text. */
-export function CitationLink(p: { url: string; title?: string }) {
+/**
+ * A citation: a link only when http(s); anything else (javascript:, data:...) is plain text, in
+ * monospace unless `mono` is false (the citations page's tables keep the body font).
+ */
+export function CitationLink(p: { url: string; title?: string; mono?: boolean }) {
   const label = p.title || p.url;
   return isWebUrl(p.url) ? (
     <a href={p.url} rel="noopener noreferrer nofollow" target="_blank">
       {label}
     </a>
   ) : (
-    <span class="mono">{label}</span>
+    <span class={p.mono === false ? undefined : 'mono'}>{label}</span>
   );
 }
 

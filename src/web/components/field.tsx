@@ -13,8 +13,29 @@ interface FieldProps {
   inputMode?: 'decimal' | 'numeric';
 }
 
+/** The ids of a field's hint and error, for aria-describedby; undefined when it has neither. */
+const describedBy = (p: { id: string; hint?: string; error?: string }) =>
+  [p.hint ? `${p.id}-hint` : '', p.error ? `${p.id}-error` : ''].filter(Boolean).join(' ') || undefined;
+
+/** A field's hint and error, with the ids `describedBy` names. */
+export function Notes(p: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {p.hint && (
+        <p class="hint" id={`${p.id}-hint`}>
+          {p.hint}
+        </p>
+      )}
+      {p.error && (
+        <p class="field-error" id={`${p.id}-error`}>
+          {p.error}
+        </p>
+      )}
+    </>
+  );
+}
+
 export function Field(p: FieldProps) {
-  const described = [p.hint ? `${p.id}-hint` : '', p.error ? `${p.id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class="field">
       <label for={p.id}>{p.label}</label>
@@ -29,18 +50,38 @@ export function Field(p: FieldProps) {
         required={p.required}
         inputMode={p.inputMode}
         aria-invalid={p.error ? 'true' : undefined}
-        aria-describedby={described || undefined}
+        aria-describedby={describedBy(p)}
       />
-      {p.hint && (
-        <p class="hint" id={`${p.id}-hint`}>
-          {p.hint}
-        </p>
-      )}
-      {p.error && (
-        <p class="field-error" id={`${p.id}-error`}>
-          {p.error}
-        </p>
-      )}
+      <Notes id={p.id} hint={p.hint} error={p.error} />
+    </div>
+  );
+}
+
+/** A multi-line field (a list typed one per line), with the same hint and error as `Field`. */
+export function TextArea(p: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  hint?: string;
+  error?: string;
+  rows?: number;
+  required?: boolean;
+}) {
+  return (
+    <div class="field">
+      <label for={p.id}>{p.label}</label>
+      <textarea
+        id={p.id}
+        name={p.id}
+        rows={p.rows ?? 4}
+        value={p.value}
+        required={p.required}
+        onInput={(e) => p.onInput(e.currentTarget.value)}
+        aria-invalid={p.error ? 'true' : undefined}
+        aria-describedby={describedBy(p)}
+      />
+      <Notes id={p.id} hint={p.hint} error={p.error} />
     </div>
   );
 }
@@ -64,7 +105,7 @@ export function Select(p: SelectProps) {
         value={p.value}
         onChange={(e) => p.onChange(e.currentTarget.value)}
         aria-invalid={p.error ? 'true' : undefined}
-        aria-describedby={p.error ? `${p.id}-error` : undefined}
+        aria-describedby={describedBy(p)}
       >
         {p.options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -72,11 +113,7 @@ export function Select(p: SelectProps) {
           </option>
         ))}
       </select>
-      {p.error && (
-        <p class="field-error" id={`${p.id}-error`}>
-          {p.error}
-        </p>
-      )}
+      <Notes id={p.id} error={p.error} />
     </div>
   );
 }

@@ -10,6 +10,8 @@ export function QuerySelect(p: {
   options: { value: string; label: string }[];
   /** Parameters that name something in the old list (an open item, a cursor) and go with a change. */
   clears?: string[];
+  /** The select's id when `filter-<name>` is not it. */
+  id?: string;
 }) {
   const { path, query } = useLocation();
   const value = query.get(p.name) ?? '';
@@ -23,7 +25,7 @@ export function QuerySelect(p: {
     const qs = next.toString();
     navigate(`${path}${qs ? `?${qs}` : ''}`);
   };
-  const id = `filter-${p.name}`;
+  const id = p.id ?? `filter-${p.name}`;
   return (
     <div class="filter">
       <label for={id}>{p.label}</label>

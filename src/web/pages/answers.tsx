@@ -8,29 +8,20 @@ import { useApp } from '../context.ts';
 import { utcDay } from '../format.ts';
 import { filterParams, useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
-import { navigate, useLocation } from '../router.ts';
+import { useLocation } from '../router.ts';
 import { type Answer, AnswerCard } from '../components/answer-card.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
+import { QuerySelect } from '../components/query-select.tsx';
 import { PageHead, Problem, Empty } from '../components/page.tsx';
 import { downloadText } from '../csv.ts';
 import { type Column, tableCsv } from '../components/data-table.tsx';
 import type { PageProps } from '../routes.ts';
+import { PLATFORMS } from '../../tenancy/tracked.ts';
 
 /** The explorer's own parameters, beside the filter bar's. */
 const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'domain'] as const;
 const PAGE = 20;
 const CSV_PAGE = '100';
-
-const PLATFORMS = [
-  'chatgpt',
-  'perplexity',
-  'gemini',
-  'google_ai_overviews',
-  'google_ai_mode',
-  'claude',
-  'copilot',
-  'grok',
-];
 
 interface Competitor {
   id: string;
@@ -70,38 +61,11 @@ const CSV_COLUMNS: Column<Answer>[] = [
   { key: 'citations', label: 'citations', csv: (a) => a.citations.map((c) => c.url).join(' ') },
 ];
 
-function OwnFilter(p: {
-  id: string;
-  label: string;
-  value: string;
-  all: string;
-  options: { value: string; label: string }[];
-  onChange: (v: string) => void;
-}) {
-  const options =
-    p.value && !p.options.some((o) => o.value === p.value)
-      ? [...p.options, { value: p.value, label: p.value }]
-      : p.options;
-  return (
-    <div class="filter">
-      <label for={p.id}>{p.label}</label>
-      <select id={p.id} value={p.value} onChange={(e) => p.onChange(e.currentTarget.value)}>
-        <option value="">{p.all}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 export function AnswersPage(p: PageProps) {
   const { brand } = useApp();
   const brandId = p.params.brandId;
   const [filters] = useFilters();
-  const { path, query } = useLocation();
+  const { query } = useLocation();
   const own = Object.fromEntries(OWN.map((k) => [k, query.get(k) ?? ''])) as Record<(typeof OWN)[number], string>;
   const params = { brand_id: brandId, ...filterParams(filters), ...own };
   const key = JSON.stringify(params);
@@ -171,14 +135,6 @@ export function AnswersPage(p: PageProps) {
     }
   };
 
-  const setOwn = (k: (typeof OWN)[number], v: string) => {
-    const q = new URLSearchParams(query);
-    if (v) q.set(k, v);
-    else q.delete(k);
-    const qs = q.toString();
-    navigate(`${path}${qs ? `?${qs}` : ''}`);
-  };
-
   const mentionedOptions = [
     { value: 'brand', label: brand?.name ?? 'The brand' },
     ...competitors.map((c) => ({ value: c.id, label: c.name })),
@@ -198,52 +154,26 @@ export function AnswersPage(p: PageProps) {
       <FilterBar brandId={brandId} />
       <fieldset class="filter-bar filter-bar-own">
         <legend class="sr-only">Which answers</legend>
-        <OwnFilter
-          id="filter-mentioned"
-          label="Naming"
-          value={own.mentioned}
-          all="Any or none"
-          options={mentionedOptions}
-          onChange={(v) => setOwn('mentioned', v)}
-        />
-        <OwnFilter
-          id="filter-platform"
+        <QuerySelect name="mentioned" label="Naming" all="Any or none" options={mentionedOptions} />
+        <QuerySelect
+          name="platform"
           label="Platform"
-          value={own.platform}
           all="All platforms"
           options={PLATFORMS.map((x) => ({ value: x, label: x }))}
-          onChange={(v) => setOwn('platform', v)}
         />
-        <OwnFilter
-          id="filter-mode"
-          label="Mode"
-          value={own.mode}
-          all="Standard"
-          options={[{ value: 'shopping', label: 'Shopping' }]}
-          onChange={(v) => setOwn('mode', v)}
-        />
-        <OwnFilter
+        <QuerySelect name="mode" label="Mode" all="Standard" options={[{ value: 'shopping', label: 'Shopping' }]} />
+        <QuerySelect
+          name="prompt_id"
           id="filter-prompt"
           label="Prompt"
-          value={own.prompt_id}
           all="All prompts"
           options={prompts.map((x) => ({
             value: x.id,
             label: x.text.length > 70 ? `${x.text.slice(0, 70)}…` : x.text,
           }))}
-          onChange={(v) => setOwn('prompt_id', v)}
         />
         {/* A cited domain comes from a link (a top or gap domain); here it can only be cleared. */}
-        {own.domain && (
-          <OwnFilter
-            id="filter-domain"
-            label="Citing"
-            value={own.domain}
-            all="Any domain"
-            options={[]}
-            onChange={(v) => setOwn('domain', v)}
-          />
-        )}
+        {own.domain && <QuerySelect name="domain" label="Citing" all="Any domain" options={[]} />}
       </fieldset>
       {csv.error && <Problem message={csv.error} />}
       {state.error && <Problem message={state.error} />}

@@ -12,46 +12,9 @@ import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
-import { AppLink, categoryLabel, percent, SourceLink } from './figure-parts.tsx';
-
-interface Citations {
-  totals: {
-    domains: number;
-    urls: number;
-    citations: number;
-    results_with_citations: number;
-    avg_citations_per_result: number | null;
-  };
-  source_type_breakdown: { category: string; count: number; pct: number }[];
-  top_domains: {
-    domain: string;
-    category: string;
-    total_citations: number;
-    results_citing: number;
-    usage_pct: number;
-    models: string[];
-  }[];
-  top_urls: {
-    url: string;
-    domain: string;
-    category: string;
-    title: string;
-    total_citations: number;
-    results_citing: number;
-    usage_pct: number;
-  }[];
-}
-
-interface Gap {
-  totals: { domains: number; answers: number };
-  domains: {
-    domain: string;
-    category: string;
-    competitor_answers: number;
-    competitors: { competitor_id: string; name: string; answers: number }[];
-    top_urls: { url: string; title: string; answers: number }[];
-  }[];
-}
+import { CitationLink } from '../components/answer-card.tsx';
+import { type CitationFigures, competitorsCsv, type Gap } from './citation-figures.ts';
+import { AppLink, categoryLabel, percent } from './figure-parts.tsx';
 
 /** Rows shown; the CSV asks for the API's most (200). */
 const SHOWN = '50';
@@ -153,7 +116,7 @@ function GapPanel(p: {
                     ))}
                   </ul>
                 ),
-                csv: (d) => d.competitors.map((c) => `${c.name} (${c.answers})`).join('; '),
+                csv: competitorsCsv,
               },
               {
                 key: 'top_urls',
@@ -162,7 +125,8 @@ function GapPanel(p: {
                   <ul class="url-list">
                     {d.top_urls.map((u) => (
                       <li key={u.url}>
-                        <SourceLink url={u.url} title={u.title} /> <span class="muted">({u.answers})</span>
+                        <CitationLink url={u.url} title={u.title} mono={false} />{' '}
+                        <span class="muted">({u.answers})</span>
                       </li>
                     ))}
                   </ul>
@@ -182,8 +146,8 @@ export function CitationsPage(p: PageProps) {
   const [filters] = useFilters();
   const base = { brand_id: brandId, ...filterParams(filters) };
   const key = JSON.stringify(base);
-  const data = useLoad(() => read<Citations>('citations', { ...base, limit: SHOWN }), [key]);
-  const all = () => read<Citations>('citations', { ...base, limit: ALL });
+  const data = useLoad(() => read<CitationFigures>('citations', { ...base, limit: SHOWN }), [key]);
+  const all = () => read<CitationFigures>('citations', { ...base, limit: ALL });
   const href = (more: Record<string, string | undefined>) =>
     answersHref(brandId, { ...filterParams(filters), ...more });
   const c = data.data;
@@ -297,7 +261,7 @@ export function CitationsPage(p: PageProps) {
                 label: 'Page',
                 render: (r) => (
                   <span class="break">
-                    <SourceLink url={r.url} />
+                    <CitationLink url={r.url} mono={false} />
                   </span>
                 ),
               },

@@ -1,6 +1,5 @@
 // Pieces the competitors, citations and prompts pages share: a link into the app (the answers
-// explorer) that navigates in place, a cited source that is a link only when it is http(s), the
-// source categories in words, and a headline figure as a card that leads to its answers. Numbers
+// explorer) that navigates in place, the source categories in words, and a headline figure as a card that leads to its answers. Numbers
 // are written as the API gives them; a missing one is a dash.
 import type { ComponentChildren } from 'preact';
 import { followLink } from '../router.ts';
@@ -12,18 +11,6 @@ export function AppLink(p: { href: string; label?: string; children: ComponentCh
     <a href={p.href} onClick={followLink} aria-label={p.label}>
       {p.children}
     </a>
-  );
-}
-
-/** A cited page: a link only when its scheme is http(s), never a script or data address. */
-export function SourceLink(p: { url: string; title?: string }) {
-  const label = p.title || p.url;
-  return /^https?:\/\//i.test(p.url) ? (
-    <a href={p.url} rel="noopener noreferrer nofollow" target="_blank">
-      {label}
-    </a>
-  ) : (
-    <span>{label}</span>
   );
 }
 

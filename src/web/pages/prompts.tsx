@@ -12,18 +12,11 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { AppLink } from './figure-parts.tsx';
+import type { PromptRow } from './overview/prompts.tsx';
 
+/** prompt-performance's answer; its rows are the overview's prompt rows. */
 interface Performance {
-  prompts: {
-    prompt_id: string;
-    prompt_text: string;
-    topic_name: string | null;
-    result_count: number;
-    avg_visibility: number | null;
-    total_mentions: number;
-    total_citations: number;
-    avg_competitor_score: number | null;
-  }[];
+  prompts: PromptRow[];
 }
 
 interface Tracked {

@@ -12,6 +12,7 @@ import { followLink } from '../router.ts';
 import { answersHref } from '../answers-link.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { LineChart } from '../components/chart.tsx';
+import { OpenLink } from '../components/open-link.tsx';
 import { QuerySelect } from '../components/query-select.tsx';
 import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
 import { OutsideLink } from '../components/outside-link.tsx';
@@ -336,13 +337,9 @@ export function ShoppingPage(p: PageProps) {
                 key: 'product_title',
                 label: 'Product',
                 render: (c: Card) => (
-                  <a
-                    href={hrefWith({ product: c.product_title })}
-                    onClick={followLink}
-                    aria-current={c.product_title === product ? 'true' : undefined}
-                  >
+                  <OpenLink href={hrefWith({ product: c.product_title })} open={c.product_title === product}>
                     {c.product_title}
-                  </a>
+                  </OpenLink>
                 ),
               },
               {

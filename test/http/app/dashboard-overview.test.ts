@@ -319,6 +319,19 @@ test.serial(
       domain: 'forum.example',
       mentioned: competitorId,
     });
+    // The explorer's own selects write the address under the operation's names; the empty choice
+    // removes the parameter and the others stay.
+    await page.getByLabel('Citing', { exact: true }).selectOption('');
+    await page.waitForURL((u) => !u.searchParams.has('domain'));
+    await page.getByLabel('Prompt', { exact: true }).selectOption(who.promptIds[2]);
+    await page.waitForURL((u) => u.searchParams.get('prompt_id') === who.promptIds[2]);
+    t.like(Object.fromEntries(new URL(page.url()).searchParams), {
+      date_from: FROM,
+      region: 'US',
+      mentioned: competitorId,
+      prompt_id: who.promptIds[2],
+    });
+    t.is(await page.getByLabel('Prompt', { exact: true }).inputValue(), who.promptIds[2]);
     t.deepEqual(errors, []);
   },
 );

@@ -4,20 +4,14 @@
 import { read } from '../../api.ts';
 import { day, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
-import { followLink } from '../../router.ts';
 import { DataTable } from '../../components/data-table.tsx';
+import { OpenLink } from '../../components/open-link.tsx';
+import { type Quota, QuotaCard, quotaWords } from '../../components/quota.tsx';
 import { QuerySelect } from '../../components/query-select.tsx';
 import { Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../routes.ts';
-import { quotaWords } from '../site-audits/index.tsx';
 import { OpportunityView, STATUSES, STATUS_WORDS, WORDS, type OpportunityItem } from './opportunity.tsx';
 import '../activity.css';
-
-interface Quota {
-  used: number;
-  limit: number;
-  remaining: number;
-}
 
 interface Usage {
   briefs: Quota;
@@ -93,20 +87,8 @@ export function ContentPage(p: PageProps) {
       </search>
       {usage.data && (
         <div class="cards">
-          <section class="card" aria-label="Content briefs">
-            <h2>Content briefs this month</h2>
-            <p class="value">
-              {usage.data.briefs.used}
-              <span class="of"> of {usage.data.briefs.limit < 0 ? 'unlimited' : usage.data.briefs.limit}</span>
-            </p>
-          </section>
-          <section class="card" aria-label="Content drafts">
-            <h2>Content drafts this month</h2>
-            <p class="value">
-              {usage.data.drafts.used}
-              <span class="of"> of {usage.data.drafts.limit < 0 ? 'unlimited' : usage.data.drafts.limit}</span>
-            </p>
-          </section>
+          <QuotaCard title="Content briefs this month" label="Content briefs" quota={usage.data.briefs} meter={false} />
+          <QuotaCard title="Content drafts this month" label="Content drafts" quota={usage.data.drafts} meter={false} />
         </div>
       )}
       {usage.error && <Problem message={usage.error} />}
@@ -131,13 +113,9 @@ export function ContentPage(p: PageProps) {
                 key: 'title',
                 label: 'Opportunity',
                 render: (o: OpportunityItem) => (
-                  <a
-                    href={hrefWith({ opportunity: o.id })}
-                    onClick={followLink}
-                    aria-current={o.id === openId ? 'true' : undefined}
-                  >
+                  <OpenLink href={hrefWith({ opportunity: o.id })} open={o.id === openId}>
                     {o.title}
-                  </a>
+                  </OpenLink>
                 ),
               },
               { key: 'prompt_text', label: 'Prompt', csvOnly: true },

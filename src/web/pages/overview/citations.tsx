@@ -8,39 +8,9 @@ import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
+import type { CitationFigures } from '../citation-figures.ts';
+import { categoryLabel } from '../figure-parts.tsx';
 import { type PartProps, useReport } from './part.ts';
-
-export interface CitationFigures {
-  totals: { domains: number; urls: number; citations: number; results_with_citations: number };
-  source_type_breakdown: { category: string; count: number; pct: number }[];
-  top_domains: {
-    domain: string;
-    category: string;
-    total_citations: number;
-    results_citing: number;
-    usage_pct: number;
-  }[];
-  top_urls: {
-    url: string;
-    domain: string;
-    category: string;
-    title: string;
-    total_citations: number;
-    results_citing: number;
-    usage_pct: number;
-  }[];
-}
-
-export const CATEGORY_WORDS: Record<string, string> = {
-  you: 'Your site',
-  competitor: 'Competitors',
-  editorial: 'Editorial',
-  forum: 'Forums',
-  social: 'Social',
-  review: 'Reviews',
-  institutional: 'Institutions',
-  other: 'Other',
-};
 
 const SHOWN = 10;
 
@@ -79,7 +49,7 @@ export function CitationsPanel(p: PartProps) {
                     label: 'Category',
                     render: (r) => (
                       <BarLabel value={r.pct} max={maxPct}>
-                        <a href={p.link()}>{CATEGORY_WORDS[r.category] ?? r.category}</a>
+                        <a href={p.link()}>{categoryLabel(r.category)}</a>
                       </BarLabel>
                     ),
                   },
@@ -104,7 +74,7 @@ export function CitationsPanel(p: PartProps) {
                     render: (r) => (
                       <BarLabel value={r.results_citing} max={maxDomain}>
                         <a href={p.link({ domain: r.domain })}>{r.domain}</a>{' '}
-                        <span class="muted">{CATEGORY_WORDS[r.category] ?? r.category}</span>
+                        <span class="muted">{categoryLabel(r.category)}</span>
                       </BarLabel>
                     ),
                   },

@@ -6,19 +6,9 @@ import { useLoad } from '../../load.ts';
 import { Panel, Problem, Loading } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
-import { CATEGORY_WORDS } from './citations.tsx';
+import { competitorsCsv, type Gap, type GapDomain } from '../citation-figures.ts';
+import { categoryLabel } from '../figure-parts.tsx';
 import { type PartProps, useReport } from './part.ts';
-
-export interface Gap {
-  totals: { domains: number; answers: number };
-  domains: {
-    domain: string;
-    category: string;
-    competitor_answers: number;
-    competitors: { competitor_id: string; name: string; answers: number }[];
-    top_urls: { url: string; title: string; answers: number }[];
-  }[];
-}
 
 const SHOWN = 5;
 
@@ -41,7 +31,7 @@ export function GapPanel(p: PartProps) {
               domains cited by {g.totals.answers} answers naming a competitor, and never by an answer naming you
             </span>
           </p>
-          <DataTable<Gap['domains'][number]>
+          <DataTable<GapDomain>
             caption="Citation gap: domains"
             csvName="citation-gap.csv"
             rows={g.domains.slice(0, SHOWN)}
@@ -55,7 +45,7 @@ export function GapPanel(p: PartProps) {
                 render: (d) => (
                   <BarLabel value={d.competitor_answers} max={max}>
                     <a href={p.link({ domain: d.domain })}>{d.domain}</a>{' '}
-                    <span class="muted">{CATEGORY_WORDS[d.category] ?? d.category}</span>
+                    <span class="muted">{categoryLabel(d.category)}</span>
                   </BarLabel>
                 ),
               },
@@ -71,7 +61,7 @@ export function GapPanel(p: PartProps) {
                       <a href={p.link({ domain: d.domain, mentioned: c.competitor_id })}>{c.name}</a> ({c.answers})
                     </span>
                   )),
-                csv: (d) => d.competitors.map((c) => `${c.name} (${c.answers})`).join('; '),
+                csv: competitorsCsv,
               },
               {
                 key: 'top_urls',

@@ -1,15 +1,10 @@
 // Settings > Usage: the plan, the trial's end and this month's briefs, drafts and audits against
 // their limits, as the usage operation gives them.
 import { read } from '../../api.ts';
-import { day, limitText } from '../../format.ts';
+import { day } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Loading, PageHead, Problem } from '../../components/page.tsx';
-
-interface Quota {
-  used: number;
-  limit: number;
-  remaining: number;
-}
+import { type Quota, QuotaCard } from '../../components/quota.tsx';
 
 interface Usage {
   organization: string;
@@ -19,24 +14,6 @@ interface Usage {
   briefs: Quota;
   drafts: Quota;
   audits: Quota;
-}
-
-function QuotaCard(p: { title: string; quota: Quota }) {
-  const { used, limit } = p.quota;
-  return (
-    <section class="card" aria-label={p.title}>
-      <h2>{p.title}</h2>
-      <p class="value">
-        {used}
-        <span class="of"> of {limitText(limit)}</span>
-      </p>
-      {limit > 0 && (
-        <div class="meter" role="img" aria-label={`${used} of ${limit} used`}>
-          <span style={{ width: `${Math.min(100, (100 * used) / limit)}%` }} />
-        </div>
-      )}
-    </section>
-  );
 }
 
 export function UsagePage() {

@@ -3,21 +3,17 @@
 // copied link opens it again; the recent audits are the site-audits operation's list.
 import { useEffect, useState } from 'preact/hooks';
 import { change, fieldOf, messageOf, read } from '../../api.ts';
-import { dateTime, figure, limitText } from '../../format.ts';
+import { dateTime, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
-import { followLink, navigate } from '../../router.ts';
+import { navigate } from '../../router.ts';
 import { DataTable } from '../../components/data-table.tsx';
+import { OpenLink } from '../../components/open-link.tsx';
+import { type Quota, quotaWords } from '../../components/quota.tsx';
 import { Field } from '../../components/field.tsx';
 import { Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../routes.ts';
 import { AuditStatus, AuditView, POLL_MS, type Audit } from './audit.tsx';
 import '../activity.css';
-
-interface Quota {
-  used: number;
-  limit: number;
-  remaining: number;
-}
 
 type AuditItem = Pick<
   Audit,
@@ -26,11 +22,6 @@ type AuditItem = Pick<
 
 const auditHref = (brandId: string, id: string) =>
   `/app/brands/${encodeURIComponent(brandId)}/site-audits?audit=${encodeURIComponent(id)}`;
-
-export function quotaWords(q: Quota, noun: string): string {
-  if (q.limit < 0) return `${q.used} ${noun} used this month (unlimited).`;
-  return `${q.used} of ${limitText(q.limit)} ${noun} used this month; ${q.remaining} left.`;
-}
 
 function StartAudit(p: { brandId: string; quota: Quota | undefined; onStarted: (id: string) => void }) {
   const [url, setUrl] = useState('');
@@ -125,13 +116,9 @@ export function SiteAuditsPage(p: PageProps) {
                 key: 'url',
                 label: 'Page',
                 render: (r: AuditItem) => (
-                  <a
-                    href={auditHref(brandId, r.id)}
-                    onClick={followLink}
-                    aria-current={r.id === auditId ? 'true' : undefined}
-                  >
+                  <OpenLink href={auditHref(brandId, r.id)} open={r.id === auditId}>
                     {r.url}
-                  </a>
+                  </OpenLink>
                 ),
               },
               { key: 'status', label: 'Status', render: (r: AuditItem) => <AuditStatus status={r.status} /> },

@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { change } from '../../api.ts';
 import { Field } from '../../components/field.tsx';
-import { Panel, Problem } from '../../components/page.tsx';
+import { Panel } from '../../components/page.tsx';
+import { FormFoot, FormProblem } from './rows.tsx';
 import { errorAt, type FormError, formError, listOf, textOf } from './shared.tsx';
 
 export interface BrandDetails {
@@ -98,15 +99,8 @@ export function BrandForm(p: { brand: BrandDetails; onSaved: (reanalysisQueued: 
           error={errorAt(error, 'aliases')}
           hint="Other names answers use for the brand, separated by commas."
         />
-        <div class="form-foot">
-          <button type="submit" class="primary" disabled={busy}>
-            Save brand
-          </button>
-          <span class="muted" role="status">
-            {note}
-          </span>
-        </div>
-        {error && !error.field && <Problem message={error.message} />}
+        <FormFoot label="Save brand" busy={busy} note={note} />
+        <FormProblem error={error} />
       </form>
     </Panel>
   );

@@ -8,6 +8,7 @@ import { Confirm } from '../../components/confirm.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { TrashIcon } from '../../components/icons.tsx';
 import { Loading, Panel, Problem } from '../../components/page.tsx';
+import { actionsColumn, FormButtons, FormProblem, RowButton, SubForm } from './rows.tsx';
 import { errorAt, type FormError, formError, listOf, textOf } from './shared.tsx';
 
 export interface Competitor {
@@ -79,17 +80,8 @@ function CompetitorForm(p: {
         error={errorAt(error, 'aliases')}
         hint="Separated by commas"
       />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {c ? 'Save competitor' : 'Add competitor'}
-        </button>
-        {p.onCancel && (
-          <button type="button" onClick={p.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      {error && !error.field && <Problem message={error.message} />}
+      <FormButtons label={c ? 'Save competitor' : 'Add competitor'} busy={busy} onCancel={p.onCancel} />
+      <FormProblem error={error} />
     </form>
   );
 }
@@ -117,48 +109,38 @@ export function Competitors(p: { brandId: string; onChanged: (reanalysisQueued: 
             { key: 'name', label: 'Name' },
             { key: 'domains', label: 'Domains', render: (c) => textOf(c.domains) || '—' },
             { key: 'aliases', label: 'Aliases', render: (c) => textOf(c.aliases) || '—' },
-            {
-              key: 'actions',
-              label: 'Actions',
-              hideLabel: true,
-              noCsv: true,
-              render: (c) => (
-                <div class="actions row-actions">
-                  <button type="button" class="link" onClick={() => setEditing(c.id)}>
-                    Change <span class="sr-only">{c.name}</span>
-                  </button>
-                  <button
-                    type="button"
-                    class="icon"
-                    aria-label={`Remove ${c.name}`}
-                    title="Remove"
-                    onClick={() => setRemoving(c)}
-                  >
-                    <TrashIcon />
-                  </button>
-                </div>
-              ),
-            },
+            actionsColumn<Competitor>((c) => (
+              <div class="actions row-actions">
+                <RowButton label="Change" name={c.name} onClick={() => setEditing(c.id)} />
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Remove ${c.name}`}
+                  title="Remove"
+                  onClick={() => setRemoving(c)}
+                >
+                  <TrashIcon />
+                </button>
+              </div>
+            )),
           ]}
         />
       )}
       {list.data
         ?.filter((c) => c.id === editing)
         .map((c) => (
-          <div class="subform" key={c.id}>
-            <h3>Change {c.name}</h3>
+          <SubForm key={c.id} title={`Change ${c.name}`}>
             <CompetitorForm
               brandId={p.brandId}
               competitor={c}
               onDone={changed}
               onCancel={() => setEditing(undefined)}
             />
-          </div>
+          </SubForm>
         ))}
-      <div class="subform">
-        <h3>Add a competitor</h3>
+      <SubForm title="Add a competitor">
         <CompetitorForm brandId={p.brandId} onDone={changed} />
-      </div>
+      </SubForm>
       {removing && (
         <Confirm
           title={`Remove ${removing.name}?`}

@@ -5,20 +5,22 @@
 // message is shown beside the prompts field, as the API words it.
 import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
-import { Field, Select } from '../../components/field.tsx';
+import { Field, Select, TextArea } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Panel, Problem } from '../../components/page.tsx';
-import {
-  errorAt,
-  type FormError,
-  formError,
-  listOf,
-  PlatformChoice,
-  platformLabel,
-  TextArea,
-  textOf,
-} from './shared.tsx';
+import { errorAt, type FormError, formError, listOf, PlatformChoice, platformLabel, textOf } from './shared.tsx';
 import type { Topic } from './topics.tsx';
+import {
+  actionsColumn,
+  FormButtons,
+  FormFoot,
+  FormProblem,
+  RowButton,
+  stateColumn,
+  SubForm,
+  ToggleButton,
+  useActiveToggle,
+} from './rows.tsx';
 
 export interface TrackedPrompt {
   id: string;
@@ -37,6 +39,45 @@ const topicOptions = (topics: Topic[]) => [
 
 const notInPlanNote = (list: string[]) =>
   list.length ? ` Kept but not asked on your plan: ${list.map(platformLabel).join(', ')}.` : '';
+
+/** Where a prompt is asked and how it is grouped: its topic, regions and platforms, each with its error. */
+function Where(p: {
+  prefix: string;
+  topics: Topic[];
+  error: FormError | undefined;
+  topic: [string, (v: string) => void];
+  regions: [string, (v: string) => void];
+  platforms: [string[], (v: string[]) => void];
+}) {
+  return (
+    <>
+      <div class="inline-form">
+        <Select
+          id={`${p.prefix}-topic`}
+          label="Topic"
+          value={p.topic[0]}
+          options={topicOptions(p.topics)}
+          onChange={p.topic[1]}
+          error={errorAt(p.error, 'topic')}
+        />
+        <Field
+          id={`${p.prefix}-regions`}
+          label="Regions"
+          value={p.regions[0]}
+          onInput={p.regions[1]}
+          error={errorAt(p.error, 'regions')}
+          hint="Codes separated by commas; none: the brand's region."
+        />
+      </div>
+      <PlatformChoice
+        id={`${p.prefix}-platforms`}
+        value={p.platforms[0]}
+        onChange={p.platforms[1]}
+        error={errorAt(p.error, 'platforms')}
+      />
+    </>
+  );
+}
 
 function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void }) {
   const [texts, setTexts] = useState('');
@@ -88,39 +129,16 @@ function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void })
         error={errorAt(error, 'prompts')}
         required
       />
-      <div class="inline-form">
-        <Select
-          id="prompts-new-topic"
-          label="Topic"
-          value={topic}
-          options={topicOptions(p.topics)}
-          onChange={setTopic}
-          error={errorAt(error, 'topic')}
-        />
-        <Field
-          id="prompts-new-regions"
-          label="Regions"
-          value={regions}
-          onInput={setRegions}
-          error={errorAt(error, 'regions')}
-          hint="Codes separated by commas; none: the brand's region."
-        />
-      </div>
-      <PlatformChoice
-        id="prompts-new-platforms"
-        value={platforms}
-        onChange={setPlatforms}
-        error={errorAt(error, 'platforms')}
+      <Where
+        prefix="prompts-new"
+        topics={p.topics}
+        error={error}
+        topic={[topic, setTopic]}
+        regions={[regions, setRegions]}
+        platforms={[platforms, setPlatforms]}
       />
-      <div class="form-foot">
-        <button type="submit" class="primary" disabled={busy}>
-          Add prompts
-        </button>
-        <span class="muted" role="status">
-          {note}
-        </span>
-      </div>
-      {error && !error.field && <Problem message={error.message} />}
+      <FormFoot label="Add prompts" busy={busy} note={note} />
+      <FormProblem error={error} />
     </form>
   );
 }
@@ -147,39 +165,16 @@ function EditPrompt(p: { prompt: TrackedPrompt; topics: Topic[]; onDone: () => v
   };
   return (
     <form class="stack wide" onSubmit={submit} aria-label={`Change prompt: ${q.text}`}>
-      <div class="inline-form">
-        <Select
-          id={`prompt-${q.id}-topic`}
-          label="Topic"
-          value={topic}
-          options={topicOptions(p.topics)}
-          onChange={setTopic}
-          error={errorAt(error, 'topic')}
-        />
-        <Field
-          id={`prompt-${q.id}-regions`}
-          label="Regions"
-          value={regions}
-          onInput={setRegions}
-          error={errorAt(error, 'regions')}
-          hint="Codes separated by commas; none: the brand's region."
-        />
-      </div>
-      <PlatformChoice
-        id={`prompt-${q.id}-platforms`}
-        value={platforms}
-        onChange={setPlatforms}
-        error={errorAt(error, 'platforms')}
+      <Where
+        prefix={`prompt-${q.id}`}
+        topics={p.topics}
+        error={error}
+        topic={[topic, setTopic]}
+        regions={[regions, setRegions]}
+        platforms={[platforms, setPlatforms]}
       />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          Save prompt
-        </button>
-        <button type="button" onClick={p.onCancel}>
-          Cancel
-        </button>
-      </div>
-      {error && !error.field && <Problem message={error.message} />}
+      <FormButtons label="Save prompt" busy={busy} onCancel={p.onCancel} />
+      <FormProblem error={error} />
     </form>
   );
 }
@@ -191,16 +186,7 @@ export function Prompts(p: {
   onChanged: () => void;
 }) {
   const [editing, setEditing] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  const toggle = async (q: TrackedPrompt) => {
-    setProblem(undefined);
-    try {
-      await change('update-prompt', { id: q.id, is_active: !q.is_active });
-      p.onChanged();
-    } catch (err) {
-      setProblem(`“${q.text}”: ${(err as Error).message}`);
-    }
-  };
+  const { problem, toggle } = useActiveToggle<TrackedPrompt>('update-prompt', (q) => `“${q.text}”`, p.onChanged);
   const done = () => {
     setEditing(undefined);
     p.onChanged();
@@ -222,27 +208,13 @@ export function Prompts(p: {
               render: (q) => (q.platforms.length ? q.platforms.map(platformLabel).join(', ') : 'All in plan'),
             },
             { key: 'regions', label: 'Regions', render: (q) => textOf(q.regions) || "Brand's" },
-            {
-              key: 'is_active',
-              label: 'State',
-              render: (q) => (q.is_active ? <span class="badge ok">Active</span> : <span class="badge">Inactive</span>),
-            },
-            {
-              key: 'actions',
-              label: 'Actions',
-              hideLabel: true,
-              noCsv: true,
-              render: (q) => (
-                <div class="actions row-actions">
-                  <button type="button" class="link" onClick={() => setEditing(q.id)}>
-                    Change <span class="sr-only">{q.text}</span>
-                  </button>
-                  <button type="button" class="link" onClick={() => toggle(q)}>
-                    {q.is_active ? 'Deactivate' : 'Activate'} <span class="sr-only">{q.text}</span>
-                  </button>
-                </div>
-              ),
-            },
+            stateColumn<TrackedPrompt>(),
+            actionsColumn<TrackedPrompt>((q) => (
+              <div class="actions row-actions">
+                <RowButton label="Change" name={q.text} onClick={() => setEditing(q.id)} />
+                <ToggleButton active={q.is_active} name={q.text} onClick={() => toggle(q)} />
+              </div>
+            )),
           ]}
         />
       )}
@@ -250,15 +222,13 @@ export function Prompts(p: {
       {p.prompts
         ?.filter((q) => q.id === editing)
         .map((q) => (
-          <div class="subform" key={q.id}>
-            <h3>Change “{q.text}”</h3>
+          <SubForm key={q.id} title={`Change “${q.text}”`}>
             <EditPrompt prompt={q} topics={p.topics} onDone={done} onCancel={() => setEditing(undefined)} />
-          </div>
+          </SubForm>
         ))}
-      <div class="subform">
-        <h3>Add prompts</h3>
+      <SubForm title="Add prompts">
         <AddPrompts brandId={p.brandId} topics={p.topics} onDone={done} />
-      </div>
+      </SubForm>
     </Panel>
   );
 }

@@ -1,6 +1,8 @@
 // What the workspace settings' forms share: list fields typed as text (comma or line separated),
-// the platforms a prompt may name, a text area with its error beside it, and where a failure goes.
+// the platforms a prompt may name, and where a failure goes.
 import { Failure, fieldOf, messageOf } from '../../api.ts';
+import { Notes } from '../../components/field.tsx';
+import { PLATFORMS as ALL_PLATFORMS, type Platform } from '../../../tenancy/tracked.ts';
 
 /** "a, b\nc" → ["a", "b", "c"]: the API stores lists; people type them. */
 export const listOf = (text: string) =>
@@ -11,17 +13,20 @@ export const listOf = (text: string) =>
 
 export const textOf = (list: readonly string[]) => list.join(', ');
 
-/** The platform slugs of the API (docs/workspace.md), with the names people know them by. */
-export const PLATFORMS = [
-  { value: 'chatgpt', label: 'ChatGPT' },
-  { value: 'perplexity', label: 'Perplexity' },
-  { value: 'gemini', label: 'Gemini' },
-  { value: 'google_ai_overviews', label: 'Google AI Overviews' },
-  { value: 'google_ai_mode', label: 'Google AI Mode' },
-  { value: 'claude', label: 'Claude' },
-  { value: 'copilot', label: 'Copilot' },
-  { value: 'grok', label: 'Grok' },
-];
+/** The names people know the API's platform slugs by (docs/workspace.md). */
+const PLATFORM_NAMES: Record<Platform, string> = {
+  chatgpt: 'ChatGPT',
+  perplexity: 'Perplexity',
+  gemini: 'Gemini',
+  google_ai_overviews: 'Google AI Overviews',
+  google_ai_mode: 'Google AI Mode',
+  claude: 'Claude',
+  copilot: 'Copilot',
+  grok: 'Grok',
+};
+
+/** The platforms in the API's order, with their names. */
+export const PLATFORMS = ALL_PLATFORMS.map((value) => ({ value, label: PLATFORM_NAMES[value] }));
 
 export const platformLabel = (slug: string) => PLATFORMS.find((p) => p.value === slug)?.label ?? slug;
 
@@ -47,44 +52,6 @@ export function formError(err: unknown, fields: string[], byStatus: Partial<Reco
 export const errorAt = (error: FormError | undefined, field: string) =>
   error?.field === field ? error.message : undefined;
 
-export function TextArea(p: {
-  id: string;
-  label: string;
-  value: string;
-  onInput: (value: string) => void;
-  hint?: string;
-  error?: string;
-  rows?: number;
-  required?: boolean;
-}) {
-  const described = [p.hint ? `${p.id}-hint` : '', p.error ? `${p.id}-error` : ''].filter(Boolean).join(' ');
-  return (
-    <div class="field">
-      <label for={p.id}>{p.label}</label>
-      <textarea
-        id={p.id}
-        name={p.id}
-        rows={p.rows ?? 4}
-        value={p.value}
-        required={p.required}
-        onInput={(e) => p.onInput(e.currentTarget.value)}
-        aria-invalid={p.error ? 'true' : undefined}
-        aria-describedby={described || undefined}
-      />
-      {p.hint && (
-        <p class="hint" id={`${p.id}-hint`}>
-          {p.hint}
-        </p>
-      )}
-      {p.error && (
-        <p class="field-error" id={`${p.id}-error`}>
-          {p.error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 /** Platform checkboxes; none ticked means every platform of the plan. */
 export function PlatformChoice(p: {
   id: string;
@@ -108,14 +75,7 @@ export function PlatformChoice(p: {
           </label>
         ))}
       </div>
-      <p class="hint" id={`${p.id}-hint`}>
-        None ticked: every platform of your plan.
-      </p>
-      {p.error && (
-        <p class="field-error" id={`${p.id}-error`}>
-          {p.error}
-        </p>
-      )}
+      <Notes id={p.id} hint="None ticked: every platform of your plan." error={p.error} />
     </fieldset>
   );
 }

@@ -5,6 +5,16 @@ import { change } from '../../api.ts';
 import { Field } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Panel, Problem } from '../../components/page.tsx';
+import {
+  actionsColumn,
+  FormButtons,
+  FormProblem,
+  RowButton,
+  stateColumn,
+  SubForm,
+  ToggleButton,
+  useActiveToggle,
+} from './rows.tsx';
 import { errorAt, type FormError, formError } from './shared.tsx';
 
 export interface Topic {
@@ -44,33 +54,15 @@ function TopicForm(p: { brandId: string; topic?: Topic; onDone: () => void; onCa
         error={errorAt(error, 'name')}
         required
       />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {t ? 'Rename topic' : 'Create topic'}
-        </button>
-        {p.onCancel && (
-          <button type="button" onClick={p.onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      {error && !error.field && <Problem message={error.message} />}
+      <FormButtons label={t ? 'Rename topic' : 'Create topic'} busy={busy} onCancel={p.onCancel} />
+      <FormProblem error={error} />
     </form>
   );
 }
 
 export function Topics(p: { brandId: string; topics: Topic[] | undefined; onChanged: () => void }) {
   const [renaming, setRenaming] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  const toggle = async (t: Topic) => {
-    setProblem(undefined);
-    try {
-      await change('update-topic', { id: t.id, is_active: !t.is_active });
-      p.onChanged();
-    } catch (err) {
-      setProblem(`${t.name}: ${(err as Error).message}`);
-    }
-  };
+  const { problem, toggle } = useActiveToggle<Topic>('update-topic', (t) => t.name, p.onChanged);
   const done = () => {
     setRenaming(undefined);
     p.onChanged();
@@ -86,27 +78,13 @@ export function Topics(p: { brandId: string; topics: Topic[] | undefined; onChan
           columns={[
             { key: 'name', label: 'Topic' },
             { key: 'prompt_count', label: 'Prompts', align: 'right' },
-            {
-              key: 'is_active',
-              label: 'State',
-              render: (t) => (t.is_active ? <span class="badge ok">Active</span> : <span class="badge">Inactive</span>),
-            },
-            {
-              key: 'actions',
-              label: 'Actions',
-              hideLabel: true,
-              noCsv: true,
-              render: (t) => (
-                <div class="actions row-actions">
-                  <button type="button" class="link" onClick={() => setRenaming(t.id)}>
-                    Rename <span class="sr-only">{t.name}</span>
-                  </button>
-                  <button type="button" class="link" onClick={() => toggle(t)}>
-                    {t.is_active ? 'Deactivate' : 'Activate'} <span class="sr-only">{t.name}</span>
-                  </button>
-                </div>
-              ),
-            },
+            stateColumn<Topic>(),
+            actionsColumn<Topic>((t) => (
+              <div class="actions row-actions">
+                <RowButton label="Rename" name={t.name} onClick={() => setRenaming(t.id)} />
+                <ToggleButton active={t.is_active} name={t.name} onClick={() => toggle(t)} />
+              </div>
+            )),
           ]}
         />
       )}
@@ -114,15 +92,13 @@ export function Topics(p: { brandId: string; topics: Topic[] | undefined; onChan
       {p.topics
         ?.filter((t) => t.id === renaming)
         .map((t) => (
-          <div class="subform" key={t.id}>
-            <h3>Rename {t.name}</h3>
+          <SubForm key={t.id} title={`Rename ${t.name}`}>
             <TopicForm brandId={p.brandId} topic={t} onDone={done} onCancel={() => setRenaming(undefined)} />
-          </div>
+          </SubForm>
         ))}
-      <div class="subform">
-        <h3>Create a topic</h3>
+      <SubForm title="Create a topic">
         <TopicForm brandId={p.brandId} onDone={done} />
-      </div>
+      </SubForm>
     </Panel>
   );
 }
