@@ -251,6 +251,12 @@ test.serial(
     const second = await seed();
     await queueReanalysis(stores.pg, first.brandId, 'competitor added: A');
     await queueReanalysis(stores.pg, second.brandId, 'competitor added: B');
+    // Two requests a moment apart can carry the same now() (the embedded Postgres's clock is coarse),
+    // and a tie goes by brand id: make the first one plainly older.
+    await stores.pg.query(
+      "UPDATE reanalyses SET requested_at = requested_at - interval '1 second' WHERE brand_id = $1",
+      [first.brandId],
+    );
     t.like(await claimReanalysis(stores.pg, 60_000), { brand_id: first.brandId });
     await failReanalysis(stores.pg, first.brandId, 'ClickHouse unavailable');
     const failed = (await row(first.brandId))!;
