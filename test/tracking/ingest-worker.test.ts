@@ -127,7 +127,7 @@ test('answer texts are stored exactly as the file holds them, ASCII or not, what
   );
 });
 
-test("past the worker's 500-line groups: rejections keep their line numbers, the last answer of an id wins", async (t) => {
+test('in a file of 1,300 lines, rejections keep their line numbers and the last answer of an id wins', async (t) => {
   const tenant = await seedTenant(server);
   const good = answers(tenant, 1300).map((a, i) => ({
     ...a,
@@ -135,8 +135,8 @@ test("past the worker's 500-line groups: rejections keep their line numbers, the
   }));
   const unknown = JSON.stringify({ ...good[0], prompt_id: '00000000-0000-4000-8000-000000000000' });
   const lines = good.map((a) => JSON.stringify(a));
-  // Bad lines either side of the group edges (lines 500/501 and 1000/1001), and line 1250
-  // repeating line 3's answer with another text.
+  // Bad lines side by side (500/501 and 1000/1001), and line 1250 repeating line 3's answer with
+  // another text.
   lines[499] = unknown;
   lines[500] = 'not json';
   lines[999] = unknown;
