@@ -23,16 +23,14 @@ const httpDuration = new client.Histogram({
   registers: [registry],
 });
 
-// Routes outside the operation list get a fixed label; anything else is `other`, so a scan of
-// random paths cannot create a label per path.
+// Operations and the raw endpoints (src/http/raw.ts) label themselves; the other fixed routes get a
+// label here, and anything else is `other`, so a scan of random paths cannot create a label per path.
 const ROUTES: Record<string, string> = {
   '/healthz': 'healthz',
   '/readyz': 'readyz',
   '/metrics': 'metrics',
   '/api/openapi.json': 'openapi',
   '/docs': 'docs',
-  '/api/collect': 'collect',
-  '/t.js': 'tracking-script',
   '/api/mcp': 'mcp',
 };
 

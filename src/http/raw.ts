@@ -11,16 +11,19 @@ export function rawMount(
   const declared = new Set(endpoints.map((e) => e.name));
   const undeclared = Object.keys(handlers).filter((name) => !declared.has(name as RawEndpoint['name']));
   if (undeclared.length) throw new Error(`Raw endpoint handlers without a declaration: ${undeclared.join(', ')}`);
-  const byPath = new Map<string, Koa.Middleware>();
+  const byPath = new Map<string, { name: RawEndpoint['name']; handler: Koa.Middleware }>();
   for (const e of endpoints) {
     const handler = handlers[e.name];
     if (!handler) throw new Error(`Raw endpoint ${e.name} (${e.path}) is declared but has no handler`);
-    byPath.set(e.path, handler);
+    byPath.set(e.path, { name: e.name, handler });
   }
   return (app) => {
     app.use((ctx, next) => {
-      const handler = byPath.get(ctx.path);
-      return handler ? handler(ctx, next) : next();
+      const route = byPath.get(ctx.path);
+      if (!route) return next();
+      // Its name labels the request in the logs and metrics, as an operation's does.
+      ctx.state.operation = route.name;
+      return route.handler(ctx, next);
     });
   };
 }

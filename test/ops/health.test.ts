@@ -129,6 +129,8 @@ test('/metrics exposes request, store, ingest, webhook and job counters', async 
   const tenant = await seedTenant(server);
   await from('10.3.0.1', '/api/v1/whoami', tenant.key);
   await from('10.3.0.1', '/api/mcp/nope', tenant.key);
+  // A raw endpoint (src/operations/raw-endpoints.ts) is labelled with its declared name.
+  t.is((await fetch(`${server.url}/t.js`)).status, 200);
 
   // Ingest: one valid answer, one invalid line.
   const answer = {
@@ -184,6 +186,7 @@ test('/metrics exposes request, store, ingest, webhook and job counters', async 
   }
   t.true(sample(text, 'answerscope_http_requests_total', 'operation="whoami",method="GET",status="200"') >= 1);
   t.true(sample(text, 'answerscope_http_requests_total', 'operation="other",method="GET",status="404"') >= 1);
+  t.true(sample(text, 'answerscope_http_requests_total', 'operation="tracking-script",method="GET",status="200"') >= 1);
   t.true(sample(text, 'answerscope_http_request_duration_seconds_count', 'operation="whoami",status="200"') >= 1);
   t.regex(text, /answerscope_http_request_duration_seconds_bucket\{le="0.1",operation="whoami",status="200"\} \d+/);
   t.true(
