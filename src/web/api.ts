@@ -103,14 +103,4 @@ export function read<T>(
 /** Runs one of the API's write operations, as the signed-in person. */
 export const change = <T>(operation: string, input: Record<string, unknown>) => post<T>(`/op/${operation}`, input);
 
-/**
- * The form field a failure is about: the server's own `field`, or else the first of `names` its
- * message starts with (the API's messages name their parameter first, e.g. "url must be ...").
- */
-export function fieldOf(err: unknown, names: string[]): string | undefined {
-  if (!(err instanceof Failure)) return undefined;
-  if (err.field) return err.field;
-  return names.find((n) => err.message.startsWith(`${n} `) || err.message.startsWith(`${n}:`));
-}
-
 export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));

@@ -62,6 +62,12 @@ export function Problem(p: { message: string }) {
   );
 }
 
+/** What stands in for data not here yet (useLoad): its failure, or Loading… until it arrives. */
+export function Pending(p: { load: { data: unknown; error: string | undefined } }) {
+  if (p.load.error) return <Problem message={p.load.error} />;
+  return p.load.data ? null : <Loading />;
+}
+
 export function Empty(p: { children: ComponentChildren }) {
   return <p class="empty">{p.children}</p>;
 }

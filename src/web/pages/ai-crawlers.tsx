@@ -7,7 +7,7 @@ import { useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { CrawlerLogSetup } from './site-setup.tsx';
 import './activity.css';
@@ -58,8 +58,7 @@ export function AiCrawlersPage(p: PageProps) {
         intro="AI crawlers and agents that fetched your site, from its server logs. Dates are UTC days."
       />
       <FilterBar brandId={brandId} only={['dates']} />
-      {crawlers.error && <Problem message={crawlers.error} />}
-      {!c && !crawlers.error && <Loading />}
+      <Pending load={crawlers} />
       {c && (
         <div class="cards">
           <section class="card" aria-label="AI crawler hits">

@@ -6,7 +6,7 @@ import { useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { TrackingSetup } from './site-setup.tsx';
 import './activity.css';
@@ -37,8 +37,7 @@ export function AiTrafficPage(p: PageProps) {
         intro="Visits to your site from links in AI answers, recorded by the tracking script. Dates are UTC days."
       />
       <FilterBar brandId={brandId} only={['dates']} />
-      {traffic.error && <Problem message={traffic.error} />}
-      {!t && !traffic.error && <Loading />}
+      <Pending load={traffic} />
       {t && (
         <div class="cards">
           <section class="card" aria-label="AI visits">

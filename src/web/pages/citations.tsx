@@ -10,7 +10,7 @@ import { useLoad } from '../load.ts';
 import { navigate, useLocation } from '../router.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { CitationLink } from '../components/answer-card.tsx';
 import { type CitationFigures, competitorsCsv, type Gap } from './citation-figures.ts';
@@ -62,8 +62,7 @@ function GapPanel(p: {
           </select>
         </div>
       </div>
-      {gap.error && <Problem message={gap.error} />}
-      {!gap.data && !gap.error && <Loading />}
+      <Pending load={gap} />
       {gap.data && (
         <>
           <p class="totals">
@@ -160,8 +159,7 @@ export function CitationsPage(p: PageProps) {
         intro="The sources AI answers cite for your prompts, and those they cite only for your competitors."
       />
       <FilterBar brandId={brandId} />
-      {data.error && <Problem message={data.error} />}
-      {!c && !data.error && <Loading />}
+      <Pending load={data} />
       {c && (
         <p class="totals">
           <span>

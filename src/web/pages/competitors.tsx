@@ -11,7 +11,7 @@ import { type Filters, filterParams, useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { AppLink, FigureCard, percent } from './figure-parts.tsx';
 
@@ -120,8 +120,7 @@ export function CompetitorsPage(p: PageProps) {
         intro={`${brand?.name ?? 'The brand'} against each tracked competitor, on the same answers.`}
       />
       <FilterBar brandId={brandId} />
-      {data.error && <Problem message={data.error} />}
-      {!data.data && !data.error && <Loading />}
+      <Pending load={data} />
       {comparison && sov && (
         <div class="cards">
           <FigureCard

@@ -9,7 +9,7 @@ import { useLoad } from '../load.ts';
 import { followLink, navigate, useLocation } from '../router.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { AppLink } from './figure-parts.tsx';
 import type { PromptRow } from './overview/prompts.tsx';
@@ -86,8 +86,7 @@ export function PromptsPage(p: PageProps) {
             </select>
           </div>
         </div>
-        {perf.error && <Problem message={perf.error} />}
-        {!perf.data && !perf.error && <Loading />}
+        <Pending load={perf} />
         {perf.data && (
           <DataTable
             caption="Prompt performance"

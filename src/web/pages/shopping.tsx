@@ -14,7 +14,7 @@ import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { LineChart } from '../components/chart.tsx';
 import { OpenLink } from '../components/open-link.tsx';
 import { QuerySelect } from '../components/query-select.tsx';
-import { Loading, PageHead, Panel, Problem } from '../components/page.tsx';
+import { Loading, PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import { OutsideLink } from '../components/outside-link.tsx';
 import type { PageProps } from '../routes.ts';
 import { PLATFORMS } from '../../tenancy/tracked.ts';
@@ -323,8 +323,7 @@ export function ShoppingPage(p: PageProps) {
       </search>
       {product && <ProductVisibility brandId={brandId} title={product} />}
       <Panel title="Product cards">
-        {first.error && <Problem message={first.error} />}
-        {!first.data && !first.error && <Loading />}
+        <Pending load={first} />
         {first.data && (
           <DataTable
             caption="Product cards in shopping answers, newest first"

@@ -4,7 +4,7 @@
 import { get } from '../api.ts';
 import { useLoad } from '../load.ts';
 import { CopyField } from '../components/copy-field.tsx';
-import { Loading, Problem } from '../components/page.tsx';
+import { Pending } from '../components/page.tsx';
 
 interface SiteSetup {
   tracking_id: string;
@@ -19,8 +19,7 @@ function useSiteSetup(brandId: string) {
 
 export function TrackingSetup(p: { brandId: string }) {
   const setup = useSiteSetup(p.brandId);
-  if (setup.error) return <Problem message={setup.error} />;
-  if (!setup.data) return <Loading />;
+  if (!setup.data) return <Pending load={setup} />;
   const s = setup.data;
   const snippet = `<script async src="${s.script_url}" data-site="${s.tracking_id}"></script>`;
   return (
@@ -49,8 +48,7 @@ export function TrackingSetup(p: { brandId: string }) {
 
 export function CrawlerLogSetup(p: { brandId: string }) {
   const setup = useSiteSetup(p.brandId);
-  if (setup.error) return <Problem message={setup.error} />;
-  if (!setup.data) return <Loading />;
+  if (!setup.data) return <Pending load={setup} />;
   const s = setup.data;
   const host = s.domains[0] ?? 'www.example.com';
   const example = `curl -X POST '${s.crawler_logs_url}' \\

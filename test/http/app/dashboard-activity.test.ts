@@ -267,6 +267,9 @@ test('a brief and a draft are generated and shown as text, and the status change
   await page.getByLabel('Set status to').selectOption('in_progress');
   await page.getByRole('button', { name: 'Change status' }).click();
   await page.getByText(/^Status set to In progress/).waitFor();
+  // The opportunity reloads with its new status, and the note stays.
+  await page.locator('section[aria-labelledby="opportunity-title"] .badge', { hasText: 'In progress' }).waitFor();
+  t.true(await page.getByText(/^Status set to In progress/).isVisible());
   t.is((await api(`/api/mcp/content-opportunities/${target.id}`)).status, 'in_progress');
 
   // At the limit: 402 as the API words it.

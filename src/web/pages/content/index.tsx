@@ -8,7 +8,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { OpenLink } from '../../components/open-link.tsx';
 import { type Quota, QuotaCard, quotaWords } from '../../components/quota.tsx';
 import { QuerySelect } from '../../components/query-select.tsx';
-import { Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import { PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../routes.ts';
 import { OpportunityView, STATUSES, STATUS_WORDS, WORDS, type OpportunityItem } from './opportunity.tsx';
 import '../activity.css';
@@ -101,8 +101,7 @@ export function ContentPage(p: PageProps) {
         />
       )}
       <Panel title="Opportunities">
-        {list.error && <Problem message={list.error} />}
-        {!list.data && !list.error && <Loading />}
+        <Pending load={list} />
         {list.data && (
           <DataTable
             caption="Content opportunities, highest score first"

@@ -268,8 +268,9 @@ export function OpportunityView(p: {
           <dd>{dateTime(o.updated_at)}</dd>
         </div>
       </dl>
+      {/* Keyed by the opportunity, not its status: the form's note must outlive the reload it causes. */}
       <StatusForm
-        key={o.status}
+        key={o.id}
         opportunity={o}
         onChanged={() => {
           opp.reload();

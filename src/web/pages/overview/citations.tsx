@@ -5,7 +5,7 @@
 // links to the answers at the page's filters, the answers its figures count.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
-import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
 import type { CitationFigures } from '../citation-figures.ts';
@@ -22,8 +22,7 @@ export function CitationsPanel(p: PartProps) {
   const maxDomain = Math.max(0, ...(f?.top_domains ?? []).map((d) => d.results_citing));
   return (
     <Panel title="Citations" busy={figures.loading}>
-      {figures.error && <Problem message={figures.error} />}
-      {!f && !figures.error && <Loading />}
+      <Pending load={figures} />
       {f && (
         <>
           <p class="panel-figure">

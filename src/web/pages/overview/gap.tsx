@@ -3,7 +3,7 @@
 // each competitor beside it the answers citing it that name that competitor.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
-import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
 import { competitorsCsv, type Gap, type GapDomain } from '../citation-figures.ts';
@@ -19,8 +19,7 @@ export function GapPanel(p: PartProps) {
   const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.competitor_answers));
   return (
     <Panel title="Citation gap" busy={gap.loading}>
-      {gap.error && <Problem message={gap.error} />}
-      {!g && !gap.error && <Loading />}
+      <Pending load={gap} />
       {g && (
         <>
           <p class="panel-figure">

@@ -2,7 +2,7 @@
 // them in the explorer.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
-import { Panel, Problem, Loading, Empty } from '../../components/page.tsx';
+import { Empty, Panel, Pending } from '../../components/page.tsx';
 import { type Answer, AnswerCard } from '../../components/answer-card.tsx';
 import { type PartProps, useReport } from './part.ts';
 
@@ -11,8 +11,7 @@ export function LatestAnswers(p: PartProps & { aliases: Map<string, string[]> })
   useReport(p.report, 'latest', !latest.loading);
   return (
     <Panel title="Latest answers" busy={latest.loading} actions={<a href={p.link()}>All answers</a>}>
-      {latest.error && <Problem message={latest.error} />}
-      {!latest.data && !latest.error && <Loading />}
+      <Pending load={latest} />
       {latest.data && !latest.data.answers.length && <Empty>No answers in this range.</Empty>}
       {latest.data && latest.data.answers.length > 0 && (
         <div class="answers">

@@ -3,7 +3,7 @@
 // naming that entity (mentioned=brand or the competitor's id).
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
-import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { type PartProps, useReport } from './part.ts';
 
@@ -45,8 +45,7 @@ export function Leaderboard(p: PartProps) {
   const max = Math.max(0, ...rows.map((r) => r.ai_visibility_score ?? 0));
   return (
     <Panel title="Competitor leaderboard" busy={comparison.loading}>
-      {comparison.error && <Problem message={comparison.error} />}
-      {!c && !comparison.error && <Loading />}
+      <Pending load={comparison} />
       {c && (
         <>
           <p class="panel-figure">

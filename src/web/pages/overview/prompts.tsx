@@ -2,7 +2,7 @@
 // the operation lists (up to its limit of 100) in the CSV. A prompt opens its answers.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
-import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { Panel, Pending } from '../../components/page.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { type PartProps, useReport } from './part.ts';
 
@@ -28,8 +28,7 @@ export function PromptsPanel(p: PartProps) {
   const rows = prompts.data?.prompts ?? [];
   return (
     <Panel title="Prompts" busy={prompts.loading}>
-      {prompts.error && <Problem message={prompts.error} />}
-      {!prompts.data && !prompts.error && <Loading />}
+      <Pending load={prompts} />
       {prompts.data && (
         <DataTable<PromptRow>
           caption="Prompts by visibility"

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { navigate, useLocation } from '../../router.ts';
-import { Panel, Problem, Loading } from '../../components/page.tsx';
+import { Panel, Pending } from '../../components/page.tsx';
 import { LineChart } from '../../components/chart.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { type Filters, isoDay } from '../../filters.ts';
@@ -101,8 +101,7 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Fil
   );
   return (
     <Panel title="Visibility trend" busy={trend.loading} actions={<GranularityPicker value={p.granularity} />}>
-      {trend.error && <Problem message={trend.error} />}
-      {!trend.data && !trend.error && <Loading />}
+      <Pending load={trend} />
       {trend.data && (
         <LineChart
           label={`Visibility trend by ${p.granularity}`}

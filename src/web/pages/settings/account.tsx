@@ -1,7 +1,8 @@
 // Settings > Account: who is signed in, and a change of password (the current one first; every
 // other session of the person ends).
 import { useState } from 'preact/hooks';
-import { fieldOf, messageOf, post } from '../../api.ts';
+import { post } from '../../api.ts';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { useApp } from '../../context.ts';
 import { Field } from '../../components/field.tsx';
 import { PageHead, Panel, Problem } from '../../components/page.tsx';
@@ -10,7 +11,7 @@ export function AccountPage() {
   const { me } = useApp();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [error, setError] = useState<FormError>();
   const [done, setDone] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -22,10 +23,10 @@ export function AccountPage() {
       setNext('');
       setDone(true);
     } catch (err) {
-      setError({ field: fieldOf(err, ['current_password', 'new_password']), message: messageOf(err) });
+      setError(formError(err, ['current_password', 'new_password']));
     }
   };
-  const at = (f: string) => (error?.field === f ? error.message : undefined);
+  const at = (f: string) => errorAt(error, f);
   return (
     <>
       <PageHead

@@ -2,14 +2,15 @@
 // through the API's alert operations.
 import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
-import { change, fieldOf, messageOf, read } from '../../api.ts';
+import { change, read } from '../../api.ts';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { useApp } from '../../context.ts';
 import { day } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Field, Select } from '../../components/field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
 import { TrashIcon } from '../../components/icons.tsx';
-import { Empty, Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import { Empty, PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 
 interface Rule {
   id: string;
@@ -54,7 +55,7 @@ function NewRule(p: { brandId: string; onCreated: () => void }) {
   const [condition, setCondition] = useState('drops_by');
   const [threshold, setThreshold] = useState('5');
   const [windowDays, setWindowDays] = useState('7');
-  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [error, setError] = useState<FormError>();
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
@@ -62,10 +63,10 @@ function NewRule(p: { brandId: string; onCreated: () => void }) {
       await change('create-alert-rule', { brand_id: p.brandId, metric, condition, threshold, window_days: windowDays });
       p.onCreated();
     } catch (err) {
-      setError({ field: fieldOf(err, ['metric', 'condition', 'threshold', 'window_days']), message: messageOf(err) });
+      setError(formError(err, ['metric', 'condition', 'threshold', 'window_days']));
     }
   };
-  const at = (f: string) => (error?.field === f ? error.message : undefined);
+  const at = (f: string) => errorAt(error, f);
   return (
     <form class="inline-form" onSubmit={submit} aria-label="New alert rule">
       <Select id="metric" label="Metric" value={metric} options={METRICS} onChange={setMetric} error={at('metric')} />
@@ -136,8 +137,7 @@ export function AlertsPage() {
         <NewRule brandId={brand.id} onCreated={rules.reload} />
       </Panel>
       <Panel title="Rules">
-        {rules.error && <Problem message={rules.error} />}
-        {!rules.data && !rules.error && <Loading />}
+        <Pending load={rules} />
         {rules.data && !rules.data.length && <Empty>No rules yet.</Empty>}
         {rules.data && rules.data.length > 0 && (
           <DataTable<Rule>

@@ -8,7 +8,7 @@ import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { CopyField } from '../../components/copy-field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
-import { Empty, Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import { Empty, PageHead, Panel, Pending } from '../../components/page.tsx';
 
 interface Connect {
   mcp_url: string;
@@ -61,8 +61,7 @@ export function ConnectPage() {
   return (
     <>
       <PageHead title="Connect" intro="Use your figures from an AI assistant through MCP." />
-      {data.error && <Problem message={data.error} />}
-      {!d && !data.error && <Loading />}
+      <Pending load={data} />
       {d && s && (
         <>
           <Panel title="MCP address">

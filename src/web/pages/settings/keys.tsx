@@ -2,14 +2,15 @@
 // Copy, and Revoke after a confirmation; a revoked key answers 401 on its next request.
 import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
-import { fieldOf, get, messageOf, post } from '../../api.ts';
+import { get, post } from '../../api.ts';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Field } from '../../components/field.tsx';
 import { CopyField } from '../../components/copy-field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
 import { TrashIcon } from '../../components/icons.tsx';
-import { Empty, Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import { Empty, PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 
 interface Key {
   id: string;
@@ -23,7 +24,7 @@ const keyName = (k: Key) => k.name ?? k.prefix;
 
 function NewKey(p: { onCreated: (key: string) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
-  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [error, setError] = useState<FormError>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -32,7 +33,7 @@ function NewKey(p: { onCreated: (key: string) => void; onCancel: () => void }) {
       const created = await post<{ key: string }>('/keys', { name });
       p.onCreated(created.key);
     } catch (err) {
-      setError({ field: fieldOf(err, ['name']), message: messageOf(err) });
+      setError(formError(err, ['name']));
       setBusy(false);
     }
   };
@@ -43,7 +44,7 @@ function NewKey(p: { onCreated: (key: string) => void; onCancel: () => void }) {
         label="Name"
         value={name}
         onInput={setName}
-        error={error?.field === 'name' ? error.message : undefined}
+        error={errorAt(error, 'name')}
         hint="Where the key will be used, e.g. Looker Studio."
         required
       />
@@ -102,8 +103,7 @@ export function KeysPage() {
         </Panel>
       )}
       <Panel title="Your keys">
-        {keys.error && <Problem message={keys.error} />}
-        {!keys.data && !keys.error && <Loading />}
+        <Pending load={keys} />
         {keys.data && !keys.data.length && <Empty>No keys yet. Create one with New key.</Empty>}
         {keys.data && keys.data.length > 0 && (
           <DataTable<Key>

@@ -3,14 +3,15 @@
 // leave after a confirmation, never the last admin.
 import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
-import { fieldOf, get, messageOf, post } from '../../api.ts';
+import { get, messageOf, post } from '../../api.ts';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { useApp } from '../../context.ts';
 import { day } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Field, Select } from '../../components/field.tsx';
 import { CopyField } from '../../components/copy-field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
-import { Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import { PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 
 interface Member {
   user_id: string;
@@ -36,7 +37,7 @@ const ROLES = [
 function InviteForm(p: { onInvited: (invited: Invited) => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
-  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [error, setError] = useState<FormError>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -46,11 +47,11 @@ function InviteForm(p: { onInvited: (invited: Invited) => void }) {
       p.onInvited(await post<Invited>('/members/invite', { email, role }));
       setEmail('');
     } catch (err) {
-      setError({ field: fieldOf(err, ['email', 'role']), message: messageOf(err) });
+      setError(formError(err, ['email', 'role']));
     }
     setBusy(false);
   };
-  const at = (field: string) => (error?.field === field ? error.message : undefined);
+  const at = (field: string) => errorAt(error, field);
   return (
     <form class="inline-form" onSubmit={submit} aria-label="Invite a member">
       <Field
@@ -110,8 +111,7 @@ export function MembersPage() {
       </Panel>
       <Panel title="Members">
         {problem && <Problem message={problem} />}
-        {members.error && <Problem message={members.error} />}
-        {!members.data && !members.error && <Loading />}
+        <Pending load={members} />
         {members.data && (
           <DataTable<Member>
             caption="Members"

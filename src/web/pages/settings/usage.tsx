@@ -3,7 +3,7 @@
 import { read } from '../../api.ts';
 import { day } from '../../format.ts';
 import { useLoad } from '../../load.ts';
-import { Loading, PageHead, Problem } from '../../components/page.tsx';
+import { PageHead, Pending } from '../../components/page.tsx';
 import { type Quota, QuotaCard } from '../../components/quota.tsx';
 
 interface Usage {
@@ -32,8 +32,7 @@ export function UsagePage() {
         title="Usage"
         intro={u ? `${u.organization}, ${month} (UTC). Limits reset on the first of each month.` : undefined}
       />
-      {usage.error && <Problem message={usage.error} />}
-      {!u && !usage.error && <Loading />}
+      <Pending load={usage} />
       {u && (
         <div class="cards">
           <section class="card" aria-label="Plan">

@@ -3,13 +3,14 @@
 // webhook.test; each endpoint's recent deliveries show their status and attempts.
 import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
-import { change, fieldOf, messageOf, read } from '../../api.ts';
+import { change, messageOf, read } from '../../api.ts';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Field } from '../../components/field.tsx';
 import { CopyField } from '../../components/copy-field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
-import { Empty, Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import { Empty, PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 
 interface Endpoint {
   id: string;
@@ -36,7 +37,7 @@ const EVENTS = [
 function AddWebhook(p: { onAdded: (secret: string) => void }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['digest.daily']);
-  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [error, setError] = useState<FormError>();
   const [busy, setBusy] = useState(false);
   const toggle = (event: string, on: boolean) =>
     setEvents((list) => (on ? [...list, event] : list.filter((e) => e !== event)));
@@ -49,7 +50,7 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
       setUrl('');
       p.onAdded(created.secret);
     } catch (err) {
-      setError({ field: fieldOf(err, ['url', 'events']), message: messageOf(err) });
+      setError(formError(err, ['url', 'events']));
     }
     setBusy(false);
   };
@@ -61,7 +62,7 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
         type="url"
         value={url}
         onInput={setUrl}
-        error={error?.field === 'url' ? error.message : undefined}
+        error={errorAt(error, 'url')}
         hint="An https address that answers 2xx within 10 seconds."
         required
       />
@@ -102,8 +103,7 @@ function Deliveries(p: { endpoint: Endpoint; round: number }) {
     () => read<Delivery[]>('webhook-deliveries', { id: p.endpoint.id, limit: '10' }),
     [p.endpoint.id, p.round],
   );
-  if (list.error) return <Problem message={list.error} />;
-  if (!list.data) return <Loading />;
+  if (!list.data) return <Pending load={list} />;
   if (!list.data.length) return <Empty>No deliveries yet.</Empty>;
   return (
     <DataTable<Delivery>
@@ -195,8 +195,7 @@ export function WebhooksPage() {
           />
         )}
       </Panel>
-      {endpoints.error && <Problem message={endpoints.error} />}
-      {!endpoints.data && !endpoints.error && <Loading />}
+      <Pending load={endpoints} />
       {endpoints.data && !endpoints.data.length && (
         <Panel title="Endpoints">
           <Empty>No webhooks yet.</Empty>

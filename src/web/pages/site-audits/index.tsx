@@ -2,7 +2,8 @@
 // button), watch it finish, and read it. The audit in view is in the address (?audit=ID), so a
 // copied link opens it again; the recent audits are the site-audits operation's list.
 import { useEffect, useState } from 'preact/hooks';
-import { change, fieldOf, messageOf, read } from '../../api.ts';
+import { change, read } from '../../api.ts';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { navigate } from '../../router.ts';
@@ -10,7 +11,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { OpenLink } from '../../components/open-link.tsx';
 import { type Quota, quotaWords } from '../../components/quota.tsx';
 import { Field } from '../../components/field.tsx';
-import { Loading, PageHead, Panel, Problem } from '../../components/page.tsx';
+import { PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../routes.ts';
 import { AuditStatus, AuditView, POLL_MS, type Audit } from './audit.tsx';
 import '../activity.css';
@@ -25,7 +26,7 @@ const auditHref = (brandId: string, id: string) =>
 
 function StartAudit(p: { brandId: string; quota: Quota | undefined; onStarted: (id: string) => void }) {
   const [url, setUrl] = useState('');
-  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [error, setError] = useState<FormError>();
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -37,7 +38,7 @@ function StartAudit(p: { brandId: string; quota: Quota | undefined; onStarted: (
       p.onStarted(started.id);
     } catch (err) {
       // 402 (quota used up) and 429 are not about the field: shown under the form as the API words them.
-      setError({ field: fieldOf(err, ['url']), message: messageOf(err) });
+      setError(formError(err, ['url']));
     }
     setBusy(false);
   };
@@ -49,7 +50,7 @@ function StartAudit(p: { brandId: string; quota: Quota | undefined; onStarted: (
         type="url"
         value={url}
         onInput={setUrl}
-        error={error?.field === 'url' ? error.message : undefined}
+        error={errorAt(error, 'url')}
         hint="An http(s) address of one page, e.g. https://www.example.com/pricing"
         required
       />
@@ -105,8 +106,7 @@ export function SiteAuditsPage(p: PageProps) {
         />
       )}
       <Panel title="Recent audits">
-        {list.error && <Problem message={list.error} />}
-        {!list.data && !list.error && <Loading />}
+        <Pending load={list} />
         {list.data && (
           <DataTable
             caption="The 50 most recent audits, newest first"

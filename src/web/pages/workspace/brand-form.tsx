@@ -5,7 +5,8 @@ import { change } from '../../api.ts';
 import { Field } from '../../components/field.tsx';
 import { Panel } from '../../components/page.tsx';
 import { FormFoot, FormProblem } from './rows.tsx';
-import { errorAt, type FormError, formError, listOf, textOf } from './shared.tsx';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
+import { listOf, textOf } from './shared.tsx';
 
 export interface BrandDetails {
   id: string;

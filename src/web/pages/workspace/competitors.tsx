@@ -7,9 +7,10 @@ import { Field } from '../../components/field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { TrashIcon } from '../../components/icons.tsx';
-import { Loading, Panel, Problem } from '../../components/page.tsx';
+import { Panel, Pending } from '../../components/page.tsx';
 import { actionsColumn, FormButtons, FormProblem, RowButton, SubForm } from './rows.tsx';
-import { errorAt, type FormError, formError, listOf, textOf } from './shared.tsx';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
+import { listOf, textOf } from './shared.tsx';
 
 export interface Competitor {
   id: string;
@@ -97,8 +98,7 @@ export function Competitors(p: { brandId: string; onChanged: (reanalysisQueued: 
   };
   return (
     <Panel title="Competitors" id="competitors-heading">
-      {list.error && <Problem message={list.error} />}
-      {!list.data && !list.error && <Loading />}
+      <Pending load={list} />
       {list.data && (
         <DataTable
           caption="Competitors"

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { read } from '../../api.ts';
 import { useApp } from '../../context.ts';
 import { useLoad } from '../../load.ts';
-import { Loading, PageHead, Problem } from '../../components/page.tsx';
+import { PageHead, Pending, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../routes.ts';
 import { BrandForm, type BrandDetails } from './brand-form.tsx';
 import { Competitors } from './competitors.tsx';
@@ -39,8 +39,7 @@ export function WorkspacePage(p: PageProps) {
         intro={`What ${name} is tracked against: its names and domains, competitors, topics and prompts.`}
       />
       <Reanalysis brandId={brandId} round={round} />
-      {brand.error && <Problem message={brand.error} />}
-      {!brand.data && !brand.error && <Loading />}
+      <Pending load={brand} />
       {brand.data && (
         <BrandForm
           brand={brand.data}

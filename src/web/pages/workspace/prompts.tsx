@@ -8,7 +8,8 @@ import { change } from '../../api.ts';
 import { Field, Select, TextArea } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Panel, Problem } from '../../components/page.tsx';
-import { errorAt, type FormError, formError, listOf, PlatformChoice, platformLabel, textOf } from './shared.tsx';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
+import { listOf, PlatformChoice, platformLabel, textOf } from './shared.tsx';
 import type { Topic } from './topics.tsx';
 import {
   actionsColumn,

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
 import type { Column } from '../../components/data-table.tsx';
 import { Problem } from '../../components/page.tsx';
-import type { FormError } from './shared.tsx';
+import type { FormError } from '../../form-error.ts';
 
 export function stateColumn<Row extends { is_active: boolean }>(): Column<Row> {
   return {

@@ -1,6 +1,5 @@
 // What the workspace settings' forms share: list fields typed as text (comma or line separated),
-// the platforms a prompt may name, and where a failure goes.
-import { Failure, fieldOf, messageOf } from '../../api.ts';
+// and the platforms a prompt may name.
 import { Notes } from '../../components/field.tsx';
 import { PLATFORMS as ALL_PLATFORMS, type Platform } from '../../../tenancy/tracked.ts';
 
@@ -29,28 +28,6 @@ const PLATFORM_NAMES: Record<Platform, string> = {
 export const PLATFORMS = ALL_PLATFORMS.map((value) => ({ value, label: PLATFORM_NAMES[value] }));
 
 export const platformLabel = (slug: string) => PLATFORMS.find((p) => p.value === slug)?.label ?? slug;
-
-export interface FormError {
-  field?: string;
-  message: string;
-}
-
-/**
- * A failure placed beside its field: the API's messages name their parameter first (`name is
- * required`, `domains.1: ...`); a 409 (`Competitor "X" already exists`) and a 402 (the prompt
- * limit) are about the field that names the thing, `byStatus`. Anything else is the form's.
- */
-export function formError(err: unknown, fields: string[], byStatus: Partial<Record<number, string>> = {}): FormError {
-  const message = messageOf(err);
-  if (!(err instanceof Failure)) return { message };
-  // fieldOf knows `name ...` and `name: ...`; a list's item is `domains.1: ...`.
-  const named = fieldOf(err, fields) ?? fields.find((n) => message.startsWith(`${n}.`));
-  return { field: named ?? byStatus[err.status], message };
-}
-
-/** The error of one field, or nothing. */
-export const errorAt = (error: FormError | undefined, field: string) =>
-  error?.field === field ? error.message : undefined;
 
 /** Platform checkboxes; none ticked means every platform of the plan. */
 export function PlatformChoice(p: {

@@ -15,7 +15,7 @@ import {
   ToggleButton,
   useActiveToggle,
 } from './rows.tsx';
-import { errorAt, type FormError, formError } from './shared.tsx';
+import { errorAt, type FormError, formError } from '../../form-error.ts';
 
 export interface Topic {
   id: string;
