@@ -4,13 +4,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { loadConfig } from '../../src/config.ts';
 import { openStores } from '../../src/stores/index.ts';
 import { cli } from '../helpers/cli.ts';
+import { migratedDataDir } from '../helpers/data-dir.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -24,9 +24,9 @@ interface Instance {
   output: () => string;
 }
 
-/** Starts the service as `npm start` does, on embedded stores in a fresh DATA_DIR. */
+/** Starts the service as `npm start` does, on embedded stores in a DATA_DIR of its own, migrated already. */
 async function startProcess(overrides: Record<string, string> = {}): Promise<Instance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-shutdown-'));
+  const dataDir = await migratedDataDir();
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -178,8 +178,21 @@ async function stopReadingAndFillTheLog(app: Instance) {
   }
 }
 
-/** The exit code, or 'still running' after a wait no slow machine needs: what counts is that it exits. */
-const exitWithin60s = (app: Instance) => Promise.race([app.exited, sleep(60_000).then(() => 'still running' as const)]);
+/**
+ * The exit code, or 'still running' after a wait no slow machine needs: what counts is that it
+ * exits. The wait is cleared as soon as the process exits, so it does not keep the test file alive.
+ */
+async function exitWithin60s(app: Instance): Promise<number | null | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  const wait = new Promise<'still running'>((resolve) => {
+    timer = setTimeout(() => resolve('still running'), 60_000);
+  });
+  try {
+    return await Promise.race([app.exited, wait]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A server whose log reader stopped reading with the pipe full; killed and removed after the test. */
 async function stuckApp(t: ExecutionContext, env: Record<string, string> = {}) {
