@@ -86,6 +86,25 @@ async function follow(page: Page, name: string): Promise<URL> {
   return new URL(page.url());
 }
 
+test('a webhook without events: the API refusal beside the events, and nothing is created', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const who = await seededPerson(server);
+  const page = await signedIn(who, '/app/settings/webhooks');
+  const form = page.getByRole('form', { name: 'Add webhook' });
+  await form.getByLabel('URL').fill('https://hooks.example/answerscope');
+  await form.getByRole('checkbox', { checked: true }).uncheck();
+  await form.getByRole('button', { name: 'Add webhook' }).click();
+  const error = page.locator('#events-error');
+  await error.waitFor();
+  t.is(
+    await error.textContent(),
+    'events must be a non-empty list of: opportunity.sent, digest.daily, webhook.test, alert.fired',
+  );
+  t.is(await form.getByRole('group', { name: 'Events' }).getAttribute('aria-describedby'), 'events-error');
+  t.deepEqual((await api(who, '/webhooks')).body, []);
+  await page.close();
+});
+
 test('the settings forms run their operations and show the API refusals beside their field', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const who = await seededPerson(server);

@@ -7,7 +7,7 @@ import { change, messageOf, read } from '../../api.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
-import { Field } from '../../components/field.tsx';
+import { Field, Notes } from '../../components/field.tsx';
 import { CopyField } from '../../components/copy-field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
 import { Empty, PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
@@ -54,6 +54,7 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
     }
     setBusy(false);
   };
+  const eventsError = errorAt(error, 'events');
   return (
     <form class="stack" onSubmit={submit} aria-label="Add webhook">
       <Field
@@ -66,7 +67,7 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
         hint="An https address that answers 2xx within 10 seconds."
         required
       />
-      <fieldset aria-describedby={error?.field === 'events' ? 'events-error' : undefined}>
+      <fieldset aria-describedby={eventsError ? 'events-error' : undefined}>
         <legend>Events</legend>
         {EVENTS.map((ev) => (
           <label class="check" key={ev.value}>
@@ -78,11 +79,7 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
             {ev.label}
           </label>
         ))}
-        {error?.field === 'events' && (
-          <p class="field-error" id="events-error">
-            {error.message}
-          </p>
-        )}
+        <Notes id="events" error={eventsError} />
       </fieldset>
       <p class="hint">
         Format: JSON <code>{'{type, timestamp, data}'}</code>, signed as Standard Webhooks (<code>webhook-id</code>,{' '}
