@@ -14,7 +14,7 @@ import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { CitationLink } from '../components/answer-card.tsx';
 import { type CitationFigures, competitorsCsv, type Gap } from './citation-figures.ts';
-import { AppLink, categoryLabel, percent } from './figure-parts.tsx';
+import { AppLink, CategoryTable, categoryLabel, percent } from './figure-parts.tsx';
 
 /** Rows shown; the CSV asks for the API's most (200). */
 const SHOWN = '50';
@@ -150,7 +150,6 @@ export function CitationsPage(p: PageProps) {
   const href = (more: Record<string, string | undefined>) =>
     answersHref(brandId, { ...filterParams(filters), ...more });
   const c = data.data;
-  const maxCategory = Math.max(0, ...(c?.source_type_breakdown.map((s) => s.count) ?? []));
   const maxDomain = c?.top_domains[0]?.results_citing ?? 0;
   return (
     <>
@@ -181,27 +180,7 @@ export function CitationsPage(p: PageProps) {
       )}
       {c && (
         <Panel title="Sources by category">
-          <DataTable
-            caption="Cited domains by category"
-            csvName="citation-categories.csv"
-            rows={c.source_type_breakdown}
-            rowKey={(r) => r.category}
-            empty="No citations at these filters."
-            columns={[
-              {
-                key: 'category',
-                label: 'Category',
-                render: (r) => (
-                  <BarLabel value={r.count} max={maxCategory}>
-                    {categoryLabel(r.category)}
-                  </BarLabel>
-                ),
-                csv: (r) => categoryLabel(r.category),
-              },
-              { key: 'count', label: 'Domains', align: 'right' },
-              { key: 'pct', label: 'Share of domains', align: 'right', render: (r) => percent(r.pct) },
-            ]}
-          />
+          <CategoryTable rows={c.source_type_breakdown} empty="No citations at these filters." />
         </Panel>
       )}
       {c && (

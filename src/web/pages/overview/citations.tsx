@@ -9,7 +9,7 @@ import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
 import type { CitationFigures } from '../citation-figures.ts';
-import { categoryLabel } from '../figure-parts.tsx';
+import { CategoryTable, categoryLabel } from '../figure-parts.tsx';
 import { type PartProps, useReport } from './part.ts';
 
 const SHOWN = 10;
@@ -18,7 +18,6 @@ export function CitationsPanel(p: PartProps) {
   const figures = useLoad(() => read<CitationFigures>('citations', { ...p.params, limit: '200' }), [p.paramsKey]);
   useReport(p.report, 'citations', !figures.loading);
   const f = figures.data;
-  const maxPct = Math.max(0, ...(f?.source_type_breakdown ?? []).map((s) => s.pct));
   const maxDomain = Math.max(0, ...(f?.top_domains ?? []).map((d) => d.results_citing));
   return (
     <Panel title="Citations" busy={figures.loading}>
@@ -36,26 +35,7 @@ export function CitationsPanel(p: PartProps) {
           <div class="grid-2">
             <div>
               <h3 class="sub-heading">By category</h3>
-              <DataTable
-                caption="Cited domains by category"
-                csvName="citation-categories.csv"
-                rows={f.source_type_breakdown}
-                rowKey={(r) => r.category}
-                empty="No citations in this range."
-                columns={[
-                  {
-                    key: 'category',
-                    label: 'Category',
-                    render: (r) => (
-                      <BarLabel value={r.pct} max={maxPct}>
-                        <a href={p.link()}>{categoryLabel(r.category)}</a>
-                      </BarLabel>
-                    ),
-                  },
-                  { key: 'count', label: 'Domains', align: 'right' },
-                  { key: 'pct', label: '% of domains', align: 'right' },
-                ]}
-              />
+              <CategoryTable rows={f.source_type_breakdown} empty="No citations in this range." href={p.link()} />
             </div>
             <div>
               <h3 class="sub-heading">Top domains</h3>
