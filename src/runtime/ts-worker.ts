@@ -17,14 +17,13 @@ export class TsWorker<Answer> {
   private failure: Error | null = null;
 
   /** `name`: what an error calls the thread ("the ingest worker stopped ..."). */
-  constructor(module: URL, opts: { name: string; workerData?: unknown }) {
+  constructor(module: URL, opts: { name: string }) {
     this.module = module.href;
     const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
 register();
 await import(${JSON.stringify(module.href)});`;
     this.worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
       execArgv: [],
-      workerData: opts.workerData,
     });
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', (code) => this.fail(new Error(`the ${opts.name} stopped (exit code ${code})`)));
