@@ -18,6 +18,7 @@ import { sentiment } from './sentiment.ts';
 import { workspaceOperations } from './workspace.ts';
 import { visibilityChange } from './visibility-change.ts';
 import { citationGap } from './citation-gap.ts';
+import { entityTrend } from './entity-trend.ts';
 import { usage } from './usage.ts';
 
 export const operations: Operation[] = [
@@ -25,6 +26,7 @@ export const operations: Operation[] = [
   brands,
   visibilitySummary,
   visibilityTrend,
+  entityTrend,
   competitorComparison,
   citations,
   visibilityConfidence,
