@@ -1,19 +1,20 @@
-// citation-gap: the sources the engines cite when they name a competitor and never when they name
-// the brand (docs/api.md section 21; docs/metrics.md "Citation gap"). "Answers citing a domain" is
-// the sum of the first-of-its-domain flags ingestion sets per answer (as in citations.ts), taken
-// over the citation rows of answers naming a competitor and over those of answers naming the brand:
+// citation-gap: the sources of the gap answers, those naming a competitor and not the brand (docs/api.md
+// section 24, which replaced section 21's "never cited beside the brand": every large source is).
+// "Answers citing a domain" is the sum of the first-of-its-domain flags ingestion sets per answer (as
+// in citations.ts), taken over the citation rows of gap answers and over those of answers naming the brand:
 // each citation row carries whom its answer names (`names_brand`, `named_competitors`, derived with
 // the rest of the analysis: clickhouse/021), so every read is of answer_citations alone. Every sum
 // is by `sign`, so a re-imported answer counts once (its cancelled rows carry what they carried).
-// Round 1 gives every domain's two counts, and so the gap; round 2 the listed domains' competitors
-// (each row's named competitors), their URLs and the answers citing any gap domain; round 3 the
-// URLs' text and title.
+// Round 1 gives every domain's two counts, and the answers in range and the gap answers (from
+// answer_entities: who each answer names); round 2 the listed domains' competitors (each row's named
+// competitors) and their URLs; round 3 the URLs' text and title.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { select } from '../stores/scoped-query.ts';
 import { readTogether } from './read-together.ts';
 import { latestUrlDetails } from './citation-urls.ts';
 import { byteOrder, humanOrder } from '../text-order.ts';
+import { round } from './formulas.ts';
 import type { Category } from '../tracking/types.ts';
 
 /** URLs listed per gap domain. */
@@ -24,31 +25,50 @@ const URL_CANDIDATES = 20;
 /** Citations counted: every domain but the brand's own. */
 const NOT_OWN = "category != 'you'";
 
-/** The citation rows of answers naming a competitor (`competitorId`: that one). */
-const namingCompetitor = (competitorId?: string) =>
+/** The citation rows of gap answers: naming a competitor (`competitorId`: that one) and not the brand. */
+const gapRows = (competitorId?: string) =>
   competitorId
-    ? { condition: 'has(named_competitors, {competitor:UUID})', params: { competitor: competitorId } }
-    : { condition: 'notEmpty(named_competitors)', params: {} };
+    ? { condition: 'names_brand = 0 AND has(named_competitors, {competitor:UUID})', params: { competitor: competitorId } }
+    : { condition: 'names_brand = 0 AND notEmpty(named_competitors)', params: {} };
 
-/** Answers citing each domain (outside the brand's) that name a competitor, of the domains no answer naming the brand cites. */
-const gapDomains = (f: Filters, competitor: ReturnType<typeof namingCompetitor>) =>
+/** Per domain (outside the brand's): gap answers citing it and answers naming the brand citing it. */
+const gapDomains = (f: Filters, gap: ReturnType<typeof gapRows>) =>
   select(
     { table: 'answer_citations', scope: f },
     {
-      select: `domain, anyIf(category, ${competitor.condition}) AS domain_category,
-        sumIf(sign * domain_first, ${competitor.condition}) AS answers,
+      select: `domain, anyIf(category, ${gap.condition}) AS domain_category,
+        sumIf(sign * domain_first, ${gap.condition}) AS answers,
         sumIf(sign * domain_first, names_brand = 1) AS brand_answers`,
       where: NOT_OWN,
       groupBy: 'domain',
-      having: 'answers > 0 AND brand_answers <= 0',
-      params: competitor.params,
+      having: 'answers > 0',
+      params: gap.params,
     },
   );
+
+/** The answers in range and the gap answers among them, citing or not: who each answer names. */
+const answerCounts = (f: Filters, competitorId?: string) => {
+  const named = competitorId ? 'is_brand = 0 AND entity_id = {competitor:UUID}' : 'is_brand = 0';
+  const perAnswer = select(
+    { table: 'answer_entities', scope: f },
+    {
+      select: `answer_id, sumIf(sign * (mentions > 0), is_brand = 1) AS brand_named,
+        sumIf(sign * (mentions > 0), ${named}) AS competitors_named, sumIf(sign, is_brand = 1) AS present`,
+      groupBy: 'answer_id',
+      having: 'present > 0',
+      params: competitorId ? { competitor: competitorId } : {},
+    },
+  );
+  return select(perAnswer, {
+    select: 'count() AS answers, countIf(brand_named <= 0 AND competitors_named > 0) AS gap_answers',
+  });
+};
 
 interface DomainRow {
   domain: string;
   domain_category: Category;
   answers: number;
+  brand_answers: number;
 }
 /** A domain's URLs that may be among its top 3: those with at least the third most answers. */
 function topCandidates(urls: { hash: string; answers: number }[]): { hash: string; answers: number }[] {
@@ -63,33 +83,26 @@ export async function citationGap(
   competitors: { id: string; name: string }[],
   opts: { competitorId?: string; limit: number },
 ) {
-  const competitor = namingCompetitor(opts.competitorId);
-  const gap = (await ch.rows<DomainRow>(gapDomains(f, competitor)))
-    .map((d) => ({ domain: d.domain, domain_category: d.domain_category, answers: Number(d.answers) }))
+  const competitor = gapRows(opts.competitorId);
+  const round1 = await readTogether(ch, {
+    domains: {
+      query: gapDomains(f, competitor),
+      columns: ['domain', 'domain_category', 'answers', 'brand_answers'],
+    },
+    counts: { query: answerCounts(f, opts.competitorId), columns: ['answers', 'gap_answers'] },
+  });
+  const gap = (round1.domains as unknown as DomainRow[])
+    .map((d) => ({
+      domain: d.domain,
+      domain_category: d.domain_category,
+      answers: Number(d.answers),
+      brand_answers: Math.max(0, Number(d.brand_answers)),
+    }))
     .sort((a, b) => b.answers - a.answers || byteOrder(a.domain, b.domain));
   const listed = gap.slice(0, opts.limit);
   const domains = { listed: listed.map((d) => d.domain) };
 
-  const citing = (where: string, params: Record<string, unknown>) =>
-    select(
-      { table: 'answer_citations', scope: f },
-      {
-        select: 'answer_id, domain',
-        where,
-        groupBy: 'answer_id, domain',
-        having: 'sum(sign * domain_first) > 0',
-        params,
-      },
-    );
   const round2 = await readTogether(ch, {
-    total: gap.length
-      ? {
-          query: select(citing(`${NOT_OWN} AND domain IN {gap:Array(String)}`, { gap: gap.map((d) => d.domain) }), {
-            select: 'uniqExact(answer_id) AS answers',
-          }),
-          columns: ['answers'],
-        }
-      : null,
     competitors: listed.length
       ? {
           query: select(
@@ -147,11 +160,17 @@ export async function citationGap(
     [],
   );
   return {
-    totals: { domains: gap.length, answers: Number(round2.total[0]?.answers ?? 0) },
+    totals: {
+      answers: Number(round1.counts[0]?.answers ?? 0),
+      gap_answers: Number(round1.counts[0]?.gap_answers ?? 0),
+      domains: gap.length,
+    },
     domains: listed.map((d) => ({
       domain: d.domain,
       category: d.domain_category,
-      competitor_answers: d.answers,
+      gap_answers: d.answers,
+      brand_answers: d.brand_answers,
+      gap_share: round((100 * d.answers) / (d.answers + d.brand_answers), 1),
       competitors: (competitorsOf.get(d.domain) ?? [])
         // A competitor removed since is gone from the rows once re-analysed; until then it is not listed.
         .filter((c): c is { competitor_id: string; name: string; answers: number } => c.name !== undefined)
@@ -161,7 +180,7 @@ export async function citationGap(
         .filter((u) => u.info !== undefined)
         .sort((a, b) => b.answers - a.answers || byteOrder(a.info!.url, b.info!.url))
         .slice(0, TOP_URLS)
-        .map((u) => ({ url: u.info!.url, title: u.info!.latest_title, answers: u.answers })),
+        .map((u) => ({ url: u.info!.url, title: u.info!.latest_title, gap_answers: u.answers })),
     })),
   };
 }

@@ -1,5 +1,5 @@
-// The citation gap: domains the engines cite in answers naming a competitor and never in answers
-// naming the brand (docs/api.md section 21; docs/metrics.md "Citation gap").
+// The citation gap: the sources of the gap answers, those naming a competitor and not the brand
+// (docs/api.md section 24, replacing section 21's definition; docs/metrics.md "Citation gap").
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { limit, optionalUuid, topicFilters, topicNotFound } from './params.ts';
@@ -14,26 +14,31 @@ const int = z.number().int();
 
 export const CitationGap = z.object({
   totals: z.object({
-    domains: int.describe('Gap domains in range'),
-    answers: int.describe('Answers citing any gap domain'),
+    answers: int.describe('Answers in range (shopping answers excluded)'),
+    gap_answers: int.describe(
+      'Gap answers in range, citing or not: naming at least one competitor (that competitor, with competitor_id) and not the brand',
+    ),
+    domains: int.describe('Domains listed before limit: those cited by at least one gap answer'),
   }),
   domains: z
     .array(
       z.object({
         domain: z.string(),
         category: Category,
-        competitor_answers: int.describe(
-          'Answers citing the domain that name at least one competitor (that competitor, with competitor_id)',
-        ),
+        gap_answers: int.describe('Gap answers citing the domain'),
+        brand_answers: int.describe('Answers naming the brand citing the domain'),
+        gap_share: z.number().describe('gap_answers / (gap_answers + brand_answers) x 100, 1 decimal'),
         competitors: z
           .array(z.object({ competitor_id: z.string(), name: z.string(), answers: int }))
-          .describe('Answers citing the domain that name each competitor, by answers descending then name'),
+          .describe(
+            'Gap answers citing the domain that name each competitor (with competitor_id, that one only), by answers descending then name',
+          ),
         top_urls: z
-          .array(z.object({ url: z.string(), title: z.string(), answers: int }))
-          .describe(`Up to ${TOP_URLS}: answers citing the URL that name a competitor, most first, then by URL`),
+          .array(z.object({ url: z.string(), title: z.string(), gap_answers: int }))
+          .describe(`Up to ${TOP_URLS}: gap answers citing the URL, most first, then by URL`),
       }),
     )
-    .describe('Domains never cited in an answer naming the brand, by competitor_answers descending then domain'),
+    .describe('Domains cited by at least one gap answer, by gap_answers descending then domain, up to limit'),
 });
 
 export const citationGap = operation({
@@ -49,7 +54,7 @@ export const citationGap = operation({
   }),
   result: CitationGap,
   description:
-    "The citation gap: sources AI answers cite when they name a competitor and never when they name the brand, the first list to work from for earned media. Per domain: answers naming a competitor that cite it, by competitor, and its top URLs. Optionally for one competitor (competitor_id). The brand's own domains are left out. Dates are YYYY-MM-DD (UTC); omit both for all history.",
+    "The citation gap: the sources of the gap answers, those that name a competitor and not the brand, the first list to work from for earned media. Per domain: gap answers citing it, answers naming the brand citing it, the gap share, the competitors named and its top URLs; totals of answers and gap answers in range. Optionally for one competitor (competitor_id). The brand's own domains and shopping answers are left out. Dates are YYYY-MM-DD (UTC); omit both for all history.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const competitors = await competitorsOf(ctx.stores.pg, brand.id);

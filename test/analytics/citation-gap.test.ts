@@ -44,10 +44,11 @@ const line = (x: Tenant, text: string, urls: [string, string?][], extra: object 
 };
 
 /**
- * review.example: cited with Globex (3 answers, two URLs) and Initech (1, with Globex too), never
- * with Acme: a gap. forum.example: with Globex once and with Acme once: no gap. news.example: with
- * Initech (2 answers). blog.example: cited by an answer naming nobody: not in the gap. Globex's own
- * domain cited with Globex: a gap of category competitor. acme.example with Globex: the brand's own, left out.
+ * Eight answers (and a shopping one, left out), five of them gap answers (a competitor named, Acme
+ * not). review.example: cited by three gap answers (Globex 3, Initech 1, two URLs), never beside Acme.
+ * forum.example: by one gap answer and one naming Acme: in the gap at 50%. news.example: by two
+ * naming Initech. blog.example: cited only by an answer naming nobody: not listed. Globex's own
+ * domain: a gap domain of category competitor. acme.example: the brand's own, left out.
  */
 async function seeded(): Promise<Tenant> {
   const x = await seedTenant(server, [BRAND]);
@@ -76,59 +77,60 @@ interface ListedAnswer {
   citations: { url: string; domain: string; category: string; title: string | null }[];
 }
 
-/** The gap from the answers as listed, by the contract's definitions. */
+/**
+ * The gap from the answers as listed, by the contract's definitions (docs/api.md section 24): the
+ * gap answers name a competitor (that one, with competitorId) and not the brand; per domain
+ * outside the brand's, the gap answers and the answers naming the brand citing it.
+ */
 async function expectedGap(x: Tenant, competitorId?: string) {
   const r = await get(server, `/api/mcp/answers?brand_id=${x.brandId}&limit=100`, x.key);
   const answers = r.body.answers as ListedAnswer[];
-  const domains = new Map<
-    string,
-    { category: string; competitor: ListedAnswer[]; brand: number; all: ListedAnswer[] }
-  >();
   const namedCompetitors = (a: ListedAnswer) =>
     a.entities.filter((e) => !e.is_brand && e.mentions > 0 && (!competitorId || e.entity_id === competitorId));
+  const namesBrand = (a: ListedAnswer) => a.entities.some((e) => e.is_brand && e.mentions > 0);
+  const isGap = (a: ListedAnswer) => namedCompetitors(a).length > 0 && !namesBrand(a);
+  const domains = new Map<string, { category: string; gap: ListedAnswer[]; brand: number }>();
   for (const a of answers) {
     for (const domain of new Set(a.citations.filter((c) => c.category !== 'you').map((c) => c.domain))) {
-      const d = domains.get(domain) ?? {
-        category: a.citations.find((c) => c.domain === domain)!.category,
-        competitor: [],
-        brand: 0,
-        all: [],
-      };
-      d.all.push(a);
-      if (namedCompetitors(a).length) d.competitor.push(a);
-      if (a.entities.some((e) => e.is_brand && e.mentions > 0)) d.brand++;
+      const d = domains.get(domain) ?? { category: '', gap: [], brand: 0 };
+      if (isGap(a)) {
+        d.gap.push(a);
+        d.category = a.citations.find((c) => c.domain === domain)!.category;
+      }
+      if (namesBrand(a)) d.brand++;
       domains.set(domain, d);
     }
   }
-  const gapDomains = [...domains.entries()].filter(([, d]) => d.competitor.length > 0 && d.brand === 0);
-  const answersInGap = new Set(gapDomains.flatMap(([, d]) => d.all));
+  const listed = [...domains.entries()].filter(([, d]) => d.gap.length > 0);
   return {
-    totals: { domains: gapDomains.length, answers: answersInGap.size },
-    domains: gapDomains
+    totals: { answers: answers.length, gap_answers: answers.filter(isGap).length, domains: listed.length },
+    domains: listed
       .map(([domain, d]) => {
         const byName = new Map<string, { competitor_id: string; name: string; answers: number }>();
-        for (const a of d.competitor)
+        for (const a of d.gap)
           for (const e of namedCompetitors(a)) {
             const c = byName.get(e.entity_id) ?? { competitor_id: e.entity_id, name: e.name, answers: 0 };
             c.answers++;
             byName.set(e.entity_id, c);
           }
         const urls = new Map<string, number>();
-        for (const a of d.competitor)
+        for (const a of d.gap)
           for (const url of new Set(a.citations.filter((c) => c.domain === domain).map((c) => c.url)))
             urls.set(url, (urls.get(url) ?? 0) + 1);
         return {
           domain,
           category: d.category,
-          competitor_answers: d.competitor.length,
+          gap_answers: d.gap.length,
+          brand_answers: d.brand,
+          gap_share: Math.round((1000 * d.gap.length) / (d.gap.length + d.brand)) / 10,
           competitors: [...byName.values()].sort((a, b) => b.answers - a.answers || a.name.localeCompare(b.name)),
           top_urls: [...urls.entries()]
             .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
             .slice(0, 3)
-            .map(([url, n]) => ({ url, answers: n })),
+            .map(([url, n]) => ({ url, gap_answers: n })),
         };
       })
-      .sort((a, b) => b.competitor_answers - a.competitor_answers || (a.domain < b.domain ? -1 : 1)),
+      .sort((a, b) => b.gap_answers - a.gap_answers || (a.domain < b.domain ? -1 : 1)),
   };
 }
 
@@ -136,7 +138,7 @@ const withoutTitles = (body: any) => ({
   ...body,
   domains: body.domains.map((d: any) => ({
     ...d,
-    top_urls: d.top_urls.map(({ url, answers }: any) => ({ url, answers })),
+    top_urls: d.top_urls.map(({ url, gap_answers }: any) => ({ url, gap_answers })),
   })),
 });
 
@@ -146,7 +148,16 @@ test('the gap equals an independent computation from the stored answers, for all
   t.deepEqual(withoutTitles(body), await expectedGap(x));
   t.deepEqual(
     body.domains.map((d: any) => d.domain),
-    ['review.example', 'news.example', 'globex.example'],
+    ['review.example', 'news.example', 'forum.example', 'globex.example'],
+  );
+  t.deepEqual(
+    body.domains.map((d: any) => [d.gap_answers, d.brand_answers, d.gap_share]),
+    [
+      [3, 0, 100],
+      [2, 0, 100],
+      [1, 1, 50],
+      [1, 0, 100],
+    ],
   );
   const review = body.domains[0];
   t.deepEqual(
@@ -157,16 +168,15 @@ test('the gap equals an independent computation from the stored answers, for all
     ],
   );
   // The newest title of a URL.
-  t.deepEqual(review.top_urls[0], { url: 'https://review.example/top-crm', title: 'Top CRM 2026', answers: 2 });
-  t.is(body.domains[2].category, 'competitor');
-  // Answers citing a gap domain: the three Globex answers citing review.example, the two of news.example,
-  // and the one naming nobody that cites review.example.
-  t.deepEqual(body.totals, { domains: 3, answers: 6 });
+  t.deepEqual(review.top_urls[0], { url: 'https://review.example/top-crm', title: 'Top CRM 2026', gap_answers: 2 });
+  t.is(body.domains[3].category, 'competitor');
+  // Every answer in range, and every gap answer (three naming Globex, two Initech alone).
+  t.deepEqual(body.totals, { answers: 8, gap_answers: 5, domains: 4 });
   const [globex, initech] = x.competitorIds;
   const one = await gap(x, `&competitor_id=${initech}`);
   t.deepEqual(withoutTitles(one), await expectedGap(x, initech));
   t.deepEqual(
-    one.domains.map((d: any) => [d.domain, d.competitor_answers, d.competitors.length]),
+    one.domains.map((d: any) => [d.domain, d.gap_answers, d.competitors.length]),
     [
       ['news.example', 2, 1],
       ['review.example', 1, 1],
@@ -179,7 +189,7 @@ test('the gap equals an independent computation from the stored answers, for all
 test('a re-imported answer counts once; REST, the Metrics API and MCP answer alike', async (t) => {
   const x = await seeded();
   const before = await gap(x);
-  // The same answer (same prompt, platform, moment) again, now naming Acme: review.example leaves the gap.
+  // The same answer (same prompt, platform, moment) again, now naming Acme: it leaves the gap answers.
   const r = await get(server, `/api/mcp/answers?brand_id=${x.brandId}&limit=100`, x.key);
   const first = (r.body.answers as any[]).find((a) => a.text === 'Globex is the pick.');
   await ingestLines(server, [
@@ -197,7 +207,8 @@ test('a re-imported answer counts once; REST, the Metrics API and MCP answer ali
   const after = await gap(x);
   t.notDeepEqual(after, before);
   t.deepEqual(withoutTitles(after), await expectedGap(x));
-  t.false(after.domains.some((d: any) => d.domain === 'review.example'));
+  t.is(after.totals.gap_answers, before.totals.gap_answers - 1);
+  t.is(after.domains.find((d: any) => d.domain === 'review.example').brand_answers, 1);
   t.deepEqual(await gap(x, '', 'v1'), after);
   const client = await connect(server, x.key);
   const result: any = await client.callTool({ name: 'get_citation_gap', arguments: { brand_id: x.brandId } });
@@ -208,8 +219,8 @@ test('a re-imported answer counts once; REST, the Metrics API and MCP answer ali
 
 test('competitors changed: after the re-analysis the gap follows the answers as they read now', async (t) => {
   const x = await seeded();
-  // "Nobody" added, whom the answer "Nobody named." now names: blog.example (cited only there)
-  // joins the gap, and review.example (cited there too) counts that answer.
+  // "Nobody" added, whom the answer "Nobody named." now names: it becomes a gap answer, so
+  // blog.example (cited only there) joins the gap, and review.example (cited there too) counts it.
   const workspace = structuredClone(x.workspace);
   workspace.organizations[0].brands[0] = {
     ...BRAND,
@@ -221,11 +232,12 @@ test('competitors changed: after the re-analysis the gap follows the answers as 
   const after = await gap(x);
   t.deepEqual(withoutTitles(after), await expectedGap(x));
   t.deepEqual(
-    after.domains.map((d: any) => [d.domain, d.competitor_answers, d.competitors.map((c: any) => c.name)]),
+    after.domains.map((d: any) => [d.domain, d.gap_answers, d.competitors.map((c: any) => c.name)]),
     [
       ['review.example', 4, ['Globex', 'Initech', 'Nobody']],
       ['news.example', 2, ['Initech']],
       ['blog.example', 1, ['Nobody']],
+      ['forum.example', 1, ['Globex']],
       ['globex.example', 1, ['Globex']],
     ],
   );
@@ -252,5 +264,9 @@ test('bad input is a 400 naming the parameter; unknown competitor and foreign br
     'date_from must not be after date_to',
   ]);
   const empty = await gap(x, '&limit=1000');
-  t.deepEqual(empty, { totals: { domains: 0, answers: 0 }, domains: [] }, 'limit is clamped, not refused');
+  t.deepEqual(
+    empty,
+    { totals: { answers: 0, gap_answers: 0, domains: 0 }, domains: [] },
+    'limit is clamped, not refused',
+  );
 });
