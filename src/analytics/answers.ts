@@ -71,7 +71,18 @@ export interface AnswerFilters extends PlainFilters {
   mentioned?: string;
   /** A cited domain, exactly as stored (lower case, no `www.`): answers citing it. */
   domain?: string;
+  /** An entity id: answers citing one of its domains (its entity row counts citations). */
+  cited?: string;
+  /** With `mentioned` (an entity): that entity's sentiment in the answer (section 13's verdict). */
+  sentiment?: Polarity;
+  /** Words the text contains, all of them, case-insensitive. */
+  words?: string[];
+  /** Gap answers only: naming a competitor (the `mentioned` one, if any) and not the brand. */
+  gap?: boolean;
 }
+
+/** Stored sentiment values (clickhouse/015_sentiment.sql). */
+const SENTIMENT_VALUE: Record<Polarity, number> = { positive: 1, neutral: 0, negative: -1 };
 
 /** What an answer is read against: the brand's entities, brand first then competitors as analysed. */
 export interface AnswerContext {
@@ -119,56 +130,109 @@ export function storedSentiment(row: EntityRow | undefined): Polarity | null {
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
-  const { generation: _g, platform, mode, mentioned, domain, ...scope } = f;
-  const named = mentioned ? mentionedIn(f, mentioned) : undefined;
+  const { generation: _g, platform, mode, mentioned, domain, cited, sentiment, words, gap, ...scope } = f;
+  // Each condition is a read over the analysis rows; a select takes one IN, so they nest, innermost first.
+  const builders: ((inner?: AnswerCondition) => AnswerCondition)[] = [];
+  if (mentioned) builders.push((inner) => mentionedIn(scope, f.generation, mentioned, sentiment, inner));
+  if (cited) builders.push((inner) => citedIn(scope, f.generation, cited, inner));
+  if (gap) builders.push((inner) => gapIn(scope, f.generation, inner));
+  if (domain) builders.push((inner) => citingIn(scope, f.generation, domain, inner));
+  const condition = builders.reduceRight<AnswerCondition | undefined>((inner, build) => build(inner), undefined);
+  const text = (words ?? []).map((_, i) => `positionCaseInsensitiveUTF8(text, {word${i}:String}) > 0`);
   return {
     source: { table: 'answers' as const, scope, final: true, eq: { platform, mode } },
-    in: domain ? citingIn(f, domain, named) : named,
+    in: condition,
+    where: ['sign = 1', ...text].join(' AND '),
+    params: Object.fromEntries((words ?? []).map((w, i) => [`word${i}`, w])),
   };
 }
 
 type AnswerCondition = { column: string; query: ScopedQuery; not: boolean };
+type Scope = Omit<PlainFilters, 'generation'>;
 
-/**
- * The answers citing the domain, from the live citation rows (an answer cites it while its rows of
- * that domain sum positive by sign), further kept to `named` (the mentioned filter) when given:
- * a select takes one IN, so the two conditions nest.
- */
-function citingIn(f: AnswerFilters, domain: string, named?: AnswerCondition): AnswerCondition {
-  const { platform: _p, mode: _m, mentioned: _e, domain: _d, ...scope } = f;
+/** The answers whose live rows of `table` (one row group per answer) pass `having`, within `inner`. */
+function answersWhere(
+  table: 'answer_entities' | 'answer_citations',
+  scope: Scope,
+  generation: number,
+  clauses: { where?: string; having: string; params?: Record<string, unknown> },
+  inner?: AnswerCondition,
+  not = false,
+): AnswerCondition {
   const query = select(
-    { table: 'answer_citations', scope },
-    {
-      select: 'answer_id',
-      where: 'domain = {citedDomain:String}',
-      groupBy: 'answer_id',
-      having: 'sum(sign) > 0',
-      params: { citedDomain: domain },
-      in: named,
-    },
+    { table, scope: { ...scope, generation } },
+    { select: 'answer_id', groupBy: 'answer_id', ...clauses, in: inner },
   );
-  return { column: 'answer_id', query, not: false };
+  return { column: 'answer_id', query, not };
 }
+
+/** The answers citing the domain: its live citation rows sum positive by sign. */
+const citingIn = (scope: Scope, generation: number, domain: string, inner?: AnswerCondition) =>
+  answersWhere(
+    'answer_citations',
+    scope,
+    generation,
+    { where: 'domain = {citedDomain:String}', having: 'sum(sign) > 0', params: { citedDomain: domain } },
+    inner,
+  );
 
 /**
  * The answers naming the entity (or, for `none`, naming any: they are excluded), from the live
- * entity rows: an answer's mentions of an entity are the sign-weighted sum of its rows.
+ * entity rows: an answer's mentions of an entity are the sign-weighted sum of its rows. With a
+ * sentiment, only those where the entity's live row holds that verdict.
  */
-function mentionedIn(f: AnswerFilters, mentioned: string): AnswerCondition {
-  const { platform: _p, mode: _m, mentioned: _e, domain: _d, ...scope } = f;
-  const none = mentioned === 'none';
-  const query = select(
-    { table: 'answer_entities', scope },
+function mentionedIn(
+  scope: Scope,
+  generation: number,
+  mentioned: string,
+  sentiment: Polarity | undefined,
+  inner?: AnswerCondition,
+): AnswerCondition {
+  if (mentioned === 'none') {
+    // Excluded answers: an inner condition cannot apply to them, so it goes on the answers' side.
+    const named = answersWhere(
+      'answer_entities',
+      scope,
+      generation,
+      { having: 'sum(sign * mentions) > 0' },
+      undefined,
+      true,
+    );
+    return inner ? { ...inner, query: select(inner.query, { select: 'answer_id', in: named }) } : named;
+  }
+  const felt = sentiment ? ' AND sum(sign * sentiment) = {sentimentValue:Int8}' : '';
+  return answersWhere(
+    'answer_entities',
+    scope,
+    generation,
     {
-      select: 'answer_id',
-      where: none ? undefined : 'entity_id = {mentionedEntity:UUID}',
-      groupBy: 'answer_id',
-      having: 'sum(sign * mentions) > 0',
-      params: none ? undefined : { mentionedEntity: mentioned },
+      where: 'entity_id = {mentionedEntity:UUID}',
+      having: `sum(sign * mentions) > 0${felt}`,
+      params: { mentionedEntity: mentioned, ...(sentiment ? { sentimentValue: SENTIMENT_VALUE[sentiment] } : {}) },
     },
+    inner,
   );
-  return { column: 'answer_id', query, not: none };
 }
+
+/** The answers citing one of the entity's domains: its live row counts citations. */
+const citedIn = (scope: Scope, generation: number, entity: string, inner?: AnswerCondition) =>
+  answersWhere(
+    'answer_entities',
+    scope,
+    generation,
+    { where: 'entity_id = {citedEntity:UUID}', having: 'sum(sign * citations) > 0', params: { citedEntity: entity } },
+    inner,
+  );
+
+/** Gap answers: a competitor named, the brand not (the citation gap's, docs/metrics.md). */
+const gapIn = (scope: Scope, generation: number, inner?: AnswerCondition) =>
+  answersWhere(
+    'answer_entities',
+    scope,
+    generation,
+    { having: 'sumIf(sign * mentions, is_brand = 1) <= 0 AND sumIf(sign * mentions, is_brand = 0) > 0' },
+    inner,
+  );
 
 /** The page's keys: (collected_at, answer_id) strictly after the cursor, newest first. */
 async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?: PageCursor) {
@@ -181,13 +245,22 @@ async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?:
   return ch.rows<{ answer_id: string; day: string; collected_at: string }>(
     select(live.source, {
       select: 'answer_id, day, collected_at',
-      where: after ? `sign = 1 AND ${keyset}` : 'sign = 1',
+      where: after ? `${live.where} AND ${keyset}` : live.where,
       in: live.in,
       orderBy: 'collected_at DESC, toString(answer_id) DESC',
       limit: '{limit:UInt32}',
-      params: { ...cursor, limit },
+      params: { ...live.params, ...cursor, limit },
     }),
   );
+}
+
+/** How many answers match the filters, on every page. */
+async function answerTotal(ch: ClickHouse, f: AnswerFilters): Promise<number> {
+  const live = liveAnswers(f);
+  const [row] = await ch.rows<{ total: number }>(
+    select(live.source, { select: 'count() AS total', where: live.where, in: live.in, params: live.params }),
+  );
+  return Number(row?.total ?? 0);
 }
 
 /** How many answers each day of the filters holds, newest day first (the export plans its reads by them). */
@@ -196,8 +269,9 @@ export function answerDays(ch: ClickHouse, f: AnswerFilters) {
   return ch.rows<{ day: string; answers: number }>(
     select(live.source, {
       select: 'day, count() AS answers',
-      where: 'sign = 1',
+      where: live.where,
       in: live.in,
+      params: live.params,
       groupBy: 'day',
       orderBy: 'day DESC',
     }),
@@ -328,6 +402,8 @@ function entityOf(e: Pick<Entity, 'id' | 'name' | 'kind'>, row: EntityRow | unde
 export interface AnswerPage {
   answers: Answer[];
   next_cursor: string | null;
+  /** Answers matching the filters before paging (asked for with `total`; the export does not). */
+  total?: number;
 }
 
 /** One page of the brand's answers, newest first. */
@@ -336,10 +412,13 @@ export async function answerPage(
   pg: Queryable,
   f: AnswerFilters,
   ctx: AnswerContext,
-  page: { limit: number; cursor?: PageCursor },
+  page: { limit: number; cursor?: PageCursor; total?: boolean },
 ): Promise<AnswerPage> {
-  // One more key than asked says whether another page follows.
-  const keys = await pageKeys(ch, f, page.limit + 1, page.cursor);
+  // One more key than asked says whether another page follows; the total counts every page.
+  const [keys, total] = await Promise.all([
+    pageKeys(ch, f, page.limit + 1, page.cursor),
+    page.total ? answerTotal(ch, f) : undefined,
+  ]);
   const mine = keys.slice(0, page.limit);
   const rows = mine.length
     ? await ch.rows<AnswerRow>(
@@ -358,6 +437,7 @@ export async function answerPage(
   const last = mine[mine.length - 1];
   return {
     answers,
+    ...(total === undefined ? {} : { total }),
     next_cursor:
       keys.length > page.limit
         ? encodeCursor({ at: new Date(last.collected_at).toISOString(), id: last.answer_id })

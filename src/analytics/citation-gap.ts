@@ -28,7 +28,10 @@ const NOT_OWN = "category != 'you'";
 /** The citation rows of gap answers: naming a competitor (`competitorId`: that one) and not the brand. */
 const gapRows = (competitorId?: string) =>
   competitorId
-    ? { condition: 'names_brand = 0 AND has(named_competitors, {competitor:UUID})', params: { competitor: competitorId } }
+    ? {
+        condition: 'names_brand = 0 AND has(named_competitors, {competitor:UUID})',
+        params: { competitor: competitorId },
+      }
     : { condition: 'names_brand = 0 AND notEmpty(named_competitors)', params: {} };
 
 /** Per domain (outside the brand's): gap answers citing it and answers naming the brand citing it. */

@@ -53,7 +53,9 @@ export async function entityTrend(
     select(src, {
       select: `toString(${bucket}) AS bucket, toString(entity_id) AS entity_id, is_brand, ${sumsSql(src)}`,
       // The brand's rows give each bucket's answer count; the competitors' only those chosen.
-      where: competitorIds.length ? 'is_brand = 1 OR has({competitors:Array(String)}, toString(entity_id))' : 'is_brand = 1',
+      where: competitorIds.length
+        ? 'is_brand = 1 OR has({competitors:Array(String)}, toString(entity_id))'
+        : 'is_brand = 1',
       groupBy: 'bucket, entity_id, is_brand',
       params: competitorIds.length ? { competitors: competitorIds } : {},
     }),

@@ -10,6 +10,7 @@ import {
   commaList,
   cursor,
   limit,
+  optionalBool,
   optionalOneOf,
   optionalText,
   pathId,
@@ -32,6 +33,8 @@ export const MENTIONED_INVALID = 'mentioned must be brand, none or a competitor 
 /** A well-formed id that is not one of the brand's competitors: unknown, or another brand's (SPEC: 404 names the resource). */
 export const COMPETITOR_NOT_FOUND = 'Competitor not found';
 export const DOMAIN_INVALID = 'domain must be a domain, e.g. example.com';
+export const CITED_INVALID = 'cited must be brand or a competitor id of the brand';
+export const SENTIMENT_NEEDS_ENTITY = 'sentiment needs mentioned: brand or a competitor id';
 
 const AnswerEntity = z.object({
   entity_id: z.string().uuid(),
@@ -77,6 +80,7 @@ export const Answer = z.object({
 
 const AnswerList = z.object({
   answers: z.array(Answer),
+  total: z.number().int().describe('Answers matching the filters, on every page (before paging)'),
   next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
 });
 
@@ -94,6 +98,8 @@ export const answers = operation({
     { status: 404, message: COMPETITOR_NOT_FOUND },
     { status: 400, message: MENTIONED_INVALID },
     { status: 400, message: DOMAIN_INVALID },
+    { status: 400, message: CITED_INVALID },
+    { status: 400, message: SENTIMENT_NEEDS_ENTITY },
   ],
   params: z.object({
     ...topicFilters,
@@ -107,23 +113,47 @@ export const answers = operation({
     domain: optionalText('domain', 253).describe(
       'Answers citing this domain (as list_citations and get_citation_gap give it, e.g. example.com; www. and case do not matter)',
     ),
+    cited: optionalText('cited', 64).describe(
+      "brand: answers citing one of the brand's domains; a competitor id: citing one of that competitor's",
+    ),
+    sentiment: optionalOneOf('sentiment', ['positive', 'neutral', 'negative']).describe(
+      "With mentioned (brand or a competitor id): that entity's sentiment in the answer",
+    ),
+    q: optionalText('q', 200).describe('Words the answer text contains, all of them, case-insensitive'),
+    gap: optionalBool('gap').describe(
+      "true: the citation gap's answers only, naming a competitor (the mentioned one, if given) and not the brand",
+    ),
     limit: limit(1, 100, 20).describe('1-100, default 20'),
     cursor: cursor(),
   }),
   result: AnswerList,
   description:
-    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) and cited domain. Page with cursor.",
+    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) with its sentiment, cited (brand or a competitor id), cited domain, words of the text (q) and the citation gap's answers (gap). total counts every match; page with cursor.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const entities = await entitiesOf(ctx, brand);
+    const mentioned = mentionedEntity(p.mentioned, brand, entities);
+    if (p.sentiment && (!mentioned || mentioned === 'none')) throw badRequest(SENTIMENT_NEEDS_ENTITY);
+    const words = p.q?.split(/\s+/).filter(Boolean);
     const f: AnswerFilters = {
       ...filters,
       platform: p.platform,
       mode: p.mode ?? 'standard',
-      mentioned: mentionedEntity(p.mentioned, brand, entities),
+      mentioned,
       domain: citedDomain(p.domain),
+      cited: citedEntity(p.cited, brand, entities),
+      sentiment: p.sentiment,
+      words: words?.length ? words : undefined,
+      gap: p.gap,
     };
-    return answerPage(ctx.stores.ch, ctx.stores.pg, f, { entities }, { limit: p.limit, cursor: p.cursor });
+    const page = await answerPage(
+      ctx.stores.ch,
+      ctx.stores.pg,
+      f,
+      { entities },
+      { limit: p.limit, cursor: p.cursor, total: true },
+    );
+    return { answers: page.answers, total: page.total ?? 0, next_cursor: page.next_cursor };
   },
 });
 
@@ -133,6 +163,20 @@ function citedDomain(value: string | undefined): string | undefined {
   const domain = normaliseDomain(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`);
   if (!domain) throw badRequest(DOMAIN_INVALID);
   return domain;
+}
+
+/** `cited` as an entity id (`brand` is the brand's own id), or nothing. */
+function citedEntity(
+  value: string | undefined,
+  brand: BrandRecord,
+  entities: { id: string; kind: string }[],
+): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'brand') return brand.id;
+  const id = value.toLowerCase();
+  if (!UUID_RE.test(id)) throw badRequest(CITED_INVALID);
+  if (!entities.some((e) => e.kind === 'competitor' && e.id === id)) throw notFound(COMPETITOR_NOT_FOUND);
+  return id;
 }
 
 /** `mentioned` as an entity id (`brand` is the brand's own id), `none`, or nothing. */

@@ -383,6 +383,7 @@ test("another organization's answer, an unknown id and a malformed one are 404 A
   // Nor is it listed under the caller's own brand, nor readable by naming the other brand.
   t.deepEqual((await get(server, `/api/mcp/answers?brand_id=${mine.brandId}`, mine.key)).body, {
     answers: [],
+    total: 0,
     next_cursor: null,
   });
   const foreign = await get(server, `/api/mcp/answers?brand_id=${theirs.brandId}`, mine.key);

@@ -95,7 +95,11 @@ for (const granularity of ['day', 'week'] as const)
       const from = '2026-05-05';
       const to = '2026-05-19';
       for (const filter of ['', '&model=gpt-4o']) {
-        const trend = await body(x, 'entity-trend', `&date_from=${from}&date_to=${to}&granularity=${granularity}&metric=${metric}${filter}`);
+        const trend = await body(
+          x,
+          'entity-trend',
+          `&date_from=${from}&date_to=${to}&granularity=${granularity}&metric=${metric}${filter}`,
+        );
         t.deepEqual(
           trend.entities.map((e: any) => [e.name, e.role]),
           [
@@ -128,7 +132,11 @@ for (const granularity of ['day', 'week'] as const)
             }
             t.is(b.values[e.entity_id], want.values[e.entity_id], `${b.date} ${e.name} ${metric}${filter}`);
           }
-          if (want.n === 0) t.true(Object.values(b.values).every((v) => v === null), `${b.date} is a gap`);
+          if (want.n === 0)
+            t.true(
+              Object.values(b.values).every((v) => v === null),
+              `${b.date} is a gap`,
+            );
         }
       }
     });
