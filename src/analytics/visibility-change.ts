@@ -169,6 +169,55 @@ export function verdict(nCurrent: number, nPrevious: number, ci95: [number, numb
   return 'within_noise';
 }
 
+/**
+ * Each competitor's mention rate in both periods, with the change's Newcombe interval and verdict
+ * as the brand's mention rate has them: the answers naming it (its rows summed by `sign`) over the
+ * period's answers (`n`, the brand's rows).
+ */
+export async function competitorMentionChanges(
+  ch: ClickHouse,
+  f: Filters,
+  periods: { current: Period; previous: Period },
+  competitors: { id: string; name: string }[],
+) {
+  const { current, previous } = periods;
+  const scope: Filters = { ...f, from: previous.from, to: current.to };
+  const rows = await ch.rows<{ period: number; entity: string; is_brand: number; answers: number }>(
+    select(
+      { table: 'answer_entities', scope },
+      {
+        select: `multiIf(collected_at >= {currentFrom:DateTime64(3, 'UTC')}, 1, collected_at <= {previousTo:DateTime64(3, 'UTC')}, 0, 2) AS period,
+          toString(entity_id) AS entity, is_brand, sumIf(sign, is_brand = 1 OR mentions > 0) AS answers`,
+        groupBy: 'period, entity, is_brand',
+        having: 'period < 2',
+        params: { currentFrom: chTime(current.from.toISOString()), previousTo: chTime(previous.to.toISOString()) },
+      },
+    ),
+  );
+  const count = (p: number, brand: boolean, entity?: string) =>
+    rows
+      .filter((r) => Number(r.period) === p && Number(r.is_brand) === (brand ? 1 : 0) && (brand || r.entity === entity))
+      .reduce((acc, r) => acc + Number(r.answers), 0);
+  const [nCur, nPrev] = [count(1, true), count(0, true)];
+  const rate = (k: number, n: number) => (n > 0 ? (100 * k) / n : null);
+  return competitors.map((c) => {
+    const [k1, k2] = [count(1, false, c.id), count(0, false, c.id)];
+    const [cur, prev] = [rate(k1, nCur), rate(k2, nPrev)];
+    const raw = cur !== null && prev !== null ? newcombe(k1, nCur, k2, nPrev) : null;
+    const ci95 = raw ? ([rounded(100 * raw[0], 1), rounded(100 * raw[1], 1)] as [number, number]) : null;
+    return {
+      competitor_id: c.id,
+      name: c.name,
+      metric: 'mention_rate' as const,
+      current: rounded(cur, 1),
+      previous: rounded(prev, 1),
+      change: cur !== null && prev !== null ? rounded(cur - prev, 1) : null,
+      ci95,
+      verdict: verdict(nCur, nPrev, ci95),
+    };
+  });
+}
+
 export async function visibilityChange(
   ch: ClickHouse,
   f: Filters,

@@ -1,13 +1,16 @@
 // Change you can trust: a period against the one before it, six metrics, each change with its 95%
-// interval and a verdict (docs/api.md section 21; docs/metrics.md "Change you can trust").
+// interval and a verdict (docs/api.md section 21; docs/metrics.md "Change you can trust"), and each
+// competitor's mention rate the same way (section 24: competitors move too).
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { topicFilters, topicNotFound } from './params.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
 import { badRequest } from '../errors.ts';
+import { competitorsOf } from '../tenancy/brands.ts';
 import { DAY_MS } from '../instant.ts';
 import {
   CHANGE_METRICS,
+  competitorMentionChanges,
   MIN_ANSWERS,
   type Period,
   visibilityChange as change,
@@ -68,6 +71,22 @@ export const VisibilityChange = z.object({
       }),
     )
     .describe(`One entry for each of ${CHANGE_METRICS.join(', ')}`),
+  competitors: z
+    .array(
+      z.object({
+        competitor_id: z.string(),
+        name: z.string(),
+        metric: z.literal('mention_rate'),
+        current: z.number().nullable(),
+        previous: z.number().nullable(),
+        change: z.number().nullable(),
+        ci95: z.array(z.number()).length(2).nullable(),
+        verdict: z.enum(['up', 'down', 'within_noise', 'not_enough_data']),
+      }),
+    )
+    .describe(
+      "Each tracked competitor's mention rate over the same answers, with its change, interval (Newcombe) and verdict as mention_rate has them, in workspace order",
+    ),
 });
 
 export const visibilityChange = operation({
@@ -86,7 +105,13 @@ export const visibilityChange = operation({
     const figures = await ctx.cached(
       brand,
       ['visibility-change', filters, current, previous],
-      () => change(ctx.stores.ch, filters, periods),
+      async () => {
+        const [brandFigures, competitors] = await Promise.all([
+          change(ctx.stores.ch, filters, periods),
+          competitorMentionChanges(ctx.stores.ch, filters, periods, await competitorsOf(ctx.stores.pg, brand.id)),
+        ]);
+        return { ...brandFigures, competitors };
+      },
       current.to,
     );
     const describe = (period: Period, n: number) => ({
@@ -98,6 +123,7 @@ export const visibilityChange = operation({
       current: describe(current, figures.current.n),
       previous: describe(previous, figures.previous.n),
       metrics: figures.metrics,
+      competitors: figures.competitors,
     };
   },
 });

@@ -275,3 +275,30 @@ test('bad input is a 400 naming the problem', async (t) => {
     'Topic not found',
   ]);
 });
+
+test("each competitor's mention rate moves as the brand's does: values, Newcombe interval and verdict", async (t) => {
+  const x = await twoWeeks();
+  const body = await change(x);
+  const r = async (from: string, to: string) =>
+    (await get(server, `/api/mcp/answers?brand_id=${x.brandId}&date_from=${from}&date_to=${to}&limit=100`, x.key))
+      .body.answers as { entities: (Entity & { entity_id: string })[] }[];
+  const [current, previous] = [await r('2026-05-08', '2026-05-14'), await r('2026-05-01', '2026-05-07')];
+  t.deepEqual(
+    body.competitors.map((c: { name: string }) => c.name),
+    ['Globex', 'Initech'],
+  );
+  for (const c of body.competitors) {
+    const naming = (list: typeof current) =>
+      list.filter((a) => a.entities.some((e) => e.entity_id === c.competitor_id && e.mentions > 0)).length;
+    const [k1, k2] = [naming(current), naming(previous)];
+    t.is(c.metric, 'mention_rate');
+    t.is(c.current, roundTo((100 * k1) / current.length, 1), c.name);
+    t.is(c.previous, roundTo((100 * k2) / previous.length, 1), c.name);
+    t.is(c.change, roundTo((100 * k1) / current.length - (100 * k2) / previous.length, 1), c.name);
+    const [lo, hi] = newcombeBySearch(k1, current.length, k2, previous.length);
+    t.deepEqual(c.ci95, [roundTo(100 * lo, 1), roundTo(100 * hi, 1)], c.name);
+    t.is(c.verdict, c.ci95[0] > 0 ? 'up' : c.ci95[1] < 0 ? 'down' : 'within_noise', c.name);
+  }
+  // Globex is named in 4 of 4 NAMED texts and 1 of 3 UNNAMED: it rises with the brand's named answers.
+  t.is(body.competitors[0].verdict, 'up');
+});
