@@ -4,7 +4,7 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';
 import { entitySource } from './entity-source.ts';
-import { emptySums, meanScore, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
+import { emptySums, meanScore, round, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
 import { select } from '../stores/scoped-query.ts';
 import { humanOrder } from '../text-order.ts';
 
@@ -23,7 +23,8 @@ export async function competitorComparison(
   competitors: { id: string; name: string }[],
 ) {
   const src = entitySource(f, ['model', 'platform', 'is_brand']);
-  const [sums, voice] = await Promise.all([
+  const bySrc = entitySource(f, ['platform', 'entity_id', 'is_brand']);
+  const [sums, voice, platformRows] = await Promise.all([
     entitySums(ch, f),
     ch.rows<{ model: string; platform: string; brand_mentions: number; competitor_mentions: number }>(
       select(src, {
@@ -35,6 +36,14 @@ export async function competitorComparison(
         orderBy: 'platform, model',
       }),
     ),
+    // Per platform and entity: the answers naming it, and (the brand's rows) the platform's answers.
+    ch.rows<{ platform: string; entity_id: string; is_brand: number; rows: number; named: number }>(
+      select(bySrc, {
+        select: `platform, toString(entity_id) AS entity_id, is_brand, ${bySrc.m('rows')} AS rows,
+          ${bySrc.m('named')} AS named`,
+        groupBy: 'platform, entity_id, is_brand',
+      }),
+    ),
   ]);
   const { n } = sums;
   const rows = competitors
@@ -44,8 +53,23 @@ export async function competitorComparison(
   const totalCompetitors = rows.reduce((acc, r) => acc + r.total_mentions, 0);
   // by_platform sums every stored competitor row; they are all of tracked competitors (nothing
   // deletes a competitor but its brand), so its figures add up to the overall ones.
+  const platforms = [...new Set(platformRows.map((r) => r.platform))].sort().flatMap((platform) => {
+    const rows = platformRows.filter((r) => r.platform === platform);
+    const answers = rows.filter((r) => Number(r.is_brand) === 1).reduce((acc, r) => acc + Number(r.rows), 0);
+    if (answers <= 0) return [];
+    const named = (id: string) => Number(rows.find((r) => r.entity_id === id)?.named ?? 0);
+    const rate = (id: string) => round((100 * Math.max(0, named(id))) / answers, 1);
+    return [
+      {
+        platform,
+        answers,
+        mention_rates: Object.fromEntries([brand.id, ...competitors.map((c) => c.id)].map((id) => [id, rate(id)])),
+      },
+    ];
+  });
   return {
     brand: { id: brand.id, name: brand.name, ...figures(sums.brand, n) },
+    platforms,
     competitors: rows,
     share_of_voice: {
       overall_sov_pct: shareOfVoice(totalBrand, totalCompetitors),

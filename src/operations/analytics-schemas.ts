@@ -63,6 +63,17 @@ const Figures = {
 
 export const CompetitorComparison = z.object({
   brand: z.object({ id: z.string(), name: z.string(), ...Figures }),
+  platforms: z
+    .array(
+      z.object({
+        platform: z.string(),
+        answers: int.describe("The platform's answers in range"),
+        mention_rates: z
+          .record(z.string(), num)
+          .describe('Entity id (the brand and each competitor) to the share of those answers naming it, in %, 1 decimal'),
+      }),
+    )
+    .describe('Mention rate per platform of the brand and each tracked competitor, over the same answers'),
   competitors: z.array(z.object({ competitor_id: z.string(), name: z.string(), ...Figures })),
   share_of_voice: z.object({
     overall_sov_pct: num.describe('Brand mentions / (brand + competitor mentions) x 100, 1 decimal'),

@@ -226,3 +226,25 @@ test('bad input is a 400 naming the field; a competitor not the brand is a 404',
   t.is(r.status, 404);
   t.is(r.body.error, 'Competitor not found');
 });
+
+test("competitor-comparison's platforms: each entity's mention rate per platform, counted from the answers", async (t) => {
+  const x = await seeded();
+  const q = '&date_from=2026-05-06&date_to=2026-05-19';
+  const comparison = await body(x, 'competitor-comparison', q);
+  const list = (await body(x, 'answers', `${q}&limit=100`)).answers as any[];
+  const platforms = [...new Set(list.map((a) => a.platform))].sort();
+  t.deepEqual(
+    comparison.platforms.map((p: any) => p.platform),
+    platforms,
+  );
+  for (const p of comparison.platforms) {
+    const on = list.filter((a) => a.platform === p.platform);
+    t.is(p.answers, on.length);
+    const ids = [x.brandId, ...x.competitorIds];
+    t.deepEqual(Object.keys(p.mention_rates).sort(), ids.sort());
+    for (const id of ids) {
+      const named = on.filter((a) => a.entities.some((e: any) => e.entity_id === id && e.mentions > 0)).length;
+      t.is(p.mention_rates[id], Math.round((1000 * named) / on.length) / 10, `${p.platform} ${id}`);
+    }
+  }
+});

@@ -266,6 +266,20 @@ test('competitor-comparison with share of voice', async (t) => {
       total_citations: 12,
       appearance_count: 16,
     },
+    // Mention rate per platform. chatgpt (13 answers): Acme in 10 (A, B, E), Globex in 12 (all but
+    // D), Initech in 5 (C, E). perplexity (11): Acme 6, Globex 9, Initech 4.
+    platforms: [
+      {
+        platform: 'chatgpt',
+        answers: 13,
+        mention_rates: { [t0.brandId]: 76.9, [globexId]: 92.3, [initechId]: 38.5 },
+      },
+      {
+        platform: 'perplexity',
+        answers: 11,
+        mention_rates: { [t0.brandId]: 54.5, [globexId]: 81.8, [initechId]: 36.4 },
+      },
+    ],
     competitors: [
       {
         competitor_id: globexId,
