@@ -4,7 +4,15 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySums } from './entity-sums.ts';
 import { entitySource } from './entity-source.ts';
-import { emptySums, meanScore, round, roundOrNull, shareOfVoice, visibilityScore, type EntitySums } from './formulas.ts';
+import {
+  emptySums,
+  meanScore,
+  round,
+  roundOrNull,
+  shareOfVoice,
+  visibilityScore,
+  type EntitySums,
+} from './formulas.ts';
 import { select } from '../stores/scoped-query.ts';
 import { humanOrder } from '../text-order.ts';
 

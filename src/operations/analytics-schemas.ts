@@ -70,7 +70,9 @@ export const CompetitorComparison = z.object({
         answers: int.describe("The platform's answers in range"),
         mention_rates: z
           .record(z.string(), num)
-          .describe('Entity id (the brand and each competitor) to the share of those answers naming it, in %, 1 decimal'),
+          .describe(
+            'Entity id (the brand and each competitor) to the share of those answers naming it, in %, 1 decimal',
+          ),
       }),
     )
     .describe('Mention rate per platform of the brand and each tracked competitor, over the same answers'),

@@ -19,6 +19,7 @@ import { workspaceOperations } from './workspace.ts';
 import { visibilityChange } from './visibility-change.ts';
 import { citationGap } from './citation-gap.ts';
 import { entityTrend } from './entity-trend.ts';
+import { untrackedBrands } from './untracked-brands.ts';
 import { usage } from './usage.ts';
 
 export const operations: Operation[] = [
@@ -32,6 +33,7 @@ export const operations: Operation[] = [
   visibilityConfidence,
   visibilityChange,
   citationGap,
+  untrackedBrands,
   searchQueries,
   sentiment,
   topics,

@@ -280,8 +280,8 @@ test("each competitor's mention rate moves as the brand's does: values, Newcombe
   const x = await twoWeeks();
   const body = await change(x);
   const r = async (from: string, to: string) =>
-    (await get(server, `/api/mcp/answers?brand_id=${x.brandId}&date_from=${from}&date_to=${to}&limit=100`, x.key))
-      .body.answers as { entities: (Entity & { entity_id: string })[] }[];
+    (await get(server, `/api/mcp/answers?brand_id=${x.brandId}&date_from=${from}&date_to=${to}&limit=100`, x.key)).body
+      .answers as { entities: (Entity & { entity_id: string })[] }[];
   const [current, previous] = [await r('2026-05-08', '2026-05-14'), await r('2026-05-01', '2026-05-07')];
   t.deepEqual(
     body.competitors.map((c: { name: string }) => c.name),
