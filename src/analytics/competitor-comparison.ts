@@ -45,11 +45,11 @@ export async function competitorComparison(
       }),
     ),
     // Per platform and entity: the answers naming it, and (the brand's rows) the platform's answers.
-    ch.rows<{ platform: string; entity_id: string; is_brand: number; rows: number; named: number }>(
+    ch.rows<{ platform: string; eid: string; is_brand: number; rows: number; named: number }>(
       select(bySrc, {
-        select: `platform, toString(entity_id) AS entity_id, is_brand, ${bySrc.m('rows')} AS rows,
+        select: `platform, toString(entity_id) AS eid, is_brand, ${bySrc.m('rows')} AS rows,
           ${bySrc.m('named')} AS named`,
-        groupBy: 'platform, entity_id, is_brand',
+        groupBy: 'platform, eid, is_brand',
       }),
     ),
   ]);
@@ -65,7 +65,7 @@ export async function competitorComparison(
     const rows = platformRows.filter((r) => r.platform === platform);
     const answers = rows.filter((r) => Number(r.is_brand) === 1).reduce((acc, r) => acc + Number(r.rows), 0);
     if (answers <= 0) return [];
-    const named = (id: string) => Number(rows.find((r) => r.entity_id === id)?.named ?? 0);
+    const named = (id: string) => Number(rows.find((r) => r.eid === id)?.named ?? 0);
     const rate = (id: string) => round((100 * Math.max(0, named(id))) / answers, 1);
     return [
       {

@@ -49,14 +49,14 @@ export async function entityTrend(
   const src = entitySource(f, ['entity_id', 'is_brand']);
   const bucket = opts.granularity === 'week' ? 'toMonday(day)' : 'day';
   const competitorIds = entities.filter((e) => e.role === 'competitor').map((e) => e.entity_id);
-  const rows = await ch.rows<Record<string, unknown> & { bucket: string; entity_id: string; is_brand: number }>(
+  const rows = await ch.rows<Record<string, unknown> & { bucket: string; eid: string; is_brand: number }>(
     select(src, {
-      select: `toString(${bucket}) AS bucket, toString(entity_id) AS entity_id, is_brand, ${sumsSql(src)}`,
+      select: `toString(${bucket}) AS bucket, toString(entity_id) AS eid, is_brand, ${sumsSql(src)}`,
       // The brand's rows give each bucket's answer count; the competitors' only those chosen.
       where: competitorIds.length
         ? 'is_brand = 1 OR has({competitors:Array(String)}, toString(entity_id))'
         : 'is_brand = 1',
-      groupBy: 'bucket, entity_id, is_brand',
+      groupBy: 'bucket, eid, is_brand',
       params: competitorIds.length ? { competitors: competitorIds } : {},
     }),
   );
@@ -64,7 +64,7 @@ export async function entityTrend(
   const answers = new Map<string, number>();
   for (const r of rows) {
     const s = toSums(r);
-    const key = Number(r.is_brand) === 1 ? 'brand' : r.entity_id;
+    const key = Number(r.is_brand) === 1 ? 'brand' : r.eid;
     if (key === 'brand') answers.set(r.bucket, (answers.get(r.bucket) ?? 0) + s.rows);
     const inBucket = sums.get(r.bucket) ?? new Map();
     inBucket.set(key, s);

@@ -8,6 +8,7 @@ import { meanScore, roundOrNull } from './formulas.ts';
 import { promptSums } from './prompt-source.ts';
 import { select } from '../stores/scoped-query.ts';
 import { humanOrder } from '../text-order.ts';
+import { trendValue } from './entity-trend.ts';
 
 export type PromptSort = 'visibility' | 'mentions' | 'citations' | 'appearances';
 
@@ -67,4 +68,65 @@ export function sortPrompts<T extends PromptFigures & { prompt_text: string }>(
     (a, b) =>
       dir * (key(a) - key(b)) || humanOrder(a.prompt_text, b.prompt_text) || humanOrder(a.prompt_id, b.prompt_id),
   );
+}
+
+/** A prompt's brand and best competitor on one basis: the AI visibility score and mention rate over its answers. */
+export interface PromptBasis {
+  ai_visibility_score: number | null;
+  mention_rate: number | null;
+  best_competitor: {
+    competitor_id: string;
+    name: string;
+    ai_visibility_score: number | null;
+    mention_rate: number | null;
+  } | null;
+}
+
+/**
+ * For the listed prompts: the brand's score and mention rate and those of the competitor with the
+ * highest score (ties by name), every figure over the prompt's answers (docs/api.md section 24), as
+ * entity-trend and the summary compute them. Reads answer_entities: no rollup keeps prompt and entity.
+ * A prompt whose answers name or cite no tracked competitor has none.
+ */
+export async function promptBasis(
+  ch: ClickHouse,
+  f: Filters,
+  promptIds: string[],
+  competitors: { id: string; name: string }[],
+): Promise<Map<string, PromptBasis>> {
+  const out = new Map<string, PromptBasis>();
+  if (!promptIds.length) return out;
+  const src = entitySource(
+    { ...f, promptIds: f.promptIds ? f.promptIds.filter((id) => promptIds.includes(id)) : promptIds },
+    ['prompt_id', 'entity_id', 'is_brand'],
+    { raw: true },
+  );
+  // Aliases never reuse a column name: the scope's prompt condition would read the alias.
+  const rows = await ch.rows<Record<string, unknown> & { pid: string; eid: string; is_brand: number }>(
+    select(src, {
+      select: `toString(prompt_id) AS pid, toString(entity_id) AS eid, is_brand, ${sumsSql(src)}`,
+      groupBy: 'pid, eid, is_brand',
+    }),
+  );
+  const names = new Map(competitors.map((c) => [c.id, c.name]));
+  for (const id of promptIds) {
+    const mine = rows.filter((r) => r.pid === id);
+    const brand = toSums(mine.find((r) => Number(r.is_brand) === 1));
+    const n = brand.rows;
+    const best = mine
+      .filter((r) => Number(r.is_brand) === 0 && names.has(r.eid) && toSums(r).rows > 0)
+      .map((r) => ({
+        competitor_id: r.eid,
+        name: names.get(r.eid)!,
+        ai_visibility_score: trendValue('ai_visibility_score', toSums(r), n),
+        mention_rate: trendValue('mention_rate', toSums(r), n),
+      }))
+      .sort((a, b) => (b.ai_visibility_score ?? -1) - (a.ai_visibility_score ?? -1) || humanOrder(a.name, b.name))[0];
+    out.set(id, {
+      ai_visibility_score: trendValue('ai_visibility_score', brand, n),
+      mention_rate: trendValue('mention_rate', brand, n),
+      best_competitor: best ?? null,
+    });
+  }
+  return out;
 }

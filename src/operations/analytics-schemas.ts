@@ -152,7 +152,22 @@ export const PromptPerformance = z.object({
       avg_visibility: nullableNum,
       total_mentions: int,
       total_citations: int,
-      avg_competitor_score: nullableNum,
+      avg_competitor_score: nullableNum.describe(
+        "The seed's figure: competitors' mean score over only the answers naming or citing them (not comparable with avg_visibility)",
+      ),
+      ai_visibility_score: nullableNum.describe("The brand's AI visibility score over the prompt's answers, 1 decimal"),
+      mention_rate: nullableNum.describe("Share of the prompt's answers naming the brand, %, 1 decimal"),
+      best_competitor: z
+        .object({
+          competitor_id: z.string(),
+          name: z.string(),
+          ai_visibility_score: nullableNum,
+          mention_rate: nullableNum,
+        })
+        .nullable()
+        .describe(
+          'The competitor with the highest AI visibility score over the same answers (ties by name), with its mention rate; null when none is named or cited',
+        ),
     }),
   ),
 });

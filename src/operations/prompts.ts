@@ -15,7 +15,8 @@ import {
 import { listPrompts, listTopics, promptTexts } from '../tenancy/prompts.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
 import { PromptPerformance } from './analytics-schemas.ts';
-import { promptFigures, sortPrompts } from '../analytics/prompt-performance.ts';
+import { promptBasis, promptFigures, sortPrompts } from '../analytics/prompt-performance.ts';
+import { competitorsOf } from '../tenancy/brands.ts';
 import { PLATFORMS } from '../tenancy/tracked.ts';
 
 const Topic = z.object({
@@ -103,21 +104,31 @@ export const promptPerformance = operation({
         prompt_text: texts.get(f.prompt_id)!.text,
         topic_name: texts.get(f.prompt_id)!.topic_name,
       }));
+    const listed = sortPrompts(rows, p.sort_by, p.order).slice(0, p.limit);
+    const ids = listed.map((r) => r.prompt_id);
+    const basis = await ctx.cached(
+      brand,
+      ['prompt-basis', filters, ids],
+      async () =>
+        Object.fromEntries(
+          await promptBasis(ctx.stores.ch, filters, ids, await competitorsOf(ctx.stores.pg, brand.id)),
+        ),
+      filters.to,
+    );
     return {
       brand: { id: brand.id, name: brand.name },
       window: { dateFrom: describeBound(p.date_from, false), dateTo: describeBound(p.date_to, true) },
-      prompts: sortPrompts(rows, p.sort_by, p.order)
-        .slice(0, p.limit)
-        .map((r) => ({
-          prompt_id: r.prompt_id,
-          prompt_text: r.prompt_text,
-          topic_name: r.topic_name,
-          result_count: r.result_count,
-          avg_visibility: r.avg_visibility,
-          total_mentions: r.total_mentions,
-          total_citations: r.total_citations,
-          avg_competitor_score: r.avg_competitor_score,
-        })),
+      prompts: listed.map((r) => ({
+        prompt_id: r.prompt_id,
+        prompt_text: r.prompt_text,
+        topic_name: r.topic_name,
+        result_count: r.result_count,
+        avg_visibility: r.avg_visibility,
+        total_mentions: r.total_mentions,
+        total_citations: r.total_citations,
+        avg_competitor_score: r.avg_competitor_score,
+        ...basis[r.prompt_id],
+      })),
     };
   },
 });

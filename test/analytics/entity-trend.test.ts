@@ -248,3 +248,31 @@ test("competitor-comparison's platforms: each entity's mention rate per platform
     }
   }
 });
+
+test("prompt-performance: each prompt's brand beside its best competitor on one basis, from the prompt's answers", async (t) => {
+  const x = await seeded();
+  const q = '&date_from=2026-05-06&date_to=2026-05-19';
+  const perf = await body(x, 'prompt-performance', q);
+  t.is(perf.prompts.length, 2);
+  const figures = (answers: any[], id: string) => {
+    const rows = answers.map((a) => a.entities.find((e: any) => e.entity_id === id));
+    const named = rows.filter((e) => e.mentions > 0);
+    const pf = named.length ? named.reduce((acc, e) => acc + 1 / e.position, 0) / named.length : 0;
+    const n = answers.length;
+    const score =
+      100 * (0.6 * (named.length / n) + 0.25 * (rows.filter((e) => e.citations > 0).length / n) + 0.15 * pf);
+    const r1 = (v: number) => Math.round(v * 10 * (1 + 2 ** -40)) / 10;
+    return { ai_visibility_score: r1(score), mention_rate: r1((100 * named.length) / n) };
+  };
+  for (const p of perf.prompts) {
+    const answers = (await body(x, 'answers', `${q}&prompt_id=${p.prompt_id}&limit=100`)).answers as any[];
+    t.is(p.result_count, answers.length);
+    const brand = figures(answers, x.brandId);
+    t.is(p.ai_visibility_score, brand.ai_visibility_score);
+    t.is(p.mention_rate, brand.mention_rate);
+    const rivals = x.competitorIds
+      .map((id, i) => ({ competitor_id: id, name: ['Globex', 'Initech'][i], ...figures(answers, id) }))
+      .sort((a, b) => b.ai_visibility_score - a.ai_visibility_score || a.name.localeCompare(b.name));
+    t.deepEqual(p.best_competitor, rivals[0]);
+  }
+});

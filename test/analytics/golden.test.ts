@@ -552,6 +552,9 @@ test('prompt-performance sorted and limited', async (t) => {
   //   13 competitor pairs summing 985 -> 75.77.
   // P2 (3, 4, 8, 11, 14, 18, 21, 24): 417.5/8 = 52.19; mentions 5; cited 5; 8 pairs summing 587.5 -> 73.44.
   // P3 (5, 6, 12, 13, 16, 19, 22): 442.5/7 = 63.21; mentions 8; cited 3; 9 pairs summing 642.5 -> 71.39.
+  // On one basis (section 24), e.g. P2: Acme named in 8, 11, 14 (@1) and 18 (@2): 4/8 = 50%, cited in 5 of
+  // 8, position factor 3.5/4: 100 x (0.6 x 0.5 + 0.25 x 0.625 + 0.15 x 0.875) = 58.75; Globex named in
+  // all but 4 and 21 (D): 75%. Globex leads every prompt's competitors (P1: in all 9 answers).
   const body = await q('prompt-performance');
   t.deepEqual(body.brand, { id: t0.brandId, name: 'Acme' });
   t.deepEqual(body.window, { dateFrom: null, dateTo: null });
@@ -565,6 +568,9 @@ test('prompt-performance sorted and limited', async (t) => {
       total_mentions: 12,
       total_citations: 4,
       avg_competitor_score: 75.8,
+      ai_visibility_score: 69.6,
+      mention_rate: 77.8,
+      best_competitor: { competitor_id: globexId, name: 'Globex', ai_visibility_score: 77.8, mention_rate: 100 },
     },
     {
       prompt_id: t0.promptIds[2],
@@ -575,6 +581,9 @@ test('prompt-performance sorted and limited', async (t) => {
       total_mentions: 8,
       total_citations: 3,
       avg_competitor_score: 71.4,
+      ai_visibility_score: 67.1,
+      mention_rate: 71.4,
+      best_competitor: { competitor_id: globexId, name: 'Globex', ai_visibility_score: 62.9, mention_rate: 85.7 },
     },
     {
       prompt_id: t0.promptIds[1],
@@ -585,6 +594,9 @@ test('prompt-performance sorted and limited', async (t) => {
       total_mentions: 5,
       total_citations: 5,
       avg_competitor_score: 73.4,
+      ai_visibility_score: 58.8,
+      mention_rate: 50,
+      best_competitor: { competitor_id: globexId, name: 'Globex', ai_visibility_score: 56.9, mention_rate: 75 },
     },
   ]);
   const byMentionsAsc = await q('prompt-performance', '&sort_by=mentions&order=asc');
