@@ -137,7 +137,14 @@ function figures(p: PeriodPatterns) {
     average_position: named > 0 ? col('position', 1) / named : null,
     net_sentiment: named > 0 ? (100 * (col('sentiment', 1) - col('sentiment', 2))) / named : null,
   };
-  return { n, named, cited: col('score', 1), values };
+  return {
+    n,
+    named,
+    cited: col('score', 1),
+    positive: col('sentiment', 1),
+    negative: col('sentiment', 2),
+    values,
+  };
 }
 
 /** Decimals of each metric, as the endpoints that serve it round it. */
@@ -244,6 +251,14 @@ export async function visibilityChange(
   return {
     current: { n: cur.n },
     previous: { n: prev.n },
+    // The current period's answers behind each figure: what the app's cards link to.
+    counts: {
+      answers: cur.n,
+      mention_answers: cur.named,
+      citation_answers: cur.cited,
+      positive_answers: cur.positive,
+      negative_answers: cur.negative,
+    },
     metrics: CHANGE_METRICS.map((metric) => {
       const digits = DIGITS[metric];
       const [c, p] = [cur.values[metric], prev.values[metric]];

@@ -71,6 +71,15 @@ export const VisibilityChange = z.object({
       }),
     )
     .describe(`One entry for each of ${CHANGE_METRICS.join(', ')}`),
+  counts: z
+    .object({
+      answers: z.number().int().describe('Answers in the current period (its n)'),
+      mention_answers: z.number().int().describe('Of those, answers naming the brand'),
+      citation_answers: z.number().int().describe("Of those, answers citing the brand's domains"),
+      positive_answers: z.number().int().describe('Of those naming it, answers speaking of the brand positively'),
+      negative_answers: z.number().int().describe('Of those naming it, answers speaking of the brand negatively'),
+    })
+    .describe("The current period's answers each figure counts (the answers explorer lists them with the same filters)"),
   competitors: z
     .array(
       z.object({
@@ -123,6 +132,7 @@ export const visibilityChange = operation({
       current: describe(current, figures.current.n),
       previous: describe(previous, figures.previous.n),
       metrics: figures.metrics,
+      counts: figures.counts,
       competitors: figures.competitors,
     };
   },

@@ -1,6 +1,7 @@
 // The answers explorer: the answers behind a figure, read from the address with the answers
 // operation's own parameters (date_from, date_to, model, region, topic_id, prompt_id, platform,
-// mode, mentioned, domain), newest first. Pages follow the operation's cursor ("Load more" appends the next
+// mode, mentioned with sentiment, cited, domain, q, gap), newest first, under the operation's
+// `total` of answers matching ("130 answers"): a figure's link opens exactly the answers it counts. Pages follow the operation's cursor ("Load more" appends the next
 // page, so nothing is skipped or repeated); the CSV walks every page at these filters.
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, read } from '../api.ts';
@@ -8,7 +9,7 @@ import { useApp } from '../context.ts';
 import { utcDay } from '../format.ts';
 import { filterParams, useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
-import { useLocation } from '../router.ts';
+import { navigate, useLocation } from '../router.ts';
 import { type Answer, AnswerCard } from '../components/answer-card.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { QuerySelect } from '../components/query-select.tsx';
@@ -19,7 +20,7 @@ import type { PageProps } from '../routes.ts';
 import { PLATFORMS } from '../../tenancy/tracked.ts';
 
 /** The explorer's own parameters, beside the filter bar's. */
-const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'domain'] as const;
+const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'sentiment', 'cited', 'domain', 'q', 'gap'] as const;
 const PAGE = 20;
 const CSV_PAGE = '100';
 
@@ -36,7 +37,39 @@ interface PromptItem {
 
 interface AnswerPage {
   answers: Answer[];
+  total: number;
   next_cursor: string | null;
+}
+
+/** The words filter: typed, then applied to the address on submit (an empty one removes it). */
+function WordsFilter() {
+  const { path, query } = useLocation();
+  const [words, setWords] = useState(query.get('q') ?? '');
+  useEffect(() => setWords(query.get('q') ?? ''), [query.get('q')]);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const next = new URLSearchParams(query);
+    if (words.trim()) next.set('q', words.trim());
+    else next.delete('q');
+    const qs = next.toString();
+    navigate(`${path}${qs ? `?${qs}` : ''}`);
+  };
+  return (
+    <form class="filter filter-words" role="search" onSubmit={submit}>
+      <label for="filter-q">Words</label>
+      <span class="inline-field">
+        <input
+          id="filter-q"
+          type="search"
+          value={words}
+          maxLength={200}
+          placeholder="All of these words"
+          onInput={(e) => setWords(e.currentTarget.value)}
+        />
+        <button type="submit">Search</button>
+      </span>
+    </form>
+  );
 }
 
 const CSV_COLUMNS: Column<Answer>[] = [
@@ -83,6 +116,7 @@ export function AnswersPage(p: PageProps) {
 
   const [answers, setAnswers] = useState<Answer[]>([]);
   const [next, setNext] = useState<string | null>(null);
+  const [total, setTotal] = useState<number>();
   const [state, setState] = useState<{ loading: boolean; error?: string }>({ loading: true });
   const [csv, setCsv] = useState<{ busy: boolean; error?: string }>({ busy: false });
 
@@ -90,11 +124,13 @@ export function AnswersPage(p: PageProps) {
     let current = true;
     setAnswers([]);
     setNext(null);
+    setTotal(undefined);
     setState({ loading: true });
     read<AnswerPage>('answers', { ...params, limit: String(PAGE) }).then(
       (page) => {
         if (!current) return;
         setAnswers(page.answers);
+        setTotal(page.total);
         setNext(page.next_cursor);
         setState({ loading: false });
       },
@@ -135,6 +171,10 @@ export function AnswersPage(p: PageProps) {
     }
   };
 
+  const entityOptions = [
+    { value: 'brand', label: brand?.name ?? 'The brand' },
+    ...competitors.map((c) => ({ value: c.id, label: c.name })),
+  ];
   const mentionedOptions = [
     { value: 'brand', label: brand?.name ?? 'The brand' },
     ...competitors.map((c) => ({ value: c.id, label: c.name })),
@@ -154,7 +194,17 @@ export function AnswersPage(p: PageProps) {
       <FilterBar brandId={brandId} />
       <fieldset class="filter-bar filter-bar-own">
         <legend class="sr-only">Which answers</legend>
-        <QuerySelect name="mentioned" label="Naming" all="Any or none" options={mentionedOptions} />
+        <QuerySelect name="mentioned" label="Naming" all="Any or none" options={mentionedOptions} clears={['sentiment']} />
+        {/* A sentiment is that of the name chosen: offered once one is. */}
+        {own.mentioned && own.mentioned !== 'none' && (
+          <QuerySelect
+            name="sentiment"
+            label="Sentiment"
+            all="Any sentiment"
+            options={['positive', 'neutral', 'negative'].map((x) => ({ value: x, label: x[0].toUpperCase() + x.slice(1) }))}
+          />
+        )}
+        <QuerySelect name="cited" label="Citing the site of" all="Any or none" options={entityOptions} />
         <QuerySelect
           name="platform"
           label="Platform"
@@ -174,10 +224,22 @@ export function AnswersPage(p: PageProps) {
         />
         {/* A cited domain comes from a link (a top or gap domain); here it can only be cleared. */}
         {own.domain && <QuerySelect name="domain" label="Citing" all="Any domain" options={[]} />}
+        {own.gap && (
+          <QuerySelect
+            name="gap"
+            label="Citation gap"
+            all="Any answer"
+            options={[{ value: 'true', label: 'A competitor named, not you' }]}
+          />
+        )}
+        <WordsFilter />
       </fieldset>
       {csv.error && <Problem message={csv.error} />}
       {state.error && <Problem message={state.error} />}
       <section class="panel answers-panel" aria-label="Answer list" aria-busy={state.loading}>
+        <p class="answers-total" data-total={total}>
+          {total === undefined ? '\u00a0' : `${total.toLocaleString('en')} ${total === 1 ? 'answer' : 'answers'}`}
+        </p>
         {!state.loading && !state.error && !answers.length && <Empty>No answers match these filters.</Empty>}
         <div class="answers">
           {answers.map((a) => (
@@ -188,7 +250,7 @@ export function AnswersPage(p: PageProps) {
           {state.loading
             ? 'Loading…'
             : answers.length
-              ? `${answers.length} answers shown${next ? '' : ', all of them'}.`
+              ? `${answers.length} of ${total ?? answers.length} answers shown${next ? '' : ', all of them'}.`
               : ''}
         </p>
         {next && !state.loading && (
