@@ -33,6 +33,8 @@ export interface LineChartProps {
   empty?: ComponentChildren;
   /** Called each time the canvas has been drawn (e.g. for a page to say it is ready). */
   onDrawn?: () => void;
+  /** A click on the chart opens the point under the cursor (its index in `days`). */
+  onPoint?: (index: number) => void;
 }
 
 export const PALETTE = ['#3a55d0', '#c2410c', '#0f766e', '#7c3aed', '#b45309', '#be185d'];
@@ -45,6 +47,8 @@ export function LineChart(p: LineChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const onDrawn = useRef(p.onDrawn);
   onDrawn.current = p.onDrawn;
+  const onPoint = useRef(p.onPoint);
+  onPoint.current = p.onPoint;
   // Redrawn when what it draws changes, not at every render of the page.
   const drawn = JSON.stringify([p.days, p.series, p.range, p.height]);
   useEffect(() => {
@@ -84,7 +88,14 @@ export function LineChart(p: LineChartProps) {
       plot.setSize({ width: Math.max(280, el.clientWidth), height: opts.height }),
     );
     resize.observe(el);
+    // The day under the cursor (uPlot snaps the cursor to the nearest point).
+    const click = () => {
+      const i = plot.cursor.idx;
+      if (i !== null && i !== undefined) onPoint.current?.(i);
+    };
+    plot.over.addEventListener('click', click);
     return () => {
+      plot.over.removeEventListener('click', click);
       resize.disconnect();
       plot.destroy();
     };
@@ -92,7 +103,7 @@ export function LineChart(p: LineChartProps) {
   if (!p.days.length) return <p class="empty">{p.empty ?? 'Nothing to draw for these filters.'}</p>;
   return (
     <figure class="chart">
-      <div ref={box} class="chart-canvas" role="img" aria-label={p.summary ? `${p.label}. ${p.summary}` : p.label} />
+      <div ref={box} class={p.onPoint ? 'chart-canvas clickable' : 'chart-canvas'} role="img" aria-label={p.summary ? `${p.label}. ${p.summary}` : p.label} />
       {p.table && (
         <details class="chart-table">
           <summary>Show as table</summary>

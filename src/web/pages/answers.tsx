@@ -18,6 +18,7 @@ import { downloadText } from '../csv.ts';
 import { type Column, tableCsv } from '../components/data-table.tsx';
 import type { PageProps } from '../routes.ts';
 import { PLATFORMS } from '../../tenancy/tracked.ts';
+import '../honest-figures.css';
 
 /** The explorer's own parameters, beside the filter bar's. */
 const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'sentiment', 'cited', 'domain', 'q', 'gap'] as const;

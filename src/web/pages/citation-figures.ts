@@ -30,16 +30,29 @@ export interface CitationFigures {
 }
 
 export interface Gap {
-  totals: { domains: number; answers: number };
+  totals: { answers: number; gap_answers: number; domains: number };
   domains: GapDomain[];
 }
 
 export interface GapDomain {
   domain: string;
   category: string;
-  competitor_answers: number;
+  gap_answers: number;
+  brand_answers: number;
+  gap_share: number;
   competitors: { competitor_id: string; name: string; answers: number }[];
-  top_urls: { url: string; title: string; answers: number }[];
+  top_urls: { url: string; title: string; gap_answers: number }[];
+}
+
+/**
+ * Why a gap table is empty, in words: no answers at all is never "no gap" (docs/api.md section 24);
+ * answers but no gap answer, or gap answers that cite nothing, say so.
+ */
+export function gapEmptyReason(totals: Gap['totals']): string {
+  if (totals.answers === 0) return 'No answers in this range, so there is nothing to compare: no gap can be read.';
+  if (totals.gap_answers === 0)
+    return `None of the ${totals.answers} answers in this range names a competitor without naming you: no gap.`;
+  return `The ${totals.gap_answers} answers naming a competitor and not you cite no source other than your own.`;
 }
 
 /** "Hooli (3); Initech (1)": the competitors named beside a gap domain. */

@@ -1,8 +1,8 @@
 // Citations: what the engines cite for the brand's prompts (citations: totals, sources by
-// category, top domains and URLs) and the citation gap (citation-gap: sources cited beside a
-// competitor and never beside the brand), optionally for one competitor (competitor_id, kept in
-// the address). A domain leads to the answers citing it (the explorer's domain filter); a gap
-// domain's competitor to the answers citing it that name that competitor.
+// category, top domains and URLs) and the citation gap (citation-gap: the sources of the answers
+// naming a competitor and not the brand), optionally for one competitor (competitor_id, kept in
+// the address). A domain leads to the answers citing it (the explorer's domain filter); a gap count
+// to exactly the gap answers it counts (gap=true), a competitor's to those naming that competitor.
 import { read } from '../api.ts';
 import { answersHref } from '../answers-link.ts';
 import { filterParams, useFilters } from '../filters.ts';
@@ -13,7 +13,8 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { CitationLink } from '../components/answer-card.tsx';
-import { type CitationFigures, competitorsCsv, type Gap } from './citation-figures.ts';
+import { type CitationFigures, competitorsCsv, type Gap, gapEmptyReason } from './citation-figures.ts';
+import { About } from '../components/about.tsx';
 import { AppLink, CategoryTable, categoryLabel, percent } from './figure-parts.tsx';
 
 /** Rows shown; the CSV asks for the API's most (200). */
@@ -42,12 +43,13 @@ function GapPanel(p: {
     navigate(`${path}?${next}`);
   };
   const rows = gap.data?.domains ?? [];
-  const max = rows[0]?.competitor_answers ?? 0;
+  const max = rows[0]?.gap_answers ?? 0;
   return (
     <Panel title="Citation gap">
       <p class="hint">
-        Sources the engines cite in answers naming a competitor, and never in an answer naming your brand: the first
-        places to be written about. Your own domains are left out.
+        The gap answers name a competitor and not your brand. The sources they cite, most first, are the places to be
+        written about; the gap share says how much of a source's citing answers leave you out. Your own domains are
+        left out.
       </p>
       <div class="panel-tools">
         <div class="field">
@@ -67,26 +69,35 @@ function GapPanel(p: {
         <>
           <p class="totals">
             <span>
-              <strong>{gap.data.totals.domains}</strong> gap domains
+              <strong>{gap.data.totals.answers}</strong> answers
             </span>
             <span>
-              <strong>{gap.data.totals.answers}</strong> answers citing one
+              <AppLink
+                href={href({ gap: 'true', mentioned: competitorId })}
+                label={`${gap.data.totals.gap_answers} gap answers`}
+              >
+                <strong data-count={gap.data.totals.gap_answers}>{gap.data.totals.gap_answers}</strong>
+              </AppLink>{' '}
+              gap answers
+            </span>
+            <span>
+              <strong>{gap.data.totals.domains}</strong> domains they cite
             </span>
           </p>
           <DataTable
-            caption="Citation gap: domains cited beside competitors, never beside the brand"
+            caption="Citation gap: domains the gap answers cite"
             class="domain-cell"
             csvName="citation-gap.csv"
             allRows={async () => (await read<Gap>('citation-gap', { ...params, limit: ALL })).domains}
             rows={rows}
             rowKey={(d) => d.domain}
-            empty="No gap at these filters: every source cited beside a competitor is also cited beside your brand."
+            empty={gapEmptyReason(gap.data.totals)}
             columns={[
               {
                 key: 'domain',
                 label: 'Domain',
                 render: (d) => (
-                  <BarLabel value={d.competitor_answers} max={max}>
+                  <BarLabel value={d.gap_answers} max={max}>
                     <AppLink
                       href={href({ domain: d.domain, mentioned: competitorId })}
                       label={`${d.domain}: answers citing it${competitorId ? ' that name the competitor' : ''}`}
@@ -97,7 +108,21 @@ function GapPanel(p: {
                 ),
               },
               { key: 'category', label: 'Category', render: (d) => categoryLabel(d.category) },
-              { key: 'competitor_answers', label: 'Answers naming a competitor', align: 'right' },
+              {
+                key: 'gap_answers',
+                label: 'Gap answers',
+                align: 'right',
+                render: (d) => (
+                  <AppLink
+                    href={href({ gap: 'true', domain: d.domain, mentioned: competitorId })}
+                    label={`${d.domain}: ${d.gap_answers} gap answers citing it`}
+                  >
+                    {d.gap_answers}
+                  </AppLink>
+                ),
+              },
+              { key: 'brand_answers', label: 'Answers naming you', align: 'right' },
+              { key: 'gap_share', label: 'Gap share %', align: 'right' },
               {
                 key: 'competitors',
                 label: 'Competitors named',
@@ -106,8 +131,8 @@ function GapPanel(p: {
                     {d.competitors.map((c) => (
                       <li key={c.competitor_id}>
                         <AppLink
-                          href={href({ domain: d.domain, mentioned: c.competitor_id })}
-                          label={`${c.name}: ${c.answers} answers citing ${d.domain}`}
+                          href={href({ gap: 'true', domain: d.domain, mentioned: c.competitor_id })}
+                          label={`${c.name}: ${c.answers} gap answers citing ${d.domain}`}
                         >
                           {c.name} ({c.answers})
                         </AppLink>
@@ -125,15 +150,16 @@ function GapPanel(p: {
                     {d.top_urls.map((u) => (
                       <li key={u.url}>
                         <CitationLink url={u.url} title={u.title} mono={false} />{' '}
-                        <span class="muted">({u.answers})</span>
+                        <span class="muted">({u.gap_answers})</span>
                       </li>
                     ))}
                   </ul>
                 ),
-                csv: (d) => d.top_urls.map((u) => `${u.url} (${u.answers})`).join('; '),
+                csv: (d) => d.top_urls.map((u) => `${u.url} (${u.gap_answers})`).join('; '),
               },
             ]}
           />
+          <About figure="Citation gap" />
         </>
       )}
     </Panel>

@@ -1,5 +1,5 @@
 // A brand's overview: under the filter bar, the six cards (value, 95% interval, change against the
-// previous period with its verdict), the visibility trend with its table, the competitor
+// previous period with its verdict), the trend of the brand and its competitors (entity-trend) with its table, the competitor
 // leaderboard, citations by category with top domains and URLs, the citation gap, the prompts and
 // the latest answers. Every figure is an API operation's for the page's filters; each part loads
 // on its own, the cards' reads sent before the others (src/web/api.ts, read priority), and every
@@ -66,7 +66,12 @@ export function Overview(p: PageProps) {
       />
       <FilterBar brandId={brandId} />
       <Cards {...shared} hasTopic={Boolean(filters.topic_id)} />
-      <Trend {...shared} granularity={p.query.get('granularity') === 'week' ? 'week' : 'day'} filters={filters} />
+      <Trend
+        {...shared}
+        granularity={p.query.get('granularity') === 'week' ? 'week' : 'day'}
+        metric={p.query.get('trend_metric') === 'mention_rate' ? 'mention_rate' : 'ai_visibility_score'}
+        filters={filters}
+      />
       <Leaderboard {...shared} />
       <CitationsPanel {...shared} />
       <GapPanel {...shared} />

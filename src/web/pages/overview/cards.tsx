@@ -3,7 +3,13 @@
 // against the previous period of the same length, its interval and its verdict in words; the 95%
 // interval of the value is visibility-confidence's (score, mention and citation rates, share of
 // voice). visibility-confidence takes no topic: with a topic chosen the value's interval is not
-// shown rather than one for other answers.
+// shown rather than one for other answers. Each card links to exactly the answers its figure counts,
+// with their number from visibility-change's `counts` (the explorer's `total` for the same filters),
+// and has an `About` control with its definition (figure-definitions.ts). Changes are in points
+// (pts), rates and score alike.
+import type { ComponentChildren } from 'preact';
+import { About } from '../../components/about.tsx';
+import type { FigureName } from '../../figure-definitions.ts';
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Problem } from '../../components/page.tsx';
@@ -25,6 +31,14 @@ export interface VisibilityChange {
   current: { date_from: string; date_to: string; n: number };
   previous: { date_from: string; date_to: string; n: number };
   metrics: ChangeMetric[];
+  counts: {
+    answers: number;
+    mention_answers: number;
+    citation_answers: number;
+    positive_answers: number;
+    negative_answers: number;
+  };
+  competitors: (ChangeMetric & { competitor_id: string; name: string })[];
 }
 
 interface Estimate {
@@ -61,15 +75,30 @@ export const VERDICT_WORDS: Record<Verdict, string> = {
 };
 
 const HINTS: Record<string, string> = {
-  average_position: 'Mean rank when named; lower is better',
+  average_position: 'Rank among the tracked names an answer mentions, when named; lower is better',
   net_sentiment: 'Positive minus negative, −100 to 100',
+};
+
+type Counts = VisibilityChange['counts'];
+/** The answers each card's figure counts: the explorer's parameters and their number, in words. */
+const COUNTED: Record<string, (c: Counts) => { own: Record<string, string>; n: number; words: string }[]> = {
+  ai_visibility_score: (c) => [{ own: {}, n: c.answers, words: 'answers' }],
+  mention_rate: (c) => [{ own: { mentioned: 'brand' }, n: c.mention_answers, words: 'answers naming you' }],
+  citation_rate: (c) => [{ own: { cited: 'brand' }, n: c.citation_answers, words: 'answers citing you' }],
+  share_of_voice: (c) => [{ own: { mentioned: 'brand' }, n: c.mention_answers, words: 'answers naming you' }],
+  average_position: (c) => [{ own: { mentioned: 'brand' }, n: c.mention_answers, words: 'answers naming you' }],
+  net_sentiment: (c) => [
+    { own: { mentioned: 'brand', sentiment: 'positive' }, n: c.positive_answers, words: 'positive' },
+    { own: { mentioned: 'brand', sentiment: 'negative' }, n: c.negative_answers, words: 'negative' },
+  ],
 };
 
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 const withUnit = (n: number | null, unit: string) => (n === null ? '—' : `${n}${unit === ' / 100' ? '' : unit}`);
 
 function Card(p: {
-  title: string;
+  title: FigureName;
+  counted?: ComponentChildren;
   unit: string;
   hint?: string;
   metric?: ChangeMetric;
@@ -99,6 +128,7 @@ function Card(p: {
           </a>
         </p>
       )}
+      {p.counted && <p class="counted">{p.counted}</p>}
       {p.hint && <p class="hint">{p.hint}</p>}
       {p.interval && (
         <p class="interval">
@@ -113,7 +143,7 @@ function Card(p: {
             <span class="delta">
               {' '}
               {signed(m.change)}
-              {p.unit === '%' ? ' pts' : ''} vs previous {p.previousDays} days
+              {m.metric === 'average_position' ? '' : ' pts'} vs previous {p.previousDays} days
             </span>
           )}
         </p>
@@ -121,11 +151,15 @@ function Card(p: {
       {m?.ci95 && (
         <p class="interval">
           Change 95% interval {signed(m.ci95[0])} to {signed(m.ci95[1])}
+          {m.metric === 'average_position' ? '' : ' pts'}
         </p>
       )}
+      <About figure={p.title} />
     </section>
   );
 }
+
+const ZERO: Counts = { answers: 0, mention_answers: 0, citation_answers: 0, positive_answers: 0, negative_answers: 0 };
 
 const daysOf = (from: string, to: string) =>
   Math.round((Date.parse(`${to.slice(0, 10)}T00:00:00Z`) - Date.parse(`${from.slice(0, 10)}T00:00:00Z`)) / 86_400_000) +
@@ -152,12 +186,24 @@ export function Cards(p: PartProps & { hasTopic: boolean }) {
       <div class="cards stats">
         {CARDS.map((c) => {
           const estimate = c.confidence && brand ? (brand[c.confidence] as Estimate | undefined) : undefined;
+          const counts = change.data?.counts;
+          const counted = counts
+            ? COUNTED[c.metric](counts).map((x, i) => (
+                <span key={x.words}>
+                  {i > 0 && ', '}
+                  <a href={p.link(x.own)} data-count={x.n}>
+                    {x.n.toLocaleString('en')} {x.words}
+                  </a>
+                </span>
+              ))
+            : undefined;
           return (
             <Card
               key={c.metric}
               title={c.title}
               unit={c.unit}
               hint={HINTS[c.metric]}
+              counted={counted}
               metric={byMetric.get(c.metric)}
               interval={estimate?.ci95}
               intervalNote={
@@ -168,7 +214,8 @@ export function Cards(p: PartProps & { hasTopic: boolean }) {
                     : undefined
               }
               previousDays={previousDays}
-              href={p.link()}
+              // Net sentiment is over the answers naming the brand; its counts link to each side.
+              href={p.link(c.metric === 'net_sentiment' ? { mentioned: 'brand' } : COUNTED[c.metric](ZERO)[0].own)}
               loading={!change.data && !change.error}
               busy={change.loading || confidence.loading}
             />

@@ -1,12 +1,14 @@
-// The citation gap (citation-gap): domains cited in answers naming a competitor and never in those
-// naming the brand. The summary and the first domains; a domain opens the answers citing it, and
-// each competitor beside it the answers citing it that name that competitor.
+// The citation gap (citation-gap): the sources of the gap answers, those naming a competitor and not
+// the brand. The summary (gap answers of all answers, linked to them) and the first domains; a
+// domain opens the gap answers citing it, each competitor beside it those that name that competitor.
+// An empty table says why: no answers in range is never "no gap".
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
-import { competitorsCsv, type Gap, type GapDomain } from '../citation-figures.ts';
+import { About } from '../../components/about.tsx';
+import { competitorsCsv, type Gap, type GapDomain, gapEmptyReason } from '../citation-figures.ts';
 import { categoryLabel } from '../figure-parts.tsx';
 import { type PartProps, useReport } from './part.ts';
 
@@ -16,18 +18,18 @@ export function GapPanel(p: PartProps) {
   const gap = useLoad(() => read<Gap>('citation-gap', { ...p.params, limit: '200' }), [p.paramsKey]);
   useReport(p.report, 'gap', !gap.loading);
   const g = gap.data;
-  const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.competitor_answers));
+  const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.gap_answers));
   return (
     <Panel title="Citation gap" busy={gap.loading}>
       <Pending load={gap} />
       {g && (
         <>
           <p class="panel-figure">
-            <a href={p.link()}>
-              <span class="figure">{g.totals.domains}</span>
+            <a href={p.link({ gap: 'true' })} data-count={g.totals.gap_answers}>
+              <span class="figure">{g.totals.gap_answers}</span>
             </a>{' '}
             <span class="muted">
-              domains cited by {g.totals.answers} answers naming a competitor, and never by an answer naming you
+              of {g.totals.answers} answers name a competitor and not you; they cite {g.totals.domains} domains
             </span>
           </p>
           <DataTable<GapDomain>
@@ -36,20 +38,30 @@ export function GapPanel(p: PartProps) {
             rows={g.domains.slice(0, SHOWN)}
             allRows={async () => g.domains}
             rowKey={(d) => d.domain}
-            empty="No gap in this range: every domain cited with a competitor is cited with you too."
+            empty={gapEmptyReason(g.totals)}
             columns={[
               {
                 key: 'domain',
                 label: 'Domain',
                 render: (d) => (
-                  <BarLabel value={d.competitor_answers} max={max}>
+                  <BarLabel value={d.gap_answers} max={max}>
                     <a href={p.link({ domain: d.domain })}>{d.domain}</a>{' '}
                     <span class="muted">{categoryLabel(d.category)}</span>
                   </BarLabel>
                 ),
               },
               { key: 'category', label: 'Category', csvOnly: true },
-              { key: 'competitor_answers', label: 'Answers', align: 'right' },
+              {
+                key: 'gap_answers',
+                label: 'Gap answers',
+                align: 'right',
+                render: (d) => (
+                  <a href={p.link({ gap: 'true', domain: d.domain })} data-count={d.gap_answers}>
+                    {d.gap_answers}
+                  </a>
+                ),
+              },
+              { key: 'gap_share', label: 'Gap share %', align: 'right' },
               {
                 key: 'competitors',
                 label: 'Competitors named',
@@ -57,7 +69,8 @@ export function GapPanel(p: PartProps) {
                   d.competitors.map((c, i) => (
                     <span key={c.competitor_id}>
                       {i > 0 && ', '}
-                      <a href={p.link({ domain: d.domain, mentioned: c.competitor_id })}>{c.name}</a> ({c.answers})
+                      <a href={p.link({ gap: 'true', domain: d.domain, mentioned: c.competitor_id })}>{c.name}</a> (
+                      {c.answers})
                     </span>
                   )),
                 csv: competitorsCsv,
@@ -71,6 +84,7 @@ export function GapPanel(p: PartProps) {
               },
             ]}
           />
+          <About figure="Citation gap" />
         </>
       )}
     </Panel>

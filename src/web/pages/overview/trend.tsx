@@ -1,6 +1,9 @@
-// The visibility trend (visibility-trend, by day or ISO week): the brand's mean answer score and the
-// competitors' mean score as lines, the same buckets as a table with CSV; each bucket links to the
-// answers of its days (a week clipped to the page's dates).
+// The trend (entity-trend, by day or ISO week): the same figure for the brand and each competitor
+// (the 5 most mentioned) over the same answers, the AI visibility score by default and the mention
+// rate on a toggle (`trend_metric` in the address). A day or week without answers is a gap in every
+// line, never a zero. A click on a point opens that day's (week's) answers, as does each row of the
+// same buckets as a table (with CSV). The seed's visibility-trend, whose competitor line averages
+// only the answers naming a competitor, is not drawn.
 import { useState } from 'preact/hooks';
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
@@ -8,19 +11,21 @@ import { navigate, useLocation } from '../../router.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { LineChart } from '../../components/chart.tsx';
 import { DataTable } from '../../components/data-table.tsx';
+import { About } from '../../components/about.tsx';
 import { type Filters, isoDay } from '../../filters.ts';
 import { utcDay } from '../../format.ts';
 import { type PartProps, useReport } from './part.ts';
 
-interface Bucket {
-  date: string;
-  result_count: number;
-  avg_visibility_score: number;
-  ai_visibility_score: number | null;
-  total_mentions: number;
-  total_citations: number;
-  avg_competitor_score: number | null;
+interface EntityTrend {
+  entities: { entity_id: string; name: string; role: 'own' | 'competitor' }[];
+  buckets: { date: string; answers: number; values: Record<string, number | null> }[];
 }
+
+type Metric = 'ai_visibility_score' | 'mention_rate';
+const METRICS: Record<Metric, { name: 'AI visibility score' | 'Mention rate'; unit: string }> = {
+  ai_visibility_score: { name: 'AI visibility score', unit: '' },
+  mention_rate: { name: 'Mention rate', unit: '%' },
+};
 
 /** The days a bucket covers within the page's range. */
 function bucketDays(date: string, granularity: 'day' | 'week', f: Filters) {
@@ -32,54 +37,67 @@ function bucketDays(date: string, granularity: 'day' | 'week', f: Filters) {
   return { date_from: from, date_to: to };
 }
 
-function GranularityPicker(p: { value: 'day' | 'week' }) {
+/** A pair of buttons writing one parameter of the address (the first value is the default, left out). */
+function Segmented<T extends string>(p: { name: string; legend: string; value: T; options: [T, string][] }) {
   const { path, query } = useLocation();
   return (
     <fieldset class="segmented">
-      <legend class="sr-only">Trend by</legend>
-      {(['day', 'week'] as const).map((g) => (
+      <legend class="sr-only">{p.legend}</legend>
+      {p.options.map(([value, label], i) => (
         <button
-          key={g}
+          key={value}
           type="button"
-          aria-pressed={p.value === g}
+          aria-pressed={p.value === value}
           onClick={() => {
             const next = new URLSearchParams(query);
-            if (g === 'day') next.delete('granularity');
-            else next.set('granularity', g);
+            if (i === 0) next.delete(p.name);
+            else next.set(p.name, value);
             const qs = next.toString();
             navigate(`${path}${qs ? `?${qs}` : ''}`, { replace: true });
           }}
         >
-          {g === 'day' ? 'Day' : 'Week'}
+          {label}
         </button>
       ))}
     </fieldset>
   );
 }
 
-export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Filters }) {
+export function Trend(p: PartProps & { granularity: 'day' | 'week'; metric: Metric; filters: Filters }) {
   const trend = useLoad(
-    () => read<{ buckets: Bucket[] }>('visibility-trend', { ...p.params, granularity: p.granularity }),
-    [p.paramsKey, p.granularity],
+    () => read<EntityTrend>('entity-trend', { ...p.params, granularity: p.granularity, metric: p.metric }),
+    [p.paramsKey, p.granularity, p.metric],
   );
+  const entities = trend.data?.entities ?? [];
   const buckets = trend.data?.buckets ?? [];
+  const withAnswers = buckets.filter((b) => b.answers > 0);
   const days = buckets.map((b) => b.date);
-  const series = [
-    { label: 'Brand: mean answer score', values: buckets.map((b) => b.avg_visibility_score) },
-    { label: 'Competitors: mean score', values: buckets.map((b) => b.avg_competitor_score), dashed: true },
-  ];
-  // Drawn once the chart has drawn these very points (no chart without points or on a failure).
+  const { name, unit } = METRICS[p.metric];
+  const series = entities.map((e) => ({
+    label: e.role === 'own' ? `${e.name} (you)` : e.name,
+    values: buckets.map((b) => b.values[e.entity_id] ?? null),
+    dashed: e.role === 'competitor',
+  }));
+  // Drawn once the chart has drawn these very points (no chart without answers or on a failure).
   const points = JSON.stringify([days, series]);
   const [drawnPoints, setDrawnPoints] = useState<string>();
-  useReport(p.report, 'trend', !trend.loading && (Boolean(trend.error) || !buckets.length || drawnPoints === points));
-  const last = buckets[buckets.length - 1];
-  const summary = last
-    ? `${buckets.length} ${p.granularity === 'day' ? 'days' : 'weeks'} with answers; the latest, ${utcDay(last.date)}, mean answer score ${last.avg_visibility_score} over ${last.result_count} answers.`
-    : undefined;
+  useReport(
+    p.report,
+    'trend',
+    !trend.loading && (Boolean(trend.error) || !withAnswers.length || drawnPoints === points),
+  );
+  const unitWord = p.granularity === 'day' ? 'days' : 'weeks';
+  const last = withAnswers[withAnswers.length - 1];
+  const own = entities.find((e) => e.role === 'own');
+  const summary =
+    last && own
+      ? `${name} of ${own.name} and ${entities.length - 1} competitors over the same answers, ${buckets.length} ${unitWord}, ${buckets.length - withAnswers.length} without answers (gaps); the latest with answers, ${utcDay(last.date)}: ${own.name} ${last.values[own.entity_id]}${unit} over ${last.answers} answers.`
+      : undefined;
+  const open = (date: string) => navigate(p.link(bucketDays(date, p.granularity, p.filters)));
   const table = (
-    <DataTable<Bucket>
-      caption={`Visibility by ${p.granularity}`}
-      csvName={`visibility-trend-${p.granularity}.csv`}
+    <DataTable<EntityTrend['buckets'][number]>
+      caption={`${name} by ${p.granularity}`}
+      csvName={`entity-trend-${p.metric}-${p.granularity}.csv`}
       rows={buckets}
       rowKey={(b) => b.date}
       columns={[
@@ -88,32 +106,68 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Fil
           label: p.granularity === 'day' ? 'Day' : 'Week of',
           render: (b) => <a href={p.link(bucketDays(b.date, p.granularity, p.filters))}>{utcDay(b.date)}</a>,
         },
-        { key: 'result_count', label: 'Answers', align: 'right' },
-        { key: 'avg_visibility_score', label: 'Mean answer score', align: 'right' },
-        ...(p.granularity === 'day'
-          ? [{ key: 'ai_visibility_score', label: 'AI visibility score', align: 'right' as const }]
-          : []),
-        { key: 'total_mentions', label: 'Mentions', align: 'right' },
-        { key: 'total_citations', label: 'Citations', align: 'right' },
-        { key: 'avg_competitor_score', label: 'Competitors: mean score', align: 'right' },
+        {
+          key: 'answers',
+          label: 'Answers',
+          align: 'right',
+          render: (b) => <a href={p.link(bucketDays(b.date, p.granularity, p.filters))}>{b.answers}</a>,
+        },
+        ...entities.map((e) => ({
+          key: e.entity_id,
+          label: e.name,
+          align: 'right' as const,
+          render: (b: EntityTrend['buckets'][number]) => b.values[e.entity_id] ?? '—',
+          csv: (b: EntityTrend['buckets'][number]) => String(b.values[e.entity_id] ?? ''),
+        })),
       ]}
     />
   );
   return (
-    <Panel title="Visibility trend" busy={trend.loading} actions={<GranularityPicker value={p.granularity} />}>
+    <Panel
+      title={`${name}: you and your competitors`}
+      busy={trend.loading}
+      actions={
+        <div class="trend-tools">
+          <Segmented
+            name="trend_metric"
+            legend="Figure drawn"
+            value={p.metric}
+            options={[
+              ['ai_visibility_score', 'Score'],
+              ['mention_rate', 'Mention rate'],
+            ]}
+          />
+          <Segmented
+            name="granularity"
+            legend="Trend by"
+            value={p.granularity}
+            options={[
+              ['day', 'Day'],
+              ['week', 'Week'],
+            ]}
+          />
+        </div>
+      }
+    >
+      <p class="hint">
+        Every line is the same figure over the same answers; a gap is a {p.granularity} without answers. Click a point
+        to read that {p.granularity}'s answers.
+      </p>
       <Pending load={trend} />
       {trend.data && (
         <LineChart
-          label={`Visibility trend by ${p.granularity}`}
-          days={days}
+          label={`${name} by ${p.granularity}, you and your competitors`}
+          days={withAnswers.length ? days : []}
           series={series}
           range={[0, 100]}
           summary={summary}
           table={table}
           empty="No answers in this range."
           onDrawn={() => setDrawnPoints(points)}
+          onPoint={(i) => buckets[i] && buckets[i].answers > 0 && open(buckets[i].date)}
         />
       )}
+      <About figure={name} />
     </Panel>
   );
 }
