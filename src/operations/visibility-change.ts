@@ -79,7 +79,9 @@ export const VisibilityChange = z.object({
       positive_answers: z.number().int().describe('Of those naming it, answers speaking of the brand positively'),
       negative_answers: z.number().int().describe('Of those naming it, answers speaking of the brand negatively'),
     })
-    .describe("The current period's answers each figure counts (the answers explorer lists them with the same filters)"),
+    .describe(
+      "The current period's answers each figure counts (the answers explorer lists them with the same filters)",
+    ),
   competitors: z
     .array(
       z.object({

@@ -6,10 +6,9 @@
 export const FIGURE_DEFINITIONS = {
   'AI visibility score':
     'A 0-100 score over the answers in range: 100 × (0.6 × mention rate + 0.25 × citation rate + 0.15 × position factor), the position factor being the mean of 1/position over the answers naming the name. Computed the same way for the brand and for each competitor over the same answers; changes are in points (pts).',
-  'Mention rate':
-    'The share of the answers in range that name it at least once, in %. Changes are in points (pts).',
+  'Mention rate': 'The share of the answers in range that name it at least once, in %. Changes are in points (pts).',
   'Citation rate':
-    "The share of the answers in range that cite at least one page on its domains, in %. Changes are in points (pts).",
+    'The share of the answers in range that cite at least one page on its domains, in %. Changes are in points (pts).',
   'Share of voice':
     "The brand's mentions as a share of all mentions of the brand and its tracked competitors in the answers in range, in %. Changes are in points (pts).",
   'Average position':

@@ -7,7 +7,7 @@ import { CARDS } from '../../src/web/pages/overview/cards.tsx';
 
 const docs = fs.readFileSync(new URL('../../docs/metrics.md', import.meta.url), 'utf8');
 
-test('each definition is the metric documentation\'s text for that name', (t) => {
+test("each definition is the metric documentation's text for that name", (t) => {
   const section = docs.split('## The figures on screen')[1]?.split('\n## ')[0] ?? '';
   t.true(section.length > 0, 'docs/metrics.md has the section');
   // A definition wraps onto indented lines (docs keep lines short): joined again with one space.

@@ -103,7 +103,12 @@ export function LineChart(p: LineChartProps) {
   if (!p.days.length) return <p class="empty">{p.empty ?? 'Nothing to draw for these filters.'}</p>;
   return (
     <figure class="chart">
-      <div ref={box} class={p.onPoint ? 'chart-canvas clickable' : 'chart-canvas'} role="img" aria-label={p.summary ? `${p.label}. ${p.summary}` : p.label} />
+      <div
+        ref={box}
+        class={p.onPoint ? 'chart-canvas clickable' : 'chart-canvas'}
+        role="img"
+        aria-label={p.summary ? `${p.label}. ${p.summary}` : p.label}
+      />
       {p.table && (
         <details class="chart-table">
           <summary>Show as table</summary>

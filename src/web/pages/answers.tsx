@@ -56,7 +56,7 @@ function WordsFilter() {
     navigate(`${path}${qs ? `?${qs}` : ''}`);
   };
   return (
-    <form class="filter filter-words" role="search" onSubmit={submit}>
+    <form class="filter filter-words" onSubmit={submit}>
       <label for="filter-q">Words</label>
       <span class="inline-field">
         <input
@@ -195,14 +195,23 @@ export function AnswersPage(p: PageProps) {
       <FilterBar brandId={brandId} />
       <fieldset class="filter-bar filter-bar-own">
         <legend class="sr-only">Which answers</legend>
-        <QuerySelect name="mentioned" label="Naming" all="Any or none" options={mentionedOptions} clears={['sentiment']} />
+        <QuerySelect
+          name="mentioned"
+          label="Naming"
+          all="Any or none"
+          options={mentionedOptions}
+          clears={['sentiment']}
+        />
         {/* A sentiment is that of the name chosen: offered once one is. */}
         {own.mentioned && own.mentioned !== 'none' && (
           <QuerySelect
             name="sentiment"
             label="Sentiment"
             all="Any sentiment"
-            options={['positive', 'neutral', 'negative'].map((x) => ({ value: x, label: x[0].toUpperCase() + x.slice(1) }))}
+            options={['positive', 'neutral', 'negative'].map((x) => ({
+              value: x,
+              label: x[0].toUpperCase() + x.slice(1),
+            }))}
           />
         )}
         <QuerySelect name="cited" label="Citing the site of" all="Any or none" options={entityOptions} />

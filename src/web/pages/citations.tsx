@@ -48,8 +48,8 @@ function GapPanel(p: {
     <Panel title="Citation gap">
       <p class="hint">
         The gap answers name a competitor and not your brand. The sources they cite, most first, are the places to be
-        written about; the gap share says how much of a source's citing answers leave you out. Your own domains are
-        left out.
+        written about; the gap share says how much of a source's citing answers leave you out. Your own domains are left
+        out.
       </p>
       <div class="panel-tools">
         <div class="field">

@@ -2,16 +2,20 @@
 // competitor-comparison (AI visibility score, mean score, mentions, citations, answers naming it,
 // share of voice overall and per platform), visibility-confidence (mention rate with its 95%
 // interval; it takes no topic, so with a topic filter the rate is not shown), sentiment (net
-// sentiment per entity) and visibility-change (the brand's average position). Each row leads to
-// the answers naming that entity at the same filters.
-import { read } from '../api.ts';
+// sentiment per entity) and visibility-change (the brand's average position, and each entity's mention
+// rate change against the previous period with its interval and verdict). Each row leads to the
+// answers naming that entity at the same filters. Below: the mention rate per platform of every
+// entity (competitor-comparison's platforms) and the brands the answers name that are not tracked
+// (untracked-brands), each with `Track <name>` (add-competitor, which queues the re-analysis).
+import { useState } from 'preact/hooks';
+import { change, messageOf, read } from '../api.ts';
 import { useApp } from '../context.ts';
 import { answersHref } from '../answers-link.ts';
 import { type Filters, filterParams, useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { PageHead, Panel, Pending } from '../components/page.tsx';
+import { PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { AppLink, FigureCard, percent } from './figure-parts.tsx';
 
@@ -26,6 +30,7 @@ interface Figures {
 
 interface Comparison {
   brand: Figures & { id: string };
+  platforms: { platform: string; answers: number; mention_rates: Record<string, number> }[];
   competitors: (Figures & { competitor_id: string })[];
   share_of_voice: {
     overall_sov_pct: number;
@@ -54,13 +59,28 @@ interface Sentiment {
   entities: { entity_id: string; is_brand: boolean; net_sentiment: number | null; assessed: number }[];
 }
 
+interface Moved {
+  metric: string;
+  current: number | null;
+  change: number | null;
+  ci95: [number, number] | null;
+  verdict: 'up' | 'down' | 'within_noise' | 'not_enough_data';
+}
+
 interface Change {
-  metrics: { metric: string; current: number | null }[];
+  previous: { date_from: string; date_to: string; n: number };
+  metrics: Moved[];
+  competitors: (Moved & { competitor_id: string })[];
+}
+
+interface Untracked {
+  brands: { name: string; answers: number; first_seen: string; platforms: string[] }[];
 }
 
 interface Row extends Figures {
   /** `brand`, or the competitor's id: the explorer's `mentioned`. */
   mentioned: string;
+  moved?: Moved;
   is_brand: boolean;
   mention_rate?: Estimate;
   net_sentiment: number | null;
@@ -78,7 +98,7 @@ function loadAll(brandId: string, f: Filters) {
   ]);
 }
 
-function rowsOf(c: Comparison, conf: Confidence | undefined, s: Sentiment): Row[] {
+function rowsOf(c: Comparison, conf: Confidence | undefined, s: Sentiment, ch: Change | undefined): Row[] {
   const rate = (id: string, brand: boolean) =>
     conf?.entities.find((e) => (brand ? e.is_brand : e.entity_id === id))?.mention_rate;
   const net = (id: string, brand: boolean) =>
@@ -90,6 +110,7 @@ function rowsOf(c: Comparison, conf: Confidence | undefined, s: Sentiment): Row[
       is_brand: true,
       mention_rate: rate(c.brand.id, true),
       net_sentiment: net(c.brand.id, true),
+      moved: ch?.metrics.find((m) => m.metric === 'mention_rate'),
     },
     ...c.competitors.map((x) => ({
       ...x,
@@ -97,6 +118,7 @@ function rowsOf(c: Comparison, conf: Confidence | undefined, s: Sentiment): Row[
       is_brand: false,
       mention_rate: rate(x.competitor_id, false),
       net_sentiment: net(x.competitor_id, false),
+      moved: ch?.competitors.find((m) => m.competitor_id === x.competitor_id),
     })),
   ];
 }
@@ -110,7 +132,7 @@ export function CompetitorsPage(p: PageProps) {
   const href = (more: Record<string, string | undefined>) =>
     answersHref(brandId, { ...filterParams(filters), ...more });
   const [comparison, confidence, sentiment, change] = data.data ?? [];
-  const rows = comparison && sentiment ? rowsOf(comparison, confidence, sentiment) : [];
+  const rows = comparison && sentiment ? rowsOf(comparison, confidence, sentiment, change) : [];
   const position = change?.metrics.find((m) => m.metric === 'average_position')?.current;
   const sov = comparison?.share_of_voice;
   return (
@@ -134,7 +156,7 @@ export function CompetitorsPage(p: PageProps) {
           <FigureCard
             title="Average position"
             value={position}
-            note="Where the brand is first named, among the names in an answer"
+            note="The brand's rank among the tracked names an answer mentions (untracked brands are not counted)"
             href={href({ mentioned: 'brand' })}
             linkText="Answers naming the brand"
           />
@@ -194,6 +216,13 @@ export function CompetitorsPage(p: PageProps) {
                   </AppLink>
                 ),
               },
+              {
+                key: 'moved',
+                label: 'Mention rate change',
+                align: 'right',
+                render: (r) => <MovedCell moved={r.moved} />,
+                csv: (r) => r.moved?.change ?? null,
+              },
               { key: 'total_mentions', label: 'Mentions', align: 'right' },
               { key: 'total_citations', label: 'Citations', align: 'right' },
               { key: 'avg_visibility_score', label: 'Mean score', align: 'right' },
@@ -202,7 +231,10 @@ export function CompetitorsPage(p: PageProps) {
           />
           <p class="hint">
             Visibility: the AI visibility score (0-100). Answers: the answers naming it. Mean score: its mean per-answer
-            score (0-100). Sentiment: net sentiment, -100 to 100. Mention rate with its 95% interval.
+            score (0-100). Sentiment: net sentiment, -100 to 100. Mention rate with its 95% interval; its change in
+            points against the previous{' '}
+            {change ? `period (${change.previous.date_from} – ${change.previous.date_to})` : 'period'}, with the
+            change's 95% interval and whether it is more than noise.
             {filters.topic_id && ' The mention rate is not given for one topic; clear the topic to see it.'}
           </p>
         </Panel>
@@ -254,6 +286,154 @@ export function CompetitorsPage(p: PageProps) {
           />
         </Panel>
       )}
+      {comparison && <PlatformRates comparison={comparison} href={href} />}
+      <UntrackedPanel brandId={brandId} filters={filters} href={href} />
     </>
+  );
+}
+
+const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+const VERDICTS = { up: 'up', down: 'down', within_noise: 'within noise', not_enough_data: 'not enough data' };
+
+/** A mention rate's change in points, its 95% interval and the verdict (visibility-change). */
+function MovedCell(p: { moved?: Moved }) {
+  const m = p.moved;
+  if (!m || m.change === null) return <span class="muted">{m ? VERDICTS[m.verdict] : '—'}</span>;
+  return (
+    <>
+      {signed(m.change)} pts <span class={`badge verdict-${m.verdict}`}>{VERDICTS[m.verdict]}</span>
+      {m.ci95 && <span class="ci">{`95%: ${signed(m.ci95[0])} to ${signed(m.ci95[1])}`}</span>}
+    </>
+  );
+}
+
+/** The mention rate of the brand and of each competitor per platform, over the same answers. */
+function PlatformRates(p: { comparison: Comparison; href: (more: Record<string, string | undefined>) => string }) {
+  const c = p.comparison;
+  const entities = [
+    { id: c.brand.id, name: c.brand.name, mentioned: 'brand' },
+    ...c.competitors.map((x) => ({ id: x.competitor_id, name: x.name, mentioned: x.competitor_id })),
+  ];
+  type PlatformRow = Comparison['platforms'][number];
+  return (
+    <Panel title="Mention rate by platform">
+      <DataTable<PlatformRow>
+        caption="Mention rate by platform: the brand and each competitor"
+        csvName="mention-rate-by-platform.csv"
+        rows={c.platforms}
+        rowKey={(r) => r.platform}
+        empty="No answers in this range."
+        columns={[
+          { key: 'platform', label: 'Platform' },
+          {
+            key: 'answers',
+            label: 'Answers',
+            align: 'right',
+            render: (r) => (
+              <AppLink href={p.href({ platform: r.platform })} label={`${r.answers} answers on ${r.platform}`}>
+                {r.answers}
+              </AppLink>
+            ),
+          },
+          ...entities.map((e) => ({
+            key: e.id,
+            label: e.name,
+            align: 'right' as const,
+            render: (r: PlatformRow) => (
+              <AppLink
+                href={p.href({ platform: r.platform, mentioned: e.mentioned })}
+                label={`${e.name} on ${r.platform}: ${r.mention_rates[e.id]}%, the answers naming it`}
+              >
+                {percent(r.mention_rates[e.id])}
+              </AppLink>
+            ),
+            csv: (r: PlatformRow) => r.mention_rates[e.id] ?? null,
+          })),
+        ]}
+      />
+      <p class="hint">The share of each platform's answers naming each name, in %.</p>
+    </Panel>
+  );
+}
+
+/** Brands the answers name that are not tracked, each with its answers and `Track <name>`. */
+function UntrackedPanel(p: {
+  brandId: string;
+  filters: Filters;
+  href: (more: Record<string, string | undefined>) => string;
+}) {
+  const [version, setVersion] = useState(0);
+  const list = useLoad(
+    () => read<Untracked>('untracked-brands', { brand_id: p.brandId, ...filterParams(p.filters) }),
+    [p.brandId, JSON.stringify(p.filters), version],
+  );
+  const [state, setState] = useState<{ busy?: string; done?: string; error?: string }>({});
+  const track = async (name: string) => {
+    setState({ busy: name });
+    try {
+      const made = await change<{ reanalysis_queued: boolean }>('add-competitor', { brand_id: p.brandId, name });
+      setState({
+        done: `${name} is now a competitor.${made.reanalysis_queued ? ' Your answers are being analysed again to count it; its figures appear when that is done.' : ''}`,
+      });
+      setVersion((v) => v + 1);
+    } catch (err) {
+      setState({ error: `${name} could not be tracked: ${messageOf(err)}` });
+    }
+  };
+  type Brand = Untracked['brands'][number];
+  return (
+    <Panel title="Brands the answers name that you don't track">
+      <p class="hint">
+        Names opening a list item, in bold, or on a shopping card, in at least 3 answers in range, that are not your
+        brand or a competitor. Track one to see it on every figure.
+      </p>
+      <Pending load={list} />
+      {state.done && (
+        <p class="notice" role="status">
+          {state.done}
+        </p>
+      )}
+      {state.error && <Problem message={state.error} />}
+      {list.data && (
+        <DataTable<Brand>
+          caption="Untracked brands named in the answers"
+          csvName="untracked-brands.csv"
+          rows={list.data.brands}
+          rowKey={(b) => b.name}
+          empty="No untracked name appears in 3 answers or more in this range."
+          columns={[
+            { key: 'name', label: 'Name' },
+            {
+              key: 'answers',
+              label: 'Answers',
+              align: 'right',
+              render: (b) => (
+                <AppLink href={p.href({ q: b.name })} label={`${b.name}: answers containing the name`}>
+                  {b.answers}
+                </AppLink>
+              ),
+            },
+            { key: 'first_seen', label: 'First seen' },
+            {
+              key: 'platforms',
+              label: 'Platforms',
+              render: (b) => b.platforms.join(', '),
+              csv: (b) => b.platforms.join('; '),
+            },
+            {
+              key: 'track',
+              label: 'Track',
+              hideLabel: true,
+              noCsv: true,
+              render: (b) => (
+                <button type="button" onClick={() => track(b.name)} disabled={Boolean(state.busy)}>
+                  {state.busy === b.name ? 'Tracking…' : `Track ${b.name}`}
+                </button>
+              ),
+            },
+          ]}
+        />
+      )}
+    </Panel>
   );
 }

@@ -1,5 +1,5 @@
 // Prompts: each tracked prompt with answers in range, as prompt-performance gives it (answers,
-// the brand's mean visibility, mentions, citations, the competitors' mean score), sorted as the
+// mentions, citations, and the brand beside its best competitor on one basis: prompt-basis.tsx), sorted as the
 // API sorts (sort_by and order kept in the address), each leading to its answers (prompt_id).
 // Below, the brand's tracked prompts (prompts) that have no answer at these filters.
 import { read } from '../api.ts';
@@ -13,6 +13,7 @@ import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { AppLink } from './figure-parts.tsx';
 import type { PromptRow } from './overview/prompts.tsx';
+import { basisColumns } from './prompt-basis.tsx';
 
 /** prompt-performance's answer; its rows are the overview's prompt rows. */
 interface Performance {
@@ -99,7 +100,7 @@ export function PromptsPage(p: PageProps) {
                 key: 'prompt_text',
                 label: 'Prompt',
                 render: (r) => (
-                  <BarLabel value={r.avg_visibility ?? 0} max={100}>
+                  <BarLabel value={r.ai_visibility_score ?? 0} max={100}>
                     <AppLink href={href(r.prompt_id)} label={`${r.prompt_text}: its answers`}>
                       {r.prompt_text}
                     </AppLink>
@@ -117,14 +118,18 @@ export function PromptsPage(p: PageProps) {
                   </AppLink>
                 ),
               },
-              { key: 'avg_visibility', label: 'Mean visibility', align: 'right' },
+              ...basisColumns<PromptRow>((id, mentioned) =>
+                answersHref(brandId, { ...filterParams(filters), prompt_id: id, mentioned }),
+              ),
               { key: 'total_mentions', label: 'Mentions', align: 'right' },
               { key: 'total_citations', label: 'Citations', align: 'right' },
-              { key: 'avg_competitor_score', label: 'Competitors’ mean score', align: 'right' },
             ]}
           />
         )}
-        <p class="hint">Scores are 0-100. The API lists at most 100 prompts, and so does the CSV.</p>
+        <p class="hint">
+          Scores are 0-100 AI visibility scores; every figure of a row is over that prompt's answers, yours and your
+          best competitor's alike. The API lists at most 100 prompts, and so does the CSV.
+        </p>
       </Panel>
       {tracked.data && perf.data && silent.length > 0 && (
         <Panel title="Prompts without answers">

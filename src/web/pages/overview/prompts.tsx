@@ -1,12 +1,14 @@
 // The prompts (prompt-performance), by the brand's mean visibility: ten on screen, and every prompt
-// the operation lists (up to its limit of 100) in the CSV. A prompt opens its answers.
+// the operation lists (up to its limit of 100) in the CSV, the brand beside its best competitor on
+// one basis (prompt-basis.tsx). A prompt, and each count, opens its answers.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { type PartProps, useReport } from './part.ts';
+import { basisColumns, type PromptBasisRow } from '../prompt-basis.tsx';
 
-export interface PromptRow {
+export interface PromptRow extends PromptBasisRow {
   prompt_id: string;
   prompt_text: string;
   topic_name: string | null;
@@ -45,11 +47,13 @@ export function PromptsPanel(p: PartProps) {
             },
             { key: 'prompt_id', label: 'Prompt id', csvOnly: true },
             { key: 'topic_name', label: 'Topic', render: (r) => r.topic_name ?? '—' },
-            { key: 'result_count', label: 'Answers', align: 'right' },
-            { key: 'avg_visibility', label: 'Visibility', align: 'right' },
-            { key: 'total_mentions', label: 'Mentions', align: 'right' },
-            { key: 'total_citations', label: 'Citations', align: 'right' },
-            { key: 'avg_competitor_score', label: 'Competitor score', align: 'right' },
+            {
+              key: 'result_count',
+              label: 'Answers',
+              align: 'right',
+              render: (r) => <a href={p.link({ prompt_id: r.prompt_id })}>{r.result_count}</a>,
+            },
+            ...basisColumns<PromptRow>((id, mentioned) => p.link({ prompt_id: id, mentioned })),
           ]}
         />
       )}
