@@ -315,10 +315,10 @@ test.serial(
     );
     const gap = page.getByRole('table', { name: 'Citation gap: domains' });
     await follow(gap.getByRole('link', { name: 'forum.example', exact: true }), { domain: 'forum.example' });
-    await follow(gap.getByRole('link', { name: 'Globex', exact: true }), {
-      domain: 'forum.example',
-      mentioned: competitorId,
-    });
+    await follow(
+      gap.getByRole('row').filter({ hasText: 'forum.example' }).getByRole('link', { name: 'Globex', exact: true }),
+      { gap: 'true', domain: 'forum.example', mentioned: competitorId },
+    );
     // The explorer's own selects write the address under the operation's names; the empty choice
     // removes the parameter and the others stay.
     await page.getByLabel('Citing', { exact: true }).selectOption('');
@@ -391,6 +391,71 @@ test.serial(
   },
 );
 
+test.serial(
+  "each card's counts open an explorer whose total is that count; the trend draws entity-trend",
+  async (t) => {
+    if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+    const { page, errors } = await newPage();
+    await signIn(page, server, who);
+    const query = `date_from=${FROM}&date_to=${TO}`;
+    await openOverview(page, query);
+    const change = await api('visibility-change', { date_from: FROM, date_to: TO });
+    const expected: Record<string, number[]> = {
+      'AI visibility score': [change.counts.answers],
+      'Mention rate': [change.counts.mention_answers],
+      'Citation rate': [change.counts.citation_answers],
+      'Share of voice': [change.counts.mention_answers],
+      'Average position': [change.counts.mention_answers],
+      'Net sentiment': [change.counts.positive_answers, change.counts.negative_answers],
+    };
+    t.true(change.counts.positive_answers > 0, 'the data has positive answers');
+    for (const [title] of CARDS) {
+      const links = page.getByRole('region', { name: title, exact: true }).locator('.counted a');
+      const hrefs = await links.evaluateAll((els) =>
+        els.map((e) => [e.getAttribute('href')!, e.getAttribute('data-count')!]),
+      );
+      t.deepEqual(
+        hrefs.map(([, n]) => Number(n)),
+        expected[title],
+        title,
+      );
+      // The About control opens the definition docs/metrics.md holds.
+      await page.getByRole('region', { name: title, exact: true }).getByText('About').click();
+      t.true(await page.getByRole('region', { name: title, exact: true }).locator('.about p').isVisible(), title);
+      for (const [href, n] of hrefs) {
+        const explorer = await (await browser.newContext()).newPage();
+        await signIn(explorer, server, who);
+        await explorer.goto(`${server.url}${href}`);
+        const total = explorer.locator('.answers-total[data-total]');
+        await total.waitFor();
+        t.is(await total.getAttribute('data-total'), n, `${title}: ${href}`);
+        t.is(await total.textContent(), `${Number(n).toLocaleString('en')} answers`, title);
+        await explorer.context().close();
+      }
+    }
+    // The trend: one line per entity of entity-trend, the same buckets in its table, every count a link.
+    const trend = await api('entity-trend', { date_from: FROM, date_to: TO });
+    await page.getByText('Show as table').click();
+    const table = page.getByRole('table', { name: 'AI visibility score by day' });
+    t.is(await table.locator('tbody tr').count(), trend.buckets.length);
+    const firstRow = await table.locator('tbody tr').first().locator('td').allTextContents();
+    const b0 = trend.buckets[0];
+    t.deepEqual(firstRow.slice(1), [
+      String(b0.answers),
+      ...trend.entities.map((e: any) => (b0.values[e.entity_id] === null ? '—' : String(b0.values[e.entity_id]))),
+    ]);
+    // A click on the chart opens that day's answers.
+    const canvas = page.locator('.chart-canvas .u-over');
+    const box = (await canvas.boundingBox())!;
+    await canvas.click({ position: { x: box.width - 2, y: box.height / 2 } });
+    await page.waitForURL((u) => u.pathname.endsWith('/answers'));
+    const opened = new URL(page.url()).searchParams;
+    t.is(opened.get('date_from'), opened.get('date_to'));
+    t.is(opened.get('date_from'), trend.buckets.at(-1).date);
+    t.deepEqual(errors, []);
+  },
+);
+
 test.serial('axe-core finds no serious or critical violation on the overview and the explorer', async (t) => {
   if (!HAVE_CHROMIUM) return t.pass('no Chromium');
   const { page } = await newPage();
@@ -402,7 +467,33 @@ test.serial('axe-core finds no serious or critical violation on the overview and
   await page.goto(`${server.url}/app/brands/${who.brandId}/answers?date_from=${FROM}&date_to=${TO}`);
   await page.locator('article[data-answer-id]').first().waitFor();
   const explorer = await seriousViolations(page);
-  t.deepEqual({ overview, trendTable, explorer }, { overview: [], trendTable: [], explorer: [] });
+  await page.goto(`${server.url}/app/brands/${who.brandId}/answers?date_from=${FROM}&date_to=${TO}&mentioned=brand`);
+  await page.locator('article[data-answer-id]').first().waitFor();
+  const filtered = await seriousViolations(page);
+  await page.screenshot({ path: '/tmp/i54-explorer.png', fullPage: false });
+  await page.goto(`${server.url}/app/brands/${who.brandId}/competitors?date_from=${FROM}&date_to=${TO}`);
+  await page
+    .getByRole('table', { name: 'Untracked brands named in the answers' })
+    .or(page.getByText('No untracked name'))
+    .first()
+    .waitFor();
+  await settled(page);
+  const competitors = await seriousViolations(page);
+  await page.screenshot({ path: '/tmp/i54-competitors.png', fullPage: true });
+  await page.goto(`${server.url}/app/brands/${who.brandId}/citations?date_from=${FROM}&date_to=${TO}`);
+  await page.getByRole('table', { name: 'Citation gap: domains the gap answers cite' }).waitFor();
+  await settled(page);
+  const citations = await seriousViolations(page);
+  await page.goto(`${server.url}/app/brands/${who.brandId}/prompts?date_from=${FROM}&date_to=${TO}`);
+  await page.getByRole('table', { name: 'Prompt performance' }).waitFor();
+  await settled(page);
+  const prompts = await seriousViolations(page);
+  await openOverview(page, `date_from=${FROM}&date_to=${TO}`);
+  await page.screenshot({ path: '/tmp/i54-overview.png', fullPage: true });
+  t.deepEqual(
+    { overview, trendTable, explorer, filtered, competitors, citations, prompts },
+    { overview: [], trendTable: [], explorer: [], filtered: [], competitors: [], citations: [], prompts: [] },
+  );
 });
 
 test.serial('CSV downloads hold a header and every row, not only those on screen', async (t) => {
@@ -438,10 +529,11 @@ test.serial('CSV downloads hold a header and every row, not only those on screen
     'Prompt id',
     'Topic',
     'Answers',
-    'Visibility',
-    'Mentions',
-    'Citations',
-    'Competitor score',
+    'Your score',
+    'Your mention rate',
+    'Best competitor',
+    'Its score',
+    'Its mention rate',
   ]);
   t.is(csv.length - 1, PROMPTS);
   t.deepEqual(
