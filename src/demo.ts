@@ -13,15 +13,17 @@ import { createKey } from './tenancy/keys.ts';
 import { setPasswordByEmail } from './tenancy/accounts.ts';
 import { readJsonFile } from './cli/commands.ts';
 import { ingestLines } from './tracking/ingest/file.ts';
-import { simulateDays, SIMULATED_LABEL } from './tracking/capture/engines/simulated.ts';
+import { type SimBrand, simulateDays, SIMULATED_LABEL } from './tracking/capture/engines/simulated.ts';
+import { DEMO_RISE, demoRise } from './tracking/capture/engines/demo-story.ts';
 import { loadSimBrands } from './tracking/capture/engines/simulated-brands.ts';
 import { DAY_MS, isoDay } from './instant.ts';
 
 const DEMO_DAYS = 90;
 
-async function* simulatedLines(brands: Awaited<ReturnType<typeof loadSimBrands>>, from: string) {
+async function* simulatedLines(brands: SimBrand[], from: string) {
   let line = 0;
-  for (const answer of simulateDays({ seed: 'demo', brands, from, days: DEMO_DAYS })) {
+  const rise = demoRise(brands, from, DEMO_DAYS);
+  for (const answer of simulateDays({ seed: 'demo', brands, from, days: DEMO_DAYS, rise })) {
     yield { line: ++line, text: JSON.stringify(answer) };
   }
 }
@@ -59,6 +61,7 @@ Open the app: ${base}/app
 
 Demo organization: ${applied.organizations[0].name}; brands: ${applied.organizations[0].brands.map((b) => b.name).join(', ')}
 Data: ${ingested.inserted + ingested.replaced} ${SIMULATED_LABEL} answers (${SIMULATED_LABEL} engine, not real AI platforms) from ${from}, ${DEMO_DAYS} days
+Story (${SIMULATED_LABEL}): ${DEMO_RISE.competitor} is named more often on ${DEMO_RISE.platform} over the last ${DEMO_RISE.days} days
 API key (shown once): ${key}
 
 Try:

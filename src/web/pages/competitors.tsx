@@ -225,14 +225,12 @@ export function CompetitorsPage(p: PageProps) {
               },
               { key: 'total_mentions', label: 'Mentions', align: 'right' },
               { key: 'total_citations', label: 'Citations', align: 'right' },
-              { key: 'avg_visibility_score', label: 'Mean score', align: 'right' },
               { key: 'net_sentiment', label: 'Sentiment', align: 'right' },
             ]}
           />
           <p class="hint">
-            Visibility: the AI visibility score (0-100). Answers: the answers naming it. Mean score: its mean per-answer
-            score (0-100). Sentiment: net sentiment, -100 to 100. Mention rate with its 95% interval; its change in
-            points against the previous{' '}
+            Visibility: the AI visibility score (0-100). Answers: the answers naming it. Sentiment: net sentiment, -100
+            to 100. Mention rate with its 95% interval; its change in points against the previous{' '}
             {change ? `period (${change.previous.date_from} – ${change.previous.date_to})` : 'period'}, with the
             change's 95% interval and whether it is more than noise.
             {filters.topic_id && ' The mention rate is not given for one topic; clear the topic to see it.'}

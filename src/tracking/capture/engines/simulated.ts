@@ -37,6 +37,18 @@ export interface SimulateAnswerOptions {
   day: string; // YYYY-MM-DD, UTC
   sample?: number; // 0-based index when a prompt is sampled several times a day
   shoppingShare?: number; // share of shopping answers on the platforms that have them (0.08)
+  rise?: SimRise;
+}
+
+/**
+ * A story the data tells (the demo's): from `from` on, one competitor is named on one platform
+ * more often, by `odds` added to its chance per answer (docs/api.md section 24: the demo moves).
+ */
+export interface SimRise {
+  competitorId: string;
+  platform: Platform;
+  from: string; // first day of the rise, YYYY-MM-DD
+  odds: number;
 }
 
 export interface SimulateDaysOptions {
@@ -46,6 +58,7 @@ export interface SimulateDaysOptions {
   days: number;
   samples?: number; // answers per (prompt, platform, region, day); default 1
   shoppingShare?: number;
+  rise?: SimRise;
 }
 
 // ---- seeded randomness ------------------------------------------------------------------------
@@ -264,8 +277,13 @@ export function simulateAnswer(opts: SimulateAnswerOptions): AnswerInput {
     seedPlatform = `${seed}|${platform}`;
   const reaches = entities.map((e) => reachOf(seed, seedPlatform, e, platform));
   // An entity the prompt itself names ("trailpeak vs summit supply") is nearly always in the answer.
+  const rise = opts.rise;
+  const risen = (e: Entity) =>
+    rise && e.id === rise.competitorId && platform === rise.platform && day >= rise.from ? rise.odds : 0;
   const odds = entities.map((e, i) =>
-    lower.includes(e.name.toLowerCase()) ? 0.97 : nameOdds(reaches[i], dayIdx, promptKey, regionKey),
+    lower.includes(e.name.toLowerCase())
+      ? 0.97
+      : Math.min(0.95, nameOdds(reaches[i], dayIdx, promptKey, regionKey) + risen(e)),
   );
 
   if (SHOPPING_PLATFORMS.has(platform) && r() < shoppingShare) {
@@ -340,6 +358,7 @@ export function* simulateDays(opts: SimulateDaysOptions): Generator<AnswerInput>
                 day,
                 sample,
                 shoppingShare: opts.shoppingShare,
+                rise: opts.rise,
               });
             }
           }
