@@ -61,7 +61,7 @@ Open the app: ${base}/app
 
 Demo organization: ${applied.organizations[0].name}; brands: ${applied.organizations[0].brands.map((b) => b.name).join(', ')}
 Data: ${ingested.inserted + ingested.replaced} ${SIMULATED_LABEL} answers (${SIMULATED_LABEL} engine, not real AI platforms) from ${from}, ${DEMO_DAYS} days
-Story (${SIMULATED_LABEL}): ${DEMO_RISE.competitor} is named more often on ${DEMO_RISE.platform} over the last ${DEMO_RISE.days} days
+Story (${SIMULATED_LABEL}): ${DEMO_RISE.competitor} named more often on ${DEMO_RISE.platform}, last ${DEMO_RISE.days} days
 API key (shown once): ${key}
 
 Try:

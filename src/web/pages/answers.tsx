@@ -1,8 +1,9 @@
 // The answers explorer: the answers behind a figure, read from the address with the answers
 // operation's own parameters (date_from, date_to, model, region, topic_id, prompt_id, platform,
 // mode, mentioned with sentiment, cited, domain, q, gap), newest first, under the operation's
-// `total` of answers matching ("130 answers"): a figure's link opens exactly the answers it counts. Pages follow the operation's cursor ("Load more" appends the next
-// page, so nothing is skipped or repeated); the CSV walks every page at these filters.
+// `total` of answers matching ("130 answers"): a figure's link opens exactly the answers it
+// counts. Pages follow the operation's cursor ("Load more" appends the next page, so nothing is
+// skipped or repeated); the CSV walks every page at these filters.
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, read } from '../api.ts';
 import { useApp } from '../context.ts';
