@@ -244,32 +244,49 @@ test('competitors: the API figures at the same filters; a row opens the answers 
   const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
   const rows = await cells(page, 'Leaderboard: the brand and its competitors');
   const q = `brand_id=${who.brandId}&${filters}`;
-  const [comparison, confidence, sentiment] = await Promise.all([
+  const [comparison, confidence, sentiment, change] = await Promise.all([
     api(who, `/competitor-comparison?${q}`),
     api(who, `/visibility-confidence?${q}`),
     api(who, `/sentiment?${q}`),
+    api(who, `/visibility-change?${q}`),
   ]);
+  const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+  const words: Record<string, string> = {
+    up: 'up',
+    down: 'down',
+    within_noise: 'within noise',
+    not_enough_data: 'not enough data',
+  };
   const entities = [comparison.body.brand, ...comparison.body.competitors];
   t.is(rows.length, entities.length);
   for (const [i, e] of entities.entries()) {
     const id = i === 0 ? who.brandId : e.competitor_id;
     const rate = confidence.body.entities.find((x: any) => x.entity_id === id).mention_rate;
     const net = sentiment.body.entities.find((x: any) => x.entity_id === id).net_sentiment;
-    const [name, score, mentionRate, answers, mentions, citations, mean, sent] = rows[i];
+    const [name, score, mentionRate, answers, moved, mentions, citations, sent] = rows[i];
     t.true(name.startsWith(e.name), name);
     t.deepEqual(
-      [score, mentionRate, answers, mentions, citations, mean, sent],
+      [score, mentionRate, answers, mentions, citations, sent],
       [
         shown(e.ai_visibility_score),
         `${rate.value}%`,
         String(e.appearance_count),
         String(e.total_mentions),
         String(e.total_citations),
-        shown(e.avg_visibility_score),
         shown(net),
       ],
       e.name,
     );
+    // Its mention rate's change, in points, with the verdict and the change's interval.
+    const m =
+      i === 0
+        ? change.body.metrics.find((x: any) => x.metric === 'mention_rate')
+        : change.body.competitors.find((x: any) => x.competitor_id === id);
+    if (m.change !== null) {
+      t.true(moved.startsWith(`${signed(m.change)} pts`), `${e.name}: ${moved}`);
+      t.true(moved.includes(words[m.verdict]), `${e.name}: ${moved}`);
+      if (m.ci95) t.true(moved.includes(`${signed(m.ci95[0])} to ${signed(m.ci95[1])}`), `${e.name}: ${moved}`);
+    }
   }
   t.true(comparison.body.brand.appearance_count > 0);
   const sov = page.getByRole('region', { name: 'Share of voice' });
@@ -321,17 +338,13 @@ test('citations and the gap: the API figures at the same filters; a domain opens
     ),
   );
 
-  const caption = 'Citation gap: domains cited beside competitors, never beside the brand';
+  const caption = 'Citation gap: domains the gap answers cite';
   const gapRows = async () => (await cells(page, caption)).map((r) => [r[0], r[2]]);
   t.deepEqual(
     await gapRows(),
-    gap.body.domains.map((d: any) => [d.domain, String(d.competitor_answers)]),
+    gap.body.domains.map((d: any) => [d.domain, String(d.gap_answers)]),
   );
   t.true(gap.body.domains.length > 0);
-  t.false(
-    gap.body.domains.some((d: any) => d.domain === 'reviews.example'),
-    'cited beside the brand too',
-  );
 
   // One competitor: picked, kept in the address, and the table follows it.
   await page.getByLabel('Competitor', { exact: true }).selectOption({ label: 'Globex' });
@@ -343,18 +356,19 @@ test('citations and the gap: the API figures at the same filters; a domain opens
   );
   t.deepEqual(
     await gapRows(),
-    globexGap.body.domains.map((d: any) => [d.domain, String(d.competitor_answers)]),
+    globexGap.body.domains.map((d: any) => [d.domain, String(d.gap_answers)]),
   );
 
   // A gap domain for that competitor: its answers are exactly those counted.
   const first = globexGap.body.domains[0];
-  const gapUrl = await follow(page, `${first.domain}: answers citing it that name the competitor`);
+  const gapUrl = await follow(page, `${first.domain}: ${first.gap_answers} gap answers citing it`);
   t.deepEqual(Object.fromEntries(gapUrl.searchParams), {
     ...Object.fromEntries(filters),
+    gap: 'true',
     domain: first.domain,
     mentioned: who.competitorIds[0],
   });
-  t.is(await answersOf(who, gapUrl.searchParams), first.competitor_answers);
+  t.is(await answersOf(who, gapUrl.searchParams), first.gap_answers);
 
   // A top domain: the answers citing it.
   await page.goBack();
@@ -374,14 +388,16 @@ test('prompts: the API figures at the default range; a prompt opens its answers'
   );
   const rows = await cells(page, 'Prompt performance');
   t.deepEqual(
-    rows.map((r) => [r[0], r[2], r[3], r[4], r[5], r[6]]),
+    rows.map((r) => r.slice(2)),
     perf.body.prompts.map((p: any) => [
-      p.prompt_text,
       String(p.result_count),
-      shown(p.avg_visibility),
+      shown(p.ai_visibility_score),
+      p.mention_rate === null ? '—' : `${p.mention_rate}%`,
+      p.best_competitor?.name ?? 'None named',
+      shown(p.best_competitor?.ai_visibility_score ?? null),
+      p.best_competitor?.mention_rate == null ? '—' : `${p.best_competitor.mention_rate}%`,
       String(p.total_mentions),
       String(p.total_citations),
-      shown(p.avg_competitor_score),
     ]),
   );
   t.is(rows.length, 3);
