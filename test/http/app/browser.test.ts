@@ -111,10 +111,7 @@ test('an admin invites a member, who sets a password from the link and is signed
   await invited.getByRole('button', { name: /^Join / }).click();
   await invited.getByText('Password must be at least 10 characters').waitFor();
   await invited.getByLabel('Password').fill('a good long password');
-  await Promise.all([
-    invited.waitForURL(/\/app\/brands\//),
-    invited.getByRole('button', { name: /^Join / }).click(),
-  ]);
+  await Promise.all([invited.waitForURL(/\/app\/brands\//), invited.getByRole('button', { name: /^Join / }).click()]);
   await invited.getByText(`Signed in as`).waitFor();
   const me = await invited.evaluate(() => fetch('/app/api/me').then((r) => r.json()));
   t.is(me.email, email);
