@@ -68,6 +68,9 @@ const CONTRACT_TOOLS = [
   // Citation gap and change (docs/api.md section 21).
   'get_citation_gap',
   'get_visibility_change',
+  // The honest figures (docs/api.md section 21, "Honest figures on screen").
+  'get_entity_trend',
+  'get_untracked_brands',
 ];
 const WRITE_TOOLS = [
   'accept_topic_suggestion',
@@ -186,6 +189,8 @@ const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
     { brand_id: t.brandId, mode: 'shopping' },
     { brand_id: t.brandId, mentioned: 'brand', model: ['gpt-4o'] },
     { brand_id: t.brandId, mentioned: 'none', cursor: 'bm9wZQ' },
+    { brand_id: t.brandId, mentioned: 'brand', sentiment: 'positive', cited: 'brand', q: 'crm best', gap: false },
+    { brand_id: t.brandId, gap: true, mentioned: t.competitorIds[0] },
   ],
   get_product_visibility: (t) => [{ brand_id: t.brandId, product_title: 'Acme CRM Pro' }, { brand_id: t.brandId }],
   get_ai_traffic: (t) => [{ brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30' }],
@@ -202,6 +207,20 @@ const MORE_ARGS: Record<string, (t: Tenant) => Record<string, unknown>[]> = {
     { brand_id: t.brandId, limit: 1, model: ['gpt-4o'], topic_id: t.topicIds[0] },
     { brand_id: t.brandId, competitor_id: t.competitorIds[0], date_from: '2026-11-01', date_to: '2026-11-30' },
     { brand_id: t.brandId, competitor_id: 'nope' },
+  ],
+  get_entity_trend: (t) => [
+    {
+      brand_id: t.brandId,
+      date_from: '2026-11-01',
+      date_to: '2026-11-30',
+      granularity: 'week',
+      metric: 'mention_rate',
+    },
+    { brand_id: t.brandId, competitor_id: [t.competitorIds[0]], topic_id: t.topicIds[0] },
+    { brand_id: t.brandId, competitor_id: ['nope'] },
+  ],
+  get_untracked_brands: (t) => [
+    { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30', model: ['gpt-4o'] },
   ],
   get_visibility_change: (t) => [
     { brand_id: t.brandId, date_from: '2026-11-01', date_to: '2026-11-30', region: 'US' },
