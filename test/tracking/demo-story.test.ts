@@ -8,6 +8,8 @@ import { simulateDays, type SimBrand } from '../../src/tracking/capture/engines/
 import { DEMO_RISE, demoRise } from '../../src/tracking/capture/engines/demo-story.ts';
 import { compileEntities, mentionText, scanMentions } from '../../src/tracking/analysis/analyze.ts';
 import type { Entity } from '../../src/tenancy/tracked.ts';
+import { newcombe } from '../../src/analytics/intervals.ts';
+import { verdict } from '../../src/analytics/visibility-change.ts';
 
 const workspace = JSON.parse(fs.readFileSync(new URL('../../examples/demo-workspace.json', import.meta.url), 'utf8'));
 const brands: SimBrand[] = workspace.organizations[0].brands.map((b: any, i: number) => {
@@ -57,7 +59,7 @@ function rates(rise: ReturnType<typeof demoRise>) {
   return new Map(
     [...counts].map(([p, c]) => [
       p,
-      { prev: (100 * c.prev[0]) / c.prev[1], last: (100 * c.last[0]) / c.last[1], n: c.last[1] },
+      { prev: (100 * c.prev[0]) / c.prev[1], last: (100 * c.last[0]) / c.last[1], n: c.last[1], c },
     ]),
   );
 }
@@ -69,6 +71,10 @@ test('the demo competitor rises by 15 points or more on its platform over the la
   const moved = rates(rise).get(DEMO_RISE.platform)!;
   t.true(moved.n >= 20, `${moved.n} answers: enough for a verdict`);
   t.true(moved.last - moved.prev >= 15, `${moved.prev.toFixed(1)}% -> ${moved.last.toFixed(1)}%`);
+  // With the platform's model chosen, the Competitors page's change is this one: Newcombe's interval
+  // of the difference lies above 0, so its verdict is up.
+  const ci = newcombe(moved.c.last[0], moved.c.last[1], moved.c.prev[0], moved.c.prev[1])!;
+  t.is(verdict(moved.c.last[1], moved.c.prev[1], [100 * ci[0], 100 * ci[1]]), 'up');
   // Without the rise, the same days do not show it: the rise is the story, not the noise.
   const still = rates(undefined).get(DEMO_RISE.platform)!;
   t.true(still.last - still.prev < 15, `${still.prev.toFixed(1)}% -> ${still.last.toFixed(1)}%`);
