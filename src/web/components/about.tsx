@@ -1,6 +1,5 @@
 // `About <figure name>`: a disclosure holding the figure's definition (figure-definitions.ts), the
 // same text as docs/metrics.md, so a figure is explained where it is shown.
-import '../honest-figures.css';
 import { FIGURE_DEFINITIONS, type FigureName } from '../figure-definitions.ts';
 
 export function About(p: { figure: FigureName }) {

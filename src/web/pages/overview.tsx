@@ -24,6 +24,7 @@ import { CitationsPanel } from './overview/citations.tsx';
 import { GapPanel } from './overview/gap.tsx';
 import { PromptsPanel } from './overview/prompts.tsx';
 import { LatestAnswers } from './overview/latest.tsx';
+import '../honest-figures.css';
 
 /** The parts that report when they have drawn (each calls useReport with its name). */
 const PARTS = ['cards', 'trend', 'leaderboard', 'citations', 'gap', 'prompts', 'latest'];
