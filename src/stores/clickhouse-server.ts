@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { CLICKHOUSE_SETTINGS, type Engine, INSERT_SETTINGS, PARQUET_SETTINGS, startOn } from './clickhouse-engine.ts';
 
 export interface ServerOptions {
@@ -64,7 +64,8 @@ export async function openServer(opts: ServerOptions): Promise<Engine> {
         for await (const _ of inserted);
         const { stream } = await client.exec({
           query: `SELECT * FROM ${table} FORMAT Parquet`,
-          clickhouse_settings: PARQUET_SETTINGS,
+          // The client types 64-bit settings as strings; the server takes the numbers as they are.
+          clickhouse_settings: PARQUET_SETTINGS as unknown as ClickHouseSettings,
         });
         stream.once('close', drop);
         return stream;

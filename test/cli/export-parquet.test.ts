@@ -51,7 +51,7 @@ const jsonLines = (stdout: string) =>
 
 /** A Parquet file's rows as hyparquet reads them, with the file's column names in order. */
 async function readParquet(bytes: Buffer) {
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  const file = new Uint8Array(bytes).buffer; // a copy: an ArrayBuffer of the file alone
   const metadata = parquetMetadata(file);
   const columns = parquetSchema(metadata).children.map((c) => c.element.name);
   return { rows: (await parquetReadObjects({ file })) as Record<string, any>[], columns, metadata };
