@@ -34,6 +34,10 @@ export const ANSWER_PARQUET_COLUMNS: readonly (readonly [name: string, type: str
   ['citations', 'Array(Tuple(url String, domain String, category String, article_type String, title String))'],
   ['search_queries', 'Array(String)'],
   ['search_queries_known', 'Bool'],
+  ['provider_model', 'String'],
+  ['engine_version', 'Nullable(String)'],
+  ['analysis_version', 'Nullable(String)'],
+  ['source', 'String'],
 ];
 
 const STRUCTURE = ANSWER_PARQUET_COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');

@@ -24,6 +24,7 @@ import type { AnswerMode } from '../tracking/types.ts';
 import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
+import { analysisVersion } from './analysis-version.ts';
 
 /** One tracked entity's analysis of an answer. */
 export interface AnswerEntity {
@@ -58,6 +59,10 @@ export interface Answer {
   entities: AnswerEntity[];
   citations: AnswerCitation[];
   search_queries: string[] | null;
+  provider_model: string;
+  engine_version: string | null;
+  analysis_version: string | null;
+  source: string;
 }
 
 /** Which answers a list reads: one brand's, with the request's filters. */
@@ -90,6 +95,9 @@ interface AnswerRow {
   text: string;
   search_queries: string[];
   search_queries_known: number;
+  provider_model: string;
+  engine_version: string;
+  source: string;
 }
 
 interface EntityRow {
@@ -109,7 +117,8 @@ interface CitationRow extends AnswerCitation {
 }
 
 const ANSWER_COLUMNS =
-  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, search_queries_known';
+  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, search_queries_known, ' +
+  'provider_model, engine_version, source';
 
 /** The per-entity sentiment of an answer as stored; null where the entity is not named. */
 export function storedSentiment(row: EntityRow | undefined): Polarity | null {
@@ -304,6 +313,12 @@ async function assemble(
         title,
       })),
       search_queries: r.search_queries_known ? r.search_queries : null,
+      provider_model: r.provider_model,
+      engine_version: r.engine_version || null,
+      // The analysis its rows come from: the brand's generation they were read in (re-analysis
+      // makes the next one); a shopping answer has none.
+      analysis_version: analysed ? analysisVersion(ctx.generation) : null,
+      source: r.source,
     };
   });
 }
