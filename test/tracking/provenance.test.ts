@@ -31,8 +31,8 @@ test('captured and imported answers carry their provenance; a re-analysis change
     log: pino({ level: 'silent' }),
     now: () => new Date(`${DAY}T06:00:00Z`),
   };
-  const summary = (await trackPrompts.run(ctx, { brandId: tenant.brandId, date: DAY })) as CaptureSummary;
-  t.true(summary.answers > 0);
+  const captureSummary = (await trackPrompts.run(ctx, { brandId: tenant.brandId, date: DAY })) as CaptureSummary;
+  t.true(captureSummary.answers > 0);
   const imported = validateAnswer({
     id: randomUUID(),
     prompt_id: tenant.promptIds[0],
@@ -50,7 +50,7 @@ test('captured and imported answers carry their provenance; a re-analysis change
     (await get(server, `/api/v1/answers?brand_id=${tenant.brandId}&limit=100`, tenant.key)).body.answers as any[];
   const answers = await list();
   const captured = answers.filter((a) => a.source === 'capture');
-  t.is(captured.length, summary.answers);
+  t.is(captured.length, captureSummary.answers);
   for (const a of captured) {
     t.is(a.engine_version, 'simulated/1');
     t.is(a.provider_model, a.model_used);
@@ -60,6 +60,9 @@ test('captured and imported answers carry their provenance; a re-analysis change
   t.like(file, { id: imported.answer.id, provider_model: 'gpt-4o', engine_version: null, source: 'import' });
   const before = file.analysis_version;
   t.true(captured.every((a) => a.analysis_version === before));
+  // Every analytics result lists the analysis versions of the rows behind its figures.
+  const summary1 = await get(server, `/api/v1/visibility-summary?brand_id=${tenant.brandId}`, tenant.key);
+  t.deepEqual(summary1.body.analysis_versions, [before]);
 
   // The export carries the same fields.
   const exported = await cli(['export', 'answers', '--brand', tenant.brandId], server.env);
@@ -77,6 +80,8 @@ test('captured and imported answers carry their provenance; a re-analysis change
   const version = after.find((a) => a.id === file.id).analysis_version;
   t.not(version, before);
   t.true(after.every((a) => a.analysis_version === version));
+  const summary2 = await get(server, `/api/mcp/prompt-performance?brand_id=${tenant.brandId}`, tenant.key);
+  t.deepEqual(summary2.body.analysis_versions, [version]);
   // The answer's own provenance is untouched by a re-analysis.
   t.like(
     after.find((a) => a.id === file.id),
