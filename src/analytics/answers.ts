@@ -20,7 +20,7 @@ import {
 } from '../stores/scoped-query.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
-import type { AnswerMode } from '../tracking/types.ts';
+import { type AnswerMode, DEFAULT_SOURCES_SQL } from '../tracking/types.ts';
 import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
@@ -126,6 +126,9 @@ export function storedSentiment(row: EntityRow | undefined): Polarity | null {
   return polarityOfValue(row.sentiment);
 }
 
+/** The answers a list shows: live rows of the sources figures count (not other trackers' imports). */
+const LISTED = `sign = 1 AND ${DEFAULT_SOURCES_SQL}`;
+
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
   const { generation: _g, platform, mode, mentioned, domain, ...scope } = f;
@@ -190,7 +193,7 @@ async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?:
   return ch.rows<{ answer_id: string; day: string; collected_at: string }>(
     select(live.source, {
       select: 'answer_id, day, collected_at',
-      where: after ? `sign = 1 AND ${keyset}` : 'sign = 1',
+      where: after ? `${LISTED} AND ${keyset}` : LISTED,
       in: live.in,
       orderBy: 'collected_at DESC, toString(answer_id) DESC',
       limit: '{limit:UInt32}',
@@ -205,7 +208,7 @@ export function answerDays(ch: ClickHouse, f: AnswerFilters) {
   return ch.rows<{ day: string; answers: number }>(
     select(live.source, {
       select: 'day, count() AS answers',
-      where: 'sign = 1',
+      where: LISTED,
       in: live.in,
       groupBy: 'day',
       orderBy: 'day DESC',

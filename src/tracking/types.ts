@@ -49,6 +49,14 @@ export interface AnswerInput {
   provenance?: Provenance;
 }
 
+/**
+ * The sources figures count: Answerscope's own capture and answer files. Answers imported from
+ * another tracker are kept apart (tracker-import.ts), for the agreement report.
+ */
+export const DEFAULT_SOURCES = ['capture', 'import'] as const;
+/** The same as a condition on the answers table's `source`. */
+export const DEFAULT_SOURCES_SQL = `source IN (${DEFAULT_SOURCES.map((s) => `'${s}'`).join(', ')})`;
+
 /** An answer's provenance as stored (clickhouse/022_provenance.sql, docs/metrics.md). */
 export interface Provenance {
   /** The model string the provider reported, or the configured one where it reports none. */
