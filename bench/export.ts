@@ -131,6 +131,7 @@ console.log(
 );
 const met = code === 0 && lines === N && mb(peak) < TARGET_MB;
 console.log(
-  `target (${FORMAT}: peak RSS under ${TARGET_MB.toLocaleString('en')} MB at 1,000,000 answers): ${met ? 'met' : 'NOT met'}`,
+  `target (${FORMAT}: peak RSS under ${TARGET_MB.toLocaleString('en')} MB at 1,000,000 answers): ` +
+    (met ? 'met' : 'NOT met'),
 );
 fs.rmSync(dir, { recursive: true, force: true });

@@ -174,5 +174,7 @@ console.log(
 const share = adaptive.captures / fixed.captures;
 const met = adaptive.meanHalfWidth <= fixed.meanHalfWidth && share <= TARGET_SHARE;
 console.log(
-  `target (adaptive reaches fixed's mean half-width, ${round(adaptive.meanHalfWidth, 2)} <= ${round(fixed.meanHalfWidth, 2)} points, with <= ${TARGET_SHARE * 100}% of its captures: ${pct(share)}): ${met ? 'met' : 'NOT met'}`,
+  `target (adaptive reaches fixed's mean half-width, ${round(adaptive.meanHalfWidth, 2)} <= ` +
+    `${round(fixed.meanHalfWidth, 2)} points, with <= ${TARGET_SHARE * 100}% of its captures: ${pct(share)}): ` +
+    (met ? 'met' : 'NOT met'),
 );

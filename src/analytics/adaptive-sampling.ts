@@ -35,7 +35,10 @@ export interface CellHistory {
   named: number;
 }
 
-/** The half-width of the 95% Wilson interval of named / answers (as figures show it), in points, 2 decimals; null without answers. */
+/**
+ * The half-width of the 95% Wilson interval of named / answers (its bounds as figures show them), in
+ * points, 2 decimals; null without answers.
+ */
 export function halfWidth(h: CellHistory): number | null {
   const { ci95 } = wilson(h.named, h.answers);
   return ci95 ? round((ci95[1] - ci95[0]) / 2, 2) : null;

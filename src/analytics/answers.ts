@@ -117,8 +117,8 @@ interface CitationRow extends AnswerCitation {
 }
 
 const ANSWER_COLUMNS =
-  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, search_queries_known, ' +
-  'provider_model, engine_version, source';
+  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, ' +
+  'search_queries_known, provider_model, engine_version, source';
 
 /** The per-entity sentiment of an answer as stored; null where the entity is not named. */
 export function storedSentiment(row: EntityRow | undefined): Polarity | null {

@@ -9,7 +9,8 @@ import { brandById } from '../tenancy/brands.ts';
 import { importTracker, TRACKER_FIELDS } from '../tracking/ingest/tracker-import.ts';
 import { importAgreement } from '../analytics/import-agreement.ts';
 
-export const IMPORT_TRACKER_USAGE = `import-tracker FILE --brand ID --format NAME [--map field=column,...]   (fields: ${TRACKER_FIELDS.join(', ')})`;
+const FIELDS = TRACKER_FIELDS.join(', ');
+export const IMPORT_TRACKER_USAGE = `import-tracker FILE --brand ID --format NAME [--map field=column,...]   (fields: ${FIELDS})`;
 
 export async function runImportTracker(
   stores: Stores,

@@ -7,7 +7,8 @@ import { analysisVersion } from '../analytics/analysis-version.ts';
 import { operation, type Operation } from './registry.ts';
 
 export const ANALYSIS_VERSIONS_DESCRIPTION =
-  "The analysis versions of the answers' rows behind the figures (as answers give analysis_version); a re-analysis changes it";
+  "The analysis versions of the answers' rows behind the figures (an answer's analysis_version); " +
+  'a re-analysis changes it';
 
 /** The operation, its result extended with `analysis_versions` (read with the brand, before its figures). */
 export function withAnalysisVersions<P extends z.ZodType<{ brand_id: string }>, R extends z.ZodObject>(

@@ -100,7 +100,10 @@ export async function openEmbedded(opts: EmbeddedOptions): Promise<Engine> {
     parquet: async (structure, jsonl) => {
       const out = `${jsonl}.parquet`;
       await client.command({
-        query: `INSERT INTO FUNCTION file(${sqlString(out)}, 'Parquet', ${sqlString(structure)}) SELECT * FROM file(${sqlString(jsonl)}, 'JSONEachRow', ${sqlString(structure)}) SETTINGS ${settingsClause(PARQUET_SETTINGS)}`,
+        query:
+          `INSERT INTO FUNCTION file(${sqlString(out)}, 'Parquet', ${sqlString(structure)}) ` +
+          `SELECT * FROM file(${sqlString(jsonl)}, 'JSONEachRow', ${sqlString(structure)}) ` +
+          `SETTINGS ${settingsClause(PARQUET_SETTINGS)}`,
       });
       const stream = fs.createReadStream(out);
       stream.once('close', () => fs.rm(out, { force: true }, () => {}));
