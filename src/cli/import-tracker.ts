@@ -10,7 +10,7 @@ import { importTracker, TRACKER_FIELDS } from '../tracking/ingest/tracker-import
 import { importAgreement } from '../analytics/import-agreement.ts';
 
 const FIELDS = TRACKER_FIELDS.join(', ');
-export const IMPORT_TRACKER_USAGE = `import-tracker FILE --brand ID --format NAME [--map field=column,...]   (fields: ${FIELDS})`;
+export const IMPORT_TRACKER_USAGE = `import-tracker FILE --brand ID --format NAME [--map field=column,...] (fields: ${FIELDS})`;
 
 export async function runImportTracker(
   stores: Stores,
