@@ -10,7 +10,8 @@ import { importTracker, TRACKER_FIELDS } from '../tracking/ingest/tracker-import
 import { importAgreement } from '../analytics/import-agreement.ts';
 
 const FIELDS = TRACKER_FIELDS.join(', ');
-export const IMPORT_TRACKER_USAGE = `import-tracker FILE --brand ID --format NAME [--map field=column,...] (fields: ${FIELDS})`;
+const USAGE_HEAD = 'import-tracker FILE --brand ID --format NAME [--map field=column,...]';
+export const IMPORT_TRACKER_USAGE = `${USAGE_HEAD} (fields: ${FIELDS})`;
 
 export async function runImportTracker(
   stores: Stores,

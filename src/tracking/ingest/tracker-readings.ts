@@ -1,4 +1,4 @@
-// The tracker_readings table (postgres/081_tracker_readings.sql): per answer imported from another
+// The tracker_readings table (postgres/089_tracker_readings.sql): per answer imported from another
 // tracker, that tool's readings and Answerscope's own of the same answer. Written by the import
 // (tracker-import.ts), read by the agreement report (analytics/import-agreement.ts).
 import type { Queryable } from '../../stores/postgres.ts';
