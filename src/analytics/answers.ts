@@ -20,10 +20,11 @@ import {
 } from '../stores/scoped-query.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
-import type { AnswerMode } from '../tracking/types.ts';
+import { type AnswerMode, DEFAULT_SOURCES_SQL } from '../tracking/types.ts';
 import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
+import { analysisVersion } from './analysis-version.ts';
 
 /** One tracked entity's analysis of an answer. */
 export interface AnswerEntity {
@@ -58,6 +59,10 @@ export interface Answer {
   entities: AnswerEntity[];
   citations: AnswerCitation[];
   search_queries: string[] | null;
+  provider_model: string;
+  engine_version: string | null;
+  analysis_version: string | null;
+  source: string;
 }
 
 /** Which answers a list reads: one brand's, with the request's filters. */
@@ -101,6 +106,9 @@ interface AnswerRow {
   text: string;
   search_queries: string[];
   search_queries_known: number;
+  provider_model: string;
+  engine_version: string;
+  source: string;
 }
 
 interface EntityRow {
@@ -120,13 +128,17 @@ interface CitationRow extends AnswerCitation {
 }
 
 const ANSWER_COLUMNS =
-  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, search_queries_known';
+  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, ' +
+  'search_queries_known, provider_model, engine_version, source';
 
 /** The per-entity sentiment of an answer as stored; null where the entity is not named. */
 export function storedSentiment(row: EntityRow | undefined): Polarity | null {
   if (!row || Number(row.mentions) === 0) return null;
   return polarityOfValue(row.sentiment);
 }
+
+/** The answers a list shows: live rows of the sources figures count (not other trackers' imports). */
+const LISTED = `sign = 1 AND ${DEFAULT_SOURCES_SQL}`;
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
@@ -142,7 +154,7 @@ function liveAnswers(f: AnswerFilters) {
   return {
     source: { table: 'answers' as const, scope, final: true, eq: { platform, mode } },
     in: condition,
-    where: ['sign = 1', ...text].join(' AND '),
+    where: [LISTED, ...text].join(' AND '),
     params: Object.fromEntries((words ?? []).map((w, i) => [`word${i}`, w])),
   };
 }
@@ -378,6 +390,12 @@ async function assemble(
         title,
       })),
       search_queries: r.search_queries_known ? r.search_queries : null,
+      provider_model: r.provider_model,
+      engine_version: r.engine_version || null,
+      // The analysis its rows come from: the brand's generation they were read in (re-analysis
+      // makes the next one); a shopping answer has none.
+      analysis_version: analysed ? analysisVersion(ctx.generation) : null,
+      source: r.source,
     };
   });
 }

@@ -21,6 +21,7 @@ import { citationGap } from './citation-gap.ts';
 import { entityTrend } from './entity-trend.ts';
 import { untrackedBrands } from './untracked-brands.ts';
 import { usage } from './usage.ts';
+import { importAgreementOperation } from './import-agreement.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -34,6 +35,7 @@ export const operations: Operation[] = [
   visibilityChange,
   citationGap,
   untrackedBrands,
+  importAgreementOperation,
   searchQueries,
   sentiment,
   topics,

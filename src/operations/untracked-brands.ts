@@ -2,6 +2,7 @@
 // section 24; docs/metrics.md "Brands you don't track"), for the Competitors page's `Track <name>`.
 import { z } from 'zod';
 import { operation } from './registry.ts';
+import { withAnalysisVersions } from './analysis-versions.ts';
 import { topicFilters, topicNotFound } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { brandEntities } from '../tenancy/brands.ts';
@@ -20,24 +21,26 @@ export const UntrackedBrands = z.object({
     .describe(`Names in at least ${MIN_ANSWERS} answers in range, by answers descending then name`),
 });
 
-export const untrackedBrands = operation({
-  name: 'untracked-brands',
-  method: 'GET',
-  tool: 'get_untracked_brands',
-  metrics: true,
-  errors: [topicNotFound],
-  params: z.object(topicFilters),
-  result: UntrackedBrands,
-  description: `Brands the AI answers name that you do not track: the name opening a numbered or bulleted list item, a bold name, and shopping cards' product brands, leaving out every form (name, alias) of the brand and its competitors. Listed when named in at least ${MIN_ANSWERS} answers in range, most named first. Track one with add_competitor. Dates are YYYY-MM-DD (UTC); omit both for all history.`,
-  run: async (ctx, p) => {
-    const { brand, filters } = await resolveFilters(ctx, p);
-    const entities = await brandEntities(ctx.stores.pg, brand);
-    const forms = entities.flatMap((e) => [e.name, ...e.aliases]);
-    return ctx.cached(
-      brand,
-      ['untracked-brands', filters, forms],
-      async () => ({ brands: await untracked(ctx.stores.ch, filters, forms) }),
-      filters.to,
-    );
-  },
-});
+export const untrackedBrands = withAnalysisVersions(
+  operation({
+    name: 'untracked-brands',
+    method: 'GET',
+    tool: 'get_untracked_brands',
+    metrics: true,
+    errors: [topicNotFound],
+    params: z.object(topicFilters),
+    result: UntrackedBrands,
+    description: `Brands the AI answers name that you do not track: the name opening a numbered or bulleted list item, a bold name, and shopping cards' product brands, leaving out every form (name, alias) of the brand and its competitors. Listed when named in at least ${MIN_ANSWERS} answers in range, most named first. Track one with add_competitor. Dates are YYYY-MM-DD (UTC); omit both for all history.`,
+    run: async (ctx, p) => {
+      const { brand, filters } = await resolveFilters(ctx, p);
+      const entities = await brandEntities(ctx.stores.pg, brand);
+      const forms = entities.flatMap((e) => [e.name, ...e.aliases]);
+      return ctx.cached(
+        brand,
+        ['untracked-brands', filters, forms],
+        async () => ({ brands: await untracked(ctx.stores.ch, filters, forms) }),
+        filters.to,
+      );
+    },
+  }),
+);

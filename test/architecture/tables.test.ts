@@ -29,6 +29,7 @@ const OWNER: Record<string, string> = {
   webhook_attempts: 'webhooks',
   webhook_digests: 'webhooks',
   capture_runs: 'tracking',
+  tracker_readings: 'tracking',
   alert_rules: 'alerts',
   alerts: 'alerts',
   reanalyses: 'tenancy',
