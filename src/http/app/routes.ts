@@ -4,6 +4,7 @@
 // A request for a page without a live session is sent to sign in first. `/` leads to /app.
 import Router from '@koa/router';
 import type Koa from 'koa';
+import compress from 'koa-compress';
 import type { AppDeps } from '../../operations/context.ts';
 import type { Operation } from '../../operations/registry.ts';
 import { createMailer } from '../../runtime/mail.ts';
@@ -167,28 +168,35 @@ ${field({
     ctx.body = shellPage(assets, csrfToken(session.token));
   };
 
+  // The app's scripts, styles, pages and JSON go gzip- or brotli-encoded to a browser that accepts
+  // it (koa-compress negotiates Accept-Encoding, skips bodies under 1 KB and sets Vary).
+  const compressed = compress();
   return (app) => {
     app.use(async (ctx, next) => {
       const underApp = ctx.path === '/app' || ctx.path.startsWith('/app/');
       if (!underApp && ctx.path !== '/') return next();
-      appHeaders(ctx);
-      if (ctx.path.startsWith(ASSETS_PREFIX)) return serveAsset(ctx, assets);
-      await next();
-      // A path nothing answered (a 404 without a body) is a page the script draws.
-      if (
-        ctx.status === 404 &&
-        ctx.body == null &&
-        underApp &&
-        !ctx.path.startsWith('/app/api/') &&
-        ctx.method === 'GET'
-      ) {
-        await shell(ctx, async () => {});
-      }
+      return compressed(ctx, () => served(ctx, next, underApp));
     });
     app.use(api.routes());
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   };
+
+  async function served(ctx: Koa.Context, next: Koa.Next, underApp: boolean) {
+    appHeaders(ctx);
+    if (ctx.path.startsWith(ASSETS_PREFIX)) return serveAsset(ctx, assets);
+    await next();
+    // A path nothing answered (a 404 without a body) is a page the script draws.
+    if (
+      ctx.status === 404 &&
+      ctx.body == null &&
+      underApp &&
+      !ctx.path.startsWith('/app/api/') &&
+      ctx.method === 'GET'
+    ) {
+      await shell(ctx, async () => {});
+    }
+  }
 }
 
 function serveAsset(ctx: Koa.Context, assets: AppAssets): void {
