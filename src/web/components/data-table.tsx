@@ -1,10 +1,14 @@
 // A table of the dashboard: a real <table> (caption, column headers with scope) and a "Download
 // CSV" button that writes a header row and every row of the table at the page's filters, not only
-// those on screen: `allRows()` fetches the whole list when the table shows a page of it.
+// those on screen: `allRows()` fetches the whole list when the table shows a page of it. Every
+// column with a value sorts by a click on its header (the order announced with aria-sort; a table
+// showing a page of a list sorts that page), and a column of numbers writes them with one count
+// of decimals (table-order.ts). A table wider than the screen scrolls inside its own region.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { type CsvValue, downloadText, toCsv } from '../csv.ts';
 import { messageOf } from '../api.ts';
+import { decimalsOf, type Direction, padDecimals, type SortValue, sortRows } from './table-order.ts';
 
 export interface Column<Row> {
   key: string;
@@ -22,6 +26,10 @@ export interface Column<Row> {
   csvOnly?: boolean;
   /** A class for the column's cells (e.g. `actions-cell`). */
   cellClass?: string;
+  /** What the column sorts by; by default its CSV value. */
+  sort?: (row: Row) => SortValue;
+  /** Not sortable (a column of buttons is not, nor one without a value). */
+  noSort?: boolean;
 }
 
 export interface DataTableProps<Row> {
@@ -62,9 +70,25 @@ export function tableCsv<Row>(columns: Column<Row>[], rows: Row[]): string {
   );
 }
 
+const sortable = <Row,>(c: Column<Row>) => !c.noSort && (!!c.sort || !c.noCsv);
+const sortValue = <Row,>(c: Column<Row>, row: Row): SortValue => (c.sort ? c.sort(row) : csvValue(c, row));
+
+/** A header's label, as a button that sorts by the column. */
+function SortButton<Row>(p: { column: Column<Row>; direction?: Direction; onSort: () => void }) {
+  return (
+    <button type="button" class="sort-button" onClick={p.onSort}>
+      {p.column.hideLabel ? <span class="sr-only">{p.column.label}</span> : p.column.label}
+      <span class="sort-mark" aria-hidden="true">
+        {p.direction === 'ascending' ? '▲' : p.direction === 'descending' ? '▼' : '↕'}
+      </span>
+    </button>
+  );
+}
+
 export function DataTable<Row>(p: DataTableProps<Row>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [order, setOrder] = useState<{ key: string; direction: Direction }>();
   const download = async () => {
     if (!p.csvName) return;
     setBusy(true);
@@ -80,6 +104,22 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
   };
   if (!p.rows.length && p.empty !== undefined) return <p class="empty">{p.empty}</p>;
   const shown = p.columns.filter((c) => !c.csvOnly);
+  const sortedBy = order && shown.find((c) => c.key === order.key);
+  const rows = sortedBy && order ? sortRows(p.rows, (r) => sortValue(sortedBy, r), order.direction) : p.rows;
+  const sortBy = (c: Column<Row>) => {
+    // Numbers first from the largest, text from A; a second click turns the order round.
+    const first: Direction = c.align === 'right' ? 'descending' : 'ascending';
+    const again = order?.key === c.key;
+    setOrder({
+      key: c.key,
+      direction: again ? (order.direction === 'ascending' ? 'descending' : 'ascending') : first,
+    });
+  };
+  // The cells drawn once, and for each column of numbers the most decimals any of its figures has.
+  const cells = rows.map((row) => shown.map((c) => cell(c, row)));
+  const decimals = shown.map((c, j) =>
+    c.align === 'right' ? Math.max(0, ...cells.map((r) => decimalsOf(r[j]) ?? 0)) : 0,
+  );
   return (
     <div class={`data-table${p.class ? ` ${p.class}` : ''}`}>
       {p.csvName && (
@@ -100,34 +140,51 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
           )}
         </div>
       )}
-      <div class="table-scroll">
+      {/* Focusable and named, so a keyboard can scroll a table wider than a phone (WCAG 2.1.1). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keys */}
+      <section class="table-scroll" tabIndex={0} aria-label={p.caption}>
         <table>
           <caption class={p.showCaption ? 'table-caption' : 'sr-only'}>{p.caption}</caption>
           <thead>
             <tr>
               {shown.map((c) => (
-                <th key={c.key} scope="col" class={c.align === 'right' ? 'num' : undefined}>
-                  {c.hideLabel ? <span class="sr-only">{c.label}</span> : c.label}
+                <th
+                  key={c.key}
+                  scope="col"
+                  class={c.align === 'right' ? 'num' : undefined}
+                  aria-sort={order?.key === c.key ? order.direction : undefined}
+                >
+                  {sortable(c) ? (
+                    <SortButton
+                      column={c}
+                      direction={order?.key === c.key ? order.direction : undefined}
+                      onSort={() => sortBy(c)}
+                    />
+                  ) : c.hideLabel ? (
+                    <span class="sr-only">{c.label}</span>
+                  ) : (
+                    c.label
+                  )}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {p.rows.map((row, i) => (
-              <tr key={p.rowKey ? p.rowKey(row, i) : i}>
-                {shown.map((c) => (
+            {rows.map((row, i) => (
+              <tr key={p.rowKey ? p.rowKey(row, p.rows.indexOf(row)) : p.rows.indexOf(row)}>
+                {shown.map((c, j) => (
                   <td
                     key={c.key}
                     class={[c.align === 'right' ? 'num' : '', c.cellClass ?? ''].join(' ').trim() || undefined}
                   >
-                    {cell(c, row)}
+                    {decimals[j] > 0 ? padDecimals(cells[i][j], decimals[j]) : cells[i][j]}
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </div>
   );
 }

@@ -7,7 +7,8 @@
 // no figure waits for it: it goes once the page's own reads are answered (read priority `idle`).
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
-import { type Filters, lastDays, useFilters } from '../filters.ts';
+import { type Filters, lastDays, useFilters, withoutFilters } from '../filters.ts';
+import { navigate, useLocation } from '../router.ts';
 
 interface Choices {
   models: { value: string; label: string }[];
@@ -112,6 +113,7 @@ export type FilterName = 'dates' | 'model' | 'region' | 'topic';
 export function FilterBar(p: { brandId: string; only?: FilterName[] }) {
   const wants = (f: FilterName) => !p.only || p.only.includes(f);
   const [filters, setFilters] = useFilters();
+  const { path, query } = useLocation();
   const choices = useChoices(p.brandId);
   const [custom, setCustom] = useState(false);
   const preset = presetOf(filters);
@@ -192,6 +194,16 @@ export function FilterBar(p: { brandId: string; only?: FilterName[] }) {
           onChange={(topic_id) => setFilters({ topic_id })}
         />
       )}
+      <button
+        type="button"
+        class="link reset-filters"
+        onClick={() => {
+          setCustom(false);
+          navigate(withoutFilters(path, query));
+        }}
+      >
+        Reset filters
+      </button>
     </search>
   );
 }
