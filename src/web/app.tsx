@@ -8,6 +8,7 @@ import { useLoad } from './load.ts';
 import { match, navigate, useLocation } from './router.ts';
 import { hrefOf, routes } from './routes.ts';
 import { PageHead, Problem } from './components/page.tsx';
+import { PageBoundary } from './components/page-boundary.tsx';
 
 function NotFound() {
   return (
@@ -58,7 +59,9 @@ export function App() {
   if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) page = <NotFound />;
   return (
     <AppContext.Provider value={{ me, brands, brand, reloadBrands: loaded.reload }}>
-      <Layout current={found?.route}>{page}</Layout>
+      <Layout current={found?.route}>
+        <PageBoundary key={path}>{page}</PageBoundary>
+      </Layout>
     </AppContext.Provider>
   );
 }

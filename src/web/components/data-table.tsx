@@ -70,8 +70,15 @@ export function tableCsv<Row>(columns: Column<Row>[], rows: Row[]): string {
   );
 }
 
-const sortable = <Row,>(c: Column<Row>) => !c.noSort && (!!c.sort || !c.noCsv);
 const sortValue = <Row,>(c: Column<Row>, row: Row): SortValue => (c.sort ? c.sort(row) : csvValue(c, row));
+/** A column sorts when it has a value to sort by (a column of buttons has none). */
+const sortable = <Row,>(c: Column<Row>, rows: Row[]) =>
+  !c.noSort &&
+  !c.hideLabel &&
+  rows.some((r) => {
+    const v = sortValue(c, r);
+    return v !== null && v !== undefined && v !== '';
+  });
 
 /** A header's label, as a button that sorts by the column. */
 function SortButton<Row>(p: { column: Column<Row>; direction?: Direction; onSort: () => void }) {
@@ -154,7 +161,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
                   class={c.align === 'right' ? 'num' : undefined}
                   aria-sort={order?.key === c.key ? order.direction : undefined}
                 >
-                  {sortable(c) ? (
+                  {sortable(c, p.rows) ? (
                     <SortButton
                       column={c}
                       direction={order?.key === c.key ? order.direction : undefined}

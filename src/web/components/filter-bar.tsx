@@ -7,6 +7,7 @@
 // no figure waits for it: it goes once the page's own reads are answered (read priority `idle`).
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
+import { platformName } from '../../tenancy/tracked.ts';
 import { type Filters, lastDays, useFilters, withoutFilters } from '../filters.ts';
 import { navigate, useLocation } from '../router.ts';
 
@@ -36,7 +37,7 @@ async function loadModels(brandId: string): Promise<Choices['models']> {
     'idle',
   );
   return comparison.share_of_voice.by_platform
-    .map((m) => ({ value: m.model_used, label: `${m.platform} · ${m.model_used}` }))
+    .map((m) => ({ value: m.model_used, label: `${platformName(m.platform)} · ${m.model_used}` }))
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 

@@ -17,7 +17,7 @@ import { QuerySelect } from '../components/query-select.tsx';
 import { Loading, PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import { OutsideLink } from '../components/outside-link.tsx';
 import type { PageProps } from '../routes.ts';
-import { PLATFORMS } from '../../tenancy/tracked.ts';
+import { PLATFORMS, platformName } from '../../tenancy/tracked.ts';
 import './activity.css';
 
 interface Card {
@@ -169,7 +169,7 @@ function ProductVisibility(p: { brandId: string; title: string }) {
                 label: 'Platform',
                 render: (r: Visibility['by_platform'][number]) => (
                   <BarLabel value={r.count} max={maxCount(v.by_platform)}>
-                    {r.platform}
+                    {platformName(r.platform)}
                   </BarLabel>
                 ),
               },
@@ -312,7 +312,7 @@ export function ShoppingPage(p: PageProps) {
           name="platform"
           label="Platform"
           all="All platforms"
-          options={PLATFORMS.map((x) => ({ value: x, label: x }))}
+          options={PLATFORMS.map((x) => ({ value: x, label: platformName(x) }))}
         />
         <QuerySelect
           name="region"
@@ -391,7 +391,7 @@ export function ShoppingPage(p: PageProps) {
                     })}
                     onClick={followLink}
                   >
-                    {c.platform}
+                    {platformName(c.platform)}
                     {c.region ? ` · ${c.region}` : ''}
                   </a>
                 ),

@@ -139,17 +139,22 @@ export function MembersPage() {
                 label: 'Actions',
                 hideLabel: true,
                 cellClass: 'actions-cell',
-                render: (m) => (
-                  <div class="actions">
-                    <button type="button" onClick={() => setRole(m, m.role === 'admin' ? 'member' : 'admin')}>
-                      {m.role === 'admin' ? 'Make member' : 'Make admin'}
-                      <span class="sr-only">: {m.email}</span>
-                    </button>
-                    <button type="button" class="danger" onClick={() => setRemoving(m)}>
-                      Remove <span class="sr-only">{m.email}</span>
-                    </button>
-                  </div>
-                ),
+                render: (m) =>
+                  // The only admin can be neither made a member nor removed (the server refuses
+                  // both): offering the buttons would only lead to a refusal.
+                  m.role === 'admin' && members.data?.filter((x) => x.role === 'admin').length === 1 ? (
+                    <span class="muted">Only admin</span>
+                  ) : (
+                    <div class="actions">
+                      <button type="button" onClick={() => setRole(m, m.role === 'admin' ? 'member' : 'admin')}>
+                        {m.role === 'admin' ? 'Make member' : 'Make admin'}
+                        <span class="sr-only">: {m.email}</span>
+                      </button>
+                      <button type="button" class="danger" onClick={() => setRemoving(m)}>
+                        Remove <span class="sr-only">{m.email}</span>
+                      </button>
+                    </div>
+                  ),
               },
             ]}
           />
