@@ -8,6 +8,9 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { type CsvValue, downloadText, toCsv } from '../csv.ts';
 import { messageOf } from '../api.ts';
+import { useApp } from '../context.ts';
+import { filtersOf } from '../filters.ts';
+import { useLocation } from '../router.ts';
 import { decimalsOf, type Direction, padDecimals, type SortValue, sortRows } from './table-order.ts';
 
 export interface Column<Row> {
@@ -38,8 +41,13 @@ export interface DataTableProps<Row> {
   showCaption?: boolean;
   columns: Column<Row>[];
   rows: Row[];
-  /** The CSV file's name; without it the table has no download (e.g. a settings list). */
+  /**
+   * What the table is, for the CSV file's name (`competitors`); the file is named by brand, table
+   * and dates (csvFileName). Without it the table has no download (e.g. a settings list).
+   */
   csvName?: string;
+  /** The table does not depend on the page's dates (a list of audits): its file name has none. */
+  undated?: boolean;
   /** Every row at the page's filters, for the CSV, when `rows` is only what is on screen. */
   allRows?: () => Promise<Row[]>;
   empty?: ComponentChildren;
@@ -92,7 +100,18 @@ function SortButton<Row>(p: { column: Column<Row>; direction?: Direction; onSort
   );
 }
 
+/**
+ * A CSV file's name says the brand, the table and the dates it holds:
+ * `trailpeak-competitors-2026-10-29-to-2026-11-27.csv` (the dates are the page's filters, UTC days).
+ */
+export function csvFileName(brandSlug: string | undefined, table: string, dates?: { from: string; to: string }) {
+  const parts = [brandSlug, table.replace(/\.csv$/, ''), dates && `${dates.from}-to-${dates.to}`];
+  return `${parts.filter(Boolean).join('-')}.csv`;
+}
+
 export function DataTable<Row>(p: DataTableProps<Row>) {
+  const { brand } = useApp();
+  const { path, query } = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [order, setOrder] = useState<{ key: string; direction: Direction }>();
@@ -102,7 +121,10 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
     setError(undefined);
     try {
       const rows = p.allRows ? await p.allRows() : p.rows;
-      downloadText(p.csvName, tableCsv(p.columns, rows));
+      const onBrand = path.startsWith('/app/brands/');
+      const f = filtersOf(query);
+      const dates = onBrand && !p.undated ? { from: f.date_from, to: f.date_to } : undefined;
+      downloadText(csvFileName(onBrand ? brand?.slug : undefined, p.csvName, dates), tableCsv(p.columns, rows));
     } catch (err) {
       setError(`The CSV could not be made: ${messageOf(err)}`);
     } finally {

@@ -30,7 +30,7 @@ export function AiTrafficPage(p: PageProps) {
     [brandId, range.date_from, range.date_to],
   );
   const t = traffic.data;
-  const csv = (name: string) => `ai-traffic-${name}-${range.date_from}-${range.date_to}.csv`;
+  const csv = (name: string) => `ai-traffic-${name}`;
   return (
     <>
       <PageHead

@@ -146,7 +146,7 @@ export function CompetitorsPage(p: PageProps) {
           <DataTable
             caption="Leaderboard: the brand and its competitors"
             class="leaderboard"
-            csvName="competitors.csv"
+            csvName="competitors"
             rows={rows}
             rowKey={(r) => r.mentioned}
             columns={[
@@ -212,7 +212,7 @@ export function CompetitorsPage(p: PageProps) {
         <Panel title="Share of voice by platform">
           <DataTable
             caption="Share of voice by platform and model"
-            csvName="share-of-voice.csv"
+            csvName="share-of-voice"
             rows={sov.by_platform}
             rowKey={(r) => `${r.platform}/${r.model_used}`}
             empty="No tracked entity is named in these answers."

@@ -92,7 +92,7 @@ function ProductVisibility(p: { brandId: string; title: string }) {
   const span = { date_from: dates[0], date_to: dates[dates.length - 1] };
   const shopping = (more: Record<string, string | undefined>) =>
     answersHref(p.brandId, { mode: 'shopping', ...span, ...more });
-  const csv = (name: string) => `product-${name}.csv`;
+  const csv = (name: string) => `product-${name}`;
   const byDay = (
     <DataTable
       caption="Appearances by day"
@@ -327,7 +327,7 @@ export function ShoppingPage(p: PageProps) {
         {first.data && (
           <DataTable
             caption="Product cards in shopping answers, newest first"
-            csvName="shopping-cards.csv"
+            csvName="shopping-cards"
             allRows={allCards}
             rowKey={(c: Card) => c.id}
             class="cards-table"
