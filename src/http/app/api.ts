@@ -21,6 +21,7 @@ import { baseUrl, MCP_ENDPOINT } from '../oauth-metadata.ts';
 import { BRAND_NOT_FOUND, brandInOrganization } from '../../tenancy/brands.ts';
 import { UUID_RE } from '../../uuid.ts';
 import { checkChange } from './security.ts';
+import { reportRoutes } from './reports.ts';
 import { currentSession, type Session } from './session-cookie.ts';
 
 export const SIGN_IN_FIRST = 'Sign in first';
@@ -181,5 +182,7 @@ export function appApi(deps: AppDeps, operations: Operation[], mailer: Mailer | 
     });
     ctx.body = { changed: true };
   });
+
+  reportRoutes(router, deps, sessionOf);
   return router;
 }

@@ -19,6 +19,7 @@ import { authCard, escapeHtml, field, htmlPage, shellPage } from './html.ts';
 import { appHeaders, checkChange, CROSS_SITE, csrfToken, fromAnotherSite } from './security.ts';
 import { clearSessionCookie, currentSession, setSessionCookie, sessionToken } from './session-cookie.ts';
 import { signIn, signInPage } from './sign-in.ts';
+import { unsubscribeRoutes } from './reports.ts';
 
 /** Where to go after signing in: an app path of this site only (never `//host` or another scheme). */
 export function safeNext(next: string | undefined): string {
@@ -153,6 +154,8 @@ ${field({
     ctx.status = 303;
     ctx.redirect('/app');
   });
+
+  unsubscribeRoutes(router, deps, page);
 
   const api = appApi(deps, operations, createMailer(config.mail));
 
