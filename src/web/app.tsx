@@ -2,7 +2,7 @@
 // address names is drawn in the frame. `/app` opens the first brand (or the one last picked).
 import { useEffect } from 'preact/hooks';
 import { get, read } from './api.ts';
-import { AppContext, rememberedBrand, type Brand, type Me } from './context.ts';
+import { AppContext, rememberBrand, rememberedBrand, type Brand, type Me } from './context.ts';
 import { Layout } from './layout.tsx';
 import { useLoad } from './load.ts';
 import { match, navigate, useLocation } from './router.ts';
@@ -38,6 +38,12 @@ export function App() {
   const brandId = found?.params?.brandId ?? rememberedBrand() ?? undefined;
   const brand = brands.find((b) => b.id === brandId) ?? brands[0];
   const home = path === '/app' || path === '/app/';
+
+  // The brand in view is remembered, so a settings page (and the way back from it) keeps it.
+  useEffect(() => {
+    if (found?.params?.brandId && brands.some((b) => b.id === found.params?.brandId))
+      rememberBrand(found.params.brandId);
+  }, [found?.params?.brandId, brands]);
 
   useEffect(() => {
     if (!loaded.data) return;

@@ -44,6 +44,7 @@ function BrandPicker() {
         value={brand?.id}
         onChange={async (e) => {
           const id = e.currentTarget.value;
+          if (id === brand?.id) return;
           rememberBrand(id);
           // On a brand's page, the same page of the other brand; elsewhere the page stays.
           const onBrandPage = location.pathname.startsWith('/app/brands/');
