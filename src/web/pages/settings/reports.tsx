@@ -111,7 +111,7 @@ export function ReportsPage() {
       {r && (
         <Panel title="Subscribe">
           {!r.mail_configured && (
-            <p class="notice" role="status">
+            <p class="notice warn" role="status">
               Email reports need <code>SMTP_URL</code>, which is not set on this server: ask whoever runs it to set it.
               Until then nothing can be mailed.
             </p>
