@@ -50,6 +50,14 @@ export function underApi(path: string): boolean {
 export async function createApp(opts: AppOptions): Promise<Koa> {
   const app = new Koa();
   app.proxy = opts.config.trustProxy;
+  // What fails after the answer has begun (a streamed body): a client that went away mid-answer (a
+  // read the app aborted, a closed tab) is no fault of ours; anything else goes to the log, not to
+  // Koa's default print on stderr.
+  app.on('error', (err: NodeJS.ErrnoException, ctx?: Koa.Context) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    if ((err as { status?: number }).status === 404 || (err as { expose?: boolean }).expose) return;
+    (ctx?.state.log ?? opts.log).error({ err }, 'response failed');
+  });
   const limiter = await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg);
   // Key-protected raw endpoints whose own rate limit stands in for the API's: the crawler-log batch,
   // which log forwarders post far more often than people call the API (docs/api.md section 14).
