@@ -1,10 +1,11 @@
-// The frame of every signed-in page: a skip link, the sidebar (wordmark, brand picker, the
-// brand's pages, Settings, who is signed in and Sign out) and the page itself. On a phone the
+// The frame of every signed-in page: a skip link, the sidebar (wordmark, the Organization select for
+// a person in several, brand picker, the brand's pages, Settings, who is signed in and Sign out) and
+// the page itself. On a phone the
 // sidebar folds behind a `Menu` button, so the first screen is the page's title and figures.
 // Every link of the sidebar and the brand picker carries the filters of the address in view.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { read } from './api.ts';
+import { messageOf, post, read } from './api.ts';
 import { useApp, rememberBrand } from './context.ts';
 import { keepFilters } from './filter-keys.ts';
 import { followAppLinks, followLink, navigate } from './router.ts';
@@ -88,6 +89,43 @@ async function filtersForBrand(fromId: string | undefined, toId: string): Promis
   return query;
 }
 
+/** Switches the session's organization; the app starts again on its first brand. */
+function OrganizationPicker() {
+  const { me } = useApp();
+  const [problem, setProblem] = useState<string>();
+  if (me.organizations.length < 2) return null;
+  return (
+    <div class="brand-picker">
+      <label for="organization-picker">Organization</label>
+      <select
+        id="organization-picker"
+        value={me.organization?.id}
+        onChange={async (e) => {
+          const id = e.currentTarget.value;
+          setProblem(undefined);
+          try {
+            await post('/organization', { organization_id: id });
+            location.assign('/app');
+          } catch (err) {
+            setProblem(messageOf(err));
+          }
+        }}
+      >
+        {me.organizations.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+      {problem && (
+        <p class="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function csrf(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 }
@@ -126,6 +164,7 @@ export function Layout(p: { current?: PageRoute; children: ComponentChildren }) 
           </button>
         </div>
         <div class="sidebar-menu" id="sidebar-menu">
+          <OrganizationPicker />
           <BrandPicker />
           <nav aria-label="Main">
             {brand && brandPages.length > 0 && (
