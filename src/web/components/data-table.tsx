@@ -88,14 +88,11 @@ const sortable = <Row,>(c: Column<Row>, rows: Row[]) =>
     return v !== null && v !== undefined && v !== '';
   });
 
-/** A header's label, as a button that sorts by the column. */
-function SortButton<Row>(p: { column: Column<Row>; direction?: Direction; onSort: () => void }) {
+/** A header's label, as a button that sorts by the column (its mark is drawn by CSS, not text). */
+function SortButton<Row>(p: { column: Column<Row>; onSort: () => void }) {
   return (
     <button type="button" class="sort-button" onClick={p.onSort}>
       {p.column.hideLabel ? <span class="sr-only">{p.column.label}</span> : p.column.label}
-      <span class="sort-mark" aria-hidden="true">
-        {p.direction === 'ascending' ? '▲' : p.direction === 'descending' ? '▼' : '↕'}
-      </span>
     </button>
   );
 }
@@ -184,11 +181,7 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
                   aria-sort={order?.key === c.key ? order.direction : undefined}
                 >
                   {sortable(c, p.rows) ? (
-                    <SortButton
-                      column={c}
-                      direction={order?.key === c.key ? order.direction : undefined}
-                      onSort={() => sortBy(c)}
-                    />
+                    <SortButton column={c} onSort={() => sortBy(c)} />
                   ) : c.hideLabel ? (
                     <span class="sr-only">{c.label}</span>
                   ) : (
