@@ -127,7 +127,7 @@ function Sessions() {
           ]}
         />
       )}
-      <div>
+      <div class="after-table">
         <button type="button" onClick={signOutOthers} disabled={!others}>
           Sign out other sessions
         </button>
