@@ -40,6 +40,7 @@ const OWNER: Record<string, string> = {
   sessions: 'tenancy',
   sign_in_failures: 'tenancy',
   invitations: 'tenancy',
+  report_subscriptions: 'reports',
   job_runs: 'jobs',
   schema_migrations: 'stores',
   service_keys: 'stores',

@@ -18,6 +18,7 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { AppLink, FigureCard, percent } from './figure-parts.tsx';
+import { platformName } from '../../tenancy/tracked.ts';
 
 interface Figures {
   name: string;
@@ -167,7 +168,7 @@ export function CompetitorsPage(p: PageProps) {
           <DataTable
             caption="Leaderboard: the brand and its competitors"
             class="leaderboard"
-            csvName="competitors.csv"
+            csvName="competitors"
             rows={rows}
             rowKey={(r) => r.mentioned}
             columns={[
@@ -241,12 +242,17 @@ export function CompetitorsPage(p: PageProps) {
         <Panel title="Share of voice by platform">
           <DataTable
             caption="Share of voice by platform and model"
-            csvName="share-of-voice.csv"
+            csvName="share-of-voice"
             rows={sov.by_platform}
             rowKey={(r) => `${r.platform}/${r.model_used}`}
             empty="No tracked entity is named in these answers."
             columns={[
-              { key: 'platform', label: 'Platform' },
+              {
+                key: 'platform',
+                label: 'Platform',
+                render: (r) => platformName(r.platform),
+                csv: (r) => platformName(r.platform),
+              },
               { key: 'model_used', label: 'Model' },
               {
                 key: 'sov_pct',
@@ -261,7 +267,7 @@ export function CompetitorsPage(p: PageProps) {
                 render: (r) => (
                   <AppLink
                     href={href({ model: r.model_used, mentioned: 'brand' })}
-                    label={`${r.brand_mentions} brand mentions on ${r.model_used}: the answers`}
+                    label={`${r.brand_mentions} brand mentions on ${platformName(r.platform)} (${r.model_used}): the answers`}
                   >
                     {r.brand_mentions}
                   </AppLink>
@@ -274,7 +280,7 @@ export function CompetitorsPage(p: PageProps) {
                 render: (r) => (
                   <AppLink
                     href={href({ model: r.model_used })}
-                    label={`${r.competitor_mentions} competitor mentions on ${r.model_used}: the answers`}
+                    label={`${r.competitor_mentions} competitor mentions on ${platformName(r.platform)} (${r.model_used}): the answers`}
                   >
                     {r.competitor_mentions}
                   </AppLink>
@@ -317,7 +323,7 @@ function PlatformRates(p: { comparison: Comparison; href: (more: Record<string, 
     <Panel title="Mention rate by platform">
       <DataTable<PlatformRow>
         caption="Mention rate by platform: the brand and each competitor"
-        csvName="mention-rate-by-platform.csv"
+        csvName="mention-rate-by-platform"
         rows={c.platforms}
         rowKey={(r) => r.platform}
         empty="No answers in this range."
@@ -395,7 +401,7 @@ function UntrackedPanel(p: {
       {list.data && (
         <DataTable<Brand>
           caption="Untracked brands named in the answers"
-          csvName="untracked-brands.csv"
+          csvName="untracked-brands"
           rows={list.data.brands}
           rowKey={(b) => b.name}
           empty="No untracked name appears in 3 answers or more in this range."

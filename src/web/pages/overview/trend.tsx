@@ -97,7 +97,7 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; metric: Metr
   const table = (
     <DataTable<EntityTrend['buckets'][number]>
       caption={`${name} by ${p.granularity}`}
-      csvName={`entity-trend-${p.metric}-${p.granularity}.csv`}
+      csvName={`entity-trend-${p.metric}-${p.granularity}`}
       rows={buckets}
       rowKey={(b) => b.date}
       columns={[
