@@ -333,21 +333,14 @@ function PlatformRates(p: { comparison: Comparison; href: (more: Record<string, 
             key: 'answers',
             label: 'Answers',
             align: 'right',
-            render: (r) => (
-              <AppLink href={p.href({ platform: r.platform })} label={`${r.answers} answers on ${r.platform}`}>
-                {r.answers}
-              </AppLink>
-            ),
+            render: (r) => <AppLink href={p.href({ platform: r.platform })}>{r.answers}</AppLink>,
           },
           ...entities.map((e) => ({
             key: e.id,
             label: e.name,
             align: 'right' as const,
             render: (r: PlatformRow) => (
-              <AppLink
-                href={p.href({ platform: r.platform, mentioned: e.mentioned })}
-                label={`${e.name} on ${r.platform}: ${r.mention_rates[e.id]}%, the answers naming it`}
-              >
+              <AppLink href={p.href({ platform: r.platform, mentioned: e.mentioned })}>
                 {percent(r.mention_rates[e.id])}
               </AppLink>
             ),
