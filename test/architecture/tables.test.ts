@@ -39,6 +39,7 @@ const OWNER: Record<string, string> = {
   sessions: 'tenancy',
   sign_in_failures: 'tenancy',
   invitations: 'tenancy',
+  setup_codes: 'tenancy',
   job_runs: 'jobs',
   schema_migrations: 'stores',
   service_keys: 'stores',

@@ -18,6 +18,7 @@ import { authCard, escapeHtml, field, htmlPage, shellPage } from './html.ts';
 import { appHeaders, checkChange, CROSS_SITE, csrfToken, fromAnotherSite } from './security.ts';
 import { clearSessionCookie, currentSession, setSessionCookie, sessionToken } from './session-cookie.ts';
 import { signIn, signInPage } from './sign-in.ts';
+import { setupRoutes } from './setup.ts';
 
 /** Where to go after signing in: an app path of this site only (never `//host` or another scheme). */
 export function safeNext(next: string | undefined): string {
@@ -57,6 +58,7 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   router.get('/', (ctx) => {
     ctx.redirect('/app');
   });
+  setupRoutes(router, deps, { page, refused, formLimit });
 
   router.get('/app/sign-in', async (ctx) => {
     if (await currentSession(ctx, pg)) return ctx.redirect(safeNext(String(ctx.query.next ?? '')));
