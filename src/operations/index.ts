@@ -19,6 +19,8 @@ import { workspaceOperations } from './workspace.ts';
 import { visibilityChange } from './visibility-change.ts';
 import { citationGap } from './citation-gap.ts';
 import { usage } from './usage.ts';
+import { brandProposal } from './brand-proposal.ts';
+import { captureNow, captureProgress } from './capture-now.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -46,5 +48,8 @@ export const operations: Operation[] = [
   ...alertOperations,
   ...answerOperations,
   ...workspaceOperations,
+  brandProposal,
+  captureNow,
+  captureProgress,
   usage,
 ];

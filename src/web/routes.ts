@@ -20,6 +20,7 @@ import { AlertsPage } from './pages/settings/alerts.tsx';
 import { UsagePage } from './pages/settings/usage.tsx';
 import { ConnectPage } from './pages/settings/connect.tsx';
 import { AccountPage } from './pages/settings/account.tsx';
+import { NewBrandPage } from './pages/new-brand.tsx';
 
 export interface PageProps {
   params: Record<string, string>;
@@ -30,7 +31,8 @@ export interface PageRoute {
   path: string;
   /** The link's text in the navigation. */
   label: string;
-  nav: 'brand' | 'settings';
+  /** `none`: reached from a link on another page (New brand), not listed in the sidebar. */
+  nav: 'brand' | 'settings' | 'none';
   /** Shown to admins only (the server refuses others anyway). */
   admin?: boolean;
   Page: FunctionComponent<PageProps>;
@@ -65,6 +67,7 @@ export const routes: PageRoute[] = [
   { path: '/app/settings/usage', label: 'Usage', nav: 'settings', Page: UsagePage },
   { path: '/app/settings/connect', label: 'Connect', nav: 'settings', Page: ConnectPage },
   { path: '/app/settings/account', label: 'Account', nav: 'settings', Page: AccountPage },
+  { path: '/app/brands/new', label: 'New brand', nav: 'none', Page: NewBrandPage },
 ];
 
 /** A route's path with the brand filled in. */

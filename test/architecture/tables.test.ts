@@ -29,6 +29,7 @@ const OWNER: Record<string, string> = {
   webhook_attempts: 'webhooks',
   webhook_digests: 'webhooks',
   capture_runs: 'tracking',
+  capture_requests: 'tracking',
   alert_rules: 'alerts',
   alerts: 'alerts',
   reanalyses: 'tenancy',
