@@ -31,6 +31,7 @@ import { useCursorKey } from './cursor.ts';
 import { serviceKey } from './stores/service-keys.ts';
 import { appMount } from './http/app/routes.ts';
 import { newSetupCode, setupAddress, setupOpen } from './tenancy/setup.ts';
+import { priceTable } from './tracking/capture/prices.ts';
 
 export interface RunningServer {
   url: string;
@@ -64,6 +65,8 @@ export async function startServer(
     if (applied.postgres.length || applied.clickhouse.length) log.info(applied, 'migrations applied');
     // Paging cursors are signed with the key all instances share, so any of them takes another's.
     useCursorKey(await serviceKey(stores.pg, 'cursor'));
+    // The cost preview's price table: a PROVIDER_PRICES file that does not parse stops the start.
+    priceTable(config.tracking);
 
     const deps = {
       config,

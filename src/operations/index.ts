@@ -21,6 +21,7 @@ import { citationGap } from './citation-gap.ts';
 import { usage } from './usage.ts';
 import { brandProposal } from './brand-proposal.ts';
 import { captureNow, captureProgress } from './capture-now.ts';
+import { captureEstimate } from './capture-estimate.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -51,5 +52,6 @@ export const operations: Operation[] = [
   brandProposal,
   captureNow,
   captureProgress,
+  captureEstimate,
   usage,
 ];

@@ -20,7 +20,9 @@ test.before(async () => {
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Trailpeak",
 "alternateName":["Trail Peak","TP Gear"],"legalName":"Trailpeak GmbH"}</script></head><body><p>Hi</p></body></html>`,
     },
-    '/og': { body: '<html><head><title>Welcome</title><meta property="og:site_name" content="Northwind"></head></html>' },
+    '/og': {
+      body: '<html><head><title>Welcome</title><meta property="og:site_name" content="Northwind"></head></html>',
+    },
     '/title': { body: '<html><head><title>Best trail shoes – Example</title></head><body></body></html>' },
     '/json': { type: 'application/json', body: '{"hello":"world"}' },
     '/to-private': redirect('http://10.0.0.7/'),
