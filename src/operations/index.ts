@@ -22,6 +22,9 @@ import { usage } from './usage.ts';
 import { brandProposal } from './brand-proposal.ts';
 import { captureNow, captureProgress } from './capture-now.ts';
 import { captureEstimate } from './capture-estimate.ts';
+import { platforms } from './platforms.ts';
+import { setupSuggestions } from './setup-suggestions.ts';
+import { checklist, dismissChecklistOperation } from './checklist.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -53,5 +56,9 @@ export const operations: Operation[] = [
   captureNow,
   captureProgress,
   captureEstimate,
+  platforms,
+  setupSuggestions,
+  checklist,
+  dismissChecklistOperation,
   usage,
 ];

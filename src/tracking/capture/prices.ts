@@ -10,6 +10,7 @@ import { PLATFORMS, type Platform } from '../../tenancy/tracked.ts';
 import type { Plan } from '../../tenancy/quotas.ts';
 import { PLAN_PLATFORMS } from './plan.ts';
 import { PROVIDERS, providerOf } from './engines/registry.ts';
+import { platformConfigured } from './platform-status.ts';
 
 /** A month of the preview: 30 daily captures. */
 export const DAYS_PER_MONTH = 30;
@@ -130,7 +131,7 @@ export function estimate(
       provider,
       model: tracking.providers[provider].model,
       priced_model: priced?.model ?? null,
-      configured: tracking.engine === 'simulated' || Boolean(tracking.providers[provider].apiKey),
+      configured: platformConfigured(tracking, platform),
       key_variable: PROVIDERS[provider].keyVariable,
       captures_per_day: captures,
       captures_per_month: month,
