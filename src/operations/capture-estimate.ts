@@ -31,6 +31,7 @@ const Price = z.object({
 
 const Estimate = z.object({
   currency: z.literal('USD'),
+  samples: z.number().int().describe('Answers per prompt, platform and region a day in this estimate'),
   days_per_month: z.number().int(),
   price_table: z.enum(['built-in', 'PROVIDER_PRICES']),
   platforms: z.array(
@@ -94,11 +95,11 @@ export const captureEstimate = operation({
       const regions = p.regions?.length ? p.regions.length : 1;
       const plan = await planOf(ctx.stores.pg, brand.organization_id);
       const chosen = chosenSetup(plan, { platforms: p.platforms, prompts, regions, samples });
-      return estimate(tracking, chosen.perDay, chosen.notOnPlan);
+      return { ...estimate(tracking, chosen.perDay, chosen.notOnPlan), samples };
     }
     const slots = await planSlots(ctx.stores.pg, { brandId: brand.id, day: '2000-01-01', samples });
     const perDay = new Map<Platform, number>();
     for (const s of slots) perDay.set(s.platform, (perDay.get(s.platform) ?? 0) + 1);
-    return estimate(tracking, perDay);
+    return { ...estimate(tracking, perDay), samples };
   },
 });

@@ -53,7 +53,7 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  opts: { embeddedPostgres?: boolean; embeddedClickHouse?: boolean } = {},
+  opts: { embeddedPostgres?: boolean; embeddedClickHouse?: boolean; log?: pino.Logger } = {},
 ): Promise<TestServer> {
   const db = opts.embeddedPostgres ? await freshDatabase('') : await freshDatabase();
   const clickhouseServer = process.env.TEST_CLICKHOUSE === 'http' && !opts.embeddedClickHouse;
@@ -80,7 +80,7 @@ export async function startTestServer(
     ...overrides,
   };
   const config = loadConfig(env);
-  const server = await startServer(config, { log: pino({ level: 'silent' }) });
+  const server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }) });
   return {
     ...server,
     dataDir,

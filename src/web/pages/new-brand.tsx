@@ -69,7 +69,7 @@ export function NewBrandPage() {
         title="New brand"
         intro="Start from the brand's website: its home page tells us the name, domain and other names it goes by."
       />
-      <Panel title="Website" id="website-heading">
+      <Panel title="Start from its website" id="website-heading">
         <form class="grid-form" onSubmit={propose} aria-labelledby="website-heading">
           <Field
             id="website"
@@ -89,7 +89,7 @@ export function NewBrandPage() {
         </form>
       </Panel>
       {proposal && (
-        <Panel title="Brand" id="proposal-heading">
+        <Panel title="Check what the site says" id="proposal-heading">
           <form class="grid-form" onSubmit={create} aria-labelledby="proposal-heading">
             <Field
               id="brand-name"
