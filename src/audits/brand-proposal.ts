@@ -22,19 +22,19 @@ const MAX_NAME = 100;
 /** `acme.example` or `https://acme.example/x`: an http(s) URL, https assumed without a scheme. */
 export function websiteUrl(input: string): string {
   const text = input.trim();
-  if (!text) throw new AuditFailure('Website is required');
+  if (!text) throw new AuditFailure('website is required');
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    throw new AuditFailure('Website must be an address such as acme.example');
+    throw new AuditFailure('website must be an address such as acme.example');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AuditFailure('Website must be an http or https address');
+    throw new AuditFailure('website must be an http or https address');
   }
   if (!url.hostname.includes('.') && url.hostname !== 'localhost') {
-    throw new AuditFailure('Website must be an address such as acme.example');
+    throw new AuditFailure('website must be an address such as acme.example');
   }
   return url.toString();
 }

@@ -15,8 +15,8 @@ export const brandProposal = operation({
   method: 'GET',
   openWorld: true, // fetches the site's home page
   errors: [
-    { status: 400, message: 'The page is not HTML (Content-Type: application/json)' },
-    { status: 400, message: 'Website must be an address such as acme.example' },
+    { status: 400, message: 'website could not be read: The page is not HTML (Content-Type: application/json)' },
+    { status: 400, message: 'website must be an address such as acme.example' },
   ],
   params: z.object({
     website: z.string().max(2000).describe("The brand's website, e.g. acme.example or https://acme.example/"),
@@ -37,8 +37,10 @@ export const brandProposal = operation({
         timeoutMs: proposalTimeout(ctx.config.audits.timeoutMs),
       });
     } catch (err) {
-      if (err instanceof AuditFailure) throw new ApiError(400, err.message, 'website');
-      throw err;
+      if (!(err instanceof AuditFailure)) throw err;
+      // The address's own problems name the parameter already; a fetch's failure is said as read.
+      const message = err.message.startsWith('website ') ? err.message : `website could not be read: ${err.message}`;
+      throw new ApiError(400, message, 'website');
     }
   },
 });

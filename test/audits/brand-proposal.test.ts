@@ -61,7 +61,7 @@ test('a site that is not HTML, redirects to a private address or does not answer
 
 test('a website is an http(s) address; https is assumed', (t) => {
   t.is(websiteUrl(' trailpeak.example '), 'https://trailpeak.example/');
-  t.throws(() => websiteUrl('ftp://trailpeak.example'), { message: 'Website must be an http or https address' });
-  t.throws(() => websiteUrl('trailpeak'), { message: 'Website must be an address such as acme.example' });
-  t.throws(() => websiteUrl(''), { message: 'Website is required' });
+  t.throws(() => websiteUrl('ftp://trailpeak.example'), { message: 'website must be an http or https address' });
+  t.throws(() => websiteUrl('trailpeak'), { message: 'website must be an address such as acme.example' });
+  t.throws(() => websiteUrl(''), { message: 'website is required' });
 });

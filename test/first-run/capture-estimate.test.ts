@@ -86,6 +86,16 @@ test('the brand as set up: its active prompts on its platforms', async (t) => {
   t.is(samples.body.error, 'samples must be a whole number from 1 to 20');
 });
 
+test('brand-proposal: a loopback website is refused (ALLOW_PRIVATE_URLS unset), a 400 about website', async (t) => {
+  const tenant = await seedTenant(server);
+  const r = await get(server, `/api/mcp/brand-proposal?website=${encodeURIComponent(server.url)}`, tenant.key);
+  t.is(r.status, 400);
+  t.regex(r.body.error, /^website could not be read: .*loopback/);
+  t.is(r.body.field, 'website');
+  const bad = await get(server, '/api/mcp/brand-proposal?website=ftp%3A%2F%2Fx.example', tenant.key);
+  t.is(bad.body.error, 'website must be an http or https address');
+});
+
 test('every built-in price names an https source and a date', (t) => {
   for (const [provider, p] of Object.entries<any>(TABLE.providers)) {
     t.true(p.prices.length > 0, provider);
