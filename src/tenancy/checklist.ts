@@ -30,8 +30,8 @@ export async function organizationSteps(db: Queryable, organizationId: string): 
             ((SELECT count(*) FROM memberships WHERE organization_id = $1) > 1
               OR EXISTS (SELECT 1 FROM invitations WHERE organization_id = $1)) AS invited,
             (EXISTS (SELECT 1 FROM oauth_grants WHERE organization_id = $1 AND revoked_at IS NULL)
-              OR EXISTS (SELECT 1 FROM api_keys k JOIN memberships m ON m.user_id = k.user_id
-                          WHERE m.organization_id = $1 AND k.last_used_at IS NOT NULL)) AS assistant_connected,
+              OR EXISTS (SELECT 1 FROM api_keys WHERE organization_id = $1 AND last_used_at IS NOT NULL))
+              AS assistant_connected,
             (SELECT checklist_dismissed_at FROM organizations WHERE id = $1) AS dismissed_at`,
     [organizationId],
   );

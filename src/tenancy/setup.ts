@@ -6,7 +6,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiError, UserError } from '../errors.ts';
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { hashKey } from './keys.ts';
-import { normaliseEmail, upsertMember } from './members.ts';
+import { upsertMember } from './members.ts';
+import { normaliseEmail } from './emails.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 export const SETUP_PATH = '/app/setup';
@@ -76,12 +77,7 @@ export async function completeSetup(
   if (organization.length > MAX_ORGANIZATION) {
     throw new ApiError(400, `Organization must be at most ${MAX_ORGANIZATION} characters`, 'organization');
   }
-  let email: string;
-  try {
-    email = normaliseEmail(input.email);
-  } catch {
-    throw new ApiError(400, 'Email must be an email address', 'email');
-  }
+  const email = normaliseEmail(input.email);
   const problem = passwordProblem(input.password);
   if (problem) throw new ApiError(400, problem, 'password');
   if (!(await setupCodeValid(pg, input.code))) throw new ApiError(404, SETUP_CODE_GONE);

@@ -13,7 +13,7 @@ import { completeSetup, SETUP_CODE_GONE, SETUP_PATH, setupCodeValid } from '../.
 import { readForm } from '../oauth-form.ts';
 import { authCard, escapeHtml, field } from './html.ts';
 import { fromAnotherSite } from './security.ts';
-import { setSessionCookie } from './session-cookie.ts';
+import { originOf, setSessionCookie } from './session-cookie.ts';
 
 type Page = (ctx: Koa.Context, status: number, title: string, body: string) => void;
 
@@ -71,7 +71,7 @@ export function setupRoutes(
       organization: form.get('organization') ?? '',
       email: form.get('email') ?? '',
     };
-    let made: { userId: string };
+    let made: { userId: string; organizationId: string };
     try {
       made = await completeSetup(pg, { ...values, password: form.get('password') ?? '' });
     } catch (err) {
@@ -81,7 +81,7 @@ export function setupRoutes(
       const shown: Values = field ? { ...values, errors: { [field]: err.message } } : { ...values, error: err.message };
       return opts.page(ctx, err.status, 'Set up', setupForm(shown));
     }
-    setSessionCookie(ctx, config, await createSession(pg, made.userId));
+    setSessionCookie(ctx, config, await createSession(pg, made.userId, originOf(ctx), made.organizationId));
     ctx.status = 303;
     ctx.redirect('/app');
   });
