@@ -50,8 +50,9 @@ const local = (iso: string) =>
     timeZoneName: 'short',
   });
 
-function ChecklistPanel(p: { brandId: string }) {
-  const list = useLoad(() => read<Checklist>('checklist', {}, 'first'), [p.brandId]);
+/** `answered`: today's answers so far; a first one ticks `first_capture`, so the list is read again. */
+function ChecklistPanel(p: { brandId: string; answered: number }) {
+  const list = useLoad(() => read<Checklist>('checklist', {}, 'first'), [p.brandId, p.answered > 0]);
   const [problem, setProblem] = useState<string>();
   if (!list.data?.show) return null;
   const left = list.data.steps.filter((s) => !s.done).length;
@@ -145,7 +146,7 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
   const noAnswers = summary.data?.totals.resultCount === 0;
   return (
     <>
-      {me.organization && <ChecklistPanel brandId={p.brandId} />}
+      {me.organization && <ChecklistPanel brandId={p.brandId} answered={g?.answered ?? 0} />}
       {unconfigured.length > 0 && (
         <p class="notice" role="status">
           Tracked but not configured on this server, so not captured:{' '}

@@ -7,6 +7,7 @@ import { useLoad } from '../../load.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { PageHead, Panel, Pending } from '../../components/page.tsx';
 import { platformLabel } from '../workspace/shared.tsx';
+import '../first-run.css';
 
 export interface PlatformRow {
   platform: string;
@@ -48,6 +49,7 @@ export function PlatformsPage() {
           )}
           <DataTable
             caption="Platforms"
+            class="platforms-table"
             rowKey={(r) => r.platform}
             rows={list.data}
             columns={[
