@@ -25,6 +25,7 @@ import { captureEstimate } from './capture-estimate.ts';
 import { platforms } from './platforms.ts';
 import { setupSuggestions } from './setup-suggestions.ts';
 import { checklist, dismissChecklistOperation } from './checklist.ts';
+import { importAgreementOperation } from './import-agreement.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -36,6 +37,7 @@ export const operations: Operation[] = [
   visibilityConfidence,
   visibilityChange,
   citationGap,
+  importAgreementOperation,
   searchQueries,
   sentiment,
   topics,

@@ -30,6 +30,7 @@ const OWNER: Record<string, string> = {
   webhook_digests: 'webhooks',
   capture_runs: 'tracking',
   capture_requests: 'tracking',
+  tracker_readings: 'tracking',
   alert_rules: 'alerts',
   alerts: 'alerts',
   reanalyses: 'tenancy',

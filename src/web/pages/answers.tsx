@@ -181,7 +181,7 @@ export function AnswersPage(p: PageProps) {
         {!state.loading && !state.error && !answers.length && <Empty>No answers match these filters.</Empty>}
         <div class="answers">
           {answers.map((a) => (
-            <AnswerCard key={a.id} answer={a} aliases={aliases} headingLevel={2} />
+            <AnswerCard key={a.id} answer={a} aliases={aliases} headingLevel={2} provenance />
           ))}
         </div>
         <p class="muted" role="status">
