@@ -68,7 +68,7 @@ export function priceTable(tracking: Pick<TrackingConfig, 'pricesFile'>): PriceT
 /** What one answer costs with the provider per the table, or null when the table has no price for it. */
 export function answerCost(table: PriceTable, provider: ProviderName): number | null {
   const p = table.providers[provider];
-  if (!p || !p.prices.length) return null;
+  if (!p?.prices.length) return null;
   return p.prices.reduce((sum, price) => sum + (price.usd / price.per) * p.usage_per_answer[price.unit], 0);
 }
 

@@ -317,7 +317,7 @@ export function BrandSetupPage(p: PageProps) {
             </ul>
           </div>
         )}
-        {s && s.category && s.volumes.length === 0 && (
+        {s?.category && s.volumes.length === 0 && (
           <p class="muted">
             No imported keyword names “{s.category}”: import volumes with <code>answerscope volumes import</code> to see
             what people search.
