@@ -42,6 +42,7 @@ const OWNER: Record<string, string> = {
   sign_in_failures: 'tenancy',
   invitations: 'tenancy',
   setup_codes: 'tenancy',
+  report_subscriptions: 'reports',
   job_runs: 'jobs',
   schema_migrations: 'stores',
   service_keys: 'stores',

@@ -5,6 +5,7 @@
 import { dateTime } from '../format.ts';
 import { clipBlocks, type Inline, parseAnswer } from '../answer-text.ts';
 import { highlight } from '../highlight.ts';
+import { platformName } from '../../tenancy/tracked.ts';
 
 export interface AnswerEntity {
   entity_id: string;
@@ -180,7 +181,7 @@ export function AnswerCard(p: {
         {a.prompt_text ?? 'Prompt no longer tracked'}
       </Heading>
       <p class="answer-meta muted">
-        {a.platform} · {a.model_used} · {a.region}
+        {platformName(a.platform)} · {a.model_used} · {a.region}
         {a.mode === 'shopping' ? ' · shopping' : ''} · <time dateTime={a.collected_at}>{dateTime(a.collected_at)}</time>
       </p>
       {p.provenance && <p class="answer-provenance muted">{provenanceOf(a)}</p>}
