@@ -6,6 +6,7 @@
 // it imports only itself and the few server files that are pure vocabulary (SHARED_WITH_BROWSER: lists
 // the API's answers are made of, importing nothing), and nothing on the server imports it. Jobs sit beside the operations: both compose the domain modules, one
 // for a request and one on a schedule, and every surface may start either (`answerscope jobs run`).
+// test-process: shared
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

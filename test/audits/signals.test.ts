@@ -1,5 +1,6 @@
 // Signals and scoring on hand-made pages, without a network: each case states what the page holds
 // and the status, score and evidence expected.
+// test-process: shared
 import test from 'ava';
 import fs from 'node:fs';
 import { parsePage } from '../../src/audits/page.ts';

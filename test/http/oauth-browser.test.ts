@@ -2,6 +2,7 @@
 // the key field by its label, pastes a key, sees the organization, allows, and lands on the
 // client's redirect URI with the code and the state; or denies. The page loads nothing from
 // anywhere else, and its Content-Security-Policy blocks nothing it needs (the redirect included).
+// test-process: shared
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

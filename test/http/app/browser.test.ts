@@ -1,12 +1,16 @@
 // The app as people meet it, in Debian's Chromium: sign in, a key created, used on the API and
 // revoked, a member invited who sets a password, a form from another site refused, names and
 // answers holding HTML and script shown as text, axe-core on every page, and the keyboard alone.
+// test-process: shared
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
+
+// Without Chromium these are reported as skipped, never as passed (README: Tests).
+const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
 let server: TestServer;
 let browser: Browser;
@@ -37,8 +41,7 @@ async function newPage(): Promise<{ page: Page; errors: string[] }> {
 
 const SETTINGS = ['keys', 'members', 'webhooks', 'alerts', 'usage', 'connect', 'account'];
 
-test('a wrong password gets the one message beside the field, and no session', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a wrong password gets the one message beside the field, and no session', async (t) => {
   const who = await person(server);
   const { page } = await newPage();
   await page.goto(`${server.url}/app/settings/keys`);
@@ -55,8 +58,7 @@ test('a wrong password gets the one message beside the field, and no session', a
   t.deepEqual(await page.context().cookies(), []);
 });
 
-test('sign in, create a key and use it on the API, revoke it and get 401', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('sign in, create a key and use it on the API, revoke it and get 401', async (t) => {
   const who = await person(server);
   const { page, errors } = await newPage();
   await signIn(page, server, who, '/app/settings/keys');
@@ -91,8 +93,7 @@ test('sign in, create a key and use it on the API, revoke it and get 401', async
   t.deepEqual(errors, []);
 });
 
-test('an admin invites a member, who sets a password from the link and is signed in', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('an admin invites a member, who sets a password from the link and is signed in', async (t) => {
   const admin = await person(server);
   const { page } = await newPage();
   await signIn(page, server, admin, '/app/settings/members');
@@ -138,8 +139,7 @@ test('an admin invites a member, who sets a password from the link and is signed
   t.deepEqual(brands, []);
 });
 
-test('a form posted from another site changes nothing and answers 403', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a form posted from another site changes nothing and answers 403', async (t) => {
   const who = await person(server);
   // Another origin serves pages whose forms post to the app.
   const site = http.createServer((req, res) => {
@@ -179,8 +179,7 @@ test('a form posted from another site changes nothing and answers 403', async (t
 
 const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 
-test('names and answers holding HTML and script are shown as text and run nothing', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('names and answers holding HTML and script are shown as text and run nothing', async (t) => {
   const who = await person(server, [
     {
       name: `Acme ${HOSTILE}`,
@@ -225,8 +224,7 @@ test('names and answers holding HTML and script are shown as text and run nothin
   t.deepEqual(errors, []);
 });
 
-test('axe-core finds no serious or critical violation on any page', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('axe-core finds no serious or critical violation on any page', async (t) => {
   const who = await person(server);
   const { page } = await newPage();
   await page.goto(`${server.url}/app/sign-in`);
@@ -293,8 +291,7 @@ async function tabStops(page: Page, bound = 2000): Promise<string[]> {
   }
 }
 
-test('every page works with the keyboard alone', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('every page works with the keyboard alone', async (t) => {
   const who = await person(server, [
     {
       name: 'Acme',
