@@ -51,7 +51,7 @@ function surface(path: string): string | undefined {
 /** The app's browser program: a world of its own. */
 const WEB = 'src/web/';
 /** Server files the browser may import: constant lists with no imports, so no server code is bundled. */
-const SHARED_WITH_BROWSER = ['src/tenancy/tracked.ts', 'src/audits/rubric.ts'];
+const SHARED_WITH_BROWSER = ['src/tenancy/tracked.ts', 'src/audits/categories.ts'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

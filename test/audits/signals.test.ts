@@ -8,7 +8,8 @@ import { evaluateSignals, type AuditInput, type Signal } from '../../src/audits/
 import { figures } from '../../src/audits/signals/authority.ts';
 import { syllables } from '../../src/audits/signals/content.ts';
 import { scoreSignals } from '../../src/audits/score.ts';
-import { CATEGORIES, CATEGORY_WEIGHTS, RUBRIC, SIGNAL_KEYS, type SignalKey } from '../../src/audits/rubric.ts';
+import { CATEGORIES, CATEGORY_WEIGHTS } from '../../src/audits/categories.ts';
+import { RUBRIC, SIGNAL_KEYS, type SignalKey } from '../../src/audits/rubric.ts';
 import type { SiteFile, SiteFiles } from '../../src/audits/site.ts';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
