@@ -126,11 +126,29 @@ const schema = z.object({
   // The crawler-log batch endpoint's own per-address limit (POST /api/mcp/crawler-logs), in place of
   // the API's: a log forwarder posts far more often than people call the API (docs/crawlers.md).
   // Its counters live where the API's do (RATE_LIMIT_STORE).
+  // The app's own routes (/app/api/*: per client address and per session) and its forms (sign-in,
+  // first run, invitations, the consent page's: per client address), apart from the API's.
+  appRateLimit: z.object({
+    max: env('APP_RATE_LIMIT_MAX', positiveInt.default(1200)),
+    sessionMax: env('APP_SESSION_RATE_LIMIT_MAX', positiveInt.default(600)),
+    windowS: env('APP_RATE_LIMIT_WINDOW_S', positiveInt.default(60)),
+    formMax: env('APP_FORM_RATE_LIMIT_MAX', positiveInt.default(30)),
+    formWindowS: env('APP_FORM_RATE_LIMIT_WINDOW_S', positiveInt.default(60)),
+  }),
   crawlerLogsRateLimit: z.object({
     max: env('CRAWLER_LOGS_RATE_LIMIT_MAX', positiveInt.default(120)),
     windowS: env('CRAWLER_LOGS_RATE_LIMIT_WINDOW_S', positiveInt.default(60)),
   }),
-  trustProxy: env('TRUST_PROXY', flag.default(false)),
+  // How many proxies in front of the service are trusted (docs/operations.md): the client address is
+  // the Nth entry from the right of X-Forwarded-For; 0 ignores the header (and X-Forwarded-Proto/-Host).
+  trustProxy: env(
+    'TRUST_PROXY',
+    z
+      .string()
+      .regex(/^\d{1,2}$/, 'must be the number of trusted proxies: 0 (none), 1, 2, ...')
+      .transform(Number)
+      .default(0),
+  ),
   // The service's public address (scheme://host[:port]): the OAuth issuer and the resource the MCP
   // endpoint's 401 points to (docs/oauth.md). Unset: taken from each request's Host (and, with
   // TRUST_PROXY, X-Forwarded-Proto/-Host), which suits loopback and tests but not production.

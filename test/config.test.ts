@@ -10,7 +10,8 @@ test('defaults follow docs/api.md section 4', (t) => {
   t.is(c.databaseUrl, undefined);
   t.is(c.clickhouse.url, undefined);
   t.deepEqual(c.rateLimit, { max: 250, windowS: 900, store: 'memory' });
-  t.false(c.trustProxy);
+  t.is(c.trustProxy, 0);
+  t.is(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
   t.false(c.allowPrivateUrls);
 });
 
@@ -21,6 +22,8 @@ test('a bad value stops start-up with a message naming the variable', (t) => {
     [{ RATE_LIMIT_MAX: '0' }, /^Invalid RATE_LIMIT_MAX/],
     [{ RATE_LIMIT_WINDOW_S: '-5' }, /^Invalid RATE_LIMIT_WINDOW_S/],
     [{ TRUST_PROXY: 'yes' }, /^Invalid TRUST_PROXY/],
+    [{ TRUST_PROXY: '1.5' }, /^Invalid TRUST_PROXY/],
+    [{ TRUST_PROXY: '-1' }, /^Invalid TRUST_PROXY/],
     [{ ALLOW_PRIVATE_URLS: 'true' }, /^Invalid ALLOW_PRIVATE_URLS/],
     [{ DATABASE_URL: 'not a url' }, /^Invalid DATABASE_URL/],
     [{ CLICKHOUSE_URL: 'localhost:8123' }, /^Invalid CLICKHOUSE_URL/],

@@ -43,7 +43,7 @@ export const USAGE = `usage: answerscope <command>
   ingest FILE
   reanalyze --brand ID
   reanalyze status [--brand ID]
-  keys create --email E [--name N]
+  keys create --email E [--org ORG_ID] [--name N]   (--org: required when E is in several)
   keys revoke ID
   users set-password --email E   (the password: the first line of standard input)
   members add --email E --org ORG_ID
@@ -113,9 +113,19 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
       if (sub === 'import') return importVolumes(env.stores.pg, file(rest[0]));
       break;
     case 'keys': {
-      const { values, positionals } = parse(rest, { email: { type: 'string' }, name: { type: 'string' } });
-      if (sub === 'create')
-        return createKey(env.stores.pg, { email: required(values.email, '--email'), name: values.name });
+      const { values, positionals } = parse(rest, {
+        email: { type: 'string' },
+        name: { type: 'string' },
+        org: { type: 'string' },
+      });
+      if (sub === 'create') {
+        const organizationId = values.org === undefined ? undefined : uuidArg(values.org, '--org');
+        return createKey(env.stores.pg, {
+          email: required(values.email, '--email'),
+          name: values.name,
+          organizationId,
+        });
+      }
       if (sub === 'revoke') return revokeKey(env.stores.pg, uuidArg(positionals[0], 'ID'));
       break;
     }

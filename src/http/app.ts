@@ -12,6 +12,7 @@ import { mountOperations } from './mount.ts';
 import { recordRequest } from './metrics.ts';
 import { oauthMount } from './oauth.ts';
 import { rawEndpoints } from '../operations/raw-endpoints.ts';
+import { clientAddress } from './client-address.ts';
 
 export interface AppOptions extends AppDeps {
   operations: Operation[];
@@ -49,7 +50,9 @@ export function underApi(path: string): boolean {
 
 export async function createApp(opts: AppOptions): Promise<Koa> {
   const app = new Koa();
-  app.proxy = opts.config.trustProxy;
+  // X-Forwarded-Proto and -Host are believed only behind trusted proxies; the client address is ours.
+  app.proxy = opts.config.trustProxy > 0;
+  const hsts = opts.config.publicUrl?.startsWith('https:') ?? false;
   const limiter = await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg);
   // Key-protected raw endpoints whose own rate limit stands in for the API's: the crawler-log batch,
   // which log forwarders post far more often than people call the API (docs/api.md section 14).
@@ -65,6 +68,9 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
   }
 
   app.use(async (ctx, next) => {
+    ctx.request.ip = clientAddress(ctx.get('x-forwarded-for'), ctx.socket.remoteAddress ?? '', opts.config.trustProxy);
+    // Served over https, browsers are told to come back only so (a year, as is usual).
+    if (hsts) ctx.set('Strict-Transport-Security', 'max-age=31536000');
     const given = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID_RE.test(given) ? given : randomUUID();
     ctx.set('X-Request-Id', ctx.state.requestId);
@@ -92,6 +98,17 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
     }
   });
   app.use(errorHandler());
+  // Two Host headers: the proxy in front and this service could each believe a different one.
+  app.use(async (ctx, next) => {
+    let hosts = 0;
+    for (let i = 0; i < ctx.req.rawHeaders.length; i += 2) if (ctx.req.rawHeaders[i].toLowerCase() === 'host') hosts++;
+    if (hosts > 1) {
+      ctx.status = 400;
+      ctx.body = { error: 'A request carries one Host header; this one has several' };
+      return;
+    }
+    await next();
+  });
 
   // Rate limit first (it also shields the key look-up from guessing), then the key, before any
   // routing: an unknown path under /api/ is a 404 only for a caller who got past both.

@@ -2,17 +2,22 @@
 // its form. The client and its redirect URI are checked first and a failure there shows an error
 // page and never redirects (no open redirect); once they are known good, other errors go back to
 // the client as RFC 6749 section 4.1.2.1 says, with `state` exactly as given and `iss` (RFC 9207).
-// A person signed in to the app allows with one button and the grant acts as them; anyone else
-// signs in on the page first, or pastes an `ans_` key (docs/api.md section 18).
+// A person signed in to the app allows with one button and the grant acts as them, on the
+// organization they choose (a select when they have several); anyone else signs in on the page
+// first, or pastes an `ans_` key (docs/oauth.md). The page is served with `Referrer-Policy:
+// no-referrer`, so real browsers post its forms with `Origin: null`: a cross-site post is refused on
+// Sec-Fetch-Site, and every form carries a token bound to the pending request (the nonce; for a
+// signed-in person's Allow, also to their session), never on Origin alone.
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { Postgres } from '../stores/postgres.ts';
 import type { AppDeps } from '../operations/context.ts';
-import { resolveSession, type SessionIdentity } from '../tenancy/sessions.ts';
-import { currentSession } from './app/session-cookie.ts';
-import { fromAnotherSite } from './app/security.ts';
+import { resolveSession } from '../tenancy/sessions.ts';
+import { membershipsOf, type Membership } from '../tenancy/members.ts';
+import { currentSession, type Session } from './app/session-cookie.ts';
+import { boundToken, fromAnotherSite, sameToken } from './app/security.ts';
 import { signIn, signInFields } from './app/sign-in.ts';
-import { identityByKeyId, KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
+import { identityByKeyId, type Identity, KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
 import { clientById, type OAuthClient } from '../tenancy/oauth-clients.ts';
 import {
   attachKey,
@@ -106,16 +111,31 @@ export async function showAuthorize(ctx: Koa.Context, pg: Postgres, config: Conf
   });
   const shown = consentClient(client, redirectUri);
   const styleNonce = pageHeaders(ctx, new URL(redirectUri).origin);
-  const session = await currentSession(ctx, pg);
-  const organization = session ? await organizationOf(pg, session.identity) : null;
-  ctx.body =
-    session && organization
-      ? confirmStep(shown, nonce, styleNonce, { organization, email: session.identity.email, via: 'session' })
-      : keyStep(shown, nonce, styleNonce, undefined, { fields: signInFields({}) });
+  const session = await currentSession(ctx, pg, config);
+  const confirm = session ? await sessionConfirmation(pg, session, nonce) : null;
+  ctx.body = confirm
+    ? confirmStep(shown, nonce, styleNonce, confirm)
+    : keyStep(shown, nonce, styleNonce, undefined, { fields: signInFields({}) });
 }
 
-const organizationOf = (pg: Postgres, identity: SessionIdentity) =>
-  identity.organizationId ? organizationName(pg, identity.organizationId) : Promise.resolve(null);
+/**
+ * What the signed-in person's confirmation shows: their organizations (the current one first, so
+ * it is the select's default) and the token bound to their session and this request. Null when
+ * they belong to none: they can grant nothing.
+ */
+async function sessionConfirmation(pg: Postgres, session: Session, nonce: string) {
+  const organizations = await membershipsOf(pg, session.identity.userId);
+  if (!organizations.length) return null;
+  const current = (o: Membership) => o.organization_id === session.identity.organizationId;
+  const ordered = [...organizations.filter(current), ...organizations.filter((o) => !current(o))];
+  return {
+    organization: ordered[0].name,
+    organizations: ordered.map((o) => ({ id: o.organization_id, name: o.name })),
+    email: session.identity.email,
+    via: 'session' as const,
+    token: boundToken(session.token, nonce),
+  };
+}
 
 export async function answerAuthorize(ctx: Koa.Context, deps: AppDeps): Promise<void> {
   const { config } = deps;
@@ -157,31 +177,29 @@ export async function answerAuthorize(ctx: Koa.Context, deps: AppDeps): Promise<
   if (action === 'sign-in') {
     return signInHere(ctx, deps, { nonce, request, shown, redirectOrigin }, fields);
   }
-  if (action === 'allow') return allow(ctx, pg, config, { nonce, request, shown, redirectOrigin, base });
+  if (action === 'allow') return allow(ctx, pg, config, { nonce, request, shown, redirectOrigin, base }, fields);
   return showError(ctx, 400, 'Invalid form', 'action must be continue, sign-in, allow or deny.');
 }
 
-/** Step 1 answered with the sign-in form: a session opens, then the person's organization is shown. */
+/** Step 1 answered with the sign-in form: a session opens, then the person's organizations are shown. */
 async function signInHere(ctx: Koa.Context, deps: AppDeps, step: Step, fields: Map<string, string>): Promise<void> {
   const pg = deps.stores.pg;
   const email = fields.get('email') ?? '';
-  const again = (status: number, error: string) => {
+  const again = (status: number, error: string, errorField?: 'email' | 'password') => {
     ctx.status = status;
-    const signInStep = { fields: signInFields({ email, error }) };
+    const signInStep = { fields: signInFields({ email, error, errorField }) };
     ctx.body = keyStep(step.shown, step.nonce, pageHeaders(ctx, step.redirectOrigin), undefined, signInStep);
   };
-  // A sign-in posted from another site opens no session.
-  if (fromAnotherSite(ctx, deps.config)) return showError(ctx, 403, 'Refused', 'Cross-site request refused.');
+  // A sign-in posted from another site opens no session; the nonce binds the form to this request.
+  if (fromAnotherSite(ctx, deps.config, { tokenBound: true })) {
+    return showError(ctx, 403, 'Refused', 'Cross-site request refused.');
+  }
   const outcome = await signIn(ctx, deps, email, fields.get('password') ?? '');
-  if (!outcome.ok) return again(outcome.status, outcome.message);
-  const session = await resolveSession(pg, outcome.token);
-  const organization = session ? await organizationOf(pg, session) : null;
-  if (!session || !organization) return again(400, 'You belong to no organization, so you can grant nothing.');
-  ctx.body = confirmStep(step.shown, step.nonce, pageHeaders(ctx, step.redirectOrigin), {
-    organization,
-    email: session.email,
-    via: 'session',
-  });
+  if (!outcome.ok) return again(outcome.status, outcome.message, outcome.field);
+  const identity = await resolveSession(pg, outcome.token);
+  const confirm = identity ? await sessionConfirmation(pg, { token: outcome.token, identity }, step.nonce) : null;
+  if (!confirm) return again(400, 'You belong to no organization, so you can grant nothing.');
+  ctx.body = confirmStep(step.shown, step.nonce, pageHeaders(ctx, step.redirectOrigin), confirm);
 }
 
 interface Step {
@@ -213,12 +231,26 @@ async function checkKey(ctx: Koa.Context, pg: Postgres, step: Step & { key?: str
 
 /**
  * Step 2 answered with allow: the grant is made and its code goes back to the client. With a key
- * pasted, the grant is the key's; otherwise it is the signed-in person's, from this site only.
+ * pasted, the grant is the key's, on the key's organization; otherwise it is the signed-in
+ * person's, on the organization they chose, from this site only and with the form's session token.
  */
-async function allow(ctx: Koa.Context, pg: Postgres, config: Config, step: Step & { base: string }): Promise<void> {
+async function allow(
+  ctx: Koa.Context,
+  pg: Postgres,
+  config: Config,
+  step: Step & { base: string },
+  fields: Map<string, string>,
+): Promise<void> {
   if (!step.request.keyId) {
-    const session = fromAnotherSite(ctx, config) ? null : await currentSession(ctx, pg);
-    if (session?.identity.organizationId) return grantAndReturn(ctx, pg, step, session.identity);
+    const session = fromAnotherSite(ctx, config, { tokenBound: true }) ? null : await currentSession(ctx, pg, config);
+    const bound = session && sameToken(fields.get('token') ?? '', boundToken(session.token, step.nonce));
+    if (session && bound) {
+      const chosen = fields.get('organization_id') ?? session.identity.organizationId ?? '';
+      const organizations = await membershipsOf(pg, session.identity.userId);
+      if (organizations.some((o) => o.organization_id === chosen)) {
+        return grantAndReturn(ctx, pg, step, { ...session.identity, organizationId: chosen });
+      }
+    }
     ctx.status = 400;
     ctx.body = keyStep(
       step.shown,
@@ -239,12 +271,12 @@ async function allow(ctx: Koa.Context, pg: Postgres, config: Config, step: Step 
   redirectBack(ctx, request.redirectUri, { code, state: request.state, iss: step.base }, 303);
 }
 
-/** The signed-in person's grant (no key: it acts as them, on the organization they belong to). */
+/** The signed-in person's grant (no key: it acts as them, on the organization they chose). */
 async function grantAndReturn(
   ctx: Koa.Context,
   pg: Postgres,
   step: Step & { base: string },
-  person: SessionIdentity,
+  person: Identity,
 ): Promise<void> {
   const request = await takeRequest(pg, step.nonce);
   if (!request) return showError(ctx, 400, 'This page has expired', 'Nothing was granted.');

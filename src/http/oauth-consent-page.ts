@@ -17,7 +17,7 @@ main { max-width: 34rem; margin: 3rem auto; padding: 2rem; background: #fff;
   border: 1px solid #ccc; border-radius: 8px; }
 h1 { font-size: 1.4rem; margin-top: 0; }
 label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
-input[type=password], input[type=email] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit;
+input[type=password], input[type=email], select { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit;
   border: 1px solid #666; border-radius: 4px; }
 .field-error { color: #8a1c1c; font-size: .9rem; margin: .25rem 0 0; }
 button.wide { margin-top: 1rem; }
@@ -128,23 +128,44 @@ the next page shows the organization it acts for before anything is granted.</p>
   );
 }
 
+/** Who allows: a pasted key's owner, or the signed-in person with their organizations and form token. */
+export interface Allower {
+  organization: string;
+  email: string;
+  via?: 'key' | 'session';
+  /** The signed-in person's organizations, the current first; a select when there are two or more. */
+  organizations?: { id: string; name: string }[];
+  /** The signed-in person's form token, bound to their session and this request. */
+  token?: string;
+}
+
+function organizationChoice(who: Allower): string {
+  if (!who.organizations || who.organizations.length < 2) {
+    const only = who.organizations?.[0];
+    return only ? `<input type="hidden" name="organization_id" value="${escapeHtml(only.id)}">` : '';
+  }
+  return `<label for="organization_id">Organization</label>
+<select id="organization_id" name="organization_id">
+${who.organizations.map((o) => `<option value="${escapeHtml(o.id)}">${escapeHtml(o.name)}</option>`).join('\n')}
+</select>`;
+}
+
 /**
  * Step 2: the organization and what the assistant may do; allow or deny. `via`: a pasted key, or
- * the signed-in person (their grant acts as them, on the organization they belong to).
+ * the signed-in person (their grant acts as them, on the organization they choose).
  */
-export function confirmStep(
-  client: ConsentClient,
-  nonce: string,
-  styleNonce: string,
-  who: { organization: string; email: string; via?: 'key' | 'session' },
-): string {
+export function confirmStep(client: ConsentClient, nonce: string, styleNonce: string, who: Allower): string {
   const bySession = who.via === 'session';
+  const several = (who.organizations?.length ?? 0) > 1;
   return layout(
     'Allow access',
     styleNonce,
-    `<h1>Allow access to ${escapeHtml(who.organization)}?</h1>
-<p>${clientLabel(client)} will act for the organization
-<strong id="organization">${escapeHtml(who.organization)}</strong>
+    `<h1>${several ? 'Allow access?' : `Allow access to ${escapeHtml(who.organization)}?`}</h1>
+<p>${clientLabel(client)} will act for ${
+      several
+        ? 'the organization you choose below'
+        : `the organization <strong id="organization">${escapeHtml(who.organization)}</strong>`
+    }
 ${bySession ? `as you (${escapeHtml(who.email)}).` : `through the API key of ${escapeHtml(who.email)}.`}</p>
 <dl>
 <dt>It may read</dt>
@@ -162,6 +183,8 @@ opportunity statuses, accept or dismiss topic suggestions.</dd>
 </dl>
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="nonce" value="${escapeHtml(nonce)}">
+${who.token ? `<input type="hidden" name="token" value="${escapeHtml(who.token)}">` : ''}
+${bySession ? organizationChoice(who) : ''}
 <div class="actions">
 <button type="submit" name="action" value="allow" class="primary">Allow</button>
 <button type="submit" name="action" value="deny">Deny</button>

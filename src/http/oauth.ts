@@ -22,6 +22,7 @@ import { allowCors } from './oauth-form.ts';
 import { register } from './oauth-register.ts';
 import { answerAuthorize, showAuthorize } from './oauth-authorize.ts';
 import { revoke, token } from './oauth-token.ts';
+import { appLimits } from './app/limits.ts';
 
 type Handler = (ctx: Koa.Context) => Promise<void> | void;
 interface Route {
@@ -34,6 +35,8 @@ export async function oauthMount(deps: AppDeps): Promise<Koa.Middleware> {
   const { config } = deps;
   const pg = deps.stores.pg;
   const limit = rateLimit(await createLimiter({ ...config.rateLimit, keyPrefix: 'oauth' }, pg));
+  // The consent page's forms sign people in and grant access: the app's form limit too.
+  const { forms } = await appLimits(config, pg);
   const resourceMetadata: Handler = (ctx) => {
     ctx.body = protectedResourceMetadata(baseUrl(ctx, config));
   };
@@ -63,7 +66,10 @@ export async function oauthMount(deps: AppDeps): Promise<Koa.Middleware> {
       AUTHORIZE_PATH,
       {
         cors: false,
-        methods: { GET: (ctx) => showAuthorize(ctx, pg, config), POST: (ctx) => answerAuthorize(ctx, deps) },
+        methods: {
+          GET: (ctx) => showAuthorize(ctx, pg, config),
+          POST: (ctx) => forms(ctx, () => answerAuthorize(ctx, deps)),
+        },
       },
     ],
     [TOKEN_PATH, { cors: true, methods: { POST: (ctx) => token(ctx, pg, config) } }],

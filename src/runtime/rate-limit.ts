@@ -32,11 +32,19 @@ export async function createLimiter(opts: RateLimitOptions, pg?: { pool: Pool })
   return new RateLimiterMemory(base);
 }
 
-/** Answers 429 with Retry-After (whole seconds) once an address has used up its window. */
-export function rateLimit(limiter: RateLimiterAbstract): Koa.Middleware {
+/**
+ * Answers 429 with Retry-After (whole seconds) once an address (or what `keyOf` names: a session)
+ * has used up its window. A request `keyOf` names nothing for passes uncounted.
+ */
+export function rateLimit(
+  limiter: RateLimiterAbstract,
+  keyOf: (ctx: Koa.Context) => string | undefined = (ctx) => ctx.ip || 'unknown',
+): Koa.Middleware {
   return async (ctx, next) => {
+    const key = keyOf(ctx);
+    if (key === undefined) return next();
     try {
-      const res = await limiter.consume(ctx.ip || 'unknown');
+      const res = await limiter.consume(key);
       ctx.set('RateLimit-Limit', String(limiter.points));
       ctx.set('RateLimit-Remaining', String(res.remainingPoints));
     } catch (rej) {

@@ -1,11 +1,13 @@
 // A person's password: set from the command line (the first user, recovery) or changed by the
-// person in Settings > Account. Either way the person's other sessions end: whoever knew the old
-// password is signed out.
+// person in Settings > Account. Either way whoever knew the old password loses what it opened: the
+// person's other sessions end, and so does every OAuth grant given through a session (those given
+// with a key stay, as the keys do).
 import { ApiError, UserError } from '../errors.ts';
-import type { Postgres } from '../stores/postgres.ts';
-import { normaliseEmail } from './members.ts';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import type { Postgres, Queryable } from '../stores/postgres.ts';
+import { normaliseEmail } from './emails.ts';
+import { hashPassword, passwordProblem } from './passwords.ts';
 import { endOtherSessions } from './sessions.ts';
+import { checkSignIn, throttledMessage } from './sign-in.ts';
 
 /** `answerscope users set-password --email E`: for an existing person only. */
 export async function setPasswordByEmail(pg: Postgres, email: string, password: string): Promise<{ userId: string }> {
@@ -19,28 +21,41 @@ export async function setPasswordByEmail(pg: Postgres, email: string, password: 
       [e, hash],
     );
     if (!rows[0]) throw new UserError(`No user with email ${e}; add one with 'answerscope members add' or 'apply'`);
-    await endOtherSessions(c, rows[0].id);
+    await endWhatThePasswordOpened(c, rows[0].id);
     return { userId: rows[0].id };
   });
 }
 
-/** Settings > Account: the current password, then the new one; `keep` is the session making the change. */
+/**
+ * Settings > Account: the current password, then the new one; `keep` is the session making the
+ * change. The current password is checked as a sign-in is, throttle included: a stolen session
+ * cannot guess it faster than the sign-in form could.
+ */
 export async function changePassword(
   pg: Postgres,
-  userId: string,
-  change: { current: string; next: string; keep: string },
+  identity: { userId: string; email: string },
+  change: { current: string; next: string; keep: string; address: string },
 ): Promise<void> {
-  const { rows } = await pg.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [
-    userId,
-  ]);
-  if (!(await verifyPassword(change.current, rows[0]?.password_hash ?? null))) {
+  const checked = await checkSignIn(pg, { email: identity.email, password: change.current, address: change.address });
+  if (!checked.ok && checked.reason === 'throttled') {
+    throw new ApiError(429, throttledMessage(checked.retryAt, new Date()), 'current_password');
+  }
+  if (!checked.ok || checked.userId !== identity.userId) {
     throw new ApiError(400, 'Current password is incorrect', 'current_password');
   }
   const problem = passwordProblem(change.next);
   if (problem) throw new ApiError(400, problem, 'new_password');
   const hash = await hashPassword(change.next);
   await pg.tx(async (c) => {
-    await c.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, hash]);
-    await endOtherSessions(c, userId, change.keep);
+    await c.query('UPDATE users SET password_hash = $2 WHERE id = $1', [identity.userId, hash]);
+    await endWhatThePasswordOpened(c, identity.userId, change.keep);
   });
+}
+
+async function endWhatThePasswordOpened(c: Queryable, userId: string, keepSession?: string): Promise<void> {
+  await endOtherSessions(c, userId, keepSession);
+  await c.query(
+    'UPDATE oauth_grants SET revoked_at = now() WHERE user_id = $1 AND key_id IS NULL AND revoked_at IS NULL',
+    [userId],
+  );
 }

@@ -54,6 +54,17 @@ export function brandOfRow(row: Record<string, unknown>): BrandRecord | null {
   return Object.fromEntries(COLUMN_LIST.map((c) => [c, row[`brand_${c}`]])) as unknown as BrandRecord;
 }
 
+/**
+ * The organization that owns a brand, or null when there is none: only to switch a person's session
+ * to it when they are a member there (switchOrganization checks), never to read the brand.
+ */
+export async function brandOrganization(db: Queryable, brandId: string): Promise<string | null> {
+  const { rows } = await db.query<{ organization_id: string }>('SELECT organization_id FROM brands WHERE id = $1', [
+    brandId,
+  ]);
+  return rows[0]?.organization_id ?? null;
+}
+
 /** The brand if it belongs to the organization, else the 404 of docs/api.md (other tenants' brands do not exist). */
 export async function brandInOrganization(
   pg: Postgres,

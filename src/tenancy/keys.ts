@@ -1,11 +1,13 @@
 // API keys: `ans_` + 32 random bytes (base64url). Only the SHA-256 is stored, with a short display
-// prefix. Every request looks the key up afresh, so a revocation or a membership change takes
-// effect on the very next request (there is no cache to outlive it).
+// prefix. A key is made in one organization and acts on it only, while its owner is a member of it.
+// Every request looks the key up afresh, so a revocation or a membership change takes effect on
+// the very next request (there is no cache to outlive it).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { ApiError, UserError } from '../errors.ts';
 import { BRAND_COLUMNS_AS, brandOfRow, type BrandRecord } from './brands.ts';
 import { UUID_RE } from '../uuid.ts';
+import { normaliseEmail } from './emails.ts';
 
 export const KEY_PREFIX = 'ans_';
 
@@ -37,24 +39,38 @@ export const hashKey = (key: string) => createHash('sha256').update(key).digest(
 /** A new credential (key, OAuth token, code, client secret, nonce): 32 random bytes, base64url, after `prefix`. */
 export const newSecret = (prefix = '') => prefix + randomBytes(32).toString('base64url');
 
-export async function createKey(pg: Postgres, opts: { email: string; name?: string }) {
-  const email = opts.email.trim().toLowerCase();
+/**
+ * A new key of the person, for one organization: `organizationId` (they must be a member of it), or
+ * the only one they belong to. The key acts on that organization only, while they are a member.
+ */
+export async function createKey(pg: Postgres, opts: { email: string; name?: string; organizationId?: string }) {
+  const email = normaliseEmail(opts.email);
   const { rows } = await pg.query<{ id: string; organization_id: string | null }>(
-    `SELECT u.id, m.organization_id FROM users u LEFT JOIN memberships m ON m.user_id = u.id WHERE u.email = $1`,
+    `SELECT u.id, m.organization_id FROM users u LEFT JOIN memberships m ON m.user_id = u.id
+      WHERE u.email = $1 ORDER BY m.organization_id`,
     [email],
   );
-  const user = rows[0];
-  if (!user) throw new UserError(`No user with email ${email}; add one with 'answerscope members add' or 'apply'`);
+  if (!rows[0]) throw new UserError(`No user with email ${email}; add one with 'answerscope members add' or 'apply'`);
+  const organizations = rows.map((r) => r.organization_id).filter((id): id is string => id !== null);
+  let organizationId = opts.organizationId;
+  if (organizationId === undefined) {
+    if (organizations.length === 0) {
+      throw new UserError(`${email} belongs to no organization; add them with 'answerscope members add'`);
+    }
+    if (organizations.length > 1) {
+      throw new UserError(`${email} belongs to ${organizations.length} organizations: name one with --org ORG_ID`);
+    }
+    organizationId = organizations[0];
+  } else if (!organizations.includes(organizationId)) {
+    throw new UserError(`${email} is not a member of organization ${organizationId}`);
+  }
   const key = newSecret(KEY_PREFIX);
   const id = randomUUID();
-  await pg.query('INSERT INTO api_keys (id, user_id, key_hash, prefix, name) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    user.id,
-    hashKey(key),
-    key.slice(0, 10),
-    opts.name ?? null,
-  ]);
-  return { id, key, userId: user.id, organizationId: user.organization_id };
+  await pg.query(
+    'INSERT INTO api_keys (id, user_id, organization_id, key_hash, prefix, name) VALUES ($1, $2, $3, $4, $5, $6)',
+    [id, rows[0].id, organizationId, hashKey(key), key.slice(0, 10), opts.name ?? null],
+  );
+  return { id, key, userId: rows[0].id, organizationId };
 }
 
 export async function revokeKey(pg: Postgres, id: string) {
@@ -82,11 +98,11 @@ export const identityOf = (row: IdentityRow): Identity => ({
   organizationId: row.organization_id,
 });
 
-// A key that is not revoked, with its owner and the organization the owner belongs to now.
+// A key that is not revoked, with its owner and its organization while the owner is a member of it.
 const LIVE_KEY = `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_used_at
        FROM api_keys k
        JOIN users u ON u.id = k.user_id
-       LEFT JOIN memberships m ON m.user_id = k.user_id
+       LEFT JOIN memberships m ON m.user_id = k.user_id AND m.organization_id = k.organization_id
       WHERE k.revoked_at IS NULL`;
 
 // The same with the brand a request names, when it belongs to the owner's organization now: the
@@ -94,7 +110,7 @@ const LIVE_KEY = `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_use
 const LIVE_KEY_AND_BRAND = `SELECT k.id, k.user_id, u.email, m.organization_id, k.last_used_at, ${BRAND_COLUMNS_AS('b')}
        FROM api_keys k
        JOIN users u ON u.id = k.user_id
-       LEFT JOIN memberships m ON m.user_id = k.user_id
+       LEFT JOIN memberships m ON m.user_id = k.user_id AND m.organization_id = k.organization_id
        LEFT JOIN brands b ON b.id = $2 AND b.organization_id = m.organization_id
       WHERE k.revoked_at IS NULL AND k.key_hash = $1`;
 
@@ -143,8 +159,8 @@ export interface KeyListItem {
   last_used_at: string | null;
 }
 
-/** A person's live keys, newest first (those made with the command line too). */
-export async function keysOfUser(db: Queryable, userId: string): Promise<KeyListItem[]> {
+/** A person's live keys of one organization, newest first (those made with the command line too). */
+export async function keysOfUser(db: Queryable, userId: string, organizationId: string): Promise<KeyListItem[]> {
   const { rows } = await db.query<{
     id: string;
     name: string | null;
@@ -153,8 +169,8 @@ export async function keysOfUser(db: Queryable, userId: string): Promise<KeyList
     last_used_at: Date | null;
   }>(
     `SELECT id, name, prefix, created_at, last_used_at FROM api_keys
-      WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id`,
-    [userId],
+      WHERE user_id = $1 AND organization_id = $2 AND revoked_at IS NULL ORDER BY created_at DESC, id`,
+    [userId, organizationId],
   );
   return rows.map((r) => ({
     id: r.id,

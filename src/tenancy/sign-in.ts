@@ -1,13 +1,22 @@
-// Checking a person's email and password, with failures throttled (docs/api.md section 17): after
-// 10 failed attempts for one email (as typed) from one address within 15 minutes, that email is
-// refused from that address, a correct password too, until the oldest of those 10 is 15 minutes
-// old. Failures count whether or not such a person exists, and the refusal is decided before any
-// password is checked, so it tells nothing either. Another address or another email gets through.
+// Checking a person's password, with failures throttled (docs/app.md, "Signing in and its limits").
+// Every check counts: the sign-in form, the consent page's sign-in, Settings > Account's current
+// password, an invitation accepted with an existing account's password. Two limits:
+// - after 10 failed checks for one email (as typed) from one address within 15 minutes, that email
+//   is refused from that address, a correct password too, until the oldest of those 10 is 15
+//   minutes old; another address or another email gets through;
+// - one email takes at most 100 failed checks an hour from all addresses together (a guesser
+//   spread over many addresses); then every further check for it is refused until the oldest of
+//   those 100 is an hour old. Sessions already open keep working.
+// Failures count whether or not such a person exists, and a refusal is decided before any password
+// is checked, so it tells nothing either.
 import type { Postgres } from '../stores/postgres.ts';
+import { throttleKey } from './emails.ts';
 import { verifyPassword } from './passwords.ts';
 
 export const MAX_FAILURES = 10;
 export const FAILURE_WINDOW_MIN = 15;
+export const ACCOUNT_MAX_FAILURES = 100;
+export const ACCOUNT_WINDOW_MIN = 60;
 
 export type SignInResult =
   | { ok: true; userId: string }
@@ -21,25 +30,36 @@ export function throttledMessage(retryAt: Date, now: Date): string {
   return `Too many failed sign-ins for this email. Try again at ${at} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'}).`;
 }
 
-/** The email as the throttle counts it: as typed, only trimmed and lower-cased (never validated). */
-const typed = (email: string) => email.trim().toLowerCase().slice(0, 320);
-
-/** When the email may be tried again from the address, or null when it may now. */
-async function blockedUntil(pg: Postgres, email: string, address: string): Promise<Date | null> {
-  const { rows } = await pg.query<{ retry_at: Date }>(
-    `SELECT failed_at + make_interval(mins => $3) AS retry_at FROM sign_in_failures
-      WHERE email = $1 AND address = $2 AND failed_at > now() - make_interval(mins => $3)
-      ORDER BY failed_at DESC OFFSET $4 LIMIT 1`,
-    [email, address, FAILURE_WINDOW_MIN, MAX_FAILURES - 1],
+/**
+ * When the email may be checked again from the address, or null when it may now. Throws a 400
+ * naming `email` for an email holding an invisible character (emails.ts).
+ */
+export async function blockedUntil(pg: Postgres, typedEmail: string, address: string): Promise<Date | null> {
+  const { rows } = await pg.query<{ retry_at: Date | null }>(
+    `SELECT greatest(
+       (SELECT failed_at + make_interval(mins => $3) FROM sign_in_failures
+         WHERE email = $1 AND address = $2 AND failed_at > now() - make_interval(mins => $3)
+         ORDER BY failed_at DESC OFFSET $4 LIMIT 1),
+       (SELECT failed_at + make_interval(mins => $5) FROM sign_in_failures
+         WHERE email = $1 AND failed_at > now() - make_interval(mins => $5)
+         ORDER BY failed_at DESC OFFSET $6 LIMIT 1)) AS retry_at`,
+    [
+      throttleKey(typedEmail),
+      address,
+      FAILURE_WINDOW_MIN,
+      MAX_FAILURES - 1,
+      ACCOUNT_WINDOW_MIN,
+      ACCOUNT_MAX_FAILURES - 1,
+    ],
   );
-  return rows[0] ? new Date(rows[0].retry_at) : null;
+  return rows[0]?.retry_at ? new Date(rows[0].retry_at) : null;
 }
 
 export async function checkSignIn(
   pg: Postgres,
   attempt: { email: string; password: string; address: string },
 ): Promise<SignInResult> {
-  const email = typed(attempt.email);
+  const email = throttleKey(attempt.email);
   const retryAt = await blockedUntil(pg, email, attempt.address);
   // Refused attempts are not counted: the window moves on by itself.
   if (retryAt) return { ok: false, reason: 'throttled', retryAt };
@@ -54,9 +74,9 @@ export async function checkSignIn(
   }
   if (!user) await verifyPassword(attempt.password, null);
   await pg.query('INSERT INTO sign_in_failures (email, address) VALUES ($1, $2)', [email, attempt.address]);
-  // Failures older than the window count for nothing; they are cleared as new ones arrive.
+  // Failures older than the longer window count for nothing; they are cleared as new ones arrive.
   await pg.query('DELETE FROM sign_in_failures WHERE failed_at < now() - make_interval(mins => $1)', [
-    FAILURE_WINDOW_MIN,
+    ACCOUNT_WINDOW_MIN,
   ]);
   return { ok: false, reason: 'incorrect' };
 }

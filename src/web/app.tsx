@@ -20,12 +20,46 @@ function NotFound() {
   );
 }
 
+function BrandNotFound() {
+  return (
+    <>
+      <PageHead title="Brand not found" />
+      <p>
+        No brand of your organizations has this address. <a href="/app">Go to the overview</a>.
+      </p>
+    </>
+  );
+}
+
 function NoBrand() {
   return (
     <>
       <PageHead title="No brand yet" />
       <p>Your organization tracks no brand yet. Add one with a workspace file or the API, then come back here.</p>
     </>
+  );
+}
+
+/** A person in no organization: said so, and nothing else. */
+function NoOrganization(p: { email: string }) {
+  return (
+    <main class="auth" id="main">
+      <div class="auth-card">
+        <h1>No organization</h1>
+        <p>
+          You are signed in as {p.email}, but you belong to no organization, so there is nothing to show. Ask an admin
+          of your organization to invite you again.
+        </p>
+        <form method="post" action="/app/sign-out">
+          <input
+            type="hidden"
+            name="csrf"
+            value={document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? ''}
+          />
+          <button type="submit">Sign out</button>
+        </form>
+      </div>
+    </main>
   );
 }
 
@@ -47,6 +81,7 @@ export function App() {
   if (loaded.error) return <Problem message={loaded.error} />;
   if (!loaded.data) return null;
   const [me] = loaded.data;
+  if (!me.organization) return <NoOrganization email={me.email} />;
   let page: preact.JSX.Element | null = found ? (
     <found.route.Page params={found.params ?? {}} query={query} />
   ) : (
@@ -54,8 +89,9 @@ export function App() {
   );
   // `/app` is on its way to the brand's overview (the effect above); nothing to draw meanwhile.
   if (home) page = brand ? null : <NoBrand />;
-  // A brand's page for a brand that is not (or no longer) the organization's.
-  if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) page = <NotFound />;
+  // A brand's page for a brand that is not (or no longer) the organization's. (A brand of another of
+  // the person's organizations switched the session to it before the page was served.)
+  if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) page = <BrandNotFound />;
   return (
     <AppContext.Provider value={{ me, brands, brand, reloadBrands: loaded.reload }}>
       <Layout current={found?.route}>{page}</Layout>

@@ -4,8 +4,12 @@ import { useContext } from 'preact/hooks';
 
 export interface Me {
   email: string;
+  /** The person's role in the current organization. */
   role: 'admin' | 'member' | null;
+  /** The session's current organization; null for a person in none. */
   organization: { id: string; name: string } | null;
+  /** Every organization the person belongs to, by name. */
+  organizations: { id: string; name: string; role: 'admin' | 'member' }[];
 }
 
 export interface Brand {

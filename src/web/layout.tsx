@@ -1,7 +1,9 @@
-// The frame of every signed-in page: a skip link, the sidebar (wordmark, brand picker, the
-// brand's pages, Settings, who is signed in and Sign out) and the page itself.
+// The frame of every signed-in page: a skip link, the sidebar (wordmark, the Organization select for
+// a person in several, brand picker, the brand's pages, Settings, who is signed in and Sign out) and
+// the page itself.
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { messageOf, post } from './api.ts';
 import { useApp, rememberBrand } from './context.ts';
 import { followAppLinks, followLink, navigate } from './router.ts';
 import { hrefOf, routes, type PageRoute } from './routes.ts';
@@ -56,6 +58,43 @@ function BrandPicker() {
   );
 }
 
+/** Switches the session's organization; the app starts again on its first brand. */
+function OrganizationPicker() {
+  const { me } = useApp();
+  const [problem, setProblem] = useState<string>();
+  if (me.organizations.length < 2) return null;
+  return (
+    <div class="brand-picker">
+      <label for="organization-picker">Organization</label>
+      <select
+        id="organization-picker"
+        value={me.organization?.id}
+        onChange={async (e) => {
+          const id = e.currentTarget.value;
+          setProblem(undefined);
+          try {
+            await post('/organization', { organization_id: id });
+            location.assign('/app');
+          } catch (err) {
+            setProblem(messageOf(err));
+          }
+        }}
+      >
+        {me.organizations.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+      {problem && (
+        <p class="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function csrf(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 }
@@ -79,6 +118,7 @@ export function Layout(p: { current?: PageRoute; children: ComponentChildren }) 
           <span class="wordmark-dot" aria-hidden="true" />
           Answerscope
         </p>
+        <OrganizationPicker />
         <BrandPicker />
         <nav aria-label="Main">
           {brand && brandPages.length > 0 && (

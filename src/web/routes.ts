@@ -59,7 +59,7 @@ export const routes: PageRoute[] = [
     Page: WorkspacePage,
   },
   { path: '/app/settings/keys', label: 'API keys', nav: 'settings', Page: KeysPage },
-  { path: '/app/settings/members', label: 'Members', nav: 'settings', admin: true, Page: MembersPage },
+  { path: '/app/settings/members', label: 'Members', nav: 'settings', Page: MembersPage },
   { path: '/app/settings/webhooks', label: 'Webhooks', nav: 'settings', Page: WebhooksPage },
   { path: '/app/settings/alerts', label: 'Alerts', nav: 'settings', Page: AlertsPage },
   { path: '/app/settings/usage', label: 'Usage', nav: 'settings', Page: UsagePage },

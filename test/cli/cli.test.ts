@@ -107,7 +107,7 @@ test('keys create and revoke from the command line while the server runs', async
   t.is((await get(server, '/api/v1/whoami', tenant.key)).status, 200);
 });
 
-test('members remove and add from the command line take effect on the next request', async (t) => {
+test('members remove and add from the command line take effect on the next request; keys name their organization', async (t) => {
   const a = await seedTenant(server);
   const b = await seedTenant(server);
   const removed = await cli(['members', 'remove', '--email', a.email, '--org', a.organizationId], server.env);
@@ -121,8 +121,27 @@ test('members remove and add from the command line take effect on the next reque
   const added = await cli(['members', 'add', '--email', a.email, '--org', b.organizationId], server.env);
   t.is(added.code, 0, added.stderr);
   t.is(added.json.organizationId, b.organizationId);
+  // The old key stays with the organization it was made in; a key made now acts on the new one.
+  t.deepEqual((await get(server, '/api/v1/brands', a.key)).body, []);
+  const key = await cli(['keys', 'create', '--email', a.email], server.env);
+  t.is(key.code, 0, key.stderr);
+  t.is(key.json.organizationId, b.organizationId);
   t.deepEqual(
-    (await get(server, '/api/v1/brands', a.key)).body.map((x: any) => x.id),
+    (await get(server, '/api/v1/brands', key.json.key)).body.map((x: any) => x.id),
+    [b.brandId],
+  );
+  // In two organizations, a key must say which; adding never removed the other membership.
+  t.is((await cli(['members', 'add', '--email', a.email, '--org', a.organizationId], server.env)).code, 0);
+  const ambiguous = await cli(['keys', 'create', '--email', a.email], server.env);
+  t.is(ambiguous.code, 1);
+  t.regex(ambiguous.stderr, /belongs to 2 organizations: name one with --org ORG_ID/);
+  const named = await cli(['keys', 'create', '--email', a.email, '--org', a.organizationId], server.env);
+  t.deepEqual(
+    (await get(server, '/api/v1/brands', named.json.key)).body.map((x: any) => x.id),
+    [a.brandId],
+  );
+  t.deepEqual(
+    (await get(server, '/api/v1/brands', key.json.key)).body.map((x: any) => x.id),
     [b.brandId],
   );
 });

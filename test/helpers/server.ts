@@ -133,6 +133,10 @@ async function startOwnServer(overrides: Record<string, string>, opts: TestServe
     VALIDATE_RESULTS: '1',
     // Every test client registers from 127.0.0.1; the per-address bound has a test of its own.
     OAUTH_REGISTRATIONS_PER_ADDRESS: '100000',
+    // Every test speaks from 127.0.0.1, many files at once; the app's own limits have a test of their own.
+    APP_RATE_LIMIT_MAX: '100000',
+    APP_SESSION_RATE_LIMIT_MAX: '100000',
+    APP_FORM_RATE_LIMIT_MAX: '100000',
     ...(db.url ? { DATABASE_URL: db.url } : {}),
     ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}),
     ...overrides,

@@ -61,20 +61,26 @@ test('a revoked key is refused on the very next request', async (t) => {
   t.deepEqual(r.body, INVALID);
 });
 
-test('a key stops returning an organization once its owner leaves it, and follows them to a new one', async (t) => {
+test('a key acts on its own organization only, while its owner is a member of it', async (t) => {
   const a = await seedTenant(server);
   const b = await seedTenant(server);
   t.is((await get(server, `/api/mcp/topics?brand_id=${a.brandId}`, a.key)).status, 200);
+  // Joining another organization changes nothing for the key: it stays with its own.
+  await addMember(server.stores.pg, a.email, b.organizationId);
+  t.deepEqual(
+    (await get(server, '/api/v1/brands', a.key)).body.map((x: any) => x.id),
+    [a.brandId],
+  );
+  t.is((await get(server, `/api/mcp/topics?brand_id=${b.brandId}`, a.key)).status, 404);
   await removeMember(server.stores.pg, a.email, a.organizationId);
   t.deepEqual((await get(server, '/api/mcp/brands', a.key)).body, []);
   t.deepEqual((await get(server, `/api/mcp/topics?brand_id=${a.brandId}`, a.key)).body, { error: 'Brand not found' });
   t.is((await get(server, '/api/v1/whoami', a.key)).body.organizationId, null);
-
-  await addMember(server.stores.pg, a.email, b.organizationId);
-  const brands = (await get(server, '/api/v1/brands', a.key)).body;
+  // Back in its organization, the key acts on it again; never on the other one.
+  await addMember(server.stores.pg, a.email, a.organizationId);
   t.deepEqual(
-    brands.map((x: any) => x.id),
-    [b.brandId],
+    (await get(server, '/api/v1/brands', a.key)).body.map((x: any) => x.id),
+    [a.brandId],
   );
 });
 

@@ -15,6 +15,7 @@ import { idArgument, pathParam } from '../../src/mcp/schemas.ts';
 import { call, seedTenant, startTestServer, type Reply, type Tenant, type TestServer } from '../helpers/server.ts';
 import { post } from '../mcp/client.ts';
 import { encodeCursor } from '../../src/cursor.ts';
+import { appCall, person, session } from './app/helpers.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
@@ -68,6 +69,8 @@ const awkward = fc.constantFrom(
   "'; DROP TABLE brands; --",
   '{brand:UUID}',
   '\u202e\u0301😀',
+  'a\u200bb@example.test',
+  'a\u2066b\u2069@example.test',
   'a,b,,c,',
 );
 
@@ -483,3 +486,69 @@ test.serial('any Host: 400 unless well formed, and never a header with a value o
   );
   t.pass();
 });
+
+/** Characters that make two emails look alike, or cannot be stored: every one is a 400 naming email. */
+const invisible = fc.constantFrom(
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\u061c',
+);
+const emailPart = fc.stringMatching(/^[a-z0-9.+-]{1,12}$/);
+const email = fc.oneof(
+  // An address with an invisible character somewhere in it.
+  fc.tuple(emailPart, emailPart, invisible, fc.nat(40)).map(([local, domain, bad, at]) => {
+    const plain = `${local}@${domain}.example`;
+    const i = at % (plain.length + 1);
+    return { email: plain.slice(0, i) + bad + plain.slice(i), invisible: true };
+  }),
+  // Anything at all: never a 500.
+  fc.string({ unit: 'binary', maxLength: 60 }).map((s) => ({ email: s, invisible: /[\p{Cc}\p{Cf}]/u.test(s.trim()) })),
+);
+
+test.serial(
+  'any email on the sign-in form and the invitation route: never a 500; an invisible character is a 400 naming email',
+  async (t) => {
+    const admin = await person(server);
+    const s = await session(server, admin);
+    await fc.assert(
+      fc.asyncProperty(email, async ({ email: typed, invisible: bad }) => {
+        const signIn = await timed('sign-in', () =>
+          fetch(`${server.url}/app/sign-in`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ email: typed, password: 'not the password' }),
+          }),
+        );
+        const text = await signIn.text();
+        if (signIn.status >= 500) throw new Error(`sign-in ${JSON.stringify(typed)}: ${signIn.status}`);
+        if (bad && (signIn.status !== 400 || !text.includes('id="email-error"'))) {
+          throw new Error(`sign-in ${JSON.stringify(typed)}: ${signIn.status} without the error beside Email`);
+        }
+        const invited = await timed('invite', () =>
+          appCall(server, s, '/members/invite', { email: typed, role: 'member' }),
+        );
+        if (invited.status >= 500) throw new Error(`invite ${JSON.stringify(typed)}: ${invited.status}`);
+        if (bad && (invited.status !== 400 || invited.body.field !== 'email' || !/email/i.test(invited.body.error))) {
+          throw new Error(`invite ${JSON.stringify(typed)}: ${invited.status} ${JSON.stringify(invited.body)}`);
+        }
+      }),
+      { seed: SEED, numRuns: 40 + RUNS, endOnFailure: true },
+    );
+    t.pass();
+  },
+);

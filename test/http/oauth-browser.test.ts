@@ -1,6 +1,7 @@
 // The consent page in a real browser (Debian's Chromium through playwright-core): a person finds
 // the key field by its label, pastes a key, sees the organization, allows, and lands on the
-// client's redirect URI with the code and the state; or denies. The page loads nothing from
+// client's redirect URI with the code and the state; or denies. A signed-in person allows with one
+// click, a person signs in on the page itself, and one in two organizations picks one. The page loads nothing from
 // anywhere else, and its Content-Security-Policy blocks nothing it needs (the redirect included).
 // test-process: shared
 import fs from 'node:fs';
@@ -10,6 +11,8 @@ import test from 'ava';
 import { chromium, type Browser } from 'playwright-core';
 import { seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { authorizeUrl, pkce, registerClient } from './oauth-helpers.ts';
+import { setPasswordByEmail } from '../../src/tenancy/accounts.ts';
+import { addMember } from '../../src/tenancy/members.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
@@ -108,4 +111,83 @@ chromiumTest('a wrong key is said so next to the field; deny returns access_deni
   t.is(back.searchParams.get('error'), 'access_denied');
   t.is(back.searchParams.get('state'), 's1');
   t.is(back.searchParams.get('code'), null);
+});
+
+/** A person with a password, signed in to the app in `context`'s browser. */
+async function signedIn(context: Awaited<ReturnType<Browser['newContext']>>, password = 'a long browser passphrase') {
+  const tenant = await seedTenant(server);
+  await setPasswordByEmail(server.stores.pg, tenant.email, password);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/app/sign-in`);
+  await page.getByLabel('Email').fill(tenant.email);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForURL(/\/app\/brands\//), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await page.close();
+  return { tenant, password };
+}
+
+async function consentUrl(state: string) {
+  const reg = await registerClient(server, { client_name: 'Browser assistant', redirect_uris: [redirectUri] });
+  return authorizeUrl(server, {
+    client_id: reg.body.client_id,
+    redirect_uri: redirectUri,
+    code_challenge: pkce().challenge,
+    state,
+  });
+}
+
+// Chromium posts the no-referrer page's forms with `Origin: null`: they must still work.
+chromiumTest('a signed-in person allows with one click in a real browser', async (t) => {
+  const context = await browser.newContext();
+  t.teardown(() => context.close());
+  const { tenant } = await signedIn(context);
+  const page = await context.newPage();
+  await page.goto(await consentUrl('signed-in'));
+  const organization = tenant.workspace.organizations[0].name;
+  await page.getByRole('heading', { name: `Allow access to ${organization}?` }).waitFor();
+  await Promise.all([page.waitForURL(/\/callback\?/), page.getByRole('button', { name: 'Allow' }).click()]);
+  const back = new URL(page.url());
+  t.truthy(back.searchParams.get('code'));
+  t.is(back.searchParams.get('state'), 'signed-in');
+});
+
+chromiumTest(
+  'a person signs in on the consent page, sees the organization and allows, in a real browser',
+  async (t) => {
+    const context = await browser.newContext();
+    t.teardown(() => context.close());
+    const tenant = await seedTenant(server);
+    await setPasswordByEmail(server.stores.pg, tenant.email, 'consent page passphrase');
+    const page = await context.newPage();
+    await page.goto(await consentUrl('sign-in-here'));
+    await page.getByLabel('Email').fill(tenant.email);
+    await page.getByLabel('Password').fill('consent page passphrase');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const organization = tenant.workspace.organizations[0].name;
+    await page.getByRole('heading', { name: `Allow access to ${organization}?` }).waitFor();
+    await Promise.all([page.waitForURL(/\/callback\?/), page.getByRole('button', { name: 'Allow' }).click()]);
+    t.truthy(new URL(page.url()).searchParams.get('code'));
+    t.is(new URL(page.url()).searchParams.get('state'), 'sign-in-here');
+  },
+);
+
+chromiumTest('a person in two organizations chooses one on the consent page', async (t) => {
+  const context = await browser.newContext();
+  t.teardown(() => context.close());
+  const { tenant } = await signedIn(context);
+  const other = await seedTenant(server);
+  await addMember(server.stores.pg, tenant.email, other.organizationId);
+  const page = await context.newPage();
+  await page.goto(await consentUrl('choose'));
+  await page.getByLabel('Organization').selectOption(other.organizationId);
+  await Promise.all([page.waitForURL(/\/callback\?/), page.getByRole('button', { name: 'Allow' }).click()]);
+  t.truthy(new URL(page.url()).searchParams.get('code'));
+  const { rows } = await server.stores.pg.query(
+    'SELECT organization_id FROM oauth_grants g JOIN users u ON u.id = g.user_id WHERE u.email = $1',
+    [tenant.email],
+  );
+  t.deepEqual(
+    rows.map((r) => r.organization_id),
+    [other.organizationId],
+  );
 });

@@ -1,8 +1,9 @@
 // The app's JSON routes under /app/api/, for a signed-in person only. Figures and everything the
 // API can do go through the very operations of the API (`/app/api/op/NAME` calls runOperation with
 // the session's identity: the app computes nothing of its own); what only a person does in the app
-// (their keys, the members, connected applications, their password) has a route here. Every change
-// is a POST carrying the session's token in X-CSRF-Token, from the app's own origin.
+// (their organizations, keys, the members and invitations, connected applications, their sessions
+// and password) has a route here. Every change is a POST carrying the session's token in
+// X-CSRF-Token, from the app's own origin. Every route passes the app's rate limits (limits.ts).
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { AppDeps } from '../../operations/context.ts';
@@ -12,11 +13,17 @@ import { ApiError } from '../../errors.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
 import type { Mailer } from '../../runtime/mail.ts';
 import { createKey, keysOfUser, revokeOwnKey } from '../../tenancy/keys.ts';
-import { changeMember, listMembers } from '../../tenancy/members.ts';
-import { createInvitation, INVITATION_DAYS } from '../../tenancy/invitations.ts';
-import { connectedApps, disconnectApp, organizationName } from '../../tenancy/oauth-grants.ts';
+import { changeMember, leaveOrganization, listMembers, membershipsOf } from '../../tenancy/members.ts';
+import {
+  createInvitation,
+  dropInvitation,
+  INVITATION_DAYS,
+  pendingInvitations,
+  revokeInvitation,
+} from '../../tenancy/invitations.ts';
+import { connectedApps, disconnectApp } from '../../tenancy/oauth-grants.ts';
 import { changePassword } from '../../tenancy/accounts.ts';
-import { ROLES, type Role } from '../../tenancy/sessions.ts';
+import { endOtherSessions, ROLES, type Role, sessionsOf, switchOrganization } from '../../tenancy/sessions.ts';
 import { baseUrl, MCP_ENDPOINT } from '../oauth-metadata.ts';
 import { BRAND_NOT_FOUND, brandInOrganization } from '../../tenancy/brands.ts';
 import { UUID_RE } from '../../uuid.ts';
@@ -25,6 +32,8 @@ import { currentSession, type Session } from './session-cookie.ts';
 
 export const SIGN_IN_FIRST = 'Sign in first';
 const ADMINS_ONLY = 'Only admins manage members';
+const NO_ORGANIZATION = 'You belong to no organization';
+const NOT_MAILED = 'The invitation could not be mailed, so it was not made: try again later';
 const MAX_NAME = 100;
 
 type Body = Record<string, unknown>;
@@ -45,16 +54,22 @@ function roleOf(b: Body): Role {
   return role as Role;
 }
 
-export function appApi(deps: AppDeps, operations: Operation[], mailer: Mailer | undefined): Router {
+export function appApi(
+  deps: AppDeps,
+  operations: Operation[],
+  mailer: Mailer | undefined,
+  limit: Koa.Middleware,
+): Router {
   const { config } = deps;
   const pg = deps.stores.pg;
   const byName = new Map(operations.map((op) => [op.name, op]));
   const router = new Router({ prefix: '/app/api', sensitive: true });
 
-  // Every route: a live session first; every POST: a change from the app's own pages.
+  // Every route: the app's limits, a live session; every POST: a change from the app's own pages.
+  router.use(limit);
   router.use(async (ctx, next) => {
     ctx.set('Cache-Control', 'no-store');
-    const session = await currentSession(ctx, pg);
+    const session = await currentSession(ctx, pg, config);
     if (!session) throw new ApiError(401, SIGN_IN_FIRST);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') checkChange(ctx, config, session.token, ctx.get('x-csrf-token'));
     ctx.state.session = session;
@@ -67,16 +82,31 @@ export function appApi(deps: AppDeps, operations: Operation[], mailer: Mailer | 
     if (identity.role !== 'admin' || !identity.organizationId) throw new ApiError(403, ADMINS_ONLY);
     return identity.organizationId;
   };
+  const member = (ctx: Koa.Context) => {
+    const { organizationId } = sessionOf(ctx).identity;
+    if (!organizationId) throw new ApiError(403, NO_ORGANIZATION);
+    return organizationId;
+  };
 
   router.get('/me', async (ctx) => {
     const { identity } = sessionOf(ctx);
-    const organization = identity.organizationId ? await organizationName(pg, identity.organizationId) : null;
+    const organizations = await membershipsOf(pg, identity.userId);
+    const current = organizations.find((o) => o.organization_id === identity.organizationId);
     ctx.body = {
       email: identity.email,
       role: identity.role,
-      organization:
-        identity.organizationId && organization ? { id: identity.organizationId, name: organization } : null,
+      organization: current ? { id: current.organization_id, name: current.name } : null,
+      organizations: organizations.map((o) => ({ id: o.organization_id, name: o.name, role: o.role })),
     };
+  });
+  // The Organization select: the session's current organization, one the person belongs to.
+  router.post('/organization', async (ctx) => {
+    const id = text(await body(ctx), 'organization_id');
+    const { token, identity } = sessionOf(ctx);
+    if (!UUID_RE.test(id) || !(await switchOrganization(pg, token, identity.userId, id.toLowerCase()))) {
+      throw new ApiError(404, 'Organization not found', 'organization_id');
+    }
+    ctx.body = { organization_id: id.toLowerCase() };
   });
 
   // The API's operations, as the session's person: reads as GET, changes as POST whatever the REST verb.
@@ -90,51 +120,67 @@ export function appApi(deps: AppDeps, operations: Operation[], mailer: Mailer | 
   router.get('/op/:name', (ctx) => runNamed(ctx, { ...ctx.query }));
   router.post('/op/:name', async (ctx) => runNamed(ctx, await body(ctx)));
 
+  // The person's keys of the current organization; a new one acts on it only.
   router.get('/keys', async (ctx) => {
-    ctx.body = await keysOfUser(pg, sessionOf(ctx).identity.userId);
+    ctx.body = await keysOfUser(pg, sessionOf(ctx).identity.userId, member(ctx));
   });
   router.post('/keys', async (ctx) => {
     const name = text(await body(ctx), 'name').trim();
     if (!name) throw new ApiError(400, 'Name is required', 'name');
     if (name.length > MAX_NAME) throw new ApiError(400, `Name must be at most ${MAX_NAME} characters`, 'name');
-    const created = await createKey(pg, { email: sessionOf(ctx).identity.email, name });
+    const organizationId = member(ctx);
+    const created = await createKey(pg, { email: sessionOf(ctx).identity.email, name, organizationId });
     ctx.body = { id: created.id, name, key: created.key };
   });
   router.post('/keys/:id/revoke', async (ctx) => {
     ctx.body = await revokeOwnKey(pg, sessionOf(ctx).identity.userId, ctx.params.id);
   });
 
+  // Every member sees who belongs; only admins invite, change roles and remove.
   router.get('/members', async (ctx) => {
-    ctx.body = await listMembers(pg, admin(ctx));
+    ctx.body = await listMembers(pg, member(ctx));
+  });
+  router.get('/members/invitations', async (ctx) => {
+    ctx.body = await pendingInvitations(pg, admin(ctx));
   });
   router.post('/members/invite', async (ctx) => {
     const organizationId = admin(ctx);
     const b = await body(ctx);
     const role = roleOf(b);
+    const inviter = sessionOf(ctx).identity;
     const invitation = await createInvitation(pg, {
       organizationId,
       email: text(b, 'email'),
       role,
-      invitedBy: sessionOf(ctx).identity.userId,
+      invitedBy: inviter.userId,
     });
     const link = `${baseUrl(ctx, config)}/app/invitations/${invitation.token}`;
-    let mailed = false;
-    let mailError: string | null = null;
-    if (mailer) {
-      try {
-        const organization = (await organizationName(pg, organizationId)) ?? 'an organization';
-        await mailer.send({
-          to: invitation.email,
-          subject: `You are invited to ${organization} on Answerscope`,
-          text: `${sessionOf(ctx).identity.email} invited you to join ${organization} on Answerscope as ${role}.\n\nSet your password and sign in here (the link works once, for ${INVITATION_DAYS} days):\n${link}\n`,
-        });
-        mailed = true;
-      } catch (err) {
-        ctx.state.log?.warn({ err }, 'invitation mail failed');
-        mailError = 'The invitation could not be mailed; copy the link instead.';
-      }
+    const answer = { id: invitation.id, email: invitation.email, role, expires_at: invitation.expiresAt };
+    // With SMTP the link goes to the invited address only: the admin never sees it, so the link
+    // proves its holder reads that mailbox. Without, it is shown once, for the admin to send.
+    if (!mailer) {
+      ctx.body = { ...answer, link, mailed: false };
+      return;
     }
-    ctx.body = { email: invitation.email, role, link, expires_at: invitation.expiresAt, mailed, mail_error: mailError };
+    try {
+      const organization = (await membershipsOf(pg, inviter.userId)).find(
+        (o) => o.organization_id === organizationId,
+      )?.name;
+      await mailer.send({
+        to: invitation.email,
+        subject: `You are invited to ${organization} on Answerscope`,
+        text: `${inviter.email} invited you to join ${organization} on Answerscope as ${role}.\n\nJoin here (the link works once, for ${INVITATION_DAYS} days):\n${link}\n`,
+      });
+    } catch (err) {
+      ctx.state.log?.warn({ err }, 'invitation mail failed');
+      await dropInvitation(pg, invitation.id);
+      throw new ApiError(503, NOT_MAILED, 'email');
+    }
+    ctx.body = { ...answer, link: null, mailed: true };
+  });
+  router.post('/members/invitations/:id/revoke', async (ctx) => {
+    await revokeInvitation(pg, admin(ctx), ctx.params.id);
+    ctx.body = { id: ctx.params.id, revoked: true };
   });
   router.post('/members/:userId/role', async (ctx) => {
     ctx.body = await changeMember(pg, admin(ctx), ctx.params.userId, roleOf(await body(ctx)));
@@ -174,12 +220,29 @@ export function appApi(deps: AppDeps, operations: Operation[], mailer: Mailer | 
   router.post('/account/password', async (ctx) => {
     const b = await body(ctx);
     const session = sessionOf(ctx);
-    await changePassword(pg, session.identity.userId, {
+    await changePassword(pg, session.identity, {
       current: text(b, 'current_password'),
       next: text(b, 'new_password'),
       keep: session.token,
+      address: ctx.ip || 'unknown',
     });
     ctx.body = { changed: true };
+  });
+  router.get('/account/sessions', async (ctx) => {
+    const session = sessionOf(ctx);
+    ctx.body = await sessionsOf(pg, session.identity.userId, session.token);
+  });
+  router.post('/account/sessions/sign-out-others', async (ctx) => {
+    const session = sessionOf(ctx);
+    await endOtherSessions(pg, session.identity.userId, session.token);
+    ctx.body = { signed_out: true };
+  });
+  // Leave <organization>: one's own membership ends; the last admin stays (409).
+  router.post('/account/leave', async (ctx) => {
+    const id = text(await body(ctx), 'organization_id');
+    if (!UUID_RE.test(id)) throw new ApiError(404, 'Organization not found');
+    await leaveOrganization(pg, sessionOf(ctx).identity.userId, id.toLowerCase());
+    ctx.body = { organization_id: id.toLowerCase(), left: true };
   });
   return router;
 }

@@ -1,35 +1,61 @@
-// The app (docs/api.md sections 17 and 18, docs/app.md), served under /app by the same process:
-// the sign-in and invitation pages (server-rendered forms that work without script), the bundle,
-// the JSON routes of api.ts, and for every other /app path the shell the script draws the page in.
-// A request for a page without a live session is sent to sign in first. `/` leads to /app.
+// The app (docs/app.md), served under /app by the same process: the sign-in and invitation pages
+// (server-rendered forms that work without script), the bundle, the JSON routes of api.ts, and for
+// every other /app path the shell the script draws the page in. A request for a page without a live
+// session is sent to sign in first. `/` leads to /app. A link to a brand of another of the person's
+// organizations switches the session to that organization.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { AppDeps } from '../../operations/context.ts';
 import type { Operation } from '../../operations/registry.ts';
 import { createMailer } from '../../runtime/mail.ts';
-import { createLimiter, rateLimit } from '../../runtime/rate-limit.ts';
-import { ApiError } from '../../errors.ts';
-import { createSession, endSession } from '../../tenancy/sessions.ts';
-import { acceptInvitation, INVITATION_GONE, invitationByToken } from '../../tenancy/invitations.ts';
-import { readForm } from '../oauth-form.ts';
+import { endSession, switchOrganization } from '../../tenancy/sessions.ts';
+import { brandOrganization } from '../../tenancy/brands.ts';
+import { readFields } from './form.ts';
+import { invitationRoutes } from './invitation-pages.ts';
+import { appLimits } from './limits.ts';
 import { appApi } from './api.ts';
 import { ASSETS_PREFIX, appAssets, type AppAssets } from './assets.ts';
-import { authCard, escapeHtml, field, htmlPage, shellPage } from './html.ts';
+import { authCard, htmlPage, shellPage } from './html.ts';
 import { appHeaders, checkChange, CROSS_SITE, csrfToken, fromAnotherSite } from './security.ts';
-import { clearSessionCookie, currentSession, setSessionCookie, sessionToken } from './session-cookie.ts';
+import { clearSessionCookie, currentSession, sessionToken } from './session-cookie.ts';
 import { signIn, signInPage } from './sign-in.ts';
 
-/** Where to go after signing in: an app path of this site only (never `//host` or another scheme). */
-export function safeNext(next: string | undefined): string {
-  return next && /^\/app(\/[A-Za-z0-9._~%/?&=-]*)?$/.test(next) ? next : '/app';
+const NEXT_BASE = 'http://answerscope.invalid';
+
+/** `path` with its percent-encodings and then its dot segments resolved, or null when it leaves the site. */
+function resolvedPath(path: string): string | null {
+  let decoded = path;
+  for (let i = 0; i < 3; i++) {
+    let once: string;
+    try {
+      once = decodeURIComponent(decoded);
+    } catch {
+      return null;
+    }
+    if (once === decoded) break;
+    decoded = once;
+  }
+  const url = new URL(decoded, NEXT_BASE);
+  return url.origin === NEXT_BASE ? url.pathname : null;
 }
 
-async function fields(ctx: Koa.Context): Promise<Map<string, string>> {
+/**
+ * Where to go after signing in: `next` when, with dot segments and encodings resolved, it is a path
+ * of this site under /app/ or /oauth/authorize (the consent page sends people to sign in and back);
+ * otherwise /app. Never `//host`, another scheme, or a path that decodes to somewhere else.
+ */
+export function safeNext(next: string | undefined): string {
+  if (!next || next.length > 4096 || /[\\\p{Cc}]/u.test(next)) return '/app';
+  let url: URL;
   try {
-    return await readForm(ctx);
-  } catch (err) {
-    throw new ApiError(400, (err as Error).message);
+    url = new URL(next, NEXT_BASE);
+  } catch {
+    return '/app';
   }
+  if (url.origin !== NEXT_BASE) return '/app';
+  const path = resolvedPath(url.pathname);
+  const allowed = (p: string) => p === '/app' || p.startsWith('/app/') || p === '/oauth/authorize';
+  return path !== null && allowed(path) && allowed(url.pathname) ? url.pathname + url.search : '/app';
 }
 
 export async function appMount(deps: AppDeps, operations: Operation[]): Promise<(app: Koa) => void> {
@@ -37,9 +63,7 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   const pg = deps.stores.pg;
   const assets = await appAssets();
   const router = new Router({ sensitive: true });
-  // The forms that hash a password pass the API's per-address limit (counters of their own) first:
-  // the throttle counts per email, and this bounds the scrypt work one address can ask for.
-  const formLimit = rateLimit(await createLimiter({ ...config.rateLimit, keyPrefix: 'app-forms' }, pg));
+  const limits = await appLimits(config, pg);
   const page = (ctx: Koa.Context, status: number, title: string, body: string) => {
     ctx.status = status;
     ctx.set('Cache-Control', 'no-store');
@@ -59,16 +83,16 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   });
 
   router.get('/app/sign-in', async (ctx) => {
-    if (await currentSession(ctx, pg)) return ctx.redirect(safeNext(String(ctx.query.next ?? '')));
+    if (await currentSession(ctx, pg, config)) return ctx.redirect(safeNext(String(ctx.query.next ?? '')));
     const next = typeof ctx.query.next === 'string' ? safeNext(ctx.query.next) : undefined;
     const notice = ctx.query.signed_out === '1' ? 'You are signed out.' : undefined;
     page(ctx, 200, 'Sign in', signInPage({ next, notice }));
   });
 
-  router.post('/app/sign-in', formLimit, async (ctx) => {
+  router.post('/app/sign-in', limits.forms, async (ctx) => {
     // A sign-in posted from another site opens no session (login CSRF).
     if (fromAnotherSite(ctx, config)) return refused(ctx);
-    const form = await fields(ctx);
+    const form = await readFields(ctx);
     const email = form.get('email') ?? '';
     const next = safeNext(form.get('next'));
     const outcome = await signIn(ctx, deps, email, form.get('password') ?? '');
@@ -76,15 +100,21 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
       ctx.status = 303;
       return ctx.redirect(next);
     }
-    page(ctx, outcome.status, 'Sign in', signInPage({ next, email, error: outcome.message }));
+    const shown = outcome.field === 'email' ? printable(email) : email;
+    page(
+      ctx,
+      outcome.status,
+      'Sign in',
+      signInPage({ next, email: shown, error: outcome.message, errorField: outcome.field }),
+    );
   });
 
   router.post('/app/sign-out', async (ctx) => {
     // From another site, not even the cookie is touched (SameSite=Lax keeps it out of such a post).
     if (fromAnotherSite(ctx, config)) return refused(ctx);
-    const token = sessionToken(ctx);
+    const token = sessionToken(ctx, config);
     if (token) {
-      const form = await fields(ctx);
+      const form = await readFields(ctx);
       try {
         checkChange(ctx, config, token, form.get('csrf'));
       } catch {
@@ -97,70 +127,24 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
     ctx.redirect('/app/sign-in?signed_out=1');
   });
 
-  const invitationGone = (ctx: Koa.Context) =>
-    page(
-      ctx,
-      404,
-      'Invitation',
-      authCard(
-        'Invitation',
-        `<p class="form-error" role="alert">${INVITATION_GONE}.</p><p>Ask an admin for a new one.</p>`,
-      ),
-    );
-  const invitationForm = async (ctx: Koa.Context, status: number, error?: string) => {
-    const invitation = await invitationByToken(pg, ctx.params.token);
-    if (!invitation) return invitationGone(ctx);
-    page(
-      ctx,
-      status,
-      'Join',
-      authCard(
-        `Join ${invitation.organization}`,
-        `<p>You are invited as <strong>${escapeHtml(invitation.role)}</strong>. ${
-          invitation.hasPassword
-            ? 'You already have an Answerscope account: enter its password to join.'
-            : 'Choose a password to sign in with.'
-        }</p>
-<form method="post" action="/app/invitations/${escapeHtml(ctx.params.token)}">
-${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', value: invitation.email, readonly: true })}
-${field({
-  id: 'password',
-  label: 'Password',
-  type: 'password',
-  autocomplete: invitation.hasPassword ? 'current-password' : 'new-password',
-  error,
-  hint: invitation.hasPassword ? undefined : 'At least 10 characters.',
-})}
-<button type="submit" class="primary wide">${invitation.hasPassword ? 'Join' : 'Set password and join'}</button>
-</form>`,
-      ),
-    );
-  };
-  router.get('/app/invitations/:token', (ctx) => invitationForm(ctx, 200));
-  router.post('/app/invitations/:token', formLimit, async (ctx) => {
-    if (fromAnotherSite(ctx, config)) return refused(ctx);
-    const form = await fields(ctx);
-    let userId: string;
-    try {
-      userId = await acceptInvitation(pg, ctx.params.token, form.get('password') ?? '', ctx.ip || 'unknown');
-    } catch (err) {
-      if (err instanceof ApiError && err.field === 'password') return invitationForm(ctx, err.status, err.message);
-      if (err instanceof ApiError && err.status === 404) return invitationGone(ctx);
-      throw err;
-    }
-    setSessionCookie(ctx, config, await createSession(pg, userId));
-    ctx.status = 303;
-    ctx.redirect('/app');
-  });
+  invitationRoutes(router, { deps, page, refused, forms: limits.forms });
 
-  const api = appApi(deps, operations, createMailer(config.mail));
+  const api = appApi(deps, operations, createMailer(config.mail), limits.routes);
 
   // Every other /app path is a page the script draws: the shell, for a signed-in person.
   const shell: Koa.Middleware = async (ctx) => {
-    const session = await currentSession(ctx, pg);
+    const session = await currentSession(ctx, pg, config);
     if (!session) {
       const next = ctx.path === '/app' ? '' : `?next=${encodeURIComponent(ctx.url)}`;
       return ctx.redirect(`/app/sign-in${next}`);
+    }
+    // A link to a brand of another of the person's organizations opens that organization.
+    const brandId = /^\/app\/brands\/([0-9a-f-]{36})(?:\/|$)/i.exec(ctx.path)?.[1]?.toLowerCase();
+    if (brandId) {
+      const owner = await brandOrganization(pg, brandId);
+      if (owner && owner !== session.identity.organizationId) {
+        await switchOrganization(pg, session.token, session.identity.userId, owner);
+      }
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/html; charset=utf-8';
@@ -190,6 +174,9 @@ ${field({
     app.use(router.allowedMethods({ throw: false }));
   };
 }
+
+/** An email as typed, with what cannot be shown (controls, invisible characters) taken out. */
+const printable = (text: string) => text.replace(/[\p{Cc}\p{Cf}]/gu, '');
 
 function serveAsset(ctx: Koa.Context, assets: AppAssets): void {
   const asset = assets.byPath.get(ctx.path);

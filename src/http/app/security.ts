@@ -36,13 +36,17 @@ export const CROSS_SITE = 'Cross-site request refused';
 /**
  * Whether the browser says the request comes from another site. Browsers send Sec-Fetch-Site
  * (Chromium, Firefox, Safari) and Origin on every POST; a client that sends neither is no browser
- * acting for someone else, and is judged by the session token alone.
+ * acting for someone else, and is judged by the session token alone. An opaque `Origin: null` is
+ * what a form posted from a `no-referrer` page carries (the OAuth consent page): it says nothing
+ * either way, so Sec-Fetch-Site decides, or where there is none, the token bound to the form
+ * (`tokenBound`: the caller checks one) does; a form without such a token is refused.
  */
-export function fromAnotherSite(ctx: Koa.Context, config: Config): boolean {
+export function fromAnotherSite(ctx: Koa.Context, config: Config, opts: { tokenBound?: boolean } = {}): boolean {
   const site = ctx.get('sec-fetch-site');
   if (site && site !== 'same-origin' && site !== 'none') return true;
   const origin = ctx.get('origin');
   if (!origin) return false;
+  if (origin === 'null') return !site && !opts.tokenBound;
   return origin !== baseUrl(ctx, config) && origin !== `${ctx.protocol}://${ctx.host}`;
 }
 
@@ -51,7 +55,16 @@ export function csrfToken(sessionToken: string): string {
   return createHash('sha256').update(`csrf\0${sessionToken}`).digest('base64url');
 }
 
-function sameToken(given: string, expected: string): boolean {
+/**
+ * The token of a form that answers one pending request (the consent page's Allow, an invitation's
+ * Join) for the signed-in person: bound to both, so a form made for another session or another
+ * request proves nothing.
+ */
+export function boundToken(sessionToken: string, request: string): string {
+  return createHash('sha256').update(`bound\0${sessionToken}\0${request}`).digest('base64url');
+}
+
+export function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);

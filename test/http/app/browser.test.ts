@@ -8,6 +8,8 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
+import { addMember } from '../../../src/tenancy/members.ts';
+import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 
 // Without Chromium these are reported as skipped, never as passed (README: Tests).
 const browserTest = HAVE_CHROMIUM ? test : test.skip;
@@ -109,13 +111,10 @@ browserTest('an admin invites a member, who sets a password from the link and is
   t.is(await invited.getByLabel('Email').inputValue(), email);
   // Too short a password: the problem beside the field, nobody joined.
   await invited.getByLabel('Password').fill('short');
-  await invited.getByRole('button', { name: 'Set password and join' }).click();
+  await invited.getByRole('button', { name: /^Join / }).click();
   await invited.getByText('Password must be at least 10 characters').waitFor();
   await invited.getByLabel('Password').fill('a good long password');
-  await Promise.all([
-    invited.waitForURL(/\/app\/brands\//),
-    invited.getByRole('button', { name: 'Set password and join' }).click(),
-  ]);
+  await Promise.all([invited.waitForURL(/\/app\/brands\//), invited.getByRole('button', { name: /^Join / }).click()]);
   await invited.getByText(`Signed in as`).waitFor();
   const me = await invited.evaluate(() => fetch('/app/api/me').then((r) => r.json()));
   t.is(me.email, email);
@@ -383,3 +382,52 @@ browserTest('every page works with the keyboard alone', async (t) => {
   await page.getByRole('cell', { name: 'keyboard', exact: true }).waitFor({ state: 'detached' });
   t.is((await whoami(key)).status, 401);
 });
+
+test('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const admin = await person(server);
+  const email = `plain-${Date.now()}@example.test`;
+  const password = 'a plain member passphrase';
+  await addMember(server.stores.pg, email, admin.organizationId);
+  await setPasswordByEmail(server.stores.pg, email, password);
+  const { page } = await newPage();
+  await signIn(page, server, { email, password }, '/app/settings/members');
+  await page.getByRole('cell', { name: admin.email, exact: true }).waitFor();
+  t.is(await page.getByRole('button', { name: 'Invite' }).count(), 0);
+  t.is(await page.getByLabel('Role').count(), 0);
+  t.is(await page.getByRole('button', { name: /^Remove / }).count(), 0);
+  t.is(await page.getByRole('button', { name: /^Make / }).count(), 0);
+  t.is(await page.getByRole('heading', { name: 'Pending invitations' }).count(), 0);
+  t.deepEqual(await seriousViolations(page), []);
+});
+
+test('a person in two organizations switches with the Organization select, and sees its brands', async (t) => {
+  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+  const one = await person(server);
+  const two = await person(server);
+  await addMember(server.stores.pg, one.email, two.organizationId);
+  const { page, errors } = await newPage();
+  await signIn(page, server, one);
+  const select = page.getByLabel('Organization');
+  await select.waitFor();
+  const current = await select.inputValue();
+  const target = current === one.organizationId ? two : one;
+  await Promise.all([
+    page.waitForURL(new RegExp(`/app/brands/${target.brandId}`)),
+    select.selectOption(target.organizationId),
+  ]);
+  t.is(await page.getByLabel('Organization').inputValue(), target.organizationId);
+  // A brand of an organization the person is not in: Brand not found.
+  const stranger = await person(server);
+  await page.goto(`${server.url}/app/brands/${stranger.brandId}`);
+  await page.getByRole('heading', { name: 'Brand not found' }).waitFor();
+  // Settings > Account lists the sessions and offers to leave each organization.
+  await page.goto(`${server.url}/app/settings/account`);
+  await page.getByRole('button', { name: 'Sign out other sessions' }).waitFor();
+  await page.getByRole('button', { name: `Leave ${await orgName(server, two.organizationId)}` }).waitFor();
+  t.deepEqual(await seriousViolations(page), []);
+  t.deepEqual(errors, []);
+});
+
+const orgName = async (on: TestServer, id: string) =>
+  (await on.stores.pg.query('SELECT name FROM organizations WHERE id = $1', [id])).rows[0].name as string;
