@@ -383,8 +383,7 @@ browserTest('every page works with the keyboard alone', async (t) => {
   t.is((await whoami(key)).status, 401);
 });
 
-test('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
   const admin = await person(server);
   const email = `plain-${Date.now()}@example.test`;
   const password = 'a plain member passphrase';
@@ -401,8 +400,7 @@ test('a member who is not an admin sees the members, without Invite, role contro
   t.deepEqual(await seriousViolations(page), []);
 });
 
-test('a person in two organizations switches with the Organization select, and sees its brands', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a person in two organizations switches with the Organization select, and sees its brands', async (t) => {
   const one = await person(server);
   const two = await person(server);
   await addMember(server.stores.pg, one.email, two.organizationId);
