@@ -1,6 +1,5 @@
 // The command line against a running server on the same DATA_DIR: commands reach the server's
 // stores through its admin channel, and what they change applies to the next API request.
-// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

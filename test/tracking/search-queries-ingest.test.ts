@@ -2,7 +2,6 @@
 // stored as known = 0, [] as known = 1 with no queries, values as given (trimmed). A re-import that
 // changes them replaces the stored answer (the replacement path writes answers directly), and a
 // re-analysis leaves them as they were.
-// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
