@@ -4,7 +4,9 @@
 // would, its standard output read and thrown away (a pipe, so backpressure applies; the lines are
 // counted to check the export is whole). The child's resident memory is sampled from /proc every
 // 100 ms (Linux): the peak in all and per tenth of the run, so flat memory shows as no trend.
-//   node --import tsx bench/export.ts [N=1000000]      (npm run bench:export -- N)
+// `parquet`: the same export with --format parquet (docs/warehouse.md), its bytes counted instead of
+// its lines, and the file's row count read from its footer to check it is whole.
+//   node --import tsx bench/export.ts [N=1000000] [jsonl|parquet]      (npm run bench:export -- N parquet)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,8 @@ import { ingestFile } from '../src/tracking/ingest/file.ts';
 import { benchWorkspace } from './ingest-workspace.ts';
 
 const N = Number(process.argv[2] ?? 1_000_000);
+const FORMAT = process.argv[3] ?? 'jsonl';
+if (FORMAT !== 'jsonl' && FORMAT !== 'parquet') throw new Error('format: jsonl or parquet');
 /** Memory must not grow with the history: one page of answers, the engines, and nothing per answer. */
 const TARGET_MB = 1_024;
 const BIN = fileURLToPath(new URL('../bin/answerscope.js', import.meta.url));
@@ -49,7 +53,7 @@ function rssOf(pid: number): number {
 
 const env = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent' };
 const started = performance.now();
-const child = spawn(process.execPath, [BIN, 'export', 'answers', '--brand', brandId], {
+const child = spawn(process.execPath, [BIN, 'export', 'answers', '--brand', brandId, '--format', FORMAT], {
   env,
   stdio: ['ignore', 'pipe', 'pipe'],
 });
@@ -60,14 +64,41 @@ const timer = setInterval(() => {
 }, 100);
 let lines = 0;
 let bytes = 0;
+// A Parquet file is kept to read its row count from its footer (hyparquet reads only the footer).
+const parquetFile = path.join(dir, 'answers.parquet');
+const kept = FORMAT === 'parquet' ? fs.createWriteStream(parquetFile) : undefined;
 child.stdout.on('data', (chunk: Buffer) => {
   bytes += chunk.length;
+  if (kept && !kept.write(chunk)) {
+    child.stdout.pause();
+    kept.once('drain', () => child.stdout.resume());
+  }
+  if (kept) return;
   for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
 });
 let stderr = '';
 child.stderr.on('data', (d) => (stderr += d));
 const [code] = (await once(child, 'close')) as [number];
 clearInterval(timer);
+if (kept) {
+  kept.end();
+  await once(kept, 'finish');
+  if (code === 0) {
+    const { parquetMetadataAsync } = await import('hyparquet');
+    const handle = await fs.promises.open(parquetFile);
+    const byteLength = (await handle.stat()).size;
+    const file = {
+      byteLength,
+      slice: async (start: number, end = byteLength) => {
+        const buf = Buffer.alloc(end - start);
+        await handle.read(buf, 0, end - start, start);
+        return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+      },
+    };
+    lines = Number((await parquetMetadataAsync(file)).num_rows);
+    await handle.close();
+  }
+}
 const seconds = (performance.now() - started) / 1000;
 
 const peak = Math.max(0, ...samples.map((s) => s.rss));
@@ -84,7 +115,8 @@ console.log(
       ingest_seconds: Math.round(ingestSeconds * 10) / 10,
       exit_code: code,
       stderr: stderr.trim() || undefined,
-      lines_exported: lines,
+      format: FORMAT,
+      answers_exported: lines,
       megabytes_exported: mb(bytes),
       export_seconds: Math.round(seconds * 10) / 10,
       answers_per_second: Math.round(lines / seconds),
@@ -99,6 +131,7 @@ console.log(
 );
 const met = code === 0 && lines === N && mb(peak) < TARGET_MB;
 console.log(
-  `target (peak RSS under ${TARGET_MB.toLocaleString('en')} MB at 1,000,000 answers): ${met ? 'met' : 'NOT met'}`,
+  `target (${FORMAT}: peak RSS under ${TARGET_MB.toLocaleString('en')} MB at 1,000,000 answers): ` +
+    (met ? 'met' : 'NOT met'),
 );
 fs.rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { analyzeVolumes } from './analyze-volumes.ts';
 import { generateOpportunities } from './generate-opportunities.ts';
 import { suggestTopics } from './suggest-topics.ts';
 import { evaluateAlerts } from './evaluate-alerts.ts';
+import { sendReportsJob } from './send-reports.ts';
 
 export const jobs: Job[] = [
   dailyDigest,
@@ -14,6 +15,7 @@ export const jobs: Job[] = [
   generateOpportunities,
   suggestTopics,
   evaluateAlerts,
+  sendReportsJob,
 ];
 
 export function findJob(name: string, list: Job[] = jobs): Job | undefined {

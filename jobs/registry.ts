@@ -15,12 +15,16 @@ export interface JobArgs {
   brandId?: string;
   /** The UTC day the run is for (YYYY-MM-DD). */
   date: string;
+  /** Started by the schedule (not `answerscope jobs run`): an hourly job then does the hour's share. */
+  onSchedule?: boolean;
 }
 
 export interface Job {
   name: string;
   /** node-cron expression, evaluated in UTC. */
   schedule: string;
+  /** What one run claims: a UTC day (default), or an hour for a job that runs every hour. */
+  slot?: 'day' | 'hour';
   description: string;
   run(ctx: JobContext, args: JobArgs): Promise<unknown>;
 }

@@ -9,6 +9,9 @@ const STALE_AFTER = '6 hours';
 
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
+/** The slot a scheduled run claims: its UTC day, or for an hourly job its UTC hour (YYYY-MM-DDTHH). */
+export const slotOf = (job: Job, d: Date) => (job.slot === 'hour' ? d.toISOString().slice(0, 13) : utcDay(d));
+
 export type TickOutcome = { ran: true; result: unknown } | { ran: false };
 
 /** Claims (job, slot, scope) and runs the job if the claim succeeded. */
@@ -27,7 +30,11 @@ export async function runClaimed(ctx: JobContext, job: Job, slot: string, scope 
     return { ran: false };
   }
   try {
-    const result = await job.run(ctx, { date: slot, brandId: scope === 'all' ? undefined : scope });
+    const result = await job.run(ctx, {
+      date: slot.slice(0, 10),
+      brandId: scope === 'all' ? undefined : scope,
+      onSchedule: true,
+    });
     await ctx.stores.pg.query(
       `UPDATE job_runs SET status = 'succeeded', finished_at = now(), result = $4 WHERE job = $1 AND slot = $2 AND scope = $3`,
       [job.name, slot, scope, JSON.stringify(result ?? null)],
@@ -55,7 +62,7 @@ export function startScheduler(ctx: JobContext, list: Job[]): Scheduler {
     cron.schedule(
       job.schedule,
       () => {
-        const p = runClaimed(ctx, job, utcDay(ctx.now())).catch(() => {});
+        const p = runClaimed(ctx, job, slotOf(job, ctx.now())).catch(() => {});
         running.add(p);
         p.finally(() => running.delete(p));
       },

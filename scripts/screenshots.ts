@@ -2,6 +2,7 @@
 // program (src/demo.ts) on a fresh DATA_DIR and a free port, signs in with the email and password
 // it prints, and captures in Debian's Chromium:
 //   docs/images/overview.png  the first brand's overview (/app/brands/{id})
+//   docs/images/overview-phone.png  the same overview on a phone (390 px wide: the menu folded)
 //   docs/images/settings.png  Settings > API keys with a new key shown once
 //   node --import tsx scripts/screenshots.ts
 import { spawn } from 'node:child_process';
@@ -72,6 +73,25 @@ try {
   await page.waitForTimeout(300); // let the charts finish their first paint
   await page.screenshot({ path: path.join(OUT, 'overview.png') });
 
+  // The same overview on a phone: a page of its own at 390 x 844 CSS pixels, drawn at 2x as phones do.
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    storageState: await context.storageState(),
+  });
+  const phonePage = await phone.newPage();
+  await phonePage.goto(page.url());
+  await phonePage.waitForFunction(
+    () => !document.querySelector('[aria-busy="true"]') && document.querySelectorAll('.card').length > 0,
+    null,
+    { timeout: 120_000 },
+  );
+  await phonePage.waitForTimeout(300);
+  await phonePage.screenshot({ path: path.join(OUT, 'overview-phone.png') });
+  await phone.close();
+
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${printed.base}/app/settings/keys`);
   await page.getByRole('button', { name: 'New key' }).click();
@@ -80,7 +100,7 @@ try {
   await page.getByLabel('New API key').waitFor();
   await page.getByRole('cell', { name: 'Looker Studio', exact: true }).waitFor(); // the list, reloaded with it
   await page.screenshot({ path: path.join(OUT, 'settings.png') });
-  console.log(`wrote ${path.join('docs/images', 'overview.png')} and ${path.join('docs/images', 'settings.png')}`);
+  console.log('wrote docs/images/overview.png, overview-phone.png and settings.png');
 } finally {
   await browser.close();
   // The demo stops on SIGTERM (closing its stores); then its data goes.

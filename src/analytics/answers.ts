@@ -20,10 +20,11 @@ import {
 } from '../stores/scoped-query.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
-import type { AnswerMode } from '../tracking/types.ts';
+import { type AnswerMode, DEFAULT_SOURCES_SQL } from '../tracking/types.ts';
 import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
+import { analysisVersion } from './analysis-version.ts';
 
 /** One tracked entity's analysis of an answer. */
 export interface AnswerEntity {
@@ -58,6 +59,10 @@ export interface Answer {
   entities: AnswerEntity[];
   citations: AnswerCitation[];
   search_queries: string[] | null;
+  provider_model: string;
+  engine_version: string | null;
+  analysis_version: string | null;
+  source: string;
 }
 
 /** Which answers a list reads: one brand's, with the request's filters. */
@@ -90,6 +95,9 @@ interface AnswerRow {
   text: string;
   search_queries: string[];
   search_queries_known: number;
+  provider_model: string;
+  engine_version: string;
+  source: string;
 }
 
 interface EntityRow {
@@ -109,13 +117,17 @@ interface CitationRow extends AnswerCitation {
 }
 
 const ANSWER_COLUMNS =
-  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, search_queries_known';
+  'answer_id, prompt_id, platform, model, region, mode, collected_at, day, text, search_queries, ' +
+  'search_queries_known, provider_model, engine_version, source';
 
 /** The per-entity sentiment of an answer as stored; null where the entity is not named. */
 export function storedSentiment(row: EntityRow | undefined): Polarity | null {
   if (!row || Number(row.mentions) === 0) return null;
   return polarityOfValue(row.sentiment);
 }
+
+/** The answers a list shows: live rows of the sources figures count (not other trackers' imports). */
+const LISTED = `sign = 1 AND ${DEFAULT_SOURCES_SQL}`;
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
@@ -181,7 +193,7 @@ async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?:
   return ch.rows<{ answer_id: string; day: string; collected_at: string }>(
     select(live.source, {
       select: 'answer_id, day, collected_at',
-      where: after ? `sign = 1 AND ${keyset}` : 'sign = 1',
+      where: after ? `${LISTED} AND ${keyset}` : LISTED,
       in: live.in,
       orderBy: 'collected_at DESC, toString(answer_id) DESC',
       limit: '{limit:UInt32}',
@@ -196,7 +208,7 @@ export function answerDays(ch: ClickHouse, f: AnswerFilters) {
   return ch.rows<{ day: string; answers: number }>(
     select(live.source, {
       select: 'day, count() AS answers',
-      where: 'sign = 1',
+      where: LISTED,
       in: live.in,
       groupBy: 'day',
       orderBy: 'day DESC',
@@ -304,6 +316,12 @@ async function assemble(
         title,
       })),
       search_queries: r.search_queries_known ? r.search_queries : null,
+      provider_model: r.provider_model,
+      engine_version: r.engine_version || null,
+      // The analysis its rows come from: the brand's generation they were read in (re-analysis
+      // makes the next one); a shopping answer has none.
+      analysis_version: analysed ? analysisVersion(ctx.generation) : null,
+      source: r.source,
     };
   });
 }

@@ -24,6 +24,7 @@ import { importVolumes } from '../content/volumes.ts';
 import { runWarehouseCommand } from './warehouse.ts';
 import { CRAWLER_LOGS_USAGE, runCrawlerLogsCommand } from './crawler-logs.ts';
 import { EXPORT_USAGE, runExportCommand } from './export.ts';
+import { IMPORT_TRACKER_USAGE, runImportTracker } from './import-tracker.ts';
 import { UUID_RE } from '../uuid.ts';
 
 export interface CommandEnv {
@@ -52,6 +53,7 @@ export const USAGE = `usage: answerscope <command>
   volumes import FILE
   warehouse grant --org ORG_ID --user NAME [--password P] [--apply]
   ${EXPORT_USAGE}
+  ${IMPORT_TRACKER_USAGE}
   ${CRAWLER_LOGS_USAGE}`;
 
 function uuidArg(value: string | undefined, what: string): string {
@@ -107,6 +109,14 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
       return runCrawlerLogsCommand(env, sub, rest);
     case 'export':
       return runExportCommand(env.stores, sub, rest);
+    case 'import-tracker': {
+      const { values } = parse(rest, {
+        brand: { type: 'string' },
+        format: { type: 'string' },
+        map: { type: 'string' },
+      });
+      return runImportTracker(env.stores, file(sub), values);
+    }
     case 'reanalyze':
       return reanalyzeCommand(env, argv.slice(1));
     case 'volumes':

@@ -10,9 +10,12 @@ import { UUID_RE } from '../uuid.ts';
 import { dateBound } from '../operations/params.ts';
 import { brandById, brandEntities } from '../tenancy/brands.ts';
 import { exportAnswers } from '../analytics/answer-export.ts';
+import { answersParquet } from '../analytics/answer-parquet.ts';
 import type { Stores } from '../stores/index.ts';
 
-export const EXPORT_USAGE = 'export answers --brand ID [--from YYYY-MM-DD] [--to YYYY-MM-DD]';
+export const EXPORT_USAGE = 'export answers --brand ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--format jsonl|parquet]';
+
+const FORMATS = ['jsonl', 'parquet'] as const;
 
 /**
  * A command's result written as it is produced rather than printed as one JSON document: the
@@ -46,11 +49,16 @@ function bound(value: string | undefined, name: string, end: boolean): Date | un
 
 export async function runExportCommand(stores: Stores, sub: string | undefined, argv: string[]): Promise<LineStream> {
   if (sub !== 'answers') throw new UserError(`Unknown export: ${sub ?? '(none)'}; usage: answerscope ${EXPORT_USAGE}`);
-  let values: { brand?: string; from?: string; to?: string };
+  let values: { brand?: string; from?: string; to?: string; format?: string };
   try {
     values = parseArgs({
       args: argv,
-      options: { brand: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+      options: {
+        brand: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        format: { type: 'string' },
+      },
       strict: true,
     }).values;
   } catch (err) {
@@ -58,6 +66,10 @@ export async function runExportCommand(stores: Stores, sub: string | undefined, 
   }
   if (!values.brand) throw new UserError(`--brand is required; usage: answerscope ${EXPORT_USAGE}`);
   if (!UUID_RE.test(values.brand)) throw new UserError(`--brand must be a UUID, got ${JSON.stringify(values.brand)}`);
+  const format = values.format ?? 'jsonl';
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new UserError(`--format must be jsonl or parquet, got ${JSON.stringify(format)}`);
+  }
   const from = bound(values.from, '--from', false);
   const to = bound(values.to, '--to', true);
   if (from && to && from > to) throw new UserError('--from must not be after --to');
@@ -65,8 +77,21 @@ export async function runExportCommand(stores: Stores, sub: string | undefined, 
   if (!brand) throw new UserError(`No brand ${values.brand}`);
   const entities = await brandEntities(stores.pg, brand);
   const filters = { brandId: brand.id, generation: brand.analysis_generation, from, to };
+  const pages = () => exportAnswers(stores.ch, stores.pg, filters, { entities });
+  if (format === 'parquet') {
+    return new LineStream(async (out) => {
+      const parquet = await answersParquet(stores.ch, pages());
+      try {
+        for await (const chunk of parquet) {
+          if (!out.write(chunk)) await drained(out);
+        }
+      } finally {
+        parquet.destroy();
+      }
+    });
+  }
   return new LineStream(async (out) => {
-    for await (const page of exportAnswers(stores.ch, stores.pg, filters, { entities })) {
+    for await (const page of pages()) {
       let chunk = '';
       for (const answer of page) chunk += `${JSON.stringify(answer)}\n`;
       if (!out.write(chunk)) await drained(out);

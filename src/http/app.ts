@@ -53,6 +53,14 @@ export async function createApp(opts: AppOptions): Promise<Koa> {
   // X-Forwarded-Proto and -Host are believed only behind trusted proxies; the client address is ours.
   app.proxy = opts.config.trustProxy > 0;
   const hsts = opts.config.publicUrl?.startsWith('https:') ?? false;
+  // What fails after the answer has begun (a streamed body): a client that went away mid-answer (a
+  // read the app aborted, a closed tab) is no fault of ours; anything else goes to the log, not to
+  // Koa's default print on stderr.
+  app.on('error', (err: NodeJS.ErrnoException, ctx?: Koa.Context) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    if ((err as { status?: number }).status === 404 || (err as { expose?: boolean }).expose) return;
+    (ctx?.state.log ?? opts.log).error({ err }, 'response failed');
+  });
   const limiter = await createLimiter({ ...opts.config.rateLimit, keyPrefix: 'api' }, opts.stores.pg);
   // Key-protected raw endpoints whose own rate limit stands in for the API's: the crawler-log batch,
   // which log forwarders post far more often than people call the API (docs/api.md section 14).

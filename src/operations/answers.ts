@@ -73,6 +73,22 @@ export const Answer = z.object({
     .array(z.string())
     .nullable()
     .describe('Web searches the platform ran; null when unknown, [] when it answered without searching'),
+  provider_model: z
+    .string()
+    .describe('The model string the provider reported, or the configured one where it reports none'),
+  engine_version: z
+    .string()
+    .nullable()
+    .describe("The capture adapter's version, e.g. openai/1; null when Answerscope did not capture the answer"),
+  analysis_version: z
+    .string()
+    .nullable()
+    .describe(
+      'The analysis its entity and citation rows come from (re-analysis changes it); null for shopping answers',
+    ),
+  source: z
+    .string()
+    .describe('capture (the daily capture), import (answerscope ingest), or the tracker it was imported from'),
 });
 
 const AnswerList = z.object({

@@ -10,6 +10,7 @@ import { visibilityConfidence as confidence } from '../analytics/confidence.ts';
 import { round } from '../analytics/formulas.ts';
 import type { Filters } from '../analytics/filters.ts';
 import { isoDay } from '../instant.ts';
+import { withAnalysisVersions } from './analysis-versions.ts';
 
 const ci95 = z
   .array(z.number())
@@ -66,33 +67,35 @@ async function completeness(pg: Parameters<typeof captureCompleteness>[0], f: Fi
   return planned ? round((100 * succeeded) / planned, 1) : null;
 }
 
-export const visibilityConfidence = operation({
-  name: 'visibility-confidence',
-  method: 'GET',
-  tool: 'get_visibility_confidence',
-  metrics: true,
-  params: visibilitySummary.params,
-  result: VisibilityConfidence,
-  description:
-    'How sure the visibility figures are, for the same filters as get_visibility_summary: n (answers), and for the brand and each competitor the mention rate and citation rate (Wilson 95% interval) and AI visibility score (bootstrap 95% interval), the brand share of voice with its interval, mean answers per prompt/platform/region/day slot, and capture completeness. A change smaller than the interval may be noise.',
-  run: async (ctx, p) => {
-    const { brand, filters } = await resolveFilters(ctx, p);
-    // The figures are cached with the summary's key rules; completeness is read each time, since a
-    // failed capture changes it without changing the brand's data version.
-    const [figures, capture] = await Promise.all([
-      ctx.cached(
-        brand,
-        ['visibility-confidence', filters],
-        async () => confidence(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
-        filters.to,
-      ),
-      completeness(ctx.stores.pg, filters),
-    ]);
-    return {
-      n: figures.n,
-      samples_per_slot: figures.samples_per_slot,
-      capture_completeness: capture,
-      entities: figures.entities,
-    };
-  },
-});
+export const visibilityConfidence = withAnalysisVersions(
+  operation({
+    name: 'visibility-confidence',
+    method: 'GET',
+    tool: 'get_visibility_confidence',
+    metrics: true,
+    params: visibilitySummary.params,
+    result: VisibilityConfidence,
+    description:
+      'How sure the visibility figures are, for the same filters as get_visibility_summary: n (answers), and for the brand and each competitor the mention rate and citation rate (Wilson 95% interval) and AI visibility score (bootstrap 95% interval), the brand share of voice with its interval, mean answers per prompt/platform/region/day slot, and capture completeness. A change smaller than the interval may be noise.',
+    run: async (ctx, p) => {
+      const { brand, filters } = await resolveFilters(ctx, p);
+      // The figures are cached with the summary's key rules; completeness is read each time, since a
+      // failed capture changes it without changing the brand's data version.
+      const [figures, capture] = await Promise.all([
+        ctx.cached(
+          brand,
+          ['visibility-confidence', filters],
+          async () => confidence(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
+          filters.to,
+        ),
+        completeness(ctx.stores.pg, filters),
+      ]);
+      return {
+        n: figures.n,
+        samples_per_slot: figures.samples_per_slot,
+        capture_completeness: capture,
+        entities: figures.entities,
+      };
+    },
+  }),
+);

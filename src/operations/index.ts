@@ -19,6 +19,7 @@ import { workspaceOperations } from './workspace.ts';
 import { visibilityChange } from './visibility-change.ts';
 import { citationGap } from './citation-gap.ts';
 import { usage } from './usage.ts';
+import { importAgreementOperation } from './import-agreement.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -30,6 +31,7 @@ export const operations: Operation[] = [
   visibilityConfidence,
   visibilityChange,
   citationGap,
+  importAgreementOperation,
   searchQueries,
   sentiment,
   topics,

@@ -17,6 +17,7 @@ import { describeBound, resolveFilters } from './analytics-filters.ts';
 import { PromptPerformance } from './analytics-schemas.ts';
 import { promptFigures, sortPrompts } from '../analytics/prompt-performance.ts';
 import { PLATFORMS } from '../tenancy/tracked.ts';
+import { withAnalysisVersions } from './analysis-versions.ts';
 
 const Topic = z.object({
   id: z.string().uuid(),
@@ -69,55 +70,57 @@ export const prompts = operation({
   },
 });
 
-export const promptPerformance = operation({
-  name: 'prompt-performance',
-  method: 'GET',
-  tool: 'get_prompt_performance',
-  metrics: true,
-  errors: [topicNotFound],
-  params: z.object({
-    brand_id: brandId,
-    ...dateRange,
-    model: commaList('model'),
-    region: optionalText('region', 64).describe('Region code, e.g. US'),
-    topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
-    sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances'])
-      .default('visibility')
-      .describe('visibility (default), mentions, citations, or appearances (answer count)'),
-    order: oneOf('order', ['desc', 'asc']).default('desc'),
-    limit: limit(1, 100, 10).describe('1-100, default 10'),
+export const promptPerformance = withAnalysisVersions(
+  operation({
+    name: 'prompt-performance',
+    method: 'GET',
+    tool: 'get_prompt_performance',
+    metrics: true,
+    errors: [topicNotFound],
+    params: z.object({
+      brand_id: brandId,
+      ...dateRange,
+      model: commaList('model'),
+      region: optionalText('region', 64).describe('Region code, e.g. US'),
+      topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
+      sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances'])
+        .default('visibility')
+        .describe('visibility (default), mentions, citations, or appearances (answer count)'),
+      order: oneOf('order', ['desc', 'asc']).default('desc'),
+      limit: limit(1, 100, 10).describe('1-100, default 10'),
+    }),
+    result: PromptPerformance,
+    description:
+      "Per tracked prompt with answers in range: answer count, the brand's mean visibility, mentions, citations and the competitors' mean score. Sort ascending by visibility to find the prompts where the brand is weakest.",
+    run: async (ctx, p) => {
+      const { brand, filters } = await resolveFilters(ctx, p);
+      const [figures, texts] = await Promise.all([
+        ctx.cached(brand, ['prompt-figures', filters], () => promptFigures(ctx.stores.ch, filters), filters.to),
+        promptTexts(ctx.stores.pg, brand.id),
+      ]);
+      const rows = figures
+        .filter((f) => texts.has(f.prompt_id))
+        .map((f) => ({
+          ...f,
+          prompt_text: texts.get(f.prompt_id)!.text,
+          topic_name: texts.get(f.prompt_id)!.topic_name,
+        }));
+      return {
+        brand: { id: brand.id, name: brand.name },
+        window: { dateFrom: describeBound(p.date_from, false), dateTo: describeBound(p.date_to, true) },
+        prompts: sortPrompts(rows, p.sort_by, p.order)
+          .slice(0, p.limit)
+          .map((r) => ({
+            prompt_id: r.prompt_id,
+            prompt_text: r.prompt_text,
+            topic_name: r.topic_name,
+            result_count: r.result_count,
+            avg_visibility: r.avg_visibility,
+            total_mentions: r.total_mentions,
+            total_citations: r.total_citations,
+            avg_competitor_score: r.avg_competitor_score,
+          })),
+      };
+    },
   }),
-  result: PromptPerformance,
-  description:
-    "Per tracked prompt with answers in range: answer count, the brand's mean visibility, mentions, citations and the competitors' mean score. Sort ascending by visibility to find the prompts where the brand is weakest.",
-  run: async (ctx, p) => {
-    const { brand, filters } = await resolveFilters(ctx, p);
-    const [figures, texts] = await Promise.all([
-      ctx.cached(brand, ['prompt-figures', filters], () => promptFigures(ctx.stores.ch, filters), filters.to),
-      promptTexts(ctx.stores.pg, brand.id),
-    ]);
-    const rows = figures
-      .filter((f) => texts.has(f.prompt_id))
-      .map((f) => ({
-        ...f,
-        prompt_text: texts.get(f.prompt_id)!.text,
-        topic_name: texts.get(f.prompt_id)!.topic_name,
-      }));
-    return {
-      brand: { id: brand.id, name: brand.name },
-      window: { dateFrom: describeBound(p.date_from, false), dateTo: describeBound(p.date_to, true) },
-      prompts: sortPrompts(rows, p.sort_by, p.order)
-        .slice(0, p.limit)
-        .map((r) => ({
-          prompt_id: r.prompt_id,
-          prompt_text: r.prompt_text,
-          topic_name: r.topic_name,
-          result_count: r.result_count,
-          avg_visibility: r.avg_visibility,
-          total_mentions: r.total_mentions,
-          total_citations: r.total_citations,
-          avg_competitor_score: r.avg_competitor_score,
-        })),
-    };
-  },
-});
+);

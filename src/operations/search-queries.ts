@@ -6,6 +6,7 @@ import { operation } from './registry.ts';
 import { commaList, limit, promptFilter, promptNotFound, topicFilters, topicNotFound } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { searchQueries as figures } from '../analytics/search-queries.ts';
+import { withAnalysisVersions } from './analysis-versions.ts';
 
 const int = z.number().int();
 
@@ -38,28 +39,30 @@ export const SearchQueries = z.object({
     .describe('By answers descending, then query'),
 });
 
-export const searchQueries = operation({
-  name: 'search-queries',
-  method: 'GET',
-  tool: 'list_search_queries',
-  metrics: true,
-  errors: [topicNotFound, promptNotFound],
-  params: z.object({
-    ...topicFilters,
-    model: commaList('model').describe('Comma-separated model_used values'),
-    prompt_id: promptFilter,
-    limit: limit(1, 200, 50).describe('Top queries to list: 1-200, default 50'),
+export const searchQueries = withAnalysisVersions(
+  operation({
+    name: 'search-queries',
+    method: 'GET',
+    tool: 'list_search_queries',
+    metrics: true,
+    errors: [topicNotFound, promptNotFound],
+    params: z.object({
+      ...topicFilters,
+      model: commaList('model').describe('Comma-separated model_used values'),
+      prompt_id: promptFilter,
+      limit: limit(1, 200, 50).describe('Top queries to list: 1-200, default 50'),
+    }),
+    result: SearchQueries,
+    description:
+      "The web searches AI platforms ran before answering the brand's prompts (query fan-out): how many answers searched (trigger_rate, over the answers whose searches are known), queries per search, and the most frequent queries with the platforms that ran them and how often those answers name the brand. Use it to see which searches a page must rank for. Filter by date, model, region, topic and prompt.",
+    run: async (ctx, p) => {
+      const { brand, filters } = await resolveFilters(ctx, p);
+      return ctx.cached(
+        brand,
+        ['search-queries', filters, p.limit],
+        () => figures(ctx.stores.ch, filters, { limit: p.limit }),
+        filters.to,
+      );
+    },
   }),
-  result: SearchQueries,
-  description:
-    "The web searches AI platforms ran before answering the brand's prompts (query fan-out): how many answers searched (trigger_rate, over the answers whose searches are known), queries per search, and the most frequent queries with the platforms that ran them and how often those answers name the brand. Use it to see which searches a page must rank for. Filter by date, model, region, topic and prompt.",
-  run: async (ctx, p) => {
-    const { brand, filters } = await resolveFilters(ctx, p);
-    return ctx.cached(
-      brand,
-      ['search-queries', filters, p.limit],
-      () => figures(ctx.stores.ch, filters, { limit: p.limit }),
-      filters.to,
-    );
-  },
-});
+);

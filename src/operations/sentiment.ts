@@ -7,6 +7,7 @@ import { topicFilters, topicNotFound } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { sentimentFigures } from '../analytics/sentiment.ts';
+import { withAnalysisVersions } from './analysis-versions.ts';
 
 const counts = {
   assessed: z.number().int().describe('Answers in range naming the entity (each is judged once)'),
@@ -28,23 +29,25 @@ export const Sentiment = z.object({
     .describe("The brand's counts per platform and model_used with answers in range, by platform then model"),
 });
 
-export const sentiment = operation({
-  name: 'sentiment',
-  method: 'GET',
-  tool: 'get_sentiment',
-  metrics: true,
-  errors: [topicNotFound],
-  params: z.object(topicFilters),
-  result: Sentiment,
-  description:
-    'How AI answers speak of the brand and each competitor: for each, the answers naming it (assessed) split into positive, neutral and negative, and net sentiment (-100 to 100); plus the brand per platform and model. Each answer is judged from the sentences naming the entity. Dates are YYYY-MM-DD (UTC); omit both for all history.',
-  run: async (ctx, p) => {
-    const { brand, filters } = await resolveFilters(ctx, p);
-    return ctx.cached(
-      brand,
-      ['sentiment', filters],
-      async () => sentimentFigures(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
-      filters.to,
-    );
-  },
-});
+export const sentiment = withAnalysisVersions(
+  operation({
+    name: 'sentiment',
+    method: 'GET',
+    tool: 'get_sentiment',
+    metrics: true,
+    errors: [topicNotFound],
+    params: z.object(topicFilters),
+    result: Sentiment,
+    description:
+      'How AI answers speak of the brand and each competitor: for each, the answers naming it (assessed) split into positive, neutral and negative, and net sentiment (-100 to 100); plus the brand per platform and model. Each answer is judged from the sentences naming the entity. Dates are YYYY-MM-DD (UTC); omit both for all history.',
+    run: async (ctx, p) => {
+      const { brand, filters } = await resolveFilters(ctx, p);
+      return ctx.cached(
+        brand,
+        ['sentiment', filters],
+        async () => sentimentFigures(ctx.stores.ch, filters, brand, await competitorsOf(ctx.stores.pg, brand.id)),
+        filters.to,
+      );
+    },
+  }),
+);

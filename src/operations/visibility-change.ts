@@ -12,6 +12,7 @@ import {
   type Period,
   visibilityChange as change,
 } from '../analytics/visibility-change.ts';
+import { withAnalysisVersions } from './analysis-versions.ts';
 
 /** The longest period compared (its previous period reaches as far back again). */
 export const MAX_DAYS = 366;
@@ -70,34 +71,36 @@ export const VisibilityChange = z.object({
     .describe(`One entry for each of ${CHANGE_METRICS.join(', ')}`),
 });
 
-export const visibilityChange = operation({
-  name: 'visibility-change',
-  method: 'GET',
-  tool: 'get_visibility_change',
-  metrics: true,
-  errors: [topicNotFound],
-  params: z.object(topicFilters),
-  result: VisibilityChange,
-  description: `Whether visibility really changed: a period (default the last 7 complete UTC days) against the period of the same length before it, for ai_visibility_score, mention_rate, citation_rate, share_of_voice, average_position and net_sentiment. Each metric has both values, the change, the 95% interval of the change and a verdict: up, down, within_noise (the interval includes 0: may be noise) or not_enough_data (fewer than ${MIN_ANSWERS} answers in a period). Dates are YYYY-MM-DD (UTC).`,
-  run: async (ctx, p) => {
-    const { brand, filters } = await resolveFilters(ctx, p);
-    const periods = changePeriods(p.date_from, p.date_to, ctx.now());
-    const { current, previous } = periods;
-    const figures = await ctx.cached(
-      brand,
-      ['visibility-change', filters, current, previous],
-      () => change(ctx.stores.ch, filters, periods),
-      current.to,
-    );
-    const describe = (period: Period, n: number) => ({
-      date_from: describeBound(period.from, false)!,
-      date_to: describeBound(period.to, true)!,
-      n,
-    });
-    return {
-      current: describe(current, figures.current.n),
-      previous: describe(previous, figures.previous.n),
-      metrics: figures.metrics,
-    };
-  },
-});
+export const visibilityChange = withAnalysisVersions(
+  operation({
+    name: 'visibility-change',
+    method: 'GET',
+    tool: 'get_visibility_change',
+    metrics: true,
+    errors: [topicNotFound],
+    params: z.object(topicFilters),
+    result: VisibilityChange,
+    description: `Whether visibility really changed: a period (default the last 7 complete UTC days) against the period of the same length before it, for ai_visibility_score, mention_rate, citation_rate, share_of_voice, average_position and net_sentiment. Each metric has both values, the change, the 95% interval of the change and a verdict: up, down, within_noise (the interval includes 0: may be noise) or not_enough_data (fewer than ${MIN_ANSWERS} answers in a period). Dates are YYYY-MM-DD (UTC).`,
+    run: async (ctx, p) => {
+      const { brand, filters } = await resolveFilters(ctx, p);
+      const periods = changePeriods(p.date_from, p.date_to, ctx.now());
+      const { current, previous } = periods;
+      const figures = await ctx.cached(
+        brand,
+        ['visibility-change', filters, current, previous],
+        () => change(ctx.stores.ch, filters, periods),
+        current.to,
+      );
+      const describe = (period: Period, n: number) => ({
+        date_from: describeBound(period.from, false)!,
+        date_to: describeBound(period.to, true)!,
+        n,
+      });
+      return {
+        current: describe(current, figures.current.n),
+        previous: describe(previous, figures.previous.n),
+        metrics: figures.metrics,
+      };
+    },
+  }),
+);

@@ -2,8 +2,19 @@
 // SMTP, STARTTLS, authentication and message encoding done right). One transport per process.
 import nodemailer, { type Transporter } from 'nodemailer';
 
+export interface Message {
+  to: string;
+  subject: string;
+  /** The plain-text part (the whole message when there is no `html`). */
+  text: string;
+  /** An HTML part beside the text one (multipart/alternative). */
+  html?: string;
+  /** Extra headers, e.g. List-Unsubscribe (RFC 2369) and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
+}
+
 export interface Mailer {
-  send(message: { to: string; subject: string; text: string }): Promise<void>;
+  send(message: Message): Promise<void>;
 }
 
 /** A mailer for SMTP_URL, or undefined when it is unset (the app then only shows links). */

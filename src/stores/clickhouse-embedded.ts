@@ -6,7 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
-import { CLICKHOUSE_SETTINGS, type Engine, INSERT_SETTINGS, sqlString, startOn } from './clickhouse-engine.ts';
+import {
+  CLICKHOUSE_SETTINGS,
+  type Engine,
+  INSERT_SETTINGS,
+  PARQUET_SETTINGS,
+  settingsClause,
+  sqlString,
+  startOn,
+} from './clickhouse-engine.ts';
 import { ClientPool } from './client-pool.ts';
 import { inlineParams } from './inline-params.ts';
 import { Spool, spoolLists } from './spool.ts';
@@ -51,9 +59,7 @@ export async function openEmbedded(opts: EmbeddedOptions): Promise<Engine> {
     readers.push(createClient({ connection: reader as any }));
   }
   const readPool = new ClientPool(readers);
-  const insertSettings = Object.entries(INSERT_SETTINGS)
-    .map(([k, v]) => `${k} = ${v}`)
-    .join(', ');
+  const insertSettings = settingsClause(INSERT_SETTINGS);
   return {
     embedded: true,
     client,
@@ -89,6 +95,20 @@ export async function openEmbedded(opts: EmbeddedOptions): Promise<Engine> {
           await Promise.all(files.map((file) => fs.promises.rm(file, { force: true })));
         }
       }),
+    // The engine reads the lines from their file and writes the Parquet beside it, group by group;
+    // the file is removed once its reader closes.
+    parquet: async (structure, jsonl) => {
+      const out = `${jsonl}.parquet`;
+      await client.command({
+        query:
+          `INSERT INTO FUNCTION file(${sqlString(out)}, 'Parquet', ${sqlString(structure)}) ` +
+          `SELECT * FROM file(${sqlString(jsonl)}, 'JSONEachRow', ${sqlString(structure)}) ` +
+          `SETTINGS ${settingsClause(PARQUET_SETTINGS)}`,
+      });
+      const stream = fs.createReadStream(out);
+      stream.once('close', () => fs.rm(out, { force: true }, () => {}));
+      return stream;
+    },
     close: async () => {
       await readPool.close();
       await client.close();

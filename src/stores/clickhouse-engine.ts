@@ -26,6 +26,25 @@ export const INSERT_SETTINGS = {
   input_format_parallel_parsing: 0,
 } as const;
 
+// Parquet as the engine writes it (stores/parquet.ts): Snappy, which every reader decodes (DuckDB,
+// pyarrow, JavaScript readers that have no ZSTD); row groups of 10,000 rows, so the writer holds
+// one group at a time, not the default million; strings as UTF-8 strings, not bare bytes. One
+// thread reading one file in order keeps the rows in the order they were written.
+export const PARQUET_SETTINGS = {
+  output_format_parquet_compression_method: 'snappy',
+  output_format_parquet_row_group_size: 10_000,
+  output_format_parquet_row_group_size_bytes: 64 * 1024 * 1024,
+  output_format_parquet_string_as_string: 1,
+  max_threads: 1,
+  input_format_parallel_parsing: 0,
+} as const;
+
+/** Settings as a SETTINGS clause's text. */
+export const settingsClause = (settings: Readonly<Record<string, string | number>>) =>
+  Object.entries(settings)
+    .map(([k, v]) => `${k} = ${typeof v === 'string' ? sqlString(v) : v}`)
+    .join(', ');
+
 /** A tenant read, started: its rows as the engine's JSONEachRow bytes, or as a result set to parse. */
 export type StartedRead = { bytes: Readable } | { rows: ResultSet<'JSONEachRow'> };
 
@@ -41,6 +60,11 @@ export interface Engine {
   insertRowBinary(table: string, columns: readonly BinaryColumn[], body: Uint8Array): Promise<void>;
   /** Starts a tenant read (`{name:Type}` placeholders, their values in `params`); `lines`: as bytes. */
   startRead(sql: string, params: Readonly<Record<string, unknown>>, lines: boolean): Promise<StartedRead>;
+  /**
+   * The JSONEachRow file `jsonl` (rows of `structure`, in their order) written as Parquet by the
+   * engine: its bytes as a stream, read from a file or a response, never held whole.
+   */
+  parquet(structure: string, jsonl: string): Promise<Readable>;
   close(): Promise<void>;
 }
 

@@ -1,8 +1,10 @@
 // A ClickHouse server (CLICKHOUSE_URL): one HTTP client for everything, reads with their values
 // bound, rows sent over HTTP as they are.
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { CLICKHOUSE_SETTINGS, type Engine, INSERT_SETTINGS, startOn } from './clickhouse-engine.ts';
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { CLICKHOUSE_SETTINGS, type Engine, INSERT_SETTINGS, PARQUET_SETTINGS, startOn } from './clickhouse-engine.ts';
 
 export interface ServerOptions {
   url: string;
@@ -47,6 +49,31 @@ export async function openServer(opts: ServerOptions): Promise<Engine> {
     insertRowBinary: (table, columns, body) =>
       insertBody(client, `INSERT INTO ${table} (${columns.map(([name]) => name).join(', ')}) FORMAT RowBinary`, body),
     startRead: (sql, params, lines) => startOn(client, sql, params as Record<string, unknown>, lines),
+    // A server cannot read this machine's files: the lines go to a table of their own (a Log table
+    // reads its rows back in the order written), the Parquet comes back as the response streams,
+    // and the table is dropped once it has been read or the read failed.
+    parquet: async (structure, jsonl) => {
+      const table = `parquet_export_${randomUUID().replace(/-/g, '')}`;
+      const drop = () => client.command({ query: `DROP TABLE IF EXISTS ${table}` }).catch(() => {});
+      await client.command({ query: `CREATE TABLE ${table} (${structure}) ENGINE = Log` });
+      try {
+        const { stream: inserted } = await client.exec({
+          query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+          values: fs.createReadStream(jsonl),
+        });
+        for await (const _ of inserted);
+        const { stream } = await client.exec({
+          query: `SELECT * FROM ${table} FORMAT Parquet`,
+          // The client types 64-bit settings as strings; the server takes the numbers as they are.
+          clickhouse_settings: PARQUET_SETTINGS as unknown as ClickHouseSettings,
+        });
+        stream.once('close', drop);
+        return stream;
+      } catch (err) {
+        await drop();
+        throw err;
+      }
+    },
     close: () => client.close(),
   };
 }

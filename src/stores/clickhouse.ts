@@ -2,6 +2,7 @@
 // (clickhouse-server.ts), else chDB in this process with its files in DATA_DIR
 // (clickhouse-embedded.ts). Both are an Engine (clickhouse-engine.ts); what is the same for both is
 // here: the scoped reads, their line per organization and time budget, and the inserts' forms.
+import type { Readable } from 'node:stream';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { isScoped, type ScopedQuery } from './scoped-query.ts';
 import { ApiError } from '../errors.ts';
@@ -62,6 +63,11 @@ export interface ClickHouse {
   insertLines(table: string, columns: readonly string[], body: string | Uint8Array): Promise<void>;
   /** Inserts RowBinary rows (row-binary.ts) of these columns, in this order, in one block. */
   insertRowBinary(table: string, columns: readonly BinaryColumn[], body: Uint8Array): Promise<void>;
+  /**
+   * A JSONEachRow file of rows of `structure` (ClickHouse column types), written as Parquet by the
+   * engine itself and streamed, so neither side holds the whole file (exports, stores/parquet.ts).
+   */
+  parquet(structure: string, jsonl: string): Promise<Readable>;
   close(): Promise<void>;
 }
 
@@ -218,6 +224,7 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
     },
     insertLines,
     insertRowBinary,
+    parquet: (structure, jsonl) => engine.parquet(structure, jsonl),
     close: () => engine.close(),
   };
   ENGINES.set(store, engine);

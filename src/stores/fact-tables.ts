@@ -65,6 +65,11 @@ export const FACT_SCHEMAS = {
       // The searches behind the answer (clickhouse/013_search_queries.sql); known = 0: unknown.
       search_queries: 'Array(String)',
       search_queries_known: 'UInt8',
+      // Where the answer comes from (clickhouse/022_provenance.sql): the model the provider
+      // reported, the capture adapter's version, and capture, import or the tracker it came from.
+      provider_model: 'LowCardinality(String)',
+      engine_version: 'LowCardinality(String)',
+      source: 'LowCardinality(String)',
     },
     generations: false,
     period: 'day',

@@ -41,6 +41,30 @@ export interface AnswerInput {
    * unknown, [] when it answered without searching.
    */
   search_queries?: string[] | null;
+  /**
+   * Where the answer comes from, set by whoever hands it to ingestion after validation (the daily
+   * capture, an import from another tracker); absent: an answer file's line (`source` import, the
+   * model as the provider's, no adapter).
+   */
+  provenance?: Provenance;
+}
+
+/**
+ * The sources figures count: Answerscope's own capture and answer files. Answers imported from
+ * another tracker are kept apart (tracker-import.ts), for the agreement report.
+ */
+export const DEFAULT_SOURCES = ['capture', 'import'] as const;
+/** The same as a condition on the answers table's `source`. */
+export const DEFAULT_SOURCES_SQL = `source IN (${DEFAULT_SOURCES.map((s) => `'${s}'`).join(', ')})`;
+
+/** An answer's provenance as stored (clickhouse/022_provenance.sql, docs/metrics.md). */
+export interface Provenance {
+  /** The model string the provider reported, or the configured one where it reports none. */
+  provider_model: string;
+  /** The capture adapter's version; '' when Answerscope did not capture the answer. */
+  engine_version: string;
+  /** `capture`, `import`, or the tracker the answer was imported from. */
+  source: string;
 }
 
 export type Category = 'you' | 'competitor' | 'editorial' | 'forum' | 'social' | 'review' | 'institutional' | 'other';

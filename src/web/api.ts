@@ -14,9 +14,33 @@ export class Failure extends Error {
 
 const csrf = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 
+/**
+ * The signal of the load in progress (load.ts): every read a page's load starts while it runs is
+ * aborted when the load is made stale by a newer choice or the page is left, so a read nobody will
+ * show stops holding a connection and one of the warehouse's read slots.
+ */
+let ambientSignal: AbortSignal | undefined;
+
+/** Runs `start` with `signal` as the signal of every read it starts synchronously. */
+export function withSignal<T>(signal: AbortSignal | undefined, start: () => T): T {
+  const before = ambientSignal;
+  ambientSignal = signal;
+  try {
+    return start();
+  } finally {
+    ambientSignal = before;
+  }
+}
+
+/** Whether a failure is an abort this layer asked for (not something to show). */
+export const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
+
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  // Only reads are aborted: a change, once sent, is left to finish and answer.
+  const signal = method === 'GET' ? ambientSignal : undefined;
   const res = await fetch(`/app/api${path}`, {
     method,
+    signal,
     credentials: 'same-origin',
     headers: method === 'POST' ? { 'content-type': 'application/json', 'x-csrf-token': csrf() } : {},
     body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
@@ -70,9 +94,9 @@ function pump(): void {
   });
 }
 
-function inTurn<T>(priority: Priority, run: () => Promise<T>): Promise<T> {
+function inTurn<T>(priority: Priority, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    waiting.push({
+    const entry = {
       priority,
       start: () => {
         running++;
@@ -83,6 +107,15 @@ function inTurn<T>(priority: Priority, run: () => Promise<T>): Promise<T> {
             pump();
           });
       },
+    };
+    waiting.push(entry);
+    // Aborted before its turn: it leaves the line without ever being sent.
+    signal?.addEventListener('abort', () => {
+      const at = waiting.indexOf(entry);
+      if (at < 0) return;
+      waiting.splice(at, 1);
+      reject(new DOMException('The read was made stale', 'AbortError'));
+      pump();
     });
     pump();
   });
@@ -97,7 +130,8 @@ export function read<T>(
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, v);
   const qs = query.toString();
-  return inTurn(priority, () => get<T>(`/op/${operation}${qs ? `?${qs}` : ''}`));
+  const signal = ambientSignal;
+  return inTurn(priority, () => withSignal(signal, () => get<T>(`/op/${operation}${qs ? `?${qs}` : ''}`)), signal);
 }
 
 /** Runs one of the API's write operations, as the signed-in person. */

@@ -2,12 +2,13 @@
 // address names is drawn in the frame. `/app` opens the first brand (or the one last picked).
 import { useEffect } from 'preact/hooks';
 import { get, read } from './api.ts';
-import { AppContext, rememberedBrand, type Brand, type Me } from './context.ts';
+import { AppContext, rememberBrand, rememberedBrand, type Brand, type Me } from './context.ts';
 import { Layout } from './layout.tsx';
 import { useLoad } from './load.ts';
 import { match, navigate, useLocation } from './router.ts';
 import { hrefOf, routes } from './routes.ts';
 import { PageHead, Problem } from './components/page.tsx';
+import { PageBoundary } from './components/page-boundary.tsx';
 
 function NotFound() {
   return (
@@ -72,6 +73,12 @@ export function App() {
   const brand = brands.find((b) => b.id === brandId) ?? brands[0];
   const home = path === '/app' || path === '/app/';
 
+  // The brand in view is remembered, so a settings page (and the way back from it) keeps it.
+  useEffect(() => {
+    if (found?.params?.brandId && brands.some((b) => b.id === found.params?.brandId))
+      rememberBrand(found.params.brandId);
+  }, [found?.params?.brandId, brands]);
+
   useEffect(() => {
     if (!loaded.data) return;
     if (home && brand) navigate(hrefOf(routes[0], brand.id), { replace: true });
@@ -94,7 +101,9 @@ export function App() {
   if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) page = <BrandNotFound />;
   return (
     <AppContext.Provider value={{ me, brands, brand, reloadBrands: loaded.reload }}>
-      <Layout current={found?.route}>{page}</Layout>
+      <Layout current={found?.route}>
+        <PageBoundary key={path}>{page}</PageBoundary>
+      </Layout>
     </AppContext.Provider>
   );
 }

@@ -13,8 +13,7 @@ export interface Filters {
   topic_id?: string;
 }
 
-/** The address parameters the filters own (a page may keep others of its own in the address). */
-export const FILTER_KEYS = ['date_from', 'date_to', 'model', 'region', 'topic_id'] as const;
+export { FILTER_KEYS, keepFilters, withoutFilters } from './filter-keys.ts';
 
 const DAY_MS = 86_400_000;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;

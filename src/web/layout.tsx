@@ -1,10 +1,13 @@
 // The frame of every signed-in page: a skip link, the sidebar (wordmark, the Organization select for
 // a person in several, brand picker, the brand's pages, Settings, who is signed in and Sign out) and
-// the page itself.
+// the page itself. On a phone the
+// sidebar folds behind a `Menu` button, so the first screen is the page's title and figures.
+// Every link of the sidebar and the brand picker carries the filters of the address in view.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { messageOf, post } from './api.ts';
+import { messageOf, post, read } from './api.ts';
 import { useApp, rememberBrand } from './context.ts';
+import { keepFilters } from './filter-keys.ts';
 import { followAppLinks, followLink, navigate } from './router.ts';
 import { hrefOf, routes, type PageRoute } from './routes.ts';
 
@@ -17,7 +20,11 @@ function NavList(p: { heading: string; id: string; items: PageRoute[]; current?:
       <ul aria-labelledby={p.id}>
         {p.items.map((r) => (
           <li key={r.path}>
-            <a href={hrefOf(r, p.brandId)} onClick={followLink} aria-current={r === p.current ? 'page' : undefined}>
+            <a
+              href={keepFilters(hrefOf(r, p.brandId))}
+              onClick={followLink}
+              aria-current={r === p.current ? 'page' : undefined}
+            >
               {r.label}
             </a>
           </li>
@@ -36,16 +43,15 @@ function BrandPicker() {
       <select
         id="brand-picker"
         value={brand?.id}
-        onChange={(e) => {
+        onChange={async (e) => {
           const id = e.currentTarget.value;
+          if (id === brand?.id) return;
           rememberBrand(id);
           // On a brand's page, the same page of the other brand; elsewhere the page stays.
           const onBrandPage = location.pathname.startsWith('/app/brands/');
-          navigate(
-            onBrandPage
-              ? location.pathname.replace(/^\/app\/brands\/[^/]+/, `/app/brands/${id}`)
-              : location.pathname + location.search,
-          );
+          if (!onBrandPage) return navigate(location.pathname + location.search);
+          const path = location.pathname.replace(/^\/app\/brands\/[^/]+/, `/app/brands/${id}`);
+          navigate(keepFilters(path, await filtersForBrand(brand?.id, id)));
         }}
       >
         {brands.map((b) => (
@@ -56,6 +62,31 @@ function BrandPicker() {
       </select>
     </div>
   );
+}
+
+/**
+ * The filters of the address in view, for another brand: dates, platform/model and region as they
+ * are; a topic is the brand's own, so it becomes the other brand's topic of the same name, or is
+ * left out when that brand has none (a topic id of another brand would only find nothing).
+ */
+async function filtersForBrand(fromId: string | undefined, toId: string): Promise<URLSearchParams> {
+  const query = new URLSearchParams(location.search);
+  const topicId = query.get('topic_id');
+  if (!topicId || !fromId) return query;
+  query.delete('topic_id');
+  try {
+    type Topic = { id: string; name: string };
+    const [from, to] = await Promise.all([
+      read<Topic[]>('topics', { brand_id: fromId }, 'first'),
+      read<Topic[]>('topics', { brand_id: toId }, 'first'),
+    ]);
+    const name = from.find((t) => t.id === topicId)?.name;
+    const same = to.find((t) => t.name === name);
+    if (same) query.set('topic_id', same.id);
+  } catch {
+    /* the topics could not be read: the other filters still follow */
+  }
+  return query;
 }
 
 /** Switches the session's organization; the app starts again on its first brand. */
@@ -106,6 +137,9 @@ export function Layout(p: { current?: PageRoute; children: ComponentChildren }) 
     return () => removeEventListener('click', followAppLinks);
   }, []);
   const { me, brand } = useApp();
+  // The folded menu (phones) closes whenever the page changes.
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [p.current, brand?.id]);
   const visible = routes.filter((r) => !r.admin || me.role === 'admin');
   const brandPages = visible.filter((r) => r.nav === 'brand');
   return (
@@ -113,36 +147,49 @@ export function Layout(p: { current?: PageRoute; children: ComponentChildren }) 
       <a class="skip-link" href="#main">
         Skip to content
       </a>
-      <aside class="sidebar">
-        <p class="wordmark">
-          <span class="wordmark-dot" aria-hidden="true" />
-          Answerscope
-        </p>
-        <OrganizationPicker />
-        <BrandPicker />
-        <nav aria-label="Main">
-          {brand && brandPages.length > 0 && (
-            <NavList heading={brand.name} id="nav-brand" items={brandPages} current={p.current} brandId={brand.id} />
-          )}
-          <NavList
-            heading="Settings"
-            id="nav-settings"
-            items={visible.filter((r) => r.nav === 'settings')}
-            current={p.current}
-          />
-        </nav>
-        <div class="sidebar-foot">
-          <p class="who">
-            <span class="muted">Signed in as</span>
-            <span class="email" title={me.email}>
-              {me.email}
-            </span>
-            {me.organization && <span class="muted">{me.organization.name}</span>}
+      <aside class={`sidebar${open ? ' is-open' : ''}`}>
+        <div class="sidebar-top">
+          <p class="wordmark">
+            <span class="wordmark-dot" aria-hidden="true" />
+            Answerscope
           </p>
-          <form method="post" action="/app/sign-out">
-            <input type="hidden" name="csrf" value={csrf()} />
-            <button type="submit">Sign out</button>
-          </form>
+          <button
+            type="button"
+            class="menu-button"
+            aria-expanded={open ? 'true' : 'false'}
+            aria-controls="sidebar-menu"
+            onClick={() => setOpen(!open)}
+          >
+            Menu
+          </button>
+        </div>
+        <div class="sidebar-menu" id="sidebar-menu">
+          <OrganizationPicker />
+          <BrandPicker />
+          <nav aria-label="Main">
+            {brand && brandPages.length > 0 && (
+              <NavList heading={brand.name} id="nav-brand" items={brandPages} current={p.current} brandId={brand.id} />
+            )}
+            <NavList
+              heading="Settings"
+              id="nav-settings"
+              items={visible.filter((r) => r.nav === 'settings')}
+              current={p.current}
+            />
+          </nav>
+          <div class="sidebar-foot">
+            <p class="who">
+              <span class="muted">Signed in as</span>
+              <span class="email" title={me.email}>
+                {me.email}
+              </span>
+              {me.organization && <span class="muted">{me.organization.name}</span>}
+            </p>
+            <form method="post" action="/app/sign-out">
+              <input type="hidden" name="csrf" value={csrf()} />
+              <button type="submit">Sign out</button>
+            </form>
+          </div>
         </div>
       </aside>
       <main class="page" id="main">

@@ -1,7 +1,9 @@
 // Data for a page: a promise run when its inputs change, with its result, its failure and a reload.
 // While new inputs load, the previous result stays on screen (no flash of empty panels) and
-// `loading` says it is stale, so the page can mark it busy.
+// `loading` says it is stale, so the page can mark it busy. A load made stale by a newer choice
+// (or a page left) is aborted: its reads not yet sent are dropped and those sent are cancelled.
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { isAbort, withSignal } from './api.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -11,18 +13,20 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-export function useLoad<T>(load: () => Promise<T>, inputs: unknown[]): Loaded<T> {
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, inputs: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: string; key?: string }>({});
   const [round, setRound] = useState(0);
   const key = JSON.stringify([...inputs, round]);
   useEffect(() => {
     let current = true;
-    load().then(
+    const stale = new AbortController();
+    withSignal(stale.signal, () => load(stale.signal)).then(
       (data) => current && setState({ data, key }),
-      (err: Error) => current && setState({ error: err.message, key }),
+      (err: Error) => current && !isAbort(err) && setState({ error: err.message, key }),
     );
     return () => {
       current = false;
+      stale.abort();
     };
   }, [key]);
   const reload = useCallback(() => setRound((r) => r + 1), []);

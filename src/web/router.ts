@@ -2,6 +2,7 @@
 // A tiny history router: links are real <a href> (open in a new tab, copy, keyboard all work) and
 // a plain click is turned into a history push without a page load.
 import { useEffect, useState } from 'preact/hooks';
+import { keepFilters } from './filter-keys.ts';
 
 export function navigate(href: string, opts: { replace?: boolean } = {}): void {
   if (opts.replace) history.replaceState(null, '', href);
@@ -40,7 +41,7 @@ export function followLink(event: MouseEvent): void {
   if (!a || event.defaultPrevented || event.button !== 0) return;
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || a.target) return;
   event.preventDefault();
-  navigate(a.getAttribute('href') ?? '/app');
+  navigate(keepFilters(a.getAttribute('href') ?? '/app'));
 }
 
 /**
@@ -55,6 +56,7 @@ export function followAppLinks(event: MouseEvent): void {
   const href = a.getAttribute('href') ?? '';
   if (!href.startsWith('/app/') || href.startsWith('/app/api/') || href.startsWith('/app/assets/')) return;
   event.preventDefault();
-  navigate(href);
+  // Filters follow the person: a link that names none of its own carries the page's.
+  navigate(keepFilters(href));
   scrollTo(0, 0);
 }

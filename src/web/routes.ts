@@ -17,6 +17,7 @@ import { KeysPage } from './pages/settings/keys.tsx';
 import { MembersPage } from './pages/settings/members.tsx';
 import { WebhooksPage } from './pages/settings/webhooks.tsx';
 import { AlertsPage } from './pages/settings/alerts.tsx';
+import { ReportsPage } from './pages/settings/reports.tsx';
 import { UsagePage } from './pages/settings/usage.tsx';
 import { ConnectPage } from './pages/settings/connect.tsx';
 import { AccountPage } from './pages/settings/account.tsx';
@@ -62,6 +63,7 @@ export const routes: PageRoute[] = [
   { path: '/app/settings/members', label: 'Members', nav: 'settings', Page: MembersPage },
   { path: '/app/settings/webhooks', label: 'Webhooks', nav: 'settings', Page: WebhooksPage },
   { path: '/app/settings/alerts', label: 'Alerts', nav: 'settings', Page: AlertsPage },
+  { path: '/app/settings/reports', label: 'Reports', nav: 'settings', Page: ReportsPage },
   { path: '/app/settings/usage', label: 'Usage', nav: 'settings', Page: UsagePage },
   { path: '/app/settings/connect', label: 'Connect', nav: 'settings', Page: ConnectPage },
   { path: '/app/settings/account', label: 'Account', nav: 'settings', Page: AccountPage },

@@ -8,6 +8,7 @@ import test from 'ava';
 import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import { goldenAnswers, WORKSPACE_BRAND } from './golden-data.ts';
+import { figuresOnly } from '../helpers/figures.ts';
 
 let server: TestServer;
 let t0: Tenant;
@@ -33,7 +34,7 @@ test.before(async () => {
   q = async (endpoint, query = '') => {
     const r = await get(server, `/api/mcp/${endpoint}?brand_id=${t0.brandId}${query}`, t0.key);
     if (r.status !== 200) throw new Error(`${endpoint}${query}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
+    return figuresOnly(r.body);
   };
 });
 test.after.always(async () => {

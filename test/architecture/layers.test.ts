@@ -17,7 +17,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const NEUTRAL = ['config', 'logger', 'errors', 'uuid', 'instant', 'cursor', 'column-numbers', 'text-order'].map(
   (n) => `src/${n}.ts`,
 );
-const DOMAINS = ['tenancy', 'tracking', 'analytics', 'content', 'audits', 'traffic', 'webhooks', 'alerts'];
+const DOMAINS = ['tenancy', 'tracking', 'analytics', 'content', 'audits', 'traffic', 'webhooks', 'alerts', 'reports'];
 const SURFACES = ['http', 'mcp', 'cli'];
 /** tracking's folders, one per job (docs/architecture.md); only the shapes they share sit beside them. */
 const TRACKING_JOBS = ['capture', 'analysis', 'ingest', 'reanalysis'];
@@ -51,7 +51,7 @@ function surface(path: string): string | undefined {
 /** The app's browser program: a world of its own. */
 const WEB = 'src/web/';
 /** Server files the browser may import: constant lists with no imports, so no server code is bundled. */
-const SHARED_WITH_BROWSER = ['src/tenancy/tracked.ts', 'src/audits/categories.ts'];
+const SHARED_WITH_BROWSER = ['src/tenancy/tracked.ts', 'src/audits/categories.ts', 'src/analytics/metric-names.ts'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

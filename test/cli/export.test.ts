@@ -9,6 +9,7 @@ import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
 import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { exportAnswers, planWindows } from '../../src/analytics/answer-export.ts';
 import { brandById, brandEntities } from '../../src/tenancy/brands.ts';
+import { EXPORT_USAGE } from '../../src/cli/export.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -137,14 +138,8 @@ test('bad arguments: one line on stderr and exit code 1', async (t) => {
       '--from must not be after --to',
     ],
     [['export', 'answers', '--brand', 'acme'], '--brand must be a UUID, got "acme"'],
-    [
-      ['export', 'answers'],
-      '--brand is required; usage: answerscope export answers --brand ID [--from YYYY-MM-DD] [--to YYYY-MM-DD]',
-    ],
-    [
-      ['export', 'prompts', '--brand', tenant.brandId],
-      'Unknown export: prompts; usage: answerscope export answers --brand ID [--from YYYY-MM-DD] [--to YYYY-MM-DD]',
-    ],
+    [['export', 'answers'], `--brand is required; usage: answerscope ${EXPORT_USAGE}`],
+    [['export', 'prompts', '--brand', tenant.brandId], `Unknown export: prompts; usage: answerscope ${EXPORT_USAGE}`],
   ];
   for (const [args, message] of cases) {
     const r = await cli(args, server.env);

@@ -8,6 +8,8 @@ const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bi
 export interface CliResult {
   code: number;
   stdout: string;
+  /** Standard output as bytes, for a command that writes a binary file (a Parquet export). */
+  stdoutBytes: Buffer;
   stderr: string;
   json?: any;
 }
@@ -21,19 +23,21 @@ export function cli(args: string[], env: Record<string, string>, cwd?: string, i
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     if (input !== undefined) child.stdin?.end(input);
-    let stdout = '';
+    const out: Buffer[] = [];
     let stderr = '';
-    child.stdout?.on('data', (d) => (stdout += d));
+    child.stdout?.on('data', (d: Buffer) => out.push(d));
     child.stderr?.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
+      const stdoutBytes = Buffer.concat(out);
+      const stdout = stdoutBytes.toString('utf8');
       let json: unknown;
       try {
         json = JSON.parse(stdout);
       } catch {
         /* not JSON */
       }
-      resolve({ code: code ?? -1, stdout, stderr, json });
+      resolve({ code: code ?? -1, stdout, stdoutBytes, stderr, json });
     });
   });
 }

@@ -10,6 +10,7 @@ import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { ingestFile } from '../../src/tracking/ingest/file.ts';
 import { planSteps, reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
 import { reanalysisStatus, startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
+import { figuresOnly } from '../helpers/figures.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -92,7 +93,9 @@ async function figures(t: Tenant) {
     const sep = e.includes('?') ? '&' : '?';
     const r = await get(server, `/api/v1/${e}${sep}brand_id=${t.brandId}`, t.key);
     if (r.status !== 200) throw new Error(`${e}: ${r.status} ${JSON.stringify(r.body)}`);
-    out[e] = JSON.parse(JSON.stringify(r.body), (k, v) => (k === 'id' || k.endsWith('_id') ? undefined : v));
+    out[e] = figuresOnly(
+      JSON.parse(JSON.stringify(r.body), (k, v) => (k === 'id' || k.endsWith('_id') ? undefined : v)),
+    );
   }
   return out;
 }

@@ -52,6 +52,9 @@ test('free text is escaped exactly like JSON.stringify, null and missing values 
       product_count: 0,
       search_queries: [s, 'best crm 2026'],
       search_queries_known: 1,
+      provider_model: s,
+      engine_version: s,
+      source: s,
     };
     t.is(rowKey('answers', row), json('answers', row), s);
   }
@@ -233,6 +236,9 @@ test('an answer_rows_in row reads back as its values, and stands for exactly the
     product_count: 0,
     search_queries: [x, 'best crm 2026'],
     search_queries_known: 1,
+    provider_model: x,
+    engine_version: `${x}/1`,
+    source: 'capture',
     sign: 1,
     entity_rows: entities,
     citation_rows: citationsOf(x),
@@ -272,6 +278,9 @@ test('an answer_rows_in row reads back as its values, and stands for exactly the
             product_count: 0,
             search_queries: [s, 'best crm 2026'],
             search_queries_known: 1,
+            provider_model: s,
+            engine_version: `${s}/1`,
+            source: 'capture',
           }),
         ],
         answer_entities: entities.map((e) => json('answer_entities', { ...keys, ...e })),
@@ -299,7 +308,7 @@ test('an answer_rows_in row reads back as its values, and stands for exactly the
   const [row] = wideRows(w.bytes());
   t.deepEqual(keysOfWide(row), {
     answers: [
-      `"${A}","${O}","${B}","${P}","grok","m","r","shopping","2026-11-01 06:00:00.250","2026-11-01","",0,4,[],0`,
+      `"${A}","${O}","${B}","${P}","grok","m","r","shopping","2026-11-01 06:00:00.250","2026-11-01","",0,4,[],0,"","/1","capture"`,
     ],
     answer_entities: [],
     answer_citations: [],

@@ -69,6 +69,7 @@ const engines: Engines = {
   kind: 'simulated',
   forPlatform: () => ({
     name: 'fixed',
+    version: 'fixed/1',
     configured: true,
     capture: async () => ({
       ok: true,

@@ -28,6 +28,7 @@ import { baseUrl, MCP_ENDPOINT } from '../oauth-metadata.ts';
 import { BRAND_NOT_FOUND, brandInOrganization } from '../../tenancy/brands.ts';
 import { UUID_RE } from '../../uuid.ts';
 import { checkChange } from './security.ts';
+import { reportRoutes } from './reports.ts';
 import { currentSession, type Session } from './session-cookie.ts';
 
 export const SIGN_IN_FIRST = 'Sign in first';
@@ -244,5 +245,7 @@ export function appApi(
     await leaveOrganization(pg, sessionOf(ctx).identity.userId, id.toLowerCase());
     ctx.body = { organization_id: id.toLowerCase(), left: true };
   });
+
+  reportRoutes(router, deps, sessionOf);
   return router;
 }

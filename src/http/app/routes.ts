@@ -5,6 +5,7 @@
 // organizations switches the session to that organization.
 import Router from '@koa/router';
 import type Koa from 'koa';
+import compress from 'koa-compress';
 import type { AppDeps } from '../../operations/context.ts';
 import type { Operation } from '../../operations/registry.ts';
 import { createMailer } from '../../runtime/mail.ts';
@@ -19,6 +20,7 @@ import { authCard, htmlPage, shellPage } from './html.ts';
 import { appHeaders, checkChange, CROSS_SITE, csrfToken, fromAnotherSite } from './security.ts';
 import { clearSessionCookie, currentSession, sessionToken } from './session-cookie.ts';
 import { signIn, signInPage } from './sign-in.ts';
+import { unsubscribeRoutes } from './reports.ts';
 
 const NEXT_BASE = 'http://answerscope.invalid';
 
@@ -129,6 +131,8 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
 
   invitationRoutes(router, { deps, page, refused, forms: limits.forms });
 
+  unsubscribeRoutes(router, deps, page);
+
   const api = appApi(deps, operations, createMailer(config.mail), limits.routes);
 
   // Every other /app path is a page the script draws: the shell, for a signed-in person.
@@ -151,28 +155,35 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
     ctx.body = shellPage(assets, csrfToken(session.token));
   };
 
+  // The app's scripts, styles, pages and JSON go gzip- or brotli-encoded to a browser that accepts
+  // it (koa-compress negotiates Accept-Encoding, skips bodies under 1 KB and sets Vary).
+  const compressed = compress();
   return (app) => {
     app.use(async (ctx, next) => {
       const underApp = ctx.path === '/app' || ctx.path.startsWith('/app/');
       if (!underApp && ctx.path !== '/') return next();
-      appHeaders(ctx);
-      if (ctx.path.startsWith(ASSETS_PREFIX)) return serveAsset(ctx, assets);
-      await next();
-      // A path nothing answered (a 404 without a body) is a page the script draws.
-      if (
-        ctx.status === 404 &&
-        ctx.body == null &&
-        underApp &&
-        !ctx.path.startsWith('/app/api/') &&
-        ctx.method === 'GET'
-      ) {
-        await shell(ctx, async () => {});
-      }
+      return compressed(ctx, () => served(ctx, next, underApp));
     });
     app.use(api.routes());
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: false }));
   };
+
+  async function served(ctx: Koa.Context, next: Koa.Next, underApp: boolean) {
+    appHeaders(ctx);
+    if (ctx.path.startsWith(ASSETS_PREFIX)) return serveAsset(ctx, assets);
+    await next();
+    // A path nothing answered (a 404 without a body) is a page the script draws.
+    if (
+      ctx.status === 404 &&
+      ctx.body == null &&
+      underApp &&
+      !ctx.path.startsWith('/app/api/') &&
+      ctx.method === 'GET'
+    ) {
+      await shell(ctx, async () => {});
+    }
+  }
 }
 
 /** An email as typed, with what cannot be shown (controls, invisible characters) taken out. */

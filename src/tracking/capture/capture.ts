@@ -119,7 +119,7 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
         if (!claim) return; // another worker holds it, or finished it meanwhile
         if (claim.attempts > 1) log.info({ slot: slot.id, attempt: claim.attempts }, 'capturing a slot again');
         const outcome = await ask(engine, slot, abort.signal, log);
-        await settle(ctx, sink, claim, slot, outcome, args.date);
+        await settle(ctx, sink, claim, slot, outcome, args.date, engine.version);
       });
     }),
   );
@@ -200,6 +200,7 @@ async function settle(
   slot: Slot,
   outcome: CaptureOutcome,
   date: string,
+  engineVersion: string,
 ): Promise<void> {
   if (!outcome.ok) {
     await failRun(ctx.stores.pg, claim, outcome.failure);
@@ -215,7 +216,9 @@ async function settle(
     await failRun(ctx.stores.pg, claim, { kind: 'malformed', message: `the answer was refused: ${checked.error}` });
     return;
   }
-  await sink.add(claim, checked.answer);
+  // Validation keeps only an answer file's fields: where the answer comes from is added after it.
+  const provenance = { provider_model: outcome.capture.model, engine_version: engineVersion, source: 'capture' };
+  await sink.add(claim, { ...checked.answer, provenance });
 }
 
 function toAnswer(slot: Slot, c: Capture, at: string): AnswerInput & { id: string } {

@@ -21,6 +21,7 @@ import { ANSWER_COLUMNS, CITATION_COLUMNS } from './step.ts';
 import { ReanalysisThread } from './worker-thread.ts';
 import { REANALYSIS_COLUMNS } from '../ingest/fact-rows.ts';
 import { hasVerdicts, VERDICT_COLUMNS } from '../analysis/sentiment/stored-verdicts.ts';
+import { DEFAULT_SOURCES_SQL } from '../types.ts';
 
 /**
  * Answers read, analysed and written per step at most (a day holding more is split by answer id):
@@ -64,7 +65,8 @@ export interface Step {
 }
 
 /** The brand's live standard answers: shopping answers have no analysis rows (docs/api.md section 2). */
-const LIVE_STANDARD = "sign = 1 AND mode = 'standard'";
+// Answers imported from another tracker are not re-derived: their rows stay out of the figures.
+const LIVE_STANDARD = `sign = 1 AND mode = 'standard' AND ${DEFAULT_SOURCES_SQL}`;
 
 /** Cuts the brand's answers, counted per day, into steps of at most `size` answers. */
 export function planSteps(days: { day: string; answers: number }[], size: number): Step[] {

@@ -5,6 +5,7 @@
 import { dateTime } from '../format.ts';
 import { clipBlocks, type Inline, parseAnswer } from '../answer-text.ts';
 import { highlight } from '../highlight.ts';
+import { platformName } from '../../tenancy/tracked.ts';
 
 export interface AnswerEntity {
   entity_id: string;
@@ -38,6 +39,22 @@ export interface Answer {
   entities: AnswerEntity[];
   citations: AnswerCitation[];
   search_queries: string[] | null;
+  provider_model: string;
+  engine_version: string | null;
+  analysis_version: string | null;
+  source: string;
+}
+
+/** Where an answer comes from, in words: its source, the adapter and model, and the analysis version. */
+function provenanceOf(a: Answer): string {
+  const from =
+    a.source === 'capture'
+      ? `Captured by ${a.engine_version ?? 'an unknown adapter'}`
+      : a.source === 'import'
+        ? 'Imported from an answer file'
+        : `Imported from ${a.source}`;
+  const model = a.provider_model ? ` · model ${a.provider_model}` : '';
+  return `${from}${model}${a.analysis_version ? ` · analysis ${a.analysis_version}` : ''}`;
 }
 
 export const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
@@ -151,6 +168,8 @@ export function AnswerCard(p: {
   /** Show this many citations, and how many more there are. */
   maxCitations?: number;
   headingLevel?: 3 | 2;
+  /** Say where the answer comes from (the answers page). */
+  provenance?: boolean;
 }) {
   const a = p.answer;
   const brand = a.entities.find((e) => e.is_brand);
@@ -162,9 +181,10 @@ export function AnswerCard(p: {
         {a.prompt_text ?? 'Prompt no longer tracked'}
       </Heading>
       <p class="answer-meta muted">
-        {a.platform} · {a.model_used} · {a.region}
+        {platformName(a.platform)} · {a.model_used} · {a.region}
         {a.mode === 'shopping' ? ' · shopping' : ''} · <time dateTime={a.collected_at}>{dateTime(a.collected_at)}</time>
       </p>
+      {p.provenance && <p class="answer-provenance muted">{provenanceOf(a)}</p>}
       <AnswerText text={a.text} names={namesOf(a, p.aliases)} brandId={brand?.entity_id} clip={p.clip} />
       {named.length > 0 && (
         <ul class="entity-list" aria-label="Tracked names in this answer">

@@ -1,10 +1,17 @@
 // A table of the dashboard: a real <table> (caption, column headers with scope) and a "Download
 // CSV" button that writes a header row and every row of the table at the page's filters, not only
-// those on screen: `allRows()` fetches the whole list when the table shows a page of it.
+// those on screen: `allRows()` fetches the whole list when the table shows a page of it. Every
+// column with a value sorts by a click on its header (the order announced with aria-sort; a table
+// showing a page of a list sorts that page), and a column of numbers writes them with one count
+// of decimals (table-order.ts). A table wider than the screen scrolls inside its own region.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { type CsvValue, downloadText, toCsv } from '../csv.ts';
 import { messageOf } from '../api.ts';
+import { useApp } from '../context.ts';
+import { filtersOf } from '../filters.ts';
+import { useLocation } from '../router.ts';
+import { decimalsOf, type Direction, padDecimals, type SortValue, sortRows } from './table-order.ts';
 
 export interface Column<Row> {
   key: string;
@@ -22,6 +29,10 @@ export interface Column<Row> {
   csvOnly?: boolean;
   /** A class for the column's cells (e.g. `actions-cell`). */
   cellClass?: string;
+  /** What the column sorts by; by default its CSV value. */
+  sort?: (row: Row) => SortValue;
+  /** Not sortable (a column of buttons is not, nor one without a value). */
+  noSort?: boolean;
 }
 
 export interface DataTableProps<Row> {
@@ -30,8 +41,13 @@ export interface DataTableProps<Row> {
   showCaption?: boolean;
   columns: Column<Row>[];
   rows: Row[];
-  /** The CSV file's name; without it the table has no download (e.g. a settings list). */
+  /**
+   * What the table is, for the CSV file's name (`competitors`); the file is named by brand, table
+   * and dates (csvFileName). Without it the table has no download (e.g. a settings list).
+   */
   csvName?: string;
+  /** The table does not depend on the page's dates (a list of audits): its file name has none. */
+  undated?: boolean;
   /** Every row at the page's filters, for the CSV, when `rows` is only what is on screen. */
   allRows?: () => Promise<Row[]>;
   empty?: ComponentChildren;
@@ -62,16 +78,50 @@ export function tableCsv<Row>(columns: Column<Row>[], rows: Row[]): string {
   );
 }
 
+const sortValue = <Row,>(c: Column<Row>, row: Row): SortValue => (c.sort ? c.sort(row) : csvValue(c, row));
+/** A column sorts when it has a value to sort by (a column of buttons has none). */
+const sortable = <Row,>(c: Column<Row>, rows: Row[]) =>
+  !c.noSort &&
+  !c.hideLabel &&
+  rows.some((r) => {
+    const v = sortValue(c, r);
+    return v !== null && v !== undefined && v !== '';
+  });
+
+/** A header's label, as a button that sorts by the column (its mark is drawn by CSS, not text). */
+function SortButton<Row>(p: { column: Column<Row>; onSort: () => void }) {
+  return (
+    <button type="button" class="sort-button" onClick={p.onSort}>
+      {p.column.hideLabel ? <span class="sr-only">{p.column.label}</span> : p.column.label}
+    </button>
+  );
+}
+
+/**
+ * A CSV file's name says the brand, the table and the dates it holds:
+ * `trailpeak-competitors-2026-10-29-to-2026-11-27.csv` (the dates are the page's filters, UTC days).
+ */
+export function csvFileName(brandSlug: string | undefined, table: string, dates?: { from: string; to: string }) {
+  const parts = [brandSlug, table.replace(/\.csv$/, ''), dates && `${dates.from}-to-${dates.to}`];
+  return `${parts.filter(Boolean).join('-')}.csv`;
+}
+
 export function DataTable<Row>(p: DataTableProps<Row>) {
+  const { brand } = useApp();
+  const { path, query } = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [order, setOrder] = useState<{ key: string; direction: Direction }>();
   const download = async () => {
     if (!p.csvName) return;
     setBusy(true);
     setError(undefined);
     try {
       const rows = p.allRows ? await p.allRows() : p.rows;
-      downloadText(p.csvName, tableCsv(p.columns, rows));
+      const onBrand = path.startsWith('/app/brands/');
+      const f = filtersOf(query);
+      const dates = onBrand && !p.undated ? { from: f.date_from, to: f.date_to } : undefined;
+      downloadText(csvFileName(onBrand ? brand?.slug : undefined, p.csvName, dates), tableCsv(p.columns, rows));
     } catch (err) {
       setError(`The CSV could not be made: ${messageOf(err)}`);
     } finally {
@@ -80,6 +130,22 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
   };
   if (!p.rows.length && p.empty !== undefined) return <p class="empty">{p.empty}</p>;
   const shown = p.columns.filter((c) => !c.csvOnly);
+  const sortedBy = order && shown.find((c) => c.key === order.key);
+  const rows = sortedBy && order ? sortRows(p.rows, (r) => sortValue(sortedBy, r), order.direction) : p.rows;
+  const sortBy = (c: Column<Row>) => {
+    // Numbers first from the largest, text from A; a second click turns the order round.
+    const first: Direction = c.align === 'right' ? 'descending' : 'ascending';
+    const again = order?.key === c.key;
+    setOrder({
+      key: c.key,
+      direction: again ? (order.direction === 'ascending' ? 'descending' : 'ascending') : first,
+    });
+  };
+  // The cells drawn once, and for each column of numbers the most decimals any of its figures has.
+  const cells = rows.map((row) => shown.map((c) => cell(c, row)));
+  const decimals = shown.map((c, j) =>
+    c.align === 'right' ? Math.max(0, ...cells.map((r) => decimalsOf(r[j]) ?? 0)) : 0,
+  );
   return (
     <div class={`data-table${p.class ? ` ${p.class}` : ''}`}>
       {p.csvName && (
@@ -100,34 +166,47 @@ export function DataTable<Row>(p: DataTableProps<Row>) {
           )}
         </div>
       )}
-      <div class="table-scroll">
+      {/* Focusable and named, so a keyboard can scroll a table wider than a phone (WCAG 2.1.1). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keys */}
+      <section class="table-scroll" tabIndex={0} aria-label={p.caption}>
         <table>
           <caption class={p.showCaption ? 'table-caption' : 'sr-only'}>{p.caption}</caption>
           <thead>
             <tr>
               {shown.map((c) => (
-                <th key={c.key} scope="col" class={c.align === 'right' ? 'num' : undefined}>
-                  {c.hideLabel ? <span class="sr-only">{c.label}</span> : c.label}
+                <th
+                  key={c.key}
+                  scope="col"
+                  class={c.align === 'right' ? 'num' : undefined}
+                  aria-sort={order?.key === c.key ? order.direction : undefined}
+                >
+                  {sortable(c, p.rows) ? (
+                    <SortButton column={c} onSort={() => sortBy(c)} />
+                  ) : c.hideLabel ? (
+                    <span class="sr-only">{c.label}</span>
+                  ) : (
+                    c.label
+                  )}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {p.rows.map((row, i) => (
-              <tr key={p.rowKey ? p.rowKey(row, i) : i}>
-                {shown.map((c) => (
+            {rows.map((row, i) => (
+              <tr key={p.rowKey ? p.rowKey(row, p.rows.indexOf(row)) : p.rows.indexOf(row)}>
+                {shown.map((c, j) => (
                   <td
                     key={c.key}
                     class={[c.align === 'right' ? 'num' : '', c.cellClass ?? ''].join(' ').trim() || undefined}
                   >
-                    {cell(c, row)}
+                    {decimals[j] > 0 ? padDecimals(cells[i][j], decimals[j]) : cells[i][j]}
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </div>
   );
 }

@@ -7,7 +7,9 @@
 // no figure waits for it: it goes once the page's own reads are answered (read priority `idle`).
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
-import { type Filters, lastDays, useFilters } from '../filters.ts';
+import { platformName } from '../../tenancy/tracked.ts';
+import { type Filters, lastDays, useFilters, withoutFilters } from '../filters.ts';
+import { navigate, useLocation } from '../router.ts';
 
 interface Choices {
   models: { value: string; label: string }[];
@@ -35,7 +37,7 @@ async function loadModels(brandId: string): Promise<Choices['models']> {
     'idle',
   );
   return comparison.share_of_voice.by_platform
-    .map((m) => ({ value: m.model_used, label: `${m.platform} · ${m.model_used}` }))
+    .map((m) => ({ value: m.model_used, label: `${platformName(m.platform)} · ${m.model_used}` }))
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 
@@ -112,6 +114,7 @@ export type FilterName = 'dates' | 'model' | 'region' | 'topic';
 export function FilterBar(p: { brandId: string; only?: FilterName[] }) {
   const wants = (f: FilterName) => !p.only || p.only.includes(f);
   const [filters, setFilters] = useFilters();
+  const { path, query } = useLocation();
   const choices = useChoices(p.brandId);
   const [custom, setCustom] = useState(false);
   const preset = presetOf(filters);
@@ -192,6 +195,16 @@ export function FilterBar(p: { brandId: string; only?: FilterName[] }) {
           onChange={(topic_id) => setFilters({ topic_id })}
         />
       )}
+      <button
+        type="button"
+        class="link reset-filters"
+        onClick={() => {
+          setCustom(false);
+          navigate(withoutFilters(path, query));
+        }}
+      >
+        Reset filters
+      </button>
     </search>
   );
 }

@@ -50,7 +50,7 @@ export function AiCrawlersPage(p: PageProps) {
     [brandId, range.date_from, range.date_to],
   );
   const c = crawlers.data;
-  const csv = (name: string) => `ai-crawlers-${name}-${range.date_from}-${range.date_to}.csv`;
+  const csv = (name: string) => `ai-crawlers-${name}`;
   return (
     <>
       <PageHead

@@ -10,6 +10,7 @@ import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { TrackingSetup } from './site-setup.tsx';
 import './activity.css';
+import { platformName } from '../../tenancy/tracked.ts';
 
 interface Traffic {
   total_visits: number;
@@ -29,7 +30,7 @@ export function AiTrafficPage(p: PageProps) {
     [brandId, range.date_from, range.date_to],
   );
   const t = traffic.data;
-  const csv = (name: string) => `ai-traffic-${name}-${range.date_from}-${range.date_to}.csv`;
+  const csv = (name: string) => `ai-traffic-${name}`;
   return (
     <>
       <PageHead
@@ -66,7 +67,7 @@ export function AiTrafficPage(p: PageProps) {
                   label: 'Platform',
                   render: (r: Traffic['platform_breakdown'][number]) => (
                     <BarLabel value={r.visits} max={max(t.platform_breakdown)}>
-                      {r.platform}
+                      {platformName(r.platform)}
                     </BarLabel>
                   ),
                 },

@@ -16,7 +16,7 @@ import { PageHead, Problem, Empty } from '../components/page.tsx';
 import { downloadText } from '../csv.ts';
 import { type Column, tableCsv } from '../components/data-table.tsx';
 import type { PageProps } from '../routes.ts';
-import { PLATFORMS } from '../../tenancy/tracked.ts';
+import { PLATFORMS, platformName } from '../../tenancy/tracked.ts';
 
 /** The explorer's own parameters, beside the filter bar's. */
 const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'domain'] as const;
@@ -159,7 +159,7 @@ export function AnswersPage(p: PageProps) {
           name="platform"
           label="Platform"
           all="All platforms"
-          options={PLATFORMS.map((x) => ({ value: x, label: x }))}
+          options={PLATFORMS.map((x) => ({ value: x, label: platformName(x) }))}
         />
         <QuerySelect name="mode" label="Mode" all="Standard" options={[{ value: 'shopping', label: 'Shopping' }]} />
         <QuerySelect
@@ -181,7 +181,7 @@ export function AnswersPage(p: PageProps) {
         {!state.loading && !state.error && !answers.length && <Empty>No answers match these filters.</Empty>}
         <div class="answers">
           {answers.map((a) => (
-            <AnswerCard key={a.id} answer={a} aliases={aliases} headingLevel={2} />
+            <AnswerCard key={a.id} answer={a} aliases={aliases} headingLevel={2} provenance />
           ))}
         </div>
         <p class="muted" role="status">

@@ -76,7 +76,7 @@ function GapPanel(p: {
           <DataTable
             caption="Citation gap: domains cited beside competitors, never beside the brand"
             class="domain-cell"
-            csvName="citation-gap.csv"
+            csvName="citation-gap"
             allRows={async () => (await read<Gap>('citation-gap', { ...params, limit: ALL })).domains}
             rows={rows}
             rowKey={(d) => d.domain}
@@ -188,7 +188,7 @@ export function CitationsPage(p: PageProps) {
           <DataTable
             caption="Top cited domains"
             class="domain-cell"
-            csvName="citation-domains.csv"
+            csvName="citation-domains"
             allRows={async () => (await all()).top_domains}
             rows={c.top_domains}
             rowKey={(r) => r.domain}
@@ -227,7 +227,7 @@ export function CitationsPage(p: PageProps) {
         <Panel title="Top pages">
           <DataTable
             caption="Top cited pages"
-            csvName="citation-urls.csv"
+            csvName="citation-urls"
             allRows={async () => (await all()).top_urls}
             rows={c.top_urls}
             rowKey={(r) => r.url}

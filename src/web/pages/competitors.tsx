@@ -14,6 +14,7 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../routes.ts';
 import { AppLink, FigureCard, percent } from './figure-parts.tsx';
+import { platformName } from '../../tenancy/tracked.ts';
 
 interface Figures {
   name: string;
@@ -145,7 +146,7 @@ export function CompetitorsPage(p: PageProps) {
           <DataTable
             caption="Leaderboard: the brand and its competitors"
             class="leaderboard"
-            csvName="competitors.csv"
+            csvName="competitors"
             rows={rows}
             rowKey={(r) => r.mentioned}
             columns={[
@@ -211,12 +212,17 @@ export function CompetitorsPage(p: PageProps) {
         <Panel title="Share of voice by platform">
           <DataTable
             caption="Share of voice by platform and model"
-            csvName="share-of-voice.csv"
+            csvName="share-of-voice"
             rows={sov.by_platform}
             rowKey={(r) => `${r.platform}/${r.model_used}`}
             empty="No tracked entity is named in these answers."
             columns={[
-              { key: 'platform', label: 'Platform' },
+              {
+                key: 'platform',
+                label: 'Platform',
+                render: (r) => platformName(r.platform),
+                csv: (r) => platformName(r.platform),
+              },
               { key: 'model_used', label: 'Model' },
               {
                 key: 'sov_pct',
@@ -231,7 +237,7 @@ export function CompetitorsPage(p: PageProps) {
                 render: (r) => (
                   <AppLink
                     href={href({ model: r.model_used, mentioned: 'brand' })}
-                    label={`${r.brand_mentions} brand mentions on ${r.model_used}: the answers`}
+                    label={`${r.brand_mentions} brand mentions on ${platformName(r.platform)} (${r.model_used}): the answers`}
                   >
                     {r.brand_mentions}
                   </AppLink>
@@ -244,7 +250,7 @@ export function CompetitorsPage(p: PageProps) {
                 render: (r) => (
                   <AppLink
                     href={href({ model: r.model_used })}
-                    label={`${r.competitor_mentions} competitor mentions on ${r.model_used}: the answers`}
+                    label={`${r.competitor_mentions} competitor mentions on ${platformName(r.platform)} (${r.model_used}): the answers`}
                   >
                     {r.competitor_mentions}
                   </AppLink>

@@ -43,7 +43,7 @@ export function CategoryTable(p: { rows: CitationFigures['source_type_breakdown'
   return (
     <DataTable
       caption="Cited domains by category"
-      csvName="citation-categories.csv"
+      csvName="citation-categories"
       rows={p.rows}
       rowKey={(r) => r.category}
       empty={p.empty}

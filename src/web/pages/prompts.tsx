@@ -90,7 +90,7 @@ export function PromptsPage(p: PageProps) {
         {perf.data && (
           <DataTable
             caption="Prompt performance"
-            csvName="prompts.csv"
+            csvName="prompts"
             rows={rows}
             rowKey={(r) => r.prompt_id}
             empty="No answers to any tracked prompt at these filters."
@@ -130,7 +130,7 @@ export function PromptsPage(p: PageProps) {
         <Panel title="Prompts without answers">
           <DataTable
             caption="Tracked prompts with no answer at these filters"
-            csvName="prompts-without-answers.csv"
+            csvName="prompts-without-answers"
             rows={silent}
             rowKey={(r) => r.id}
             columns={[

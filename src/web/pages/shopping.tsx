@@ -17,7 +17,7 @@ import { QuerySelect } from '../components/query-select.tsx';
 import { Loading, PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import { OutsideLink } from '../components/outside-link.tsx';
 import type { PageProps } from '../routes.ts';
-import { PLATFORMS } from '../../tenancy/tracked.ts';
+import { PLATFORMS, platformName } from '../../tenancy/tracked.ts';
 import './activity.css';
 
 interface Card {
@@ -92,7 +92,7 @@ function ProductVisibility(p: { brandId: string; title: string }) {
   const span = { date_from: dates[0], date_to: dates[dates.length - 1] };
   const shopping = (more: Record<string, string | undefined>) =>
     answersHref(p.brandId, { mode: 'shopping', ...span, ...more });
-  const csv = (name: string) => `product-${name}.csv`;
+  const csv = (name: string) => `product-${name}`;
   const byDay = (
     <DataTable
       caption="Appearances by day"
@@ -169,7 +169,7 @@ function ProductVisibility(p: { brandId: string; title: string }) {
                 label: 'Platform',
                 render: (r: Visibility['by_platform'][number]) => (
                   <BarLabel value={r.count} max={maxCount(v.by_platform)}>
-                    {r.platform}
+                    {platformName(r.platform)}
                   </BarLabel>
                 ),
               },
@@ -312,7 +312,7 @@ export function ShoppingPage(p: PageProps) {
           name="platform"
           label="Platform"
           all="All platforms"
-          options={PLATFORMS.map((x) => ({ value: x, label: x }))}
+          options={PLATFORMS.map((x) => ({ value: x, label: platformName(x) }))}
         />
         <QuerySelect
           name="region"
@@ -327,7 +327,7 @@ export function ShoppingPage(p: PageProps) {
         {first.data && (
           <DataTable
             caption="Product cards in shopping answers, newest first"
-            csvName="shopping-cards.csv"
+            csvName="shopping-cards"
             allRows={allCards}
             rowKey={(c: Card) => c.id}
             class="cards-table"
@@ -391,7 +391,7 @@ export function ShoppingPage(p: PageProps) {
                     })}
                     onClick={followLink}
                   >
-                    {c.platform}
+                    {platformName(c.platform)}
                     {c.region ? ` · ${c.region}` : ''}
                   </a>
                 ),

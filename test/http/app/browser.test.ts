@@ -11,7 +11,7 @@ import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './help
 import { addMember } from '../../../src/tenancy/members.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 
-// Without Chromium these are reported as skipped, never as passed (README: Tests).
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
 const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
 let server: TestServer;

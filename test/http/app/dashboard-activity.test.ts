@@ -10,8 +10,9 @@ import { call, startTestServer, type TestServer } from '../../helpers/server.ts'
 import { startSite, type TestSite } from '../../audits/fixtures/site.ts';
 import { contentBrands, ingest, PROMPTS, runJob, trackingAnswers, type ContentTenant } from '../../content/helpers.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
+import { platformName } from '../../../src/tenancy/tracked.ts';
 
-// Without Chromium these are reported as skipped, never as passed (README: Tests).
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
 const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
 const PAGE =
@@ -165,8 +166,18 @@ async function tableRows(page: Page, caption: string | RegExp): Promise<string[]
   await table.waitFor();
   return table
     .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())))
+    .then((rows) => rows.map((r) => r.map(asGiven)));
 }
+
+/**
+ * A cell as the API wrote its figure: a column of numbers writes each with the column's decimals
+ * (75 beside 59.7 is 75.0), so a number's padding zeros are taken off before comparing.
+ */
+const asGiven = (cell: string) => {
+  const m = /^(-?\d+\.\d+)(%?)$/.exec(cell);
+  return m ? `${Number(m[1])}${m[2]}` : cell;
+};
 
 browserTest('a site audit started from the page completes with its score, signals and recommendations', async (t) => {
   const { page, errors } = await signedIn(who, `/app/brands/${who.brandId}/site-audits`);
@@ -299,7 +310,7 @@ browserTest('AI traffic and AI crawlers show the API figures for the dates in th
   t.is(await page.getByRole('region', { name: 'AI visits' }).locator('.value').textContent(), '5');
   t.deepEqual(
     await tableRows(page, 'Visits by AI platform, most first'),
-    traffic.platform_breakdown.map((r: any) => [r.platform, String(r.visits)]),
+    traffic.platform_breakdown.map((r: any) => [platformName(r.platform), String(r.visits)]),
   );
   t.deepEqual(
     await tableRows(page, 'The 10 most visited pages (paths on your site)'),
@@ -398,7 +409,7 @@ browserTest('shopping lists the API cards, and each product leads to its shoppin
   t.is(await page.locator('a[href^="javascript:"]').count(), 0);
   const platformLink = page
     .getByRole('table', { name: 'Product cards in shopping answers, newest first' })
-    .getByRole('link', { name: cards[0].platform })
+    .getByRole('link', { name: platformName(cards[0].platform) })
     .first();
   const href = new URL((await platformLink.getAttribute('href'))!, server.url);
   t.is(href.pathname, `/app/brands/${who.brandId}/answers`);
@@ -422,7 +433,7 @@ browserTest('shopping lists the API cards, and each product leads to its shoppin
   );
   t.deepEqual(
     await tableRows(page, 'Appearances by platform'),
-    vis.by_platform.map((r: any) => [r.platform, String(r.count)]),
+    vis.by_platform.map((r: any) => [platformName(r.platform), String(r.count)]),
   );
   const byPlatform = page.getByRole('table', { name: 'Appearances by platform' }).getByRole('link').first();
   const link = new URL((await byPlatform.getAttribute('href'))!, server.url);

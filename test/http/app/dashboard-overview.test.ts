@@ -9,7 +9,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { get, ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
 
-// Without Chromium these are reported as skipped, never as passed (README: Tests).
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
 const serialBrowserTest = HAVE_CHROMIUM ? test.serial : test.serial.skip;
 
 // One test at a time: each drives the one browser through several pages, and six at once on a

@@ -12,7 +12,7 @@ import { simulateDays } from '../../../src/tracking/capture/engines/simulated.ts
 import { loadSimBrands } from '../../../src/tracking/capture/engines/simulated-brands.ts';
 import { DAY_MS, isoDay } from '../../../src/instant.ts';
 
-// Without Chromium these are reported as skipped, never as passed (README: Tests).
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
 const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
 /**

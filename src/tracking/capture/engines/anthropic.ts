@@ -25,6 +25,7 @@ export function createAnthropicEngine({ provider, http }: AdapterOptions): Engin
   const { apiKey, baseUrl, model } = provider;
   return {
     name: 'anthropic',
+    version: 'anthropic/1',
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'ANTHROPIC_API_KEY is not set');

@@ -22,6 +22,7 @@ export function createGeminiEngine({ provider, http }: AdapterOptions): Engine {
   const { apiKey, baseUrl, model } = provider;
   return {
     name: 'gemini',
+    version: 'gemini/1',
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'GEMINI_API_KEY is not set');

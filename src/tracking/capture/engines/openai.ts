@@ -25,6 +25,7 @@ export function createOpenAIEngine({ provider, http }: AdapterOptions): Engine {
   const { apiKey, baseUrl, model } = provider;
   return {
     name: 'openai',
+    version: 'openai/1',
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'OPENAI_API_KEY is not set');

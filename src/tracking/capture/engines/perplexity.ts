@@ -13,6 +13,7 @@ export function createPerplexityEngine({ provider, http }: AdapterOptions): Engi
   const { apiKey, baseUrl, model } = provider;
   return {
     name: 'perplexity',
+    version: 'perplexity/1',
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'PERPLEXITY_API_KEY is not set');

@@ -40,6 +40,7 @@ export function createSerpApiEngine({ provider, http }: AdapterOptions): Engine 
 
   return {
     name: 'serpapi',
+    version: 'serpapi/1',
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'SERPAPI_API_KEY is not set');

@@ -11,6 +11,7 @@ const TRACKING_SEED = 'track-prompts';
 export function createSimulatedEngine(brandOf: (promptId: string) => SimBrand | undefined): Engine {
   return {
     name: SIMULATED_LABEL,
+    version: `${SIMULATED_LABEL}/1`,
     configured: true,
     async capture(req) {
       const brand = brandOf(req.slot.promptId);

@@ -55,6 +55,12 @@ export type CaptureOutcome = { ok: true; capture: Capture } | { ok: false; failu
 export interface Engine {
   /** The provider (openai, ..., serpapi) or `simulated`: recorded on each capture run. */
   name: string;
+  /**
+   * The adapter's version, stored with every answer it captures (`engine_version`): raised when a
+   * change to the adapter changes what it makes of a provider's response, so answers taken before
+   * and after can be told apart.
+   */
+  version: string;
   /** False when the provider's key is unset: capture() then always answers not_configured. */
   configured: boolean;
   capture(req: CaptureRequest): Promise<CaptureOutcome>;

@@ -15,6 +15,7 @@ export function createXaiEngine({ provider, http }: AdapterOptions): Engine {
   const { apiKey, baseUrl, model } = provider;
   return {
     name: 'xai',
+    version: 'xai/1',
     configured: Boolean(apiKey),
     async capture(req) {
       if (!apiKey) return failure('not_configured', 'XAI_API_KEY is not set');

@@ -105,7 +105,8 @@ export function ContentPage(p: PageProps) {
         {list.data && (
           <DataTable
             caption="Content opportunities, highest score first"
-            csvName="content-opportunities.csv"
+            csvName="content-opportunities"
+            undated
             class="opportunities"
             columns={[
               {

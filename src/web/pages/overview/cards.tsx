@@ -5,6 +5,7 @@
 // voice). visibility-confidence takes no topic: with a topic chosen the value's interval is not
 // shown rather than one for other answers.
 import { read } from '../../api.ts';
+import { METRIC_NAMES, VERDICT_WORDS as VERDICTS } from '../../../analytics/metric-names.ts';
 import { useLoad } from '../../load.ts';
 import { Problem } from '../../components/page.tsx';
 import { utcDay } from '../../format.ts';
@@ -45,20 +46,20 @@ export interface Confidence {
 
 /** The cards, in order: heading, the metric's name in both operations, its unit. */
 export const CARDS = [
-  { title: 'AI visibility score', metric: 'ai_visibility_score', unit: ' / 100', confidence: 'ai_visibility_score' },
-  { title: 'Mention rate', metric: 'mention_rate', unit: '%', confidence: 'mention_rate' },
-  { title: 'Citation rate', metric: 'citation_rate', unit: '%', confidence: 'citation_rate' },
-  { title: 'Share of voice', metric: 'share_of_voice', unit: '%', confidence: 'share_of_voice' },
-  { title: 'Average position', metric: 'average_position', unit: '', confidence: undefined },
-  { title: 'Net sentiment', metric: 'net_sentiment', unit: '', confidence: undefined },
+  {
+    title: METRIC_NAMES.ai_visibility_score,
+    metric: 'ai_visibility_score',
+    unit: ' / 100',
+    confidence: 'ai_visibility_score',
+  },
+  { title: METRIC_NAMES.mention_rate, metric: 'mention_rate', unit: '%', confidence: 'mention_rate' },
+  { title: METRIC_NAMES.citation_rate, metric: 'citation_rate', unit: '%', confidence: 'citation_rate' },
+  { title: METRIC_NAMES.share_of_voice, metric: 'share_of_voice', unit: '%', confidence: 'share_of_voice' },
+  { title: METRIC_NAMES.average_position, metric: 'average_position', unit: '', confidence: undefined },
+  { title: METRIC_NAMES.net_sentiment, metric: 'net_sentiment', unit: '', confidence: undefined },
 ] as const;
 
-export const VERDICT_WORDS: Record<Verdict, string> = {
-  up: 'up',
-  down: 'down',
-  within_noise: 'within noise',
-  not_enough_data: 'not enough data',
-};
+export const VERDICT_WORDS: Record<Verdict, string> = VERDICTS;
 
 const HINTS: Record<string, string> = {
   average_position: 'Mean rank when named; lower is better',

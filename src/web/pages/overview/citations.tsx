@@ -41,7 +41,7 @@ export function CitationsPanel(p: PartProps) {
               <h3 class="sub-heading">Top domains</h3>
               <DataTable
                 caption="Top cited domains"
-                csvName="cited-domains.csv"
+                csvName="cited-domains"
                 rows={f.top_domains.slice(0, SHOWN)}
                 allRows={async () => f.top_domains}
                 rowKey={(r) => r.domain}
@@ -67,7 +67,7 @@ export function CitationsPanel(p: PartProps) {
           <h3 class="sub-heading">Top URLs</h3>
           <DataTable
             caption="Top cited URLs"
-            csvName="cited-urls.csv"
+            csvName="cited-urls"
             rows={f.top_urls.slice(0, SHOWN)}
             allRows={async () => f.top_urls}
             rowKey={(r) => r.url}

@@ -32,7 +32,7 @@ export function GapPanel(p: PartProps) {
           </p>
           <DataTable<GapDomain>
             caption="Citation gap: domains"
-            csvName="citation-gap.csv"
+            csvName="citation-gap"
             rows={g.domains.slice(0, SHOWN)}
             allRows={async () => g.domains}
             rowKey={(d) => d.domain}

@@ -59,7 +59,7 @@ export function Leaderboard(p: PartProps) {
           </p>
           <DataTable<Row>
             caption="Competitor leaderboard"
-            csvName="competitor-leaderboard.csv"
+            csvName="competitor-leaderboard"
             rows={rows}
             rowKey={(r) => r.mentioned}
             empty="No answers in this range."

@@ -32,7 +32,7 @@ export function PromptsPanel(p: PartProps) {
       {prompts.data && (
         <DataTable<PromptRow>
           caption="Prompts by visibility"
-          csvName="prompts.csv"
+          csvName="prompts"
           rows={rows.slice(0, SHOWN)}
           allRows={async () => rows}
           rowKey={(r) => r.prompt_id}

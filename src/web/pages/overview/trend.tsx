@@ -79,7 +79,7 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; filters: Fil
   const table = (
     <DataTable<Bucket>
       caption={`Visibility by ${p.granularity}`}
-      csvName={`visibility-trend-${p.granularity}.csv`}
+      csvName={`visibility-trend-${p.granularity}`}
       rows={buckets}
       rowKey={(b) => b.date}
       columns={[

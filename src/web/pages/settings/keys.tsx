@@ -1,7 +1,7 @@
 // Settings > API keys: the person's keys (the command line's too), a new key shown once with
 // Copy, and Revoke after a confirmation; a revoked key answers 401 on its next request.
 import { DataTable } from '../../components/data-table.tsx';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, post } from '../../api.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime } from '../../format.ts';
@@ -26,6 +26,8 @@ function NewKey(p: { onCreated: (key: string) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<FormError>();
   const [busy, setBusy] = useState(false);
+  // The button that opened the form is gone: the keyboard goes on in the form's first field.
+  useEffect(() => document.getElementById('name')?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -66,6 +68,17 @@ export function KeysPage() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string>();
   const [revoking, setRevoking] = useState<Key>();
+  // Keyboard focus follows what the person is doing: the new key once it is shown (to copy it),
+  // and New key again when the form or the key is put away, never the page's top.
+  const newKeyButton = useRef<HTMLButtonElement>(null);
+  const [backToButton, setBackToButton] = useState(false);
+  useEffect(() => {
+    if (created) document.getElementById('new-key')?.focus();
+  }, [created]);
+  useEffect(() => {
+    if (backToButton && !creating && !created) newKeyButton.current?.focus();
+    setBackToButton(false);
+  }, [backToButton, creating, created]);
   return (
     <>
       <PageHead title="API keys" intro="Keys let scripts, reporting tools and AI assistants read your figures as you.">
@@ -73,6 +86,7 @@ export function KeysPage() {
           <button
             type="button"
             class="primary"
+            ref={newKeyButton}
             onClick={() => {
               setCreated(undefined);
               setCreating(true);
@@ -85,7 +99,10 @@ export function KeysPage() {
       {creating && (
         <Panel title="New key">
           <NewKey
-            onCancel={() => setCreating(false)}
+            onCancel={() => {
+              setCreating(false);
+              setBackToButton(true);
+            }}
             onCreated={(key) => {
               setCreating(false);
               setCreated(key);
@@ -97,7 +114,13 @@ export function KeysPage() {
       {created && (
         <Panel title="Your new key">
           <CopyField id="new-key" label="New API key" value={created} hint="Copy it now: it is shown only this once." />
-          <button type="button" onClick={() => setCreated(undefined)}>
+          <button
+            type="button"
+            onClick={() => {
+              setCreated(undefined);
+              setBackToButton(true);
+            }}
+          >
             Done
           </button>
         </Panel>

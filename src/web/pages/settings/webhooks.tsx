@@ -1,13 +1,14 @@
 // Settings > Webhooks: the webhook operations of the API as a page. An endpoint is a URL with its
-// events, signed in the Standard Webhooks format; its secret is shown once; Send test queues a
-// webhook.test; each endpoint's recent deliveries show their status and attempts.
+// events, in the Standard Webhooks format (signed; its secret is shown once) or the Slack format (a
+// Slack incoming webhook: messages, unsigned); Send test queues a webhook.test; each endpoint's
+// recent deliveries show their status and attempts.
 import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { change, messageOf, read } from '../../api.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
-import { Field, Notes } from '../../components/field.tsx';
+import { Field, Notes, Select } from '../../components/field.tsx';
 import { CopyField } from '../../components/copy-field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
 import { Empty, PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
@@ -16,6 +17,7 @@ interface Endpoint {
   id: string;
   url: string;
   events: string[];
+  format?: 'standard' | 'slack';
   created_at: string;
 }
 
@@ -34,8 +36,16 @@ const EVENTS = [
   { value: 'webhook.test', label: 'webhook.test: the test event' },
 ];
 
-function AddWebhook(p: { onAdded: (secret: string) => void }) {
+const FORMATS = [
+  { value: 'standard', label: 'Standard Webhooks (signed JSON)' },
+  { value: 'slack', label: 'Slack (incoming webhook)' },
+];
+/** What a Slack endpoint takes (the API refuses the others for it). */
+const SLACK_EVENTS = ['alert.fired', 'digest.daily', 'webhook.test'];
+
+function AddWebhook(p: { onAdded: (secret: string | null) => void }) {
   const [url, setUrl] = useState('');
+  const [format, setFormat] = useState('standard');
   const [events, setEvents] = useState<string[]>(['digest.daily']);
   const [error, setError] = useState<FormError>();
   const [busy, setBusy] = useState(false);
@@ -46,11 +56,11 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const created = await change<{ secret: string }>('create-webhook', { url, events });
+      const created = await change<{ secret: string | null }>('create-webhook', { url, events, format });
       setUrl('');
       p.onAdded(created.secret);
     } catch (err) {
-      setError(formError(err, ['url', 'events']));
+      setError(formError(err, ['url', 'events', 'format']));
     }
     setBusy(false);
   };
@@ -67,9 +77,20 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
         hint="An https address that answers 2xx within 10 seconds."
         required
       />
+      <Select
+        id="webhook-format"
+        label="Format"
+        value={format}
+        options={FORMATS}
+        onChange={(f) => {
+          setFormat(f);
+          if (f === 'slack') setEvents((list) => list.filter((e) => SLACK_EVENTS.includes(e)));
+        }}
+        error={errorAt(error, 'format')}
+      />
       <fieldset aria-describedby={eventsError ? 'events-error' : undefined}>
         <legend>Events</legend>
-        {EVENTS.map((ev) => (
+        {EVENTS.filter((ev) => format !== 'slack' || SLACK_EVENTS.includes(ev.value)).map((ev) => (
           <label class="check" key={ev.value}>
             <input
               type="checkbox"
@@ -81,10 +102,17 @@ function AddWebhook(p: { onAdded: (secret: string) => void }) {
         ))}
         <Notes id="events" error={eventsError} />
       </fieldset>
-      <p class="hint">
-        Format: JSON <code>{'{type, timestamp, data}'}</code>, signed as Standard Webhooks (<code>webhook-id</code>,{' '}
-        <code>webhook-timestamp</code>, <code>webhook-signature</code>).
-      </p>
+      {format === 'slack' ? (
+        <p class="hint">
+          Paste a Slack incoming webhook URL (<code>https://hooks.slack.com/services/…</code>): alerts and the daily
+          digest arrive in its channel as messages, unsigned.
+        </p>
+      ) : (
+        <p class="hint">
+          Format: JSON <code>{'{type, timestamp, data}'}</code>, signed as Standard Webhooks (<code>webhook-id</code>,{' '}
+          <code>webhook-timestamp</code>, <code>webhook-signature</code>).
+        </p>
+      )}
       {error && !error.field && <Problem message={error.message} />}
       <div>
         <button type="submit" class="primary" disabled={busy}>
@@ -143,6 +171,7 @@ function EndpointPanel(p: { endpoint: Endpoint; onDelete: () => void }) {
         <div>
           <h2 class="mono">{p.endpoint.url}</h2>
           <p class="muted">
+            {p.endpoint.format === 'slack' ? 'Slack · ' : ''}
             {p.endpoint.events.join(', ')} · added {dateTime(p.endpoint.created_at)}
           </p>
         </div>
@@ -168,7 +197,7 @@ function EndpointPanel(p: { endpoint: Endpoint; onDelete: () => void }) {
 
 export function WebhooksPage() {
   const endpoints = useLoad(() => read<Endpoint[]>('webhooks'), []);
-  const [secret, setSecret] = useState<string>();
+  const [secret, setSecret] = useState<string | null>();
   const [deleting, setDeleting] = useState<Endpoint>();
   return (
     <>

@@ -157,7 +157,8 @@ export function AuditView(p: { auditId: string; onSettled: () => void; closeHref
           <h3 class="section-title">Scores by category</h3>
           <DataTable
             caption="Scores by category"
-            csvName={`audit-${a.id}-categories.csv`}
+            csvName={`audit-${a.id}-categories`}
+            undated
             columns={[
               { key: 'label', label: 'Category' },
               {
@@ -194,7 +195,8 @@ export function AuditView(p: { auditId: string; onSettled: () => void; closeHref
           <DataTable
             caption="Signals checked"
             class="signals"
-            csvName={`audit-${a.id}-signals.csv`}
+            csvName={`audit-${a.id}-signals`}
+            undated
             columns={[
               { key: 'key', label: 'Signal', render: (s) => <code id={`signal-${slug(s.key)}`}>{s.key}</code> },
               {

@@ -110,7 +110,8 @@ export function SiteAuditsPage(p: PageProps) {
         {list.data && (
           <DataTable
             caption="The 50 most recent audits, newest first"
-            csvName="site-audits.csv"
+            csvName="site-audits"
+            undated
             columns={[
               {
                 key: 'url',

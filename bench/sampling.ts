@@ -1,0 +1,180 @@
+// bench/sampling: fixed against adaptive sampling (src/analytics/adaptive-sampling.ts), simulated.
+// Not a timing bench: every answer is drawn from a seeded generator, so a run prints the same
+// figures on any machine. 90 days over CELLS (prompt, platform, region) cells whose true mention
+// rates are known; some cells' rates move by 10 points part-way. Each day, each way of sampling
+// decides its cells' answers from what it has seen (adaptive: the cell's last 28 days), and draws
+// that many answers, each naming the brand with the cell's true rate of the day. Printed, per way:
+// - captures: answers drawn over the 90 days;
+// - mean half-width: the 95% Wilson interval's half-width of the brand's mention rate over a
+//   cell's last 28 days, averaged over the cells and the days 28-90 (points);
+// - changes detected: of the cells whose true rate moved by 10 points, the share whose verdict
+//   (the 28 days after the move against the 28 before, Newcombe's interval and the verdict rule of
+//   visibility-change, docs/metrics.md) is `up` or `down` in the true direction; and, for scale,
+//   the share of unchanged cells given `up` or `down` over the same days (false alarms).
+// The target line: adaptive reaches fixed sampling's mean half-width with at most 60% of its captures.
+//   node --import tsx bench/sampling.ts [--seed N] [--fixed S] [--max S] [--cells N]   (npm run bench:sampling)
+import { parseArgs } from 'node:util';
+import {
+  planDay,
+  halfWidth,
+  SAMPLING_DEFAULTS,
+  SAMPLING_WINDOW_DAYS,
+  type SamplingSettings,
+} from '../src/analytics/adaptive-sampling.ts';
+import { newcombe } from '../src/analytics/intervals.ts';
+import { round } from '../src/analytics/formulas.ts';
+import { verdict } from '../src/analytics/visibility-change.ts';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '57' },
+    fixed: { type: 'string', default: '3' },
+    max: { type: 'string', default: '6' },
+    cells: { type: 'string', default: '200' },
+  },
+});
+const SEED = Number(values.seed);
+const FIXED = Number(values.fixed);
+const CELLS = Number(values.cells);
+const DAYS = 90;
+const SETTINGS: SamplingSettings = { ...SAMPLING_DEFAULTS, max_samples: Number(values.max) };
+const TARGET_SHARE = 0.6;
+
+/** mulberry32: a small seeded generator, uniform in [0, 1). */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Cell {
+  /** True mention rate before and after `changeDay` (the same when it does not change). */
+  before: number;
+  after: number;
+  /** The day the rate moves (never, for an unchanged cell). */
+  changeDay: number;
+}
+
+/**
+ * The cells, from the seed. Brands are named in some prompts' answers almost always and in others
+ * almost never, and in between in the rest: a third of the cells at 0-5%, a sixth at 90-100%, half
+ * anywhere from 10% to 90%. A quarter of the cells move by 10 points (up or down, staying within
+ * 0-100%) on a day between 35 and 62, so 28 days before and after fit in the 90.
+ */
+function makeCells(random: () => number): Cell[] {
+  return Array.from({ length: CELLS }, () => {
+    const kind = random();
+    const before = kind < 1 / 3 ? 0.05 * random() : kind < 0.5 ? 0.9 + 0.1 * random() : 0.1 + 0.8 * random();
+    if (random() >= 0.25) return { before, after: before, changeDay: Number.POSITIVE_INFINITY };
+    const up = before + 0.1 <= 1 && (before - 0.1 < 0 || random() < 0.5);
+    return { before, after: before + (up ? 0.1 : -0.1), changeDay: 35 + Math.floor(random() * 28) };
+  });
+}
+
+/** The answers a way of sampling drew: per cell, per day, [answers, named]. */
+type Drawn = [number, number][][];
+
+function simulate(cells: Cell[], seed: number, samplesOf: (history: { answers: number; named: number }[]) => number[]) {
+  const random = generator(seed);
+  const drawn: Drawn = cells.map(() => []);
+  let captures = 0;
+  const widths: number[] = [];
+  for (let day = 0; day < DAYS; day++) {
+    const histories = drawn.map((days) => windowOf(days, day));
+    const samples = samplesOf(histories);
+    cells.forEach((cell, i) => {
+      const rate = day >= cell.changeDay ? cell.after : cell.before;
+      let named = 0;
+      for (let s = 0; s < samples[i]; s++) if (random() < rate) named++;
+      drawn[i][day] = [samples[i], named];
+      captures += samples[i];
+    });
+    if (day + 1 >= SAMPLING_WINDOW_DAYS) {
+      for (const days of drawn) widths.push(halfWidth(windowOf(days, day + 1)) ?? 50);
+    }
+  }
+  return { captures, drawn, meanHalfWidth: widths.reduce((a, b) => a + b, 0) / widths.length };
+}
+
+/** A cell's answers and named answers over the SAMPLING_WINDOW_DAYS days before `day`. */
+function windowOf(days: [number, number][], day: number, length = SAMPLING_WINDOW_DAYS) {
+  let answers = 0;
+  let named = 0;
+  for (let d = Math.max(0, day - length); d < day; d++) {
+    answers += days[d]?.[0] ?? 0;
+    named += days[d]?.[1] ?? 0;
+  }
+  return { answers, named };
+}
+
+/** The verdict of a cell's mention rate, the 28 days from `day` against the 28 before. */
+function cellVerdict(days: [number, number][], day: number) {
+  const cur = windowOf(days, day + SAMPLING_WINDOW_DAYS);
+  const prev = windowOf(days, day);
+  const ci = newcombe(cur.named, cur.answers, prev.named, prev.answers);
+  const shown = ci ? ([round(100 * ci[0], 1), round(100 * ci[1], 1)] as [number, number]) : null;
+  return verdict(cur.answers, prev.answers, shown);
+}
+
+function detection(cells: Cell[], drawn: Drawn) {
+  let changed = 0;
+  let detected = 0;
+  let steady = 0;
+  let alarms = 0;
+  const steadyDay = 49; // unchanged cells are judged over the middle of the changes' days
+  cells.forEach((cell, i) => {
+    if (Number.isFinite(cell.changeDay)) {
+      changed++;
+      const v = cellVerdict(drawn[i], cell.changeDay);
+      if (v === (cell.after > cell.before ? 'up' : 'down')) detected++;
+    } else {
+      steady++;
+      const v = cellVerdict(drawn[i], steadyDay);
+      if (v === 'up' || v === 'down') alarms++;
+    }
+  });
+  return { changed, detected: detected / changed, steady, false_alarms: alarms / steady };
+}
+
+const cells = makeCells(generator(SEED));
+const simSeed = SEED * 7919;
+const fixed = simulate(cells, simSeed, (h) => h.map(() => FIXED));
+const adaptive = simulate(cells, simSeed, (h) => planDay(h, SETTINGS).map((p) => p.samples));
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const report = (name: string, r: ReturnType<typeof simulate>) => {
+  const d = detection(cells, r.drawn);
+  return {
+    sampling: name,
+    captures: r.captures,
+    captures_per_cell_day: round(r.captures / (CELLS * DAYS), 2),
+    mean_half_width_points: round(r.meanHalfWidth, 2),
+    changes_detected: `${pct(d.detected)} of ${d.changed}`,
+    false_alarms: `${pct(d.false_alarms)} of ${d.steady}`,
+  };
+};
+console.log(
+  JSON.stringify(
+    {
+      seed: SEED,
+      cells: CELLS,
+      days: DAYS,
+      fixed: { samples: FIXED },
+      adaptive: SETTINGS,
+      results: [report(`fixed ${FIXED} a day`, fixed), report('adaptive', adaptive)],
+    },
+    null,
+    2,
+  ),
+);
+const share = adaptive.captures / fixed.captures;
+const met = adaptive.meanHalfWidth <= fixed.meanHalfWidth && share <= TARGET_SHARE;
+console.log(
+  `target (adaptive reaches fixed's mean half-width, ${round(adaptive.meanHalfWidth, 2)} <= ` +
+    `${round(fixed.meanHalfWidth, 2)} points, with <= ${TARGET_SHARE * 100}% of its captures: ${pct(share)}): ` +
+    (met ? 'met' : 'NOT met'),
+);

@@ -1,0 +1,26 @@
+// Every analytics result lists the `analysis_versions` of the rows its figures were computed from
+// (docs/metrics.md "Provenance"), so a figure can be reproduced and a change of analysis is seen:
+// one wrapper around the analytics operations' declarations instead of a field in each. Figures
+// read a brand's live analysis generation only, so the list holds that one version.
+import { z } from 'zod';
+import { analysisVersion } from '../analytics/analysis-version.ts';
+import { operation, type Operation } from './registry.ts';
+
+export const ANALYSIS_VERSIONS_DESCRIPTION =
+  "The analysis versions of the answers' rows behind the figures (an answer's analysis_version); " +
+  'a re-analysis changes it';
+
+/** The operation, its result extended with `analysis_versions` (read with the brand, before its figures). */
+export function withAnalysisVersions<P extends z.ZodType<{ brand_id: string }>, R extends z.ZodObject>(
+  op: Operation<P, R>,
+) {
+  return operation({
+    ...op,
+    result: op.result.extend({ analysis_versions: z.array(z.string()).describe(ANALYSIS_VERSIONS_DESCRIPTION) }),
+    run: async (ctx, p) => {
+      const brand = await ctx.brand(p.brand_id);
+      const result = await op.run(ctx, p);
+      return { ...(result as object), analysis_versions: [analysisVersion(brand.analysis_generation)] };
+    },
+  });
+}
