@@ -4,6 +4,7 @@
 // each is read by running the operation (visibility-change, competitor-comparison, citation-gap) as
 // the subscriber, at the report's dates, so a report shows what the app shows for the same filters.
 // The mail goes through the invitations' path (src/runtime/mail.ts, SMTP_URL).
+import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Config } from '../src/config.ts';
 import type { Stores } from '../src/stores/index.ts';
@@ -38,9 +39,9 @@ export interface ReportsContext {
   now(): Date;
 }
 
-type Change = Awaited<ReturnType<typeof visibilityChange.run>>;
-type Comparison = Awaited<ReturnType<typeof competitorComparison.run>>;
-type Gap = Awaited<ReturnType<typeof citationGap.run>>;
+type Change = z.output<typeof visibilityChange.result>;
+type Comparison = z.output<typeof competitorComparison.result>;
+type Gap = z.output<typeof citationGap.result>;
 
 /** The address that ends a subscription: GET shows a button, POST (RFC 8058 one-click) ends it. */
 export const unsubscribeUrl = (appUrl: string, token: string) => `${appUrl}/app/reports/unsubscribe/${token}`;

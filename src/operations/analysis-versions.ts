@@ -11,16 +11,22 @@ export const ANALYSIS_VERSIONS_DESCRIPTION =
   'a re-analysis changes it';
 
 /** The operation, its result extended with `analysis_versions` (read with the brand, before its figures). */
-export function withAnalysisVersions<P extends z.ZodType<{ brand_id: string }>, R extends z.ZodObject>(
-  op: Operation<P, R>,
+export function withAnalysisVersions<P extends z.ZodType<{ brand_id: string }>, S extends z.ZodRawShape>(
+  op: Operation<P, z.ZodObject<S>>,
 ) {
+  const result = op.result.extend({
+    analysis_versions: z.array(z.string()).describe(ANALYSIS_VERSIONS_DESCRIPTION),
+  });
   return operation({
     ...op,
-    result: op.result.extend({ analysis_versions: z.array(z.string()).describe(ANALYSIS_VERSIONS_DESCRIPTION) }),
+    result,
     run: async (ctx, p) => {
       const brand = await ctx.brand(p.brand_id);
-      const result = await op.run(ctx, p);
-      return { ...(result as object), analysis_versions: [analysisVersion(brand.analysis_generation)] };
+      const figures = await op.run(ctx, p);
+      // The declared result is the operation's own with the one field added.
+      return { ...(figures as object), analysis_versions: [analysisVersion(brand.analysis_generation)] } as z.input<
+        typeof result
+      >;
     },
   });
 }
