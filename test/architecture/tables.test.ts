@@ -1,6 +1,7 @@
 // A module reads and writes another module's Postgres tables only through that module's functions:
 // SQL in a file under src/ and jobs/ names only tables its own module owns. A module is the first
 // folder under src/ (a file directly in src/ owns none); jobs/ is a module of its own.
+// test-process: shared
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
