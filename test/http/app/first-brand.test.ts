@@ -55,8 +55,9 @@ async function shot(page: Page, name: string, fullPage = true) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
 }
 
-test('from the setup address to a brand with answers', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+const browserTest = HAVE_CHROMIUM ? test : test.skip;
+
+browserTest('from the setup address to a brand with answers', async (t) => {
   const address = /"setup_url":"([^"]+)"/.exec(logged)?.[1];
   t.truthy(address, 'the server logs the setup address');
   const setupUrl = new URL(address!);
