@@ -3,6 +3,7 @@
 // (a brand row per answer, competitor rows only where named or cited, ~3 citations per answer,
 // product cards for 5% of answers). Used by bench/analytics and bench/load.
 import type { ClickHouse } from '../src/stores/clickhouse.ts';
+import { type ColumnOf, columnsOf, type FactTable } from '../src/stores/fact-tables.ts';
 
 export interface WarehouseBrand {
   organizationId: string;
@@ -35,6 +36,28 @@ const ANSWER = `
   lower(leftPad(hex(cityHash64(number, 1, {seed:UInt64})), 16, '0') || leftPad(hex(cityHash64(number, 2, {seed:UInt64})), 16, '0')) AS h_,
   toUUID(substring(h_, 1, 8) || '-' || substring(h_, 9, 4) || '-4' || substring(h_, 14, 3) || '-8' || substring(h_, 18, 3) || '-' || substring(h_, 21, 12)) AS answer_`;
 
+/**
+ * `INSERT INTO table (columns, sign) SELECT values, 1`, each value given beside its column's name
+ * and the columns in their declared order (src/stores/fact-tables.ts), so a renamed column fails the
+ * type check; a column left out takes its type's default.
+ */
+function insertSelect<T extends FactTable>(table: T, values: Partial<Record<ColumnOf<T>, string>>): string {
+  const named = columnsOf(table).filter((c) => values[c] !== undefined);
+  return `INSERT INTO ${table} (${[...named, 'sign'].join(', ')})
+      SELECT ${[...named.map((c) => values[c]), '1'].join(', ')}`;
+}
+
+// The answer's columns every fact table repeats, as ANSWER names them.
+const OF_ANSWER = {
+  answer_id: 'answer_',
+  brand_id: '{brand:UUID}',
+  prompt_id: 'prompt_',
+  platform: 'platform_',
+  model: 'model_',
+  region: 'region_',
+  day: 'day_',
+} as const;
+
 export async function generateBrand(
   ch: ClickHouse,
   b: WarehouseBrand,
@@ -58,8 +81,15 @@ export async function generateBrand(
   };
   const settings = { max_insert_threads: '2', max_threads: '2' } as Record<string, string>;
   await ch.command({
-    query: `INSERT INTO answers (answer_id, organization_id, brand_id, prompt_id, platform, model, region, mode, collected_at, day, text, citation_count, product_count, sign)
-      SELECT answer_, {org:UUID}, {brand:UUID}, prompt_, platform_, model_, region_, 'standard', at_, day_, '', 3, 0, 1
+    query: `${insertSelect('answers', {
+      ...OF_ANSWER,
+      organization_id: '{org:UUID}',
+      mode: "'standard'",
+      collected_at: 'at_',
+      text: "''",
+      citation_count: '3',
+      product_count: '0',
+    })}
       FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}))`,
     query_params: params,
     clickhouse_settings: settings,
@@ -67,9 +97,16 @@ export async function generateBrand(
   // Entity 0 is the brand; entity i > 0 competitor i, present in 30% of answers. A competitor row is
   // named or cited by construction, like the rows ingestion writes.
   await ch.command({
-    query: `INSERT INTO answer_entities (answer_id, brand_id, entity_id, is_brand, prompt_id, platform, model, region, day, collected_at, mentions, position, citations, score, sign)
-      SELECT answer_, {brand:UUID}, if(e = 0, {brand:UUID}, {comps:Array(UUID)}[e]), e = 0, prompt_, platform_, model_, region_, day_, at_,
-        mentions_, position_, cited_, 60 * (mentions_ > 0) + 25 * cited_ + if(position_ > 0, 15 / position_, 0), 1
+    query: `${insertSelect('answer_entities', {
+      ...OF_ANSWER,
+      entity_id: 'if(e = 0, {brand:UUID}, {comps:Array(UUID)}[e])',
+      is_brand: 'e = 0',
+      collected_at: 'at_',
+      mentions: 'mentions_',
+      position: 'position_',
+      citations: 'cited_',
+      score: '60 * (mentions_ > 0) + 25 * cited_ + if(position_ > 0, 15 / position_, 0)',
+    })}
       FROM (
         SELECT *, e, cityHash64(number, e, 19, {seed:UInt64}) % 100 < if(e = 0, 25, 30) AS cited_,
           (e = 0 AND cityHash64(number, e, 11, {seed:UInt64}) % 100 < 35 + (number % 7) * 5 + d % 30)
@@ -86,13 +123,23 @@ export async function generateBrand(
     // repeated domain within one answer is counted as a first too, a negligible overstatement here).
     // Whom the answer names, as its entity rows above have it: the brand, and each competitor
     // present (hash 7) and named (not cited, or hash 11).
-    query: `INSERT INTO answer_citations (answer_id, brand_id, prompt_id, platform, model, region, day, collected_at, url, domain, category, article_type, title, domain_first, group_first, answer_first, sign, names_brand, named_competitors)
-      SELECT answer_, {brand:UUID}, prompt_, platform_, model_, region_, day_, at_, url_, domain_, category_, type_, 'Title ' || url_, 1, k = 0, k = 0, 1,
-        cityHash64(number, 0, 11, {seed:UInt64}) % 100 < 35 + (number % 7) * 5 + d % 30,
-        arraySort(x -> toString(x), arrayMap(i -> {comps:Array(UUID)}[i], arrayFilter(
+    query: `${insertSelect('answer_citations', {
+      ...OF_ANSWER,
+      collected_at: 'at_',
+      url: 'url_',
+      domain: 'domain_',
+      category: 'category_',
+      article_type: 'type_',
+      title: "'Title ' || url_",
+      domain_first: '1',
+      group_first: 'k = 0',
+      answer_first: 'k = 0',
+      names_brand: 'cityHash64(number, 0, 11, {seed:UInt64}) % 100 < 35 + (number % 7) * 5 + d % 30',
+      named_competitors: `arraySort(x -> toString(x), arrayMap(i -> {comps:Array(UUID)}[i], arrayFilter(
           i -> cityHash64(number, i, 7, {seed:UInt64}) % 100 < 30
             AND (cityHash64(number, i, 19, {seed:UInt64}) % 100 >= 30 OR cityHash64(number, i, 11, {seed:UInt64}) % 100 < 85),
-          range(1, length({comps:Array(UUID)}) + 1))))
+          range(1, length({comps:Array(UUID)}) + 1))))`,
+    })}
       FROM (
         SELECT *, k, cityHash64(number, k, 23, {seed:UInt64}) % 3000 AS di,
           multiIf(di < 60, {brandDomain:String}, di < 300, {compDomains:Array(String)}[di % length({compDomains:Array(String)}) + 1], 'site' || toString(di) || '.example') AS domain_,
@@ -108,13 +155,25 @@ export async function generateBrand(
   });
   // Product cards for 5% of answers, 4 each.
   await ch.command({
-    query: `INSERT INTO shopping_cards (card_id, answer_id, organization_id, brand_id, prompt_id, platform, model, region, day, created_at, position,
-        product_title, product_brand, price_amount, price_currency, image_url, merchant_url, merchant_domain, rating, review_count, raw,
-        matched_brand_id, matched_brand_role, sign)
-      SELECT generateUUIDv4(), answer_, {org:UUID}, {brand:UUID}, prompt_, platform_, model_, region_, day_, at_, p + 1,
-        'Product ' || toString(cityHash64(number, p, 37) % 200), 'Maker', 10 + cityHash64(number, p) % 500, 'USD', NULL,
-        'https://shop.example/p', 'shop.example', 3.5 + (cityHash64(number, p, 41) % 15) / 10, cityHash64(number, p, 43) % 1000, '{}',
-        NULL, ['own', 'competitor', 'other'][p % 3 + 1], 1
+    query: `${insertSelect('shopping_cards', {
+      ...OF_ANSWER,
+      card_id: 'generateUUIDv4()',
+      organization_id: '{org:UUID}',
+      created_at: 'at_',
+      position: 'p + 1',
+      product_title: "'Product ' || toString(cityHash64(number, p, 37) % 200)",
+      product_brand: "'Maker'",
+      price_amount: '10 + cityHash64(number, p) % 500',
+      price_currency: "'USD'",
+      image_url: 'NULL',
+      merchant_url: "'https://shop.example/p'",
+      merchant_domain: "'shop.example'",
+      rating: '3.5 + (cityHash64(number, p, 41) % 15) / 10',
+      review_count: 'cityHash64(number, p, 43) % 1000',
+      raw: "'{}'",
+      matched_brand_id: 'NULL',
+      matched_brand_role: "['own', 'competitor', 'other'][p % 3 + 1]",
+    })}
       FROM (SELECT number, ${ANSWER} FROM numbers({total:UInt64}) WHERE cityHash64(number, 47, {seed:UInt64}) % 20 = 0)
       ARRAY JOIN range(0, 4) AS p`,
     query_params: params,

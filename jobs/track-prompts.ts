@@ -5,10 +5,11 @@
 // Prints {date, engine, planned, answers, skipped, no_answer, in_progress, failed: [...], not_configured: [...]}.
 import { defineJob } from './registry.ts';
 import { runCapture } from '../src/tracking/capture/capture.ts';
+import { DAILY_CAPTURE_HOUR } from '../src/tracking/capture/capture-now.ts';
 
 export const trackPrompts = defineJob({
   name: 'track-prompts',
-  schedule: '0 5 * * *',
+  schedule: `0 ${DAILY_CAPTURE_HOUR} * * *`,
   description: "Runs every active prompt on its plan's platforms in each of its regions and stores the answers",
   run: (ctx, args) => runCapture(ctx, { brandId: args.brandId, date: args.date }),
 });

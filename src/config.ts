@@ -207,6 +207,11 @@ const schema = z.object({
     engine: env('TRACKING_ENGINE', z.enum(['live', 'simulated']).default('live')),
     /** Answers per (prompt, platform, region) and day. */
     samples: env('TRACKING_SAMPLES', z.coerce.number().int().min(1).max(20).default(1)),
+    /**
+     * PROVIDER_PRICES: a JSON file replacing the price table of the cost preview (the shape of
+     * src/tracking/capture/provider-prices.json); unset: that table.
+     */
+    pricesFile: env('PROVIDER_PRICES', nonEmpty.transform((f) => path.resolve(f)).optional()),
     /** Captures in flight at once per provider. */
     concurrency: env('TRACKING_CONCURRENCY', z.coerce.number().int().min(1).max(64).default(4)),
     timeoutMs: env('TRACKING_TIMEOUT_MS', ms(100, 600_000).default(120_000)),

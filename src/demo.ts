@@ -33,7 +33,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 async function main() {
   // Quiet by default: the demo's own output is what a newcomer reads.
   const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
-  const server = await startServer(config);
+  const server = await startServer(config, { firstRunLink: false });
   const workspace = parseWorkspace(readJsonFile(path.join(ROOT, 'examples/demo-workspace.json')));
   const applied = await applyWorkspace(server.stores.pg, workspace);
   const email = workspace.organizations[0].members[0].email;

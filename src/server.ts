@@ -30,6 +30,8 @@ import { answerClientErrors } from './http/client-errors.ts';
 import { useCursorKey } from './cursor.ts';
 import { serviceKey } from './stores/service-keys.ts';
 import { appMount } from './http/app/routes.ts';
+import { newSetupCode, setupAddress, setupOpen } from './tenancy/setup.ts';
+import { priceTable } from './tracking/capture/prices.ts';
 
 export interface RunningServer {
   url: string;
@@ -43,7 +45,7 @@ export interface RunningServer {
 
 export async function startServer(
   config: Config,
-  opts: { log?: Logger; now?: () => Date } = {},
+  opts: { log?: Logger; now?: () => Date; firstRunLink?: boolean } = {},
 ): Promise<RunningServer> {
   const log = opts.log ?? createLogger(config.logLevel);
   const stores = observeStores(await openStores(config), observeStore);
@@ -63,6 +65,8 @@ export async function startServer(
     if (applied.postgres.length || applied.clickhouse.length) log.info(applied, 'migrations applied');
     // Paging cursors are signed with the key all instances share, so any of them takes another's.
     useCursorKey(await serviceKey(stores.pg, 'cursor'));
+    // The cost preview's price table: a PROVIDER_PRICES file that does not parse stops the start.
+    priceTable(config.tracking);
 
     const deps = {
       config,
@@ -130,7 +134,14 @@ export async function startServer(
 
     const { port } = server.address() as AddressInfo;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    return { url: `http://${host}:${port}`, stores, config, log, traffic, close };
+    const url = `http://${host}:${port}`;
+    // A fresh store: nobody can sign in yet, so the log says once where to create the first admin
+    // (the demo sets its own password just after starting, and says none).
+    if (opts.firstRunLink !== false && (await setupOpen(stores.pg))) {
+      const address = setupAddress(config.publicUrl ?? url, await newSetupCode(stores.pg));
+      log.warn({ setup_url: address }, `First run: open ${address} to create your organization and its first admin`);
+    }
+    return { url, stores, config, log, traffic, close };
   } catch (err) {
     await close();
     throw err;

@@ -1,4 +1,5 @@
 // The day helpers every module shares (src/instant.ts): days are UTC days, whatever the hour.
+// test-process: shared
 import test from 'ava';
 import { addDays, DAY_MS, isoDay, parseIsoInstant } from '../src/instant.ts';
 

@@ -52,12 +52,17 @@ function decode(body: Buffer, contentType: string): string {
   }
 }
 
-export async function auditUrl(url: string, opts: AuditOptions): Promise<AuditResult> {
-  const started = Date.now();
-  const policy = { allowPrivate: opts.allowPrivate, addressCheck: opts.addressCheck, signal: opts.signal };
+/**
+ * The page at `url` as HTML text, after the address rules of every hop; AuditFailure when it cannot
+ * be fetched, answers other than 2xx, or is not HTML. Site audits and brand proposals share it.
+ */
+export async function fetchHtml(
+  url: string,
+  opts: Pick<AuditOptions, 'allowPrivate' | 'addressCheck' | 'signal'> & { timeoutMs: number },
+): Promise<{ res: SafeResponse; html: string }> {
   let res: SafeResponse;
   try {
-    res = await safeFetch(url, { ...policy, timeoutMs: Math.round(opts.timeoutMs / 2), maxBytes: MAX_BYTES });
+    res = await safeFetch(url, { ...opts, maxBytes: MAX_BYTES });
   } catch (err) {
     if (err instanceof FetchError && err.code !== 'aborted') throw new AuditFailure(err.message, err.detail);
     throw err;
@@ -73,7 +78,13 @@ export async function auditUrl(url: string, opts: AuditOptions): Promise<AuditRe
   if (!HTML_TYPES.test(contentType.trim()) && !sniffed) {
     throw new AuditFailure(`The page is not HTML (Content-Type: ${contentType || 'none'})`);
   }
-  const html = decode(res.body, contentType);
+  return { res, html: decode(res.body, contentType) };
+}
+
+export async function auditUrl(url: string, opts: AuditOptions): Promise<AuditResult> {
+  const started = Date.now();
+  const policy = { allowPrivate: opts.allowPrivate, addressCheck: opts.addressCheck, signal: opts.signal };
+  const { res, html } = await fetchHtml(url, { ...policy, timeoutMs: Math.round(opts.timeoutMs / 2) });
   const page = parsePage(html, res.url);
 
   // The site files share what is left of the deadline, keeping a little for scoring.

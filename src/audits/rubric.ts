@@ -1,26 +1,8 @@
-// The audit rubric: five weighted categories, the weight of each signal inside its category, and
-// what to do about a signal that does not pass and why it matters. docs/audits.md explains every
+// The audit rubric: the weight of each signal inside its category (categories.ts), and what to do
+// about a signal that does not pass and why it matters. docs/audits.md explains every
 // entry; a test checks that the docs name every key, so keep both in step.
 
-export const CATEGORIES = ['technical', 'structure', 'content', 'authority', 'eeat'] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** Category weights (sum 1). Technical access gates everything else; content is what gets quoted. */
-export const CATEGORY_WEIGHTS: Record<Category, number> = {
-  technical: 0.25,
-  structure: 0.2,
-  content: 0.25,
-  authority: 0.15,
-  eeat: 0.15,
-};
-
-export const CATEGORY_LABELS: Record<Category, string> = {
-  technical: 'Trust and technical access',
-  structure: 'Structure and markup',
-  content: 'Content',
-  authority: 'Authority',
-  eeat: 'E-E-A-T (experience, expertise, authoritativeness, trust)',
-};
+import type { Category } from './categories.ts';
 
 export interface RubricEntry {
   category: Category;

@@ -3,7 +3,8 @@
 //   totalScore     = 100 * sum(W_c * category_c) / sum(W_c) over categories with an evaluated signal
 //   expected gain  = 100 * W_c / sum(W_c) * w_s / sum(w_s in c) * (1 - score_s)
 // so the gains of all signals add up to 100 - totalScore: each is the points that fixing it is worth.
-import { CATEGORIES, CATEGORY_WEIGHTS, RUBRIC, type Category } from './rubric.ts';
+import { CATEGORIES, CATEGORY_WEIGHTS, type Category } from './categories.ts';
+import { RUBRIC } from './rubric.ts';
 import type { Signal } from './signals/types.ts';
 
 export interface Recommendation {

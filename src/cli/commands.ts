@@ -13,6 +13,7 @@ import { applyWorkspace, parseWorkspace } from '../tenancy/workspace.ts';
 import { createKey, revokeKey } from '../tenancy/keys.ts';
 import { addMember, removeMember } from '../tenancy/members.ts';
 import { setPasswordByEmail } from '../tenancy/accounts.ts';
+import { newSetupCode, setupAddress } from '../tenancy/setup.ts';
 import { findJob, jobs } from '../../jobs/index.ts';
 import { utcDay } from '../../jobs/schedule.ts';
 import { ingestFile } from '../tracking/ingest/file.ts';
@@ -47,6 +48,7 @@ export const USAGE = `usage: answerscope <command>
   keys create --email E [--org ORG_ID] [--name N]   (--org: required when E is in several)
   keys revoke ID
   users set-password --email E   (the password: the first line of standard input)
+  setup-link                     (a new first-run address; the old one stops working)
   members add --email E --org ORG_ID
   members remove --email E --org ORG_ID
   jobs run NAME [--brand ID] [--date YYYY-MM-DD]
@@ -119,6 +121,12 @@ export async function runCommand(env: CommandEnv, argv: string[]): Promise<unkno
     }
     case 'reanalyze':
       return reanalyzeCommand(env, argv.slice(1));
+    case 'setup-link': {
+      // The running server's address as this configuration gives it (PUBLIC_URL first).
+      const host = ['0.0.0.0', '::'].includes(env.config.host) ? 'localhost' : env.config.host;
+      const base = env.config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${env.config.port}`;
+      return { setup_url: setupAddress(base, await newSetupCode(env.stores.pg)) };
+    }
     case 'volumes':
       if (sub === 'import') return importVolumes(env.stores.pg, file(rest[0]));
       break;

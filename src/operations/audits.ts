@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { operation } from './registry.ts';
 import { brandId, pathId, requiredUrl } from './params.ts';
 import { notFound } from '../errors.ts';
-import { CATEGORIES } from '../audits/rubric.ts';
+import { CATEGORIES } from '../audits/categories.ts';
 import { auditInOrganization, createAudit, listAudits, type AuditRow } from '../audits/store.ts';
 import { auditQueued } from '../audits/runner.ts';
 import { quotaStatus } from '../tenancy/quotas.ts';

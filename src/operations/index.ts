@@ -21,6 +21,12 @@ import { citationGap } from './citation-gap.ts';
 import { entityTrend } from './entity-trend.ts';
 import { untrackedBrands } from './untracked-brands.ts';
 import { usage } from './usage.ts';
+import { brandProposal } from './brand-proposal.ts';
+import { captureNow, captureProgress } from './capture-now.ts';
+import { captureEstimate } from './capture-estimate.ts';
+import { platforms } from './platforms.ts';
+import { setupSuggestions } from './setup-suggestions.ts';
+import { checklist, dismissChecklistOperation } from './checklist.ts';
 import { importAgreementOperation } from './import-agreement.ts';
 
 export const operations: Operation[] = [
@@ -52,5 +58,13 @@ export const operations: Operation[] = [
   ...alertOperations,
   ...answerOperations,
   ...workspaceOperations,
+  brandProposal,
+  captureNow,
+  captureProgress,
+  captureEstimate,
+  platforms,
+  setupSuggestions,
+  checklist,
+  dismissChecklistOperation,
   usage,
 ];

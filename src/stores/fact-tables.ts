@@ -18,6 +18,7 @@ export type ColumnType =
   | 'UInt16'
   | 'UInt32'
   | 'Nullable(UInt32)'
+  | 'Nullable(UInt64)'
   | 'Int8'
   | 'Float64'
   | 'Nullable(Float64)'
@@ -171,6 +172,32 @@ export const FACT_SCHEMAS = {
     dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
   },
 } as const satisfies Record<string, FactTableSchema>;
+
+/**
+ * Tables rows are only ever appended to, written whole by the service (no `sign`): their columns,
+ * types and order as the migrations leave them. Their writers take the column list and each row's
+ * order from here; test/stores/fact-tables.test.ts checks the migrations agree.
+ */
+export const APPEND_SCHEMAS = {
+  // AI crawler hits from server logs (clickhouse/014), written by src/traffic/crawlers/store.ts.
+  ai_crawler_hits: {
+    brand_id: 'UUID',
+    ts: "DateTime64(3, 'UTC')",
+    day: 'Date',
+    bot_name: 'LowCardinality(String)',
+    provider: 'LowCardinality(String)',
+    bot_type: 'LowCardinality(String)',
+    verification: 'LowCardinality(String)',
+    method: 'LowCardinality(String)',
+    host: 'String',
+    path: 'String',
+    status_code: 'UInt16',
+    status_class: 'LowCardinality(String)',
+    referer: 'String',
+    bytes_sent: 'Nullable(UInt64)',
+    duration_ms: 'Nullable(Float64)',
+  },
+} as const satisfies Record<string, Readonly<Record<string, ColumnType>>>;
 
 /** The tables a read may name besides the fact tables: rollups, visits, crawler hits, verdicts. */
 const READ_ONLY_SHAPES = {

@@ -36,7 +36,9 @@ function NoBrand() {
   return (
     <>
       <PageHead title="No brand yet" />
-      <p>Your organization tracks no brand yet. Add one with a workspace file or the API, then come back here.</p>
+      <p>
+        Your organization tracks no brand yet. <a href="/app/brands/new">Add your first brand</a> from its website.
+      </p>
     </>
   );
 }
@@ -68,7 +70,11 @@ export function App() {
   const { path, query } = useLocation();
   const loaded = useLoad(() => Promise.all([get<Me>('/me'), read<Brand[]>('brands')]), []);
   const brands = loaded.data?.[1] ?? [];
-  const found = routes.map((route) => ({ route, params: match(route.path, path) })).find((r) => r.params);
+  // A fixed path (/app/brands/new) before a pattern that would take it as a brand's id.
+  const found = [...routes]
+    .sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')))
+    .map((route) => ({ route, params: match(route.path, path) }))
+    .find((r) => r.params);
   const brandId = found?.params?.brandId ?? rememberedBrand() ?? undefined;
   const brand = brands.find((b) => b.id === brandId) ?? brands[0];
   const home = path === '/app' || path === '/app/';
@@ -97,8 +103,11 @@ export function App() {
   // `/app` is on its way to the brand's overview (the effect above); nothing to draw meanwhile.
   if (home) page = brand ? null : <NoBrand />;
   // A brand's page for a brand that is not (or no longer) the organization's. (A brand of another of
-  // the person's organizations switched the session to it before the page was served.)
-  if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) page = <BrandNotFound />;
+  // the person's organizations switched the session to it before the page was served; while the
+  // brands are read again, e.g. after one was created, the page waits for them.)
+  if (found?.params?.brandId && !brands.some((b) => b.id === found.params?.brandId)) {
+    page = loaded.loading ? null : <BrandNotFound />;
+  }
   return (
     <AppContext.Provider value={{ me, brands, brand, reloadBrands: loaded.reload }}>
       <Layout current={found?.route}>

@@ -36,7 +36,12 @@ function NavList(p: { heading: string; id: string; items: PageRoute[]; current?:
 
 function BrandPicker() {
   const { brands, brand } = useApp();
-  if (!brands.length) return null;
+  const add = (
+    <a class="new-brand" href="/app/brands/new" onClick={followLink}>
+      New brand
+    </a>
+  );
+  if (!brands.length) return <div class="brand-picker">{add}</div>;
   return (
     <div class="brand-picker">
       <label for="brand-picker">Brand</label>
@@ -60,6 +65,7 @@ function BrandPicker() {
           </option>
         ))}
       </select>
+      {add}
     </div>
   );
 }

@@ -21,6 +21,9 @@ import { ReportsPage } from './pages/settings/reports.tsx';
 import { UsagePage } from './pages/settings/usage.tsx';
 import { ConnectPage } from './pages/settings/connect.tsx';
 import { AccountPage } from './pages/settings/account.tsx';
+import { NewBrandPage } from './pages/new-brand.tsx';
+import { BrandSetupPage } from './pages/brand-setup.tsx';
+import { PlatformsPage } from './pages/settings/platforms.tsx';
 
 export interface PageProps {
   params: Record<string, string>;
@@ -31,7 +34,8 @@ export interface PageRoute {
   path: string;
   /** The link's text in the navigation. */
   label: string;
-  nav: 'brand' | 'settings';
+  /** `none`: reached from a link on another page (New brand), not listed in the sidebar. */
+  nav: 'brand' | 'settings' | 'none';
   /** Shown to admins only (the server refuses others anyway). */
   admin?: boolean;
   Page: FunctionComponent<PageProps>;
@@ -65,8 +69,11 @@ export const routes: PageRoute[] = [
   { path: '/app/settings/alerts', label: 'Alerts', nav: 'settings', Page: AlertsPage },
   { path: '/app/settings/reports', label: 'Reports', nav: 'settings', Page: ReportsPage },
   { path: '/app/settings/usage', label: 'Usage', nav: 'settings', Page: UsagePage },
+  { path: '/app/settings/platforms', label: 'Platforms', nav: 'settings', Page: PlatformsPage },
   { path: '/app/settings/connect', label: 'Connect', nav: 'settings', Page: ConnectPage },
   { path: '/app/settings/account', label: 'Account', nav: 'settings', Page: AccountPage },
+  { path: '/app/brands/new', label: 'New brand', nav: 'none', Page: NewBrandPage },
+  { path: '/app/brands/:brandId/setup', label: 'Set up tracking', nav: 'none', Page: BrandSetupPage },
 ];
 
 /** A route's path with the brand filled in. */

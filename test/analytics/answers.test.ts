@@ -1,6 +1,7 @@
 // The answers explorer (docs/api.md section 11) against the running service: each answer shows
 // exactly the analysis the tests of src/tracking/analysis/analyze.ts expect for its text, paging over equal
 // timestamps neither skips nor repeats, the mentioned and domain filters, tenancy, the three surfaces, bad input.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';

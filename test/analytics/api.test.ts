@@ -1,4 +1,5 @@
 // The analytics endpoints' input handling, paging and freshness.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

@@ -2,6 +2,7 @@
 // GET /answers lists them (who each answer names, what it cites), for all competitors and for one;
 // order, limit, totals and top URLs with titles; the brand's own domains and shopping answers left
 // out; a re-import counted once; the surfaces alike; bad input and another organization's brand.
+// test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect } from '../mcp/client.ts';

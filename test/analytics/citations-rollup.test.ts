@@ -2,6 +2,7 @@
 // answer_citations. Simulated answers over three and a half months, some re-imported with changed
 // citations (cancel rows in both the table and the rollups), must give exactly the figures of
 // answer_citations alone, for whole months, edges, timestamps, filters and every source filter.
+// test-process: shared
 import test from 'ava';
 import {
   numberedLines as lines,

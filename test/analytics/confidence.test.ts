@@ -2,6 +2,7 @@
 // comparison's for the same filters, its Wilson intervals the hand-computed ones, its bootstrap
 // deterministic; the three surfaces answer alike; tenancy, bad input, samples per slot and
 // capture completeness (null for imported answers, computed from capture_runs rows).
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';

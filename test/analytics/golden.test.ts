@@ -1,6 +1,7 @@
 // Golden figures: the answer set of golden-data.ts, ingested twice through the real ingest path,
 // and every figure of every analytics endpoint written out from hand computation (the working is
 // in the comments), including filtered variants and the weekly trend.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

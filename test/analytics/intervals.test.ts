@@ -1,6 +1,7 @@
 // The interval arithmetic alone: Wilson score intervals against values computed by hand, and
 // Newcombe's hybrid score interval against the published worked example and a second
 // implementation written here from the definitions (the bootstrap: resample.test.ts).
+// test-process: shared
 import test from 'ava';
 import { newcombe, wilson } from '../../src/analytics/intervals.ts';
 import { newcombeBySearch } from '../helpers/second-intervals.ts';

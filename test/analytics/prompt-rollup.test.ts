@@ -2,6 +2,7 @@
 // from prompt_daily (src/analytics/prompt-source.ts). Simulated answers over three and a half
 // months, some re-imported with other text (cancel rows in every table), must give exactly the
 // figures of answer_entities alone, for whole months, edges, open ranges and a topic.
+// test-process: shared
 import test from 'ava';
 import {
   numberedLines as lines,

@@ -3,6 +3,7 @@
 // plain bootstrap written here that draws every answer (a second implementation), a difference of
 // two periods is centred on the difference, and the pool answers as the function does and refuses
 // a fifth request of one organization in hand.
+// test-process: shared
 import test from 'ava';
 import { binomial, interval, type Patterns } from '../../src/analytics/resample.ts';
 import { MAX_IN_HAND, ResamplePool } from '../../src/analytics/resample-pool.ts';

@@ -2,6 +2,7 @@
 // ingested set (unknown, [] and real fan-out; a shopping answer left out; a re-imported answer
 // counted once, as its latest version); every filter; the three surfaces answer alike; tenancy and
 // bad input as for the other figures.
+// test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect } from '../mcp/client.ts';

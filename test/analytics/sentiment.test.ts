@@ -1,6 +1,7 @@
 // Sentiment per entity (docs/api.md section 13) against the running service: counts and net
 // sentiment hand-computed on a small ingested set, the rollup and the raw rows agreeing, the three
 // surfaces alike, tenancy, null where nothing is named, and re-analysis re-deriving the polarity.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';

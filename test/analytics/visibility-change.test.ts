@@ -5,6 +5,7 @@
 // noise). The values agree with the endpoints that serve each metric; the verdicts follow the rules;
 // the surfaces answer alike; bad input is a 400 naming the problem; new answers are never served
 // from an older cache entry.
+// test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect } from '../mcp/client.ts';

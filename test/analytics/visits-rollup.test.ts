@@ -1,6 +1,7 @@
 // AI traffic reads whole-day ranges from ai_visits_daily (clickhouse/019) and other ranges from the
 // visits themselves (src/analytics/ai-traffic.ts). Visits over three months, on more pages than the
 // top list holds and with ties at its cut, must give exactly the figures of ai_visits alone.
+// test-process: shared
 import test from 'ava';
 import { seedTenant, sqlSent, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { aiTraffic, type AiTrafficQuery } from '../../src/analytics/ai-traffic.ts';

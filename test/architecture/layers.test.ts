@@ -6,6 +6,7 @@
 // it imports only itself and the few server files that are pure vocabulary (SHARED_WITH_BROWSER: lists
 // the API's answers are made of, importing nothing), and nothing on the server imports it. Jobs sit beside the operations: both compose the domain modules, one
 // for a request and one on a schedule, and every surface may start either (`answerscope jobs run`).
+// test-process: shared
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -50,7 +51,7 @@ function surface(path: string): string | undefined {
 /** The app's browser program: a world of its own. */
 const WEB = 'src/web/';
 /** Server files the browser may import: constant lists with no imports, so no server code is bundled. */
-const SHARED_WITH_BROWSER = ['src/tenancy/tracked.ts', 'src/audits/rubric.ts', 'src/analytics/metric-names.ts'];
+const SHARED_WITH_BROWSER = ['src/tenancy/tracked.ts', 'src/audits/categories.ts', 'src/analytics/metric-names.ts'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

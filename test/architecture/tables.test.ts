@@ -1,6 +1,7 @@
 // A module reads and writes another module's Postgres tables only through that module's functions:
 // SQL in a file under src/ and jobs/ names only tables its own module owns. A module is the first
 // folder under src/ (a file directly in src/ owns none); jobs/ is a module of its own.
+// test-process: shared
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +30,7 @@ const OWNER: Record<string, string> = {
   webhook_attempts: 'webhooks',
   webhook_digests: 'webhooks',
   capture_runs: 'tracking',
+  capture_requests: 'tracking',
   tracker_readings: 'tracking',
   alert_rules: 'alerts',
   alerts: 'alerts',
@@ -40,6 +42,7 @@ const OWNER: Record<string, string> = {
   sessions: 'tenancy',
   sign_in_failures: 'tenancy',
   invitations: 'tenancy',
+  setup_codes: 'tenancy',
   report_subscriptions: 'reports',
   job_runs: 'jobs',
   schema_migrations: 'stores',

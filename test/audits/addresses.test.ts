@@ -1,4 +1,5 @@
 // The address policy of the safe fetcher: which IPv4 and IPv6 addresses may be reached.
+// test-process: shared
 import test from 'ava';
 import { addressClass, blockedReason, isIpLiteral, refusedAs } from '../../src/audits/addresses.ts';
 

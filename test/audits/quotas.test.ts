@@ -1,5 +1,6 @@
 // The plan-quota module (src/tenancy/quotas.ts) on a real database: plan defaults, overrides,
 // calendar months in UTC, release, transactions, and atomic use under concurrency.
+// test-process: shared
 import test from 'ava';
 import { seedTenant, startTestServer, type TestServer, type Tenant } from '../helpers/server.ts';
 import { ApiError } from '../../src/errors.ts';

@@ -1,5 +1,6 @@
 // Signals and scoring on hand-made pages, without a network: each case states what the page holds
 // and the status, score and evidence expected.
+// test-process: shared
 import test from 'ava';
 import fs from 'node:fs';
 import { parsePage } from '../../src/audits/page.ts';
@@ -7,7 +8,8 @@ import { evaluateSignals, type AuditInput, type Signal } from '../../src/audits/
 import { figures } from '../../src/audits/signals/authority.ts';
 import { syllables } from '../../src/audits/signals/content.ts';
 import { scoreSignals } from '../../src/audits/score.ts';
-import { CATEGORIES, CATEGORY_WEIGHTS, RUBRIC, SIGNAL_KEYS, type SignalKey } from '../../src/audits/rubric.ts';
+import { CATEGORIES, CATEGORY_WEIGHTS } from '../../src/audits/categories.ts';
+import { RUBRIC, SIGNAL_KEYS, type SignalKey } from '../../src/audits/rubric.ts';
 import type { SiteFile, SiteFiles } from '../../src/audits/site.ts';
 
 const NOW = new Date('2026-06-15T12:00:00Z');

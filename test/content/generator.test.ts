@@ -1,5 +1,6 @@
 // The built-in generator: its briefs and drafts validate against the schemas for every kind of
 // input, say only what the tracking facts support, and carry valid JSON-LD.
+// test-process: shared
 import test from 'ava';
 import { Brief, Draft, DraftBody } from '../../src/content/schemas.ts';
 import { builtinBrief } from '../../src/content/llm/builtin-brief.ts';

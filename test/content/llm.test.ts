@@ -1,5 +1,6 @@
 // The OpenAI-compatible provider against a local fake server: a good answer, malformed JSON, an
 // answer that breaks the schema, a timeout, HTTP 500 (each retried once) and a 401 (not retried).
+// test-process: shared
 import test from 'ava';
 import { OpenAiCompatibleGenerator, GenerationError } from '../../src/content/llm/openai.ts';
 import { builtinBrief } from '../../src/content/llm/builtin-brief.ts';

@@ -1,5 +1,6 @@
 // The pure rules of docs/content.md: keywords, intent, the volume analysis, the opportunity score
 // and the topic candidates.
+// test-process: shared
 import test from 'ava';
 import {
   acronyms,

@@ -1,5 +1,6 @@
 // Topic suggestions: the suggest-topics job on real tracking data, and every state transition and
 // error message of docs/api.md section 24, "Topic suggestion", including two concurrent accepts.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';

@@ -1,5 +1,6 @@
 // Prompt volumes: `answerscope volumes import` (bad lines rejected by line number), the
 // analyze-volumes job (idempotent) and GET /prompt-volumes.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

@@ -1,6 +1,8 @@
 // Starts the real service for a test file: a fresh DATA_DIR, the embedded chDB, and Postgres from
 // DATABASE_URL (a fresh database created on that server and dropped afterwards) or else embedded
-// PGlite. Each test seeds its own organization, so tests in a file can share one server.
+// PGlite. Each test seeds its own organization, so tests in a file can share one server, and in a
+// shared test process (shared-process.ts) so can the test files: there startTestServer gives
+// every file that asks for nothing a whole server would not also give the others, the same one.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,10 +53,69 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  embeddedPostgres?: boolean;
+  embeddedClickHouse?: boolean;
+  /** Where the server logs (silent by default): a file that reads the log, such as the first run's address. */
+  log?: pino.Logger;
+}
+
+// The shared process's server: what it was started with, and how many files hold it.
+const SHARED_ENV: Record<string, string> = {
+  // The files' tests all come from 127.0.0.1: the limits are tested by files with servers of their own.
+  RATE_LIMIT_MAX: '1000000',
+  CRAWLER_LOGS_RATE_LIMIT_MAX: '1000000',
+  COLLECT_RATE_LIMIT_MAX: '1000000',
+};
+let shared: { server: Promise<TestServer>; holders: number } | undefined;
+/** Set by shared-process.ts before it loads the files (without loading this module for files that start no server). */
+export const SHARING = Symbol.for('answerscope.test.shareServers');
+
+/**
+ * Why `overrides` and `opts` need a server of their own beside the shared one, or undefined when
+ * they do not: an override the shared server has not, except a rate limit of at least 100,000 (the
+ * shared one is higher; the files that test a limit set a small one).
+ */
+export function ownServerReason(overrides: Record<string, string>, opts: TestServerOptions = {}): string | undefined {
+  if (opts.embeddedPostgres || opts.embeddedClickHouse) return 'embedded stores of its own';
+  if (opts.log) return 'a log of its own';
+  for (const [name, value] of Object.entries(overrides)) {
+    if (name.endsWith('RATE_LIMIT_MAX') && Number(value) >= 100_000) continue;
+    if (SHARED_ENV[name] !== value) return `${name}=${value}`;
+  }
+  return undefined;
+}
+
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  opts: { embeddedPostgres?: boolean; embeddedClickHouse?: boolean } = {},
+  opts: TestServerOptions = {},
 ): Promise<TestServer> {
+  if (!(globalThis as Record<symbol, unknown>)[SHARING]) return startOwnServer(overrides, opts);
+  // chDB holds one data directory per process, so a file here cannot start a second server.
+  const reason = ownServerReason(overrides, opts);
+  if (reason) {
+    throw new Error(
+      `startTestServer: this file needs a server of its own (${reason}); drop its '// test-process: shared' line`,
+    );
+  }
+  shared ??= { server: startOwnServer(SHARED_ENV, {}), holders: 0 };
+  shared.holders++;
+  const server = await shared.server;
+  // Each file stops its server when done; the last one to do so stops the shared one.
+  let stopped = false;
+  return {
+    ...server,
+    async stop() {
+      if (stopped || !shared) return;
+      stopped = true;
+      if (--shared.holders > 0) return;
+      shared = undefined;
+      await server.stop();
+    },
+  };
+}
+
+async function startOwnServer(overrides: Record<string, string>, opts: TestServerOptions): Promise<TestServer> {
   const db = opts.embeddedPostgres ? await freshDatabase('') : await freshDatabase();
   const clickhouseServer = process.env.TEST_CLICKHOUSE === 'http' && !opts.embeddedClickHouse;
   // Embedded Postgres: a copy of migrated stores (data-dir.ts), its chDB too unless a ClickHouse
@@ -84,7 +145,7 @@ export async function startTestServer(
     ...overrides,
   };
   const config = loadConfig(env);
-  const server = await startServer(config, { log: pino({ level: 'silent' }) });
+  const server = await startServer(config, { log: opts.log ?? pino({ level: 'silent' }) });
   return {
     ...server,
     dataDir,

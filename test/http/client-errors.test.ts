@@ -1,6 +1,7 @@
 // Errors Node's HTTP parser raises before the app sees a request (headers over 16 KB, a malformed
 // request line or header) answer with a JSON {"error": ...} body, like every other error.
 // Raw sockets: an HTTP client would refuse to send such requests.
+// test-process: shared
 import net from 'node:net';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -4,6 +4,7 @@
 // with Globex only; Initech is added with a domain the answers cite (g2.com). The expected figures
 // are computed here from the answer texts and citations by a direct reading of the
 // definitions of docs/analysis.md and docs/metrics.md, not by the service's analysis code.
+// test-process: shared
 import test from 'ava';
 import { call, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { DAYS, goldenAnswers, WORKSPACE_BRAND } from '../analytics/golden-data.ts';

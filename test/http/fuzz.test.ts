@@ -4,6 +4,7 @@
 // a 400 names a parameter; and no request hangs (the bound is generous: it catches a hang or a
 // runaway scan, not a slow machine). The seed is fixed so a failure reproduces; FUZZ_SEED and
 // FUZZ_RUNS explore further.
+// test-process: shared
 import http from 'node:http';
 import test from 'ava';
 import fc from 'fast-check';

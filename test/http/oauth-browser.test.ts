@@ -3,6 +3,7 @@
 // client's redirect URI with the code and the state; or denies. A signed-in person allows with one
 // click, a person signs in on the page itself, and one in two organizations picks one. The page loads nothing from
 // anywhere else, and its Content-Security-Policy blocks nothing it needs (the redirect included).
+// test-process: shared
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,6 @@
 // The OAuth rules that need no server: PUBLIC_URL, the resource indicator, redirect URIs, and the
 // S256 check against RFC 7636's own example (Appendix B).
+// test-process: shared
 import test from 'ava';
 import type Koa from 'koa';
 import { ConfigError, loadConfig } from '../../src/config.ts';

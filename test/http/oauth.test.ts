@@ -2,6 +2,7 @@
 // flow with the MCP SDK's own client, then each rule by hand: PKCE, one-use codes, refresh
 // rotation, tokens dying with their key or its owner's membership, REST and the Metrics API
 // refusing tokens, the 401 challenge, and no redirect to anything but a registered URI.
+// test-process: shared
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -2,6 +2,7 @@
 // running app with the golden answer set: each report's rows equal the Metrics API's figures for
 // the same date range; the key travels only as the bearer header; API errors reach the user as
 // user errors with the API's message.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';

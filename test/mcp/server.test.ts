@@ -1,6 +1,7 @@
 // The MCP server and tool generation on made-up operations, over the SDK's in-memory transport (no
 // stores): path ids renamed, arrays wrapped, annotations and descriptions derived, identity taken
 // from authInfo, API errors passed through and unexpected ones kept generic and logged.
+// test-process: shared
 import test from 'ava';
 import { z } from 'zod';
 import pino from 'pino';

@@ -1,6 +1,7 @@
 // The MCP tools against the running app, through the SDK's own client: the list is exactly the
 // tools of docs/api.md section 8, and every read tool answers exactly what its REST twin answers,
 // for the same arguments, errors included.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

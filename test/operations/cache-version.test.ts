@@ -1,5 +1,6 @@
 // Which version a cached result is keyed by (src/operations/context.ts versionOf): history_version
 // only once the range's last day ended over an hour ago, so clocks an hour apart never disagree.
+// test-process: shared
 import test from 'ava';
 import { versionOf } from '../../src/operations/context.ts';
 import type { BrandRecord } from '../../src/tenancy/brands.ts';

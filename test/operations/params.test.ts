@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import { z } from 'zod';
 import { brandId, dateRange, limit, oneOf, commaList, optionalBool } from '../../src/operations/params.ts';

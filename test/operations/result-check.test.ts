@@ -1,5 +1,6 @@
 // Results are checked against their documented schema when VALIDATE_RESULTS asks for it: a drift
 // fails with a message naming the operation and the field; off (production's default) nothing changes.
+// test-process: shared
 import test from 'ava';
 import { z } from 'zod';
 import pino from 'pino';

@@ -1,5 +1,6 @@
 // The fair line in front of ClickHouse (src/runtime/fair-queue.ts): lanes take turns, no more
 // than `slots` tasks run at once, and a task whose caller has gone never runs.
+// test-process: shared
 import test from 'ava';
 import { FairQueue } from '../../src/runtime/fair-queue.ts';
 import { ClientGone } from '../../src/errors.ts';

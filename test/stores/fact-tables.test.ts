@@ -1,7 +1,13 @@
 // The tables' declarations (src/stores/fact-tables.ts), from which ingestion's rows, reconcile's
 // keys and the scoped reads are derived, against what the migrations (clickhouse/*.sql) build.
 import test from 'ava';
-import { ANSWER_ROWS_IN, columnTypesOf, FACT_TABLES, READ_SHAPES } from '../../src/stores/fact-tables.ts';
+import {
+  ANSWER_ROWS_IN,
+  APPEND_SCHEMAS,
+  columnTypesOf,
+  FACT_TABLES,
+  READ_SHAPES,
+} from '../../src/stores/fact-tables.ts';
 import { migrationsBefore, scratchClickHouse } from '../helpers/scratch-clickhouse.ts';
 
 interface Column {
@@ -31,6 +37,15 @@ test.serial('the migrations build every table as declared', async (t) => {
     t.true(
       of(table).some((c) => c.name === 'sign' && c.type === 'Int8'),
       `${table} has its sign`,
+    );
+  }
+
+  // A table rows are appended to: every column, name for name, type for type, in the stored order.
+  for (const [table, declared] of Object.entries(APPEND_SCHEMAS)) {
+    t.deepEqual(
+      of(table).map((c) => [c.name, c.type]),
+      Object.entries(declared),
+      table,
     );
   }
 

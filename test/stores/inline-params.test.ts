@@ -2,6 +2,7 @@
 // chDB runs them side by side. Written in, every value must mean to the engine exactly what it
 // meant bound: read back through chDB, both ways give the same, for every type the service binds
 // and for any text at all; and no value can end its literal early.
+// test-process: shared
 import { randomInt } from 'node:crypto';
 import test from 'ava';
 import { inlineParams, placeholders, stringLiteral } from '../../src/stores/inline-params.ts';

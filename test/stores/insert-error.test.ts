@@ -1,5 +1,6 @@
 // A failed ClickHouse insert names its table and the engine's error, never the rows: the engine's
 // message quotes them, and whoever catches the error logs it whole.
+// test-process: shared
 import { HIT_COLUMNS } from '../../src/traffic/crawlers/entry.ts';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -1,5 +1,6 @@
 // A large read is parsed with the event loop let through every ROWS_PER_TURN rows
 // (src/stores/parsed-rows.ts), so other requests of the process are not held for the whole parse.
+// test-process: shared
 import test from 'ava';
 import { parsedRows, ROWS_PER_TURN } from '../../src/stores/parsed-rows.ts';
 

@@ -1,6 +1,7 @@
 // ch.rowLines (src/stores/clickhouse.ts): a scoped read's rows as the engine's JSONEachRow bytes,
 // for a worker thread to parse. They hold exactly the rows `rows` gives for the same read, values
 // written as `rows` reads them (ISO timestamps, 64-bit counts as numbers).
+// test-process: shared
 import test from 'ava';
 import { startTestServer, tenantWithAnswers, type TestServer } from '../helpers/server.ts';
 import { select, type ScopedQuery } from '../../src/stores/scoped-query.ts';

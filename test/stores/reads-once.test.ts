@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import type { ClickHouse } from '../../src/stores/clickhouse.ts';
 import { readsOnce } from '../../src/stores/reads-once.ts';

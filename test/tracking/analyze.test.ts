@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import { analyzeAnswer, compileEntities, mentionText, visibilityScore } from '../../src/tracking/analysis/analyze.ts';
 import type { CitationInput } from '../../src/tracking/types.ts';

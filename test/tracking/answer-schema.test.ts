@@ -2,6 +2,7 @@
 // the input, it must accept exactly what the schema accepts, return what the schema returns, and
 // refuse with the schema's message. The latest collected_at accepted is one day after "now": the
 // tests fix it, so no outcome depends on the day they run.
+// test-process: shared
 import test from 'ava';
 import { answerLineSchema, plainlyValid, validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 

@@ -1,6 +1,7 @@
 // BatchBuilder analyses answers as they are added when their prompt is known and keeps the others
 // for finish(): whatever the order of analysis, the batch must be the one the answers' indexes say
 // (the last answer of an id wins, counts and rejections in index order).
+// test-process: shared
 import test from 'ava';
 import { BatchBuilder, prepareBatch, type Lookups, type PromptInfo } from '../../src/tracking/ingest/batch.ts';
 import { compileEntities, type CompiledEntities } from '../../src/tracking/analysis/analyze.ts';

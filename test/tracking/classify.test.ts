@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import { articleType, CURATED_CATEGORIES } from '../../src/tracking/analysis/classify.ts';
 import { compileEntities, domainCategory } from '../../src/tracking/analysis/analyze.ts';

@@ -2,6 +2,7 @@
 // objects, instants that do not exist or lie outside 2000-01-01 .. one day after now, and answers
 // that differ only by mode. Through the real command line, and through ingestFile where the clock
 // or the chunking is the point.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

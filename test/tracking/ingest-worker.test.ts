@@ -1,5 +1,6 @@
 // `ingest FILE` reads, validates and analyses in a worker thread, in chunks of lines: line numbers,
 // messages and counts must not depend on where chunks end, and writes stay exact and idempotent.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';

@@ -1,5 +1,6 @@
 // Ingestion through the real command line (reaching the running server's stores): idempotent by
 // answer id before and after merges, replacements exact, bad lines named by number.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

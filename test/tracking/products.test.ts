@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import { compileEntities } from '../../src/tracking/analysis/analyze.ts';
 import { parseCards, parseLocaleNumber, parsePrice } from '../../src/tracking/analysis/products.ts';

@@ -1,6 +1,7 @@
 // A re-analysis's steps are analysed on a worker thread (src/tracking/reanalysis/worker-thread.ts): the
 // lines it hands back are those the same step gives when analysed here, a step it cannot read
 // fails with the worker's reason, and bytes move between the threads only when they own their memory.
+// test-process: shared
 import test from 'ava';
 import { compileEntities } from '../../src/tracking/analysis/analyze.ts';
 import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tracking/reanalysis/step.ts';

@@ -1,5 +1,6 @@
 // The background re-analysis as a user meets it: `apply` adds a competitor and says a re-analysis
 // was queued; the server's worker runs it; the command line shows its state and runs one at once.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

@@ -1,5 +1,6 @@
 // Rows are serialised by hand (row-lines.ts); the text must be exactly what JSON.stringify gives,
 // since it is both what ClickHouse parses and the identity reconcile compares stored rows by.
+// test-process: shared
 import test from 'ava';
 import { columnsOf, type FactRow, type FactTable } from '../../src/stores/fact-tables.ts';
 import {

@@ -1,6 +1,7 @@
 // An analysed answer's answer_rows_in row (rows.ts), read back: the flags the citation rollups sum
 // (domain_first, group_first, answer_first) mark the first citation of each domain, of each group
 // (you, competitor, external) and of the answer, however many citations the answer has.
+// test-process: shared
 import test from 'ava';
 import type { AnswerAnalysis } from '../../src/tracking/analysis/analyze.ts';
 import type { ValidAnswer } from '../../src/tracking/ingest/answer-schema.ts';

@@ -1,5 +1,6 @@
 // The built-in sentiment analyser on the sentence kinds its rules exist for (docs/analysis.md,
 // "Sentiment"). Accuracy over the labelled set is a bench figure (npm run bench:sentiment).
+// test-process: shared
 import test from 'ava';
 import { compileEntities, mentionText, scanMentions } from '../../src/tracking/analysis/analyze.ts';
 import { entitySentiments, type MentionSpan } from '../../src/tracking/analysis/sentiment/entity-sentiment.ts';

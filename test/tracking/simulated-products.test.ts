@@ -2,6 +2,7 @@
 // beans): stable per (prompt, platform, region, day), and read by the real analysis the way they
 // were written: every tracked maker placed in a list is found, at its place, with the tone of the
 // reason it was given.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import { simulateAnswer, simulateDays, type SimBrand } from '../../src/tracking/capture/engines/simulated.ts';

@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import { compileEntities, ownersOfDomain } from '../../src/tracking/analysis/analyze.ts';
 import { domainOf, normaliseDomain, normaliseUrl, parseCitationUrl } from '../../src/tracking/analysis/urls.ts';

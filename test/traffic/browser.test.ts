@@ -1,6 +1,7 @@
 // The real script in a real browser: a page served on loopback embeds /t.js from the running app
 // (another origin, as on a customer's site), headless Chromium opens it with a referrer, and the
 // visit shows in GET /api/v1/ai-traffic, or does not.
+// test-process: shared
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

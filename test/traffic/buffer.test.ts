@@ -1,4 +1,5 @@
 // The visit buffer: batches by size and by time, serial inserts, retry after a failure, close.
+// test-process: shared
 import test from 'ava';
 import { createVisitBuffer, type VisitRow } from '../../src/traffic/buffer.ts';
 

@@ -1,4 +1,5 @@
 // The visit's country: CF-IPCountry, else the offline look-up of the address, else XX.
+// test-process: shared
 import test from 'ava';
 import { countryOfAddress, visitCountry } from '../../src/traffic/country.ts';
 

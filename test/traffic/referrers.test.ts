@@ -1,5 +1,6 @@
 // The classification table: which referrers and utm_source values are AI platforms, and which
 // user agents are crawlers.
+// test-process: shared
 import test from 'ava';
 import { buildTable, classifyVisit, platformOfHost, platformOfUtm, platforms } from '../../src/traffic/referrers.ts';
 import { isCrawler } from '../../src/traffic/collect.ts';

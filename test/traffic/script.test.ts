@@ -1,5 +1,6 @@
 // /t.js as built from its template, run in a bare VM with a fake page: what it sends and when.
 // (browser.test.ts runs it in real Chromium; this covers the branches cheaply.)
+// test-process: shared
 import vm from 'node:vm';
 import test from 'ava';
 import { buildScript, serveScript } from '../../src/traffic/script.ts';

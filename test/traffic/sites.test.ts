@@ -1,5 +1,6 @@
 // Tracking id -> brand and its domains: one query per id while cached, unknown ids cached briefly,
 // errors not cached; and which pages count for a brand (docs/api.md section 9).
+// test-process: shared
 import test from 'ava';
 import { createSiteResolver, pageOnSite } from '../../src/traffic/sites.ts';
 

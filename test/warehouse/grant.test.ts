@@ -1,6 +1,7 @@
 // `answerscope warehouse grant`: the SQL it prints (there is no ClickHouse server with users here:
 // chDB has none), that every statement parses, that its row-policy condition keeps exactly the
 // organization's rows of every view, and the --apply path against a recording stand-in server.
+// test-process: shared
 import { createHash } from 'node:crypto';
 import test from 'ava';
 import { startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';

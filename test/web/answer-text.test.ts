@@ -1,5 +1,6 @@
 // The markdown subset of AI answers (src/web/answer-text.ts), without a browser: what becomes a
 // paragraph, a list, bold, a link or a footnote marker, and that everything else stays text.
+// test-process: shared
 import test from 'ava';
 import { type Block, clipBlocks, parseAnswer, parseInline } from '../../src/web/answer-text.ts';
 

@@ -1,5 +1,6 @@
 // The app's CSV writer (RFC 4180, formula injection neutralised) and the marking of tracked names
 // in answer texts, without a browser.
+// test-process: shared
 import test from 'ava';
 import { toCsv } from '../../src/web/csv.ts';
 import { highlight } from '../../src/web/highlight.ts';

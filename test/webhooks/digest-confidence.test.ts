@@ -1,5 +1,6 @@
 // The daily digest says whether each movement it reports is inside the day's 95% interval: its
 // intervals are visibility-confidence's for that day, and a move far beyond them is called so.
+// test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { buildDigest, scoreStatement, withinInterval } from '../../jobs/digest.ts';

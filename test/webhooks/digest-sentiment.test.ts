@@ -1,5 +1,6 @@
 // The daily digest carries how the day's answers spoke of the brand: the sentiment endpoint's brand
 // row for the day, the day before's net sentiment and the change between them.
+// test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { buildDigest } from '../../jobs/digest.ts';

@@ -1,6 +1,7 @@
 // The shape of a signal and small constructors that keep status and score consistent:
 // pass = 1, fail = 0, warn strictly between, na = not evaluated (left out of every score).
-import { RUBRIC, type Category, type SignalKey } from '../rubric.ts';
+import type { Category } from '../categories.ts';
+import { RUBRIC, type SignalKey } from '../rubric.ts';
 import type { Page } from '../page.ts';
 import type { SiteFiles } from '../site.ts';
 

@@ -20,6 +20,7 @@ import { authCard, htmlPage, shellPage } from './html.ts';
 import { appHeaders, checkChange, CROSS_SITE, csrfToken, fromAnotherSite } from './security.ts';
 import { clearSessionCookie, currentSession, sessionToken } from './session-cookie.ts';
 import { signIn, signInPage } from './sign-in.ts';
+import { setupRoutes } from './setup.ts';
 import { unsubscribeRoutes } from './reports.ts';
 
 const NEXT_BASE = 'http://answerscope.invalid';
@@ -83,6 +84,7 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   router.get('/', (ctx) => {
     ctx.redirect('/app');
   });
+  setupRoutes(router, deps, { page, refused, formLimit: limits.forms });
 
   router.get('/app/sign-in', async (ctx) => {
     if (await currentSession(ctx, pg, config)) return ctx.redirect(safeNext(String(ctx.query.next ?? '')));

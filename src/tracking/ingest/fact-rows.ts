@@ -58,6 +58,7 @@ const KEY_FORM: Record<ColumnType, (v: unknown) => string> = {
   UInt16: num,
   UInt32: num,
   'Nullable(UInt32)': num,
+  'Nullable(UInt64)': num,
   Int8: num,
   Float64: num,
   'Nullable(Float64)': num,

@@ -5,6 +5,7 @@
 // Checked by hand rather than by a schema: the import reads 50,000 entries a second and each check
 // here is a comparison or two. A message names the field; the caller adds the entry's index or line.
 import { DAY_MS, EARLIEST, parseIsoInstant } from '../../instant.ts';
+import { APPEND_SCHEMAS } from '../../stores/fact-tables.ts';
 import { FLOAT64, fitsColumn, type NumberColumn, rangeMessage, UINT16, UINT64, within } from '../../column-numbers.ts';
 import { hostOnSite, type Site } from '../sites.ts';
 import { type BotTable, botTable as defaultBots } from './bots.ts';
@@ -142,23 +143,11 @@ export interface Hit {
   duration_ms: number | null;
 }
 
-export const HIT_COLUMNS = [
-  'brand_id',
-  'ts',
-  'day',
-  'bot_name',
-  'provider',
-  'bot_type',
-  'verification',
-  'method',
-  'host',
-  'path',
-  'status_code',
-  'status_class',
-  'referer',
-  'bytes_sent',
-  'duration_ms',
-] as const satisfies readonly (keyof Hit)[];
+/** ai_crawler_hits's columns in their stored order, as src/stores/fact-tables.ts declares them. */
+export type HitColumn = keyof typeof APPEND_SCHEMAS.ai_crawler_hits;
+export const HIT_COLUMNS = Object.keys(APPEND_SCHEMAS.ai_crawler_hits) as HitColumn[];
+// A Hit has exactly the table's columns: a column added to one and not the other fails the type check.
+export const HIT_FIELDS_ARE_COLUMNS: [HitColumn, keyof Hit] extends [keyof Hit, HitColumn] ? true : never = true;
 
 export interface Judge {
   bots?: BotTable;

@@ -1,30 +1,14 @@
 // Writes kept crawler hits to ClickHouse (ai_crawler_hits; its materialised view fills the daily
-// rollup). Rows travel as JSONCompactEachRow lines in the table's column order, built here from
-// the hit itself: the import writes tens of thousands per insert and skips the generic encoder.
+// rollup). Rows travel as JSONCompactEachRow lines in the table's column order (HIT_COLUMNS, from
+// its declaration in src/stores/fact-tables.ts), built here from the hit itself: the import writes
+// tens of thousands per insert and skips the generic encoder.
 import type { ClickHouse } from '../../stores/index.ts';
 import { HIT_COLUMNS, type Hit } from './entry.ts';
 
 export const HITS_TABLE = 'ai_crawler_hits';
 
 /** One line of a hit, in HIT_COLUMNS order. */
-export const hitLine = (h: Hit) =>
-  `${JSON.stringify([
-    h.brand_id,
-    h.ts,
-    h.day,
-    h.bot_name,
-    h.provider,
-    h.bot_type,
-    h.verification,
-    h.method,
-    h.host,
-    h.path,
-    h.status_code,
-    h.status_class,
-    h.referer,
-    h.bytes_sent,
-    h.duration_ms,
-  ])}\n`;
+export const hitLine = (h: Hit) => `${JSON.stringify(HIT_COLUMNS.map((c) => h[c]))}\n`;
 
 // Inserts of hits per brand by this process: the ai-crawlers cache keys on it, so hits this process
 // stored show in its next read at once (as ai-traffic's visits do).

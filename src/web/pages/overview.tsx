@@ -24,6 +24,7 @@ import { CitationsPanel } from './overview/citations.tsx';
 import { GapPanel } from './overview/gap.tsx';
 import { PromptsPanel } from './overview/prompts.tsx';
 import { LatestAnswers } from './overview/latest.tsx';
+import { FirstRun } from './overview/first-run.tsx';
 import '../honest-figures.css';
 
 /** The parts that report when they have drawn (each calls useReport with its name). */
@@ -34,7 +35,9 @@ export function Overview(p: PageProps) {
   const brandId = p.params.brandId;
   const [filters] = useFilters();
   const params = { brand_id: brandId, ...filterParams(filters) };
-  const key = JSON.stringify(params);
+  // Today's answers so far (FirstRun): a new one makes every part read its figures again.
+  const [arrived, setArrived] = useState(0);
+  const key = `${JSON.stringify(params)}#${arrived}`;
   // The competitors' aliases, to mark them in the latest answers' texts.
   const competitors = useLoad(
     () => read<{ id: string; aliases: string[] }[]>('competitors', { brand_id: brandId }),
@@ -66,6 +69,7 @@ export function Overview(p: PageProps) {
         intro={`${utcDay(filters.date_from)} – ${utcDay(filters.date_to)} (UTC days)`}
       />
       <FilterBar brandId={brandId} />
+      <FirstRun brandId={brandId} onAnswers={setArrived} />
       <Cards {...shared} hasTopic={Boolean(filters.topic_id)} />
       <Trend
         {...shared}

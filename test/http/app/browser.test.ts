@@ -1,6 +1,7 @@
 // The app as people meet it, in Debian's Chromium: sign in, a key created, used on the API and
 // revoked, a member invited who sets a password, a form from another site refused, names and
 // answers holding HTML and script shown as text, axe-core on every page, and the keyboard alone.
+// test-process: shared
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
@@ -9,6 +10,9 @@ import { ingestLines, startTestServer, type TestServer } from '../../helpers/ser
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
 import { addMember } from '../../../src/tenancy/members.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
+
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
+const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
 let server: TestServer;
 let browser: Browser;
@@ -39,8 +43,7 @@ async function newPage(): Promise<{ page: Page; errors: string[] }> {
 
 const SETTINGS = ['keys', 'members', 'webhooks', 'alerts', 'usage', 'connect', 'account'];
 
-test('a wrong password gets the one message beside the field, and no session', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a wrong password gets the one message beside the field, and no session', async (t) => {
   const who = await person(server);
   const { page } = await newPage();
   await page.goto(`${server.url}/app/settings/keys`);
@@ -57,8 +60,7 @@ test('a wrong password gets the one message beside the field, and no session', a
   t.deepEqual(await page.context().cookies(), []);
 });
 
-test('sign in, create a key and use it on the API, revoke it and get 401', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('sign in, create a key and use it on the API, revoke it and get 401', async (t) => {
   const who = await person(server);
   const { page, errors } = await newPage();
   await signIn(page, server, who, '/app/settings/keys');
@@ -93,8 +95,7 @@ test('sign in, create a key and use it on the API, revoke it and get 401', async
   t.deepEqual(errors, []);
 });
 
-test('an admin invites a member, who sets a password from the link and is signed in', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('an admin invites a member, who sets a password from the link and is signed in', async (t) => {
   const admin = await person(server);
   const { page } = await newPage();
   await signIn(page, server, admin, '/app/settings/members');
@@ -137,8 +138,7 @@ test('an admin invites a member, who sets a password from the link and is signed
   t.deepEqual(brands, []);
 });
 
-test('a form posted from another site changes nothing and answers 403', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a form posted from another site changes nothing and answers 403', async (t) => {
   const who = await person(server);
   // Another origin serves pages whose forms post to the app.
   const site = http.createServer((req, res) => {
@@ -178,8 +178,7 @@ test('a form posted from another site changes nothing and answers 403', async (t
 
 const HOSTILE = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 
-test('names and answers holding HTML and script are shown as text and run nothing', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('names and answers holding HTML and script are shown as text and run nothing', async (t) => {
   const who = await person(server, [
     {
       name: `Acme ${HOSTILE}`,
@@ -224,8 +223,7 @@ test('names and answers holding HTML and script are shown as text and run nothin
   t.deepEqual(errors, []);
 });
 
-test('axe-core finds no serious or critical violation on any page', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('axe-core finds no serious or critical violation on any page', async (t) => {
   const who = await person(server);
   const { page } = await newPage();
   await page.goto(`${server.url}/app/sign-in`);
@@ -292,8 +290,7 @@ async function tabStops(page: Page, bound = 2000): Promise<string[]> {
   }
 }
 
-test('every page works with the keyboard alone', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('every page works with the keyboard alone', async (t) => {
   const who = await person(server, [
     {
       name: 'Acme',
@@ -386,8 +383,7 @@ test('every page works with the keyboard alone', async (t) => {
   t.is((await whoami(key)).status, 401);
 });
 
-test('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
   const admin = await person(server);
   const email = `plain-${Date.now()}@example.test`;
   const password = 'a plain member passphrase';
@@ -404,8 +400,7 @@ test('a member who is not an admin sees the members, without Invite, role contro
   t.deepEqual(await seriousViolations(page), []);
 });
 
-test('a person in two organizations switches with the Organization select, and sees its brands', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a person in two organizations switches with the Organization select, and sees its brands', async (t) => {
   const one = await person(server);
   const two = await person(server);
   await addMember(server.stores.pg, one.email, two.organizationId);

@@ -12,6 +12,9 @@ import { contentBrands, ingest, PROMPTS, runJob, trackingAnswers, type ContentTe
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
 import { platformName } from '../../../src/tenancy/tracked.ts';
 
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
+const browserTest = HAVE_CHROMIUM ? test : test.skip;
+
 const PAGE =
   '<!doctype html><html lang="en"><head><title>Trail boots | Acme</title><meta name="description" content="Waterproof trail boots."></head>' +
   '<body><main><h1>Trail boots</h1><p>Our boots keep your feet dry on long hikes.</p></main></body></html>';
@@ -176,8 +179,7 @@ const asGiven = (cell: string) => {
   return m ? `${Number(m[1])}${m[2]}` : cell;
 };
 
-test('a site audit started from the page completes with its score, signals and recommendations', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a site audit started from the page completes with its score, signals and recommendations', async (t) => {
   const { page, errors } = await signedIn(who, `/app/brands/${who.brandId}/site-audits`);
   const before = await api('/api/mcp/site-audits/quota');
   await page.getByText(`${before.used} of ${before.limit} site audits used this month`).waitFor();
@@ -239,8 +241,7 @@ test('a site audit started from the page completes with its score, signals and r
   t.deepEqual(errors, []);
 });
 
-test('a brief and a draft are generated and shown as text, and the status changes', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a brief and a draft are generated and shown as text, and the status changes', async (t) => {
   const list = await api(`/api/mcp/content-opportunities?brand_id=${who.brandId}`);
   t.true(list.length > 0);
   const target = list[0];
@@ -293,8 +294,7 @@ test('a brief and a draft are generated and shown as text, and the status change
   t.deepEqual(errors, []);
 });
 
-test('AI traffic and AI crawlers show the API figures for the dates in the address', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('AI traffic and AI crawlers show the API figures for the dates in the address', async (t) => {
   await server.traffic.flush();
   const { page, errors } = await signedIn(who, `/app/brands/${who.brandId}/ai-traffic`);
   await page.getByRole('region', { name: 'AI visits' }).waitFor();
@@ -357,8 +357,7 @@ test('AI traffic and AI crawlers show the API figures for the dates in the addre
   t.deepEqual(errors, []);
 });
 
-test('with no data, the traffic and crawler pages say how to send it', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('with no data, the traffic and crawler pages say how to send it', async (t) => {
   const { page, errors } = await signedIn(empty, `/app/brands/${empty.brandId}/ai-traffic`);
   const snippet = await page.getByLabel('Add this line to every page, before </head>').inputValue();
   const { rows } = await server.stores.pg.query('SELECT tracking_id FROM brands WHERE id = $1', [empty.brandId]);
@@ -377,8 +376,7 @@ test('with no data, the traffic and crawler pages say how to send it', async (t)
   t.deepEqual(errors, []);
 });
 
-test('shopping lists the API cards, and each product leads to its shopping answers', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('shopping lists the API cards, and each product leads to its shopping answers', async (t) => {
   const cards = (await api(`/api/mcp/shopping-cards?brand_id=${who.brandId}`)).cards;
   t.is(cards.length, 3);
   const { page, errors } = await signedIn(who, `/app/brands/${who.brandId}/shopping`);
@@ -460,8 +458,7 @@ test('shopping lists the API cards, and each product leads to its shopping answe
   t.deepEqual(errors, []);
 });
 
-test('axe-core finds no serious or critical violation, and Tab reaches every control', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('axe-core finds no serious or critical violation, and Tab reaches every control', async (t) => {
   const { page } = await signedIn(who, `/app/brands/${who.brandId}/ai-traffic`);
   const opportunities = await api(`/api/mcp/content-opportunities?brand_id=${who.brandId}`);
   const audits = await api(`/api/mcp/site-audits?brand_id=${who.brandId}`);

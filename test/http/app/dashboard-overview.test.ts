@@ -2,11 +2,15 @@
 // the same filters, filters live in the address (a reload shows the same view), a figure's link
 // opens the explorer on exactly the answers GET /api/mcp/answers lists for its filters, hostile
 // texts and URLs stay text, axe-core finds nothing serious, and a CSV holds a header and every row.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { get, ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
+
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
+const serialBrowserTest = HAVE_CHROMIUM ? test.serial : test.serial.skip;
 
 // One test at a time: each drives the one browser through several pages, and six at once on a
 // shared two-core machine only make every wait longer.
@@ -221,38 +225,39 @@ async function download(page: Page, button: Locator): Promise<string[][]> {
   return parseCsv(fs.readFileSync((await file.path())!, 'utf8'));
 }
 
-test.serial('the cards hold the API figures for the same filters, with interval and verdict in words', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
-  const { page, errors } = await newPage();
-  await signIn(page, server, who);
-  const filters = { date_from: FROM, date_to: TO, model: 'gpt-4o' };
-  await openOverview(page, new URLSearchParams(filters).toString());
-  const [change, confidence] = await Promise.all([
-    api('visibility-change', filters),
-    api('visibility-confidence', filters),
-  ]);
-  const brand = confidence.entities.find((e: any) => e.is_brand);
-  const shown = await cardTexts(page);
-  const words: Record<string, string> = {
-    up: 'up',
-    down: 'down',
-    within_noise: 'within noise',
-    not_enough_data: 'not enough data',
-  };
-  for (const [title, metric] of CARDS) {
-    const m = change.metrics.find((x: any) => x.metric === metric);
-    t.is(shown[title].value, m.current === null ? '—' : String(m.current), title);
-    t.true(shown[title].text.includes(words[m.verdict]), `${title}: verdict ${m.verdict}`);
-    const ci = brand[metric]?.ci95;
-    if (ci) t.true(shown[title].text.includes(String(ci[0])) && shown[title].text.includes(String(ci[1])), title);
-  }
-  // The data decides at least one verdict other than not_enough_data (both periods hold 20+ answers).
-  t.true(change.current.n >= 20 && change.previous.n >= 20);
-  t.deepEqual(errors, []);
-});
+serialBrowserTest(
+  'the cards hold the API figures for the same filters, with interval and verdict in words',
+  async (t) => {
+    const { page, errors } = await newPage();
+    await signIn(page, server, who);
+    const filters = { date_from: FROM, date_to: TO, model: 'gpt-4o' };
+    await openOverview(page, new URLSearchParams(filters).toString());
+    const [change, confidence] = await Promise.all([
+      api('visibility-change', filters),
+      api('visibility-confidence', filters),
+    ]);
+    const brand = confidence.entities.find((e: any) => e.is_brand);
+    const shown = await cardTexts(page);
+    const words: Record<string, string> = {
+      up: 'up',
+      down: 'down',
+      within_noise: 'within noise',
+      not_enough_data: 'not enough data',
+    };
+    for (const [title, metric] of CARDS) {
+      const m = change.metrics.find((x: any) => x.metric === metric);
+      t.is(shown[title].value, m.current === null ? '—' : String(m.current), title);
+      t.true(shown[title].text.includes(words[m.verdict]), `${title}: verdict ${m.verdict}`);
+      const ci = brand[metric]?.ci95;
+      if (ci) t.true(shown[title].text.includes(String(ci[0])) && shown[title].text.includes(String(ci[1])), title);
+    }
+    // The data decides at least one verdict other than not_enough_data (both periods hold 20+ answers).
+    t.true(change.current.n >= 20 && change.previous.n >= 20);
+    t.deepEqual(errors, []);
+  },
+);
 
-test.serial('a filter changed is written to the address, and a reload of it shows the same view', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+serialBrowserTest('a filter changed is written to the address, and a reload of it shows the same view', async (t) => {
   const { page, errors } = await newPage();
   await signIn(page, server, who);
   await openOverview(page, `date_from=${FROM}&date_to=${TO}`);
@@ -284,10 +289,9 @@ test.serial('a filter changed is written to the address, and a reload of it show
   t.deepEqual(errors, []);
 });
 
-test.serial(
+serialBrowserTest(
   'links from a card, a leaderboard row, a prompt and a domain open the explorer on the answers the API lists',
   async (t) => {
-    if (!HAVE_CHROMIUM) return t.pass('no Chromium');
     const { page, errors } = await newPage();
     await signIn(page, server, who);
     const query = `date_from=${FROM}&date_to=${TO}&region=US`;
@@ -336,10 +340,9 @@ test.serial(
   },
 );
 
-test.serial(
+serialBrowserTest(
   'hostile answer texts, titles and URLs are text; names are marked; a javascript: citation is no link',
   async (t) => {
-    if (!HAVE_CHROMIUM) return t.pass('no Chromium');
     const { page, errors } = await newPage();
     await signIn(page, server, who);
     const query = `date_from=${TO}&date_to=${TO}&prompt_id=${who.promptIds[0]}`;
@@ -496,8 +499,7 @@ test.serial('axe-core finds no serious or critical violation on the overview and
   );
 });
 
-test.serial('CSV downloads hold a header and every row, not only those on screen', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+serialBrowserTest('CSV downloads hold a header and every row, not only those on screen', async (t) => {
   const { page, errors } = await newPage();
   await signIn(page, server, who);
   // The explorer: every answer at the filters, though the screen shows the first 20.

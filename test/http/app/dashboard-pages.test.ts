@@ -2,6 +2,7 @@
 // finds no serious or critical violation, the keyboard alone reaches every control, a copied
 // address reloads to the same view, and every table's CSV has its header and every row it shows.
 // One server and one browser for the file; pages are read from routes.ts, so new pages join in.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
@@ -10,6 +11,9 @@ import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person }
 import { simulateDays } from '../../../src/tracking/capture/engines/simulated.ts';
 import { loadSimBrands } from '../../../src/tracking/capture/engines/simulated-brands.ts';
 import { DAY_MS, isoDay } from '../../../src/instant.ts';
+
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
+const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
 /**
  * The pages as routes.ts lists them. Read as text: the module imports the pages, which need a
@@ -97,8 +101,7 @@ test('the pages tested are those routes.ts lists', (t) => {
   t.true(ROUTES.some((r) => r.path === '/app/settings/keys'));
 });
 
-test('axe-core finds no serious or critical violation on any page', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('axe-core finds no serious or critical violation on any page', async (t) => {
   const { page, errors } = await signedIn();
   const found: Record<string, string[]> = {};
   for (const r of ROUTES) {
@@ -134,8 +137,7 @@ async function tabStops(page: Page, max: number): Promise<string[]> {
   return seen;
 }
 
-test('the keyboard alone reaches every control of every page', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('the keyboard alone reaches every control of every page', async (t) => {
   const { page } = await signedIn();
   await page.addInitScript(describeElements);
   for (const r of ROUTES) {
@@ -162,8 +164,7 @@ test('the keyboard alone reaches every control of every page', async (t) => {
 /** What a page shows: the main region's text. */
 const shown = (page: Page) => page.locator('main').textContent();
 
-test('a copied address reloads to the same view, filters included', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a copied address reloads to the same view, filters included', async (t) => {
   const { page } = await signedIn();
   const { page: other } = await signedIn();
   for (const r of ROUTES.filter((x) => x.path.includes(':brandId'))) {
@@ -216,8 +217,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-test('every table downloads as CSV with its header and at least every row it shows', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('every table downloads as CSV with its header and at least every row it shows', async (t) => {
   const { page } = await signedIn();
   let tables = 0;
   for (const r of ROUTES) {

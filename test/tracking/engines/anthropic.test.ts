@@ -1,4 +1,5 @@
 // Claude through the Messages API with the web search tool, against a fake Anthropic API.
+// test-process: shared
 import test from 'ava';
 import { createAnthropicEngine } from '../../../src/tracking/capture/engines/anthropic.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';

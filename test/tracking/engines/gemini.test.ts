@@ -1,4 +1,5 @@
 // Gemini through generateContent with Google Search grounding, against a fake Gemini API.
+// test-process: shared
 import test from 'ava';
 import { createGeminiEngine } from '../../../src/tracking/capture/engines/gemini.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';

@@ -1,4 +1,5 @@
 // ChatGPT through the OpenAI Responses API with web search, against a fake OpenAI.
+// test-process: shared
 import test from 'ava';
 import { createOpenAIEngine } from '../../../src/tracking/capture/engines/openai.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';

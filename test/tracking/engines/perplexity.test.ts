@@ -1,4 +1,5 @@
 // Perplexity through the Sonar chat completions API, against a fake Perplexity.
+// test-process: shared
 import test from 'ava';
 import { createPerplexityEngine } from '../../../src/tracking/capture/engines/perplexity.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';

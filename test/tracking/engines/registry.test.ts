@@ -1,4 +1,5 @@
 // Platform -> provider -> engine; a provider without a key answers not_configured.
+// test-process: shared
 import test from 'ava';
 import { loadConfig } from '../../../src/config.ts';
 import { liveEngines, providerOf, PROVIDERS } from '../../../src/tracking/capture/engines/registry.ts';

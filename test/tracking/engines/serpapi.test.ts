@@ -1,4 +1,5 @@
 // Google AI Overviews, Google AI Mode and Copilot through SerpApi, against a fake SerpApi.
+// test-process: shared
 import test from 'ava';
 import { createSerpApiEngine } from '../../../src/tracking/capture/engines/serpapi.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';

@@ -1,4 +1,5 @@
 // Grok through xAI's Responses API with the web_search tool, against a fake xAI.
+// test-process: shared
 import test from 'ava';
 import { createXaiEngine } from '../../../src/tracking/capture/engines/xai.ts';
 import { adapterContract, fake, POLICY, request } from './contract.ts';

@@ -1,6 +1,7 @@
 // Classification of every listed bot by its user agent, and the verdict on its address.
 // User agents are written as the providers' pages listed in src/traffic/data/ai-bots.json give them
 // (where a page names only the token, in the `compatible; Token/1.0` form crawlers use).
+// test-process: shared
 import test from 'ava';
 import list from '../../../src/traffic/data/ai-bots.json' with { type: 'json' };
 import { botTable, buildBotTable } from '../../../src/traffic/crawlers/bots.ts';

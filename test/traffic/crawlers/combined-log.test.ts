@@ -1,5 +1,6 @@
 // The combined log parser on lines as nginx and Apache write them: escaped quotes in user agents
 // (nginx `\x22`, Apache `\"`), IPv6 clients, `-` for missing fields, the vhost form, request times.
+// test-process: shared
 import test from 'ava';
 import { LogLineError, parseCombinedLine } from '../../../src/traffic/crawlers/combined-log.ts';
 import { checkEntry, latestTimestamp } from '../../../src/traffic/crawlers/entry.ts';

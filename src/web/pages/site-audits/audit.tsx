@@ -9,7 +9,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Loading, Problem } from '../../components/page.tsx';
 import { OutsideLink } from '../../components/outside-link.tsx';
 import { followLink } from '../../router.ts';
-import { CATEGORIES, CATEGORY_LABELS, type Category } from '../../../audits/rubric.ts';
+import { CATEGORIES, CATEGORY_LABELS, type Category } from '../../../audits/categories.ts';
 
 export interface Signal {
   key: string;

@@ -1,0 +1,129 @@
+// What the chosen set-up asks and costs (capture-estimate): captures a day and a month per
+// platform, the cost of an answer and of a month with each provider, the total, and every price
+// with the public page it was read from and its date.
+import type { Loaded } from '../load.ts';
+import { DataTable } from '../components/data-table.tsx';
+import { Empty, Panel, Pending } from '../components/page.tsx';
+import { platformLabel } from './workspace/shared.tsx';
+
+interface Price {
+  what: string;
+  usd: number;
+  per: number;
+  source: string;
+  date: string;
+  date_is: 'published' | 'read';
+}
+interface PlatformEstimate {
+  platform: string;
+  provider: string;
+  model: string;
+  priced_model: string | null;
+  configured: boolean;
+  key_variable: string;
+  captures_per_day: number;
+  captures_per_month: number;
+  cost_per_answer_usd: number | null;
+  monthly_cost_usd: number | null;
+  prices: Price[];
+  usage_note: string | null;
+}
+export interface Estimate {
+  samples: number;
+  days_per_month: number;
+  price_table: 'built-in' | 'PROVIDER_PRICES';
+  platforms: PlatformEstimate[];
+  not_on_plan: string[];
+  captures_per_day: number;
+  captures_per_month: number;
+  monthly_cost_usd: number | null;
+  unpriced: string[];
+}
+
+const usd = (n: number | null, digits = 2) => (n === null ? '—' : `$${n.toFixed(digits)}`);
+const count = (n: number) => n.toLocaleString('en-US');
+
+export function CostPreview(p: { estimate: Loaded<Estimate | null>; noPlatforms: boolean }) {
+  const e = p.estimate.data;
+  return (
+    <Panel title="Cost before it is spent" id="cost-heading" busy={p.estimate.loading}>
+      <Pending load={p.estimate} />
+      {p.noPlatforms && <Empty>Choose at least one platform to see what its captures cost.</Empty>}
+      {e && (
+        <>
+          <p class="cost-total">
+            <span class="value">{usd(e.monthly_cost_usd)}</span> a month with the providers, for{' '}
+            {count(e.captures_per_month)} answers ({count(e.captures_per_day)} a day over {e.days_per_month} days).
+          </p>
+          <DataTable
+            caption="Captures and cost per platform"
+            rowKey={(r) => r.platform}
+            rows={e.platforms}
+            empty="No platform chosen is on your plan."
+            columns={[
+              { key: 'platform', label: 'Platform', render: (r) => platformLabel(r.platform) },
+              {
+                key: 'model',
+                label: 'Priced as',
+                render: (r) => (r.priced_model ? <code>{r.priced_model}</code> : <span class="muted">per search</span>),
+              },
+              {
+                key: 'captures_per_day',
+                label: 'Captures a day',
+                align: 'right',
+                render: (r) => count(r.captures_per_day),
+              },
+              {
+                key: 'captures_per_month',
+                label: 'Captures a month',
+                align: 'right',
+                render: (r) => count(r.captures_per_month),
+              },
+              {
+                key: 'cost_per_answer_usd',
+                label: 'Per answer',
+                align: 'right',
+                render: (r) => usd(r.cost_per_answer_usd, 4),
+              },
+              { key: 'monthly_cost_usd', label: 'A month', align: 'right', render: (r) => usd(r.monthly_cost_usd) },
+              {
+                key: 'configured',
+                label: 'Configured',
+                render: (r) => (r.configured ? 'Yes' : <span class="muted">No: set {r.key_variable}</span>),
+              },
+            ]}
+          />
+          {e.not_on_plan.length > 0 && (
+            <p class="muted">Not on your plan, so not captured: {e.not_on_plan.map(platformLabel).join(', ')}.</p>
+          )}
+          {e.unpriced.length > 0 && (
+            <p class="muted">No price in the table for {e.unpriced.map(platformLabel).join(', ')}: not in the total.</p>
+          )}
+          <details class="prices">
+            <summary>Prices and their sources</summary>
+            <p class="muted">
+              {e.price_table === 'PROVIDER_PRICES'
+                ? 'From the price table in PROVIDER_PRICES.'
+                : 'From the price table shipped with Answerscope; PROVIDER_PRICES replaces it. The usage of one answer is an assumption of the table.'}
+            </p>
+            <ul>
+              {e.platforms.flatMap((r) =>
+                r.prices.map((x) => (
+                  <li key={`${r.platform}-${x.what}`}>
+                    {platformLabel(r.platform)}: {x.what} ${x.usd} per {count(x.per)} —{' '}
+                    <a href={x.source} rel="noreferrer noopener" target="_blank">
+                      {new URL(x.source).hostname}
+                    </a>{' '}
+                    <span class="muted">
+                      ({x.date_is === 'published' ? 'published' : 'read'} {x.date})
+                    </span>
+                  </li>
+                )),
+              )}
+            </ul>
+          </details>
+        </>
+      )}
+    </Panel>
+  );
+}
