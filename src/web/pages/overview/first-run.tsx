@@ -147,8 +147,9 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
   return (
     <>
       {me.organization && <ChecklistPanel brandId={p.brandId} answered={g?.answered ?? 0} />}
+      {/* Part of the page, not news: no live region (role=status is for what changes while one reads). */}
       {unconfigured.length > 0 && (
-        <p class="notice" role="status">
+        <p class="notice">
           Tracked but not configured on this server, so not captured:{' '}
           {unconfigured.map((x) => `${platformLabel(x.platform)} (set ${x.key_variable})`).join(', ')}. See{' '}
           <a href="/app/settings/platforms">Settings › Platforms</a>.
