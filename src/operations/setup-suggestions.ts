@@ -11,7 +11,12 @@ import {
   volumeSuggestions,
   type TopicSuggestion,
 } from '../content/setup-suggestions.ts';
-import { competitorsOf } from '../tenancy/brands.ts';
+import { brandEntities, competitorsOf } from '../tenancy/brands.ts';
+import { untrackedBrands } from '../analytics/untracked-brands.ts';
+import { addDays, isoDay } from '../instant.ts';
+
+/** How far back the answers are read for brands they name that are not tracked. */
+const ANSWER_DAYS = 30;
 
 const SourceEnum = z.enum(['template', 'volumes', 'model', 'answers']);
 const Prompt = z.object({ text: z.string(), source: SourceEnum, volume: z.number().int().nullable() });
@@ -38,7 +43,7 @@ export const setupSuggestions = operation({
     }),
   }),
   description:
-    "Suggestions for a new brand's set-up, to add one by one: topics and prompts from built-in templates per kind of business with the category filled in, imported keyword volumes naming the category, and competitors, topics and prompts from the configured model when LLM_BASE_URL is set. Competitors already tracked are left out. Creates nothing.",
+    "Suggestions for a new brand's set-up, to add one by one: competitors the brand's answers of the last 30 days name most without tracking them (as untracked-brands counts them), topics and prompts from built-in templates per kind of business with the category filled in, imported keyword volumes naming the category, and competitors, topics and prompts from the configured model when LLM_BASE_URL is set. Competitors already tracked are left out. Creates nothing.",
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const kind = p.kind ?? 'software';
@@ -52,6 +57,15 @@ export const setupSuggestions = operation({
       if (!(err instanceof ChatCompletionError)) throw err;
       error = `The model gave no suggestions: ${err.message}`;
     }
+    // Once answers exist, the brands they name most that are not tracked (the untracked-brands figure).
+    const today = isoDay(ctx.now());
+    const from = new Date(`${addDays(today, -(ANSWER_DAYS - 1))}T00:00:00Z`);
+    const forms = (await brandEntities(ctx.stores.pg, brand)).flatMap((e) => [e.name, ...e.aliases]);
+    const named = await untrackedBrands(
+      ctx.stores.ch,
+      { brandId: brand.id, generation: brand.analysis_generation, from, to: ctx.now() },
+      forms,
+    );
     const topics: TopicSuggestion[] = [
       ...(category ? templateSuggestions(kind, category) : []),
       ...(model?.topics ?? []),
@@ -59,9 +73,13 @@ export const setupSuggestions = operation({
     return {
       kind,
       category,
-      competitors: (model?.competitors ?? [])
-        .filter((c) => c.name.toLowerCase() !== brand.name.toLowerCase() && !tracked.has(c.name.toLowerCase()))
-        .map((c) => ({ ...c, source: 'model' as const })),
+      competitors: [
+        ...named.slice(0, 10).map((b) => ({ name: b.name, domains: [] as string[], source: 'answers' as const })),
+        ...(model?.competitors ?? [])
+          .filter((c) => c.name.toLowerCase() !== brand.name.toLowerCase() && !tracked.has(c.name.toLowerCase()))
+          .filter((c) => !named.some((b) => b.name.toLowerCase() === c.name.toLowerCase()))
+          .map((c) => ({ ...c, source: 'model' as const })),
+      ],
       topics,
       volumes: category ? await volumeSuggestions(ctx.stores.pg, category, brand.region || 'US') : [],
       model: { configured: Boolean(ctx.config.llm.baseUrl), error },

@@ -120,3 +120,23 @@ test('a name tracked later leaves the list; the surfaces answer alike; another b
   const foreign = await get(server, `/api/mcp/untracked-brands?brand_id=${other.brandId}`, x.key);
   t.is(foreign.status, 404);
 });
+
+test("a new brand's set-up suggests as competitors the brands its answers of the last 30 days name most", async (t) => {
+  const x = await seedTenant(server, [{ ...BRAND, slug: 'trailpeak-setup' }]);
+  const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
+  const lines = [1, 2, 3, 40, 41, 42].map((ago, i) => ({
+    prompt_id: x.promptIds[i % 2],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: `${day(ago)}T09:${String(i).padStart(2, '0')}:00Z`,
+    // Osprey is named in three recent answers; Deuter only in three older ones.
+    text: ago < 30 ? '1. **Osprey** - fits well.\n2. Northfork' : '- Deuter\n- Trailpeak',
+    citations: [],
+  }));
+  await ingestLines(server, lines);
+  const r = await get(server, `/api/mcp/setup-suggestions?brand_id=${x.brandId}`, x.key);
+  t.is(r.status, 200);
+  const fromAnswers = r.body.competitors.filter((c: any) => c.source === 'answers').map((c: any) => c.name);
+  t.deepEqual(fromAnswers, ['Osprey']);
+});
