@@ -93,6 +93,20 @@ async function figures(t: Tenant) {
     const sep = e.includes('?') ? '&' : '?';
     const r = await get(server, `/api/v1/${e}${sep}brand_id=${t.brandId}`, t.key);
     if (r.status !== 200) throw new Error(`${e}: ${r.status} ${JSON.stringify(r.body)}`);
+    // Mention rates per platform are keyed by entity id, which differs between tenants: by name here.
+    if (Array.isArray(r.body.platforms)) {
+      const names = new Map<string, string>([
+        [t.brandId, 'brand'],
+        ...(r.body.competitors ?? []).map((c: any): [string, string] => [c.competitor_id, c.name]),
+      ]);
+      for (const p of r.body.platforms) {
+        p.mention_rates = Object.fromEntries(
+          Object.entries(p.mention_rates ?? {})
+            .map(([id, rate]) => [names.get(id) ?? id, rate])
+            .sort(([a], [b]) => String(a).localeCompare(String(b))),
+        );
+      }
+    }
     out[e] = figuresOnly(
       JSON.parse(JSON.stringify(r.body), (k, v) => (k === 'id' || k.endsWith('_id') ? undefined : v)),
     );

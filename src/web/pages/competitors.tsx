@@ -405,7 +405,10 @@ function UntrackedPanel(p: {
               label: 'Answers',
               align: 'right',
               render: (b) => (
-                <AppLink href={p.href({ q: b.name })} label={`${b.name}: answers containing the name`}>
+                <AppLink
+                  href={p.href({ q: b.name })}
+                  label={`${b.answers} answers naming ${b.name}: those containing it`}
+                >
                   {b.answers}
                 </AppLink>
               ),

@@ -394,10 +394,9 @@ serialBrowserTest(
   },
 );
 
-test.serial(
+serialBrowserTest(
   "each card's counts open an explorer whose total is that count; the trend draws entity-trend",
   async (t) => {
-    if (!HAVE_CHROMIUM) return t.pass('no Chromium');
     const { page, errors } = await newPage();
     await signIn(page, server, who);
     const query = `date_from=${FROM}&date_to=${TO}`;
@@ -459,8 +458,7 @@ test.serial(
   },
 );
 
-test.serial('axe-core finds no serious or critical violation on the overview and the explorer', async (t) => {
-  if (!HAVE_CHROMIUM) return t.pass('no Chromium');
+serialBrowserTest('axe-core finds no serious or critical violation on the overview and the explorer', async (t) => {
   const { page } = await newPage();
   await signIn(page, server, who);
   await openOverview(page, `date_from=${FROM}&date_to=${TO}`);
