@@ -119,9 +119,12 @@ export const visibilityChange = withAnalysisVersions(
         brand,
         ['visibility-change', filters, current, previous],
         async () => {
+          // Every read is started inside Promise.all, never before an await: a read that fails while
+          // another is awaited would be a rejection nobody handles, which ends the process.
+          const tracked = await competitorsOf(ctx.stores.pg, brand.id);
           const [brandFigures, competitors] = await Promise.all([
             change(ctx.stores.ch, filters, periods),
-            competitorMentionChanges(ctx.stores.ch, filters, periods, await competitorsOf(ctx.stores.pg, brand.id)),
+            competitorMentionChanges(ctx.stores.ch, filters, periods, tracked),
           ]);
           return { ...brandFigures, competitors };
         },
