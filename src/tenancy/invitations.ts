@@ -11,6 +11,7 @@
 // email has an account.
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.ts';
+import { UUID_RE } from '../uuid.ts';
 import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { normaliseEmail } from './emails.ts';
 import { hashKey, newSecret } from './keys.ts';
@@ -130,7 +131,7 @@ export async function revokeInvitation(db: Queryable, organizationId: string, id
   const { rowCount } = await db.query(
     `UPDATE invitations SET revoked_at = now()
       WHERE id = $1 AND organization_id = $2 AND used_at IS NULL AND revoked_at IS NULL`,
-    [/^[0-9a-f-]{36}$/i.test(id) ? id : '00000000-0000-0000-0000-000000000000', organizationId],
+    [UUID_RE.test(id) ? id : '00000000-0000-0000-0000-000000000000', organizationId],
   );
   if (!rowCount) throw new ApiError(404, 'Invitation not found');
 }

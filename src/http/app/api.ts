@@ -21,7 +21,7 @@ import {
   pendingInvitations,
   revokeInvitation,
 } from '../../tenancy/invitations.ts';
-import { connectedApps, disconnectApp } from '../../tenancy/oauth-grants.ts';
+import { connectedApps, disconnectApp, organizationName } from '../../tenancy/oauth-grants.ts';
 import { changePassword } from '../../tenancy/accounts.ts';
 import { endOtherSessions, ROLES, type Role, sessionsOf, switchOrganization } from '../../tenancy/sessions.ts';
 import { baseUrl, MCP_ENDPOINT } from '../oauth-metadata.ts';
@@ -164,9 +164,7 @@ export function appApi(
       return;
     }
     try {
-      const organization = (await membershipsOf(pg, inviter.userId)).find(
-        (o) => o.organization_id === organizationId,
-      )?.name;
+      const organization = await organizationName(pg, organizationId);
       await mailer.send({
         to: invitation.email,
         subject: `You are invited to ${organization} on Answerscope`,
