@@ -19,7 +19,7 @@ import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type
 import { AnswerSink } from './sink.ts';
 import { liveEngines, PROVIDERS, providerOf, simulatedEngines, type Engines } from './engines/registry.ts';
 import { loadSimBrands } from './engines/simulated-brands.ts';
-import { sentimentJudge } from '../analysis/sentiment/model-judge.ts';
+import { sentimentJudge } from './sentiment-judge.ts';
 import type { SimBrand } from './engines/simulated.ts';
 import type { Capture, CaptureOutcome, Engine } from './engines/types.ts';
 import type { AnswerInput } from '../types.ts';
