@@ -10,6 +10,7 @@ export const evaluateAlerts = defineJob({
   name: 'evaluate-alerts',
   schedule: '50 6 * * *',
   description:
-    'Evaluates every alert rule on the last window_days complete UTC days against the window before; sends alert.fired once until the rule clears',
+    'Evaluates every alert rule on the last window_days complete UTC days against the window before; sends ' +
+    'alert.fired once until the rule clears',
   run: (ctx, args) => runEvaluateAlerts(ctx.stores, ctx.log, args),
 });

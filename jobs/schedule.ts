@@ -36,7 +36,8 @@ export async function runClaimed(ctx: JobContext, job: Job, slot: string, scope 
       onSchedule: true,
     });
     await ctx.stores.pg.query(
-      `UPDATE job_runs SET status = 'succeeded', finished_at = now(), result = $4 WHERE job = $1 AND slot = $2 AND scope = $3`,
+      `UPDATE job_runs SET status = 'succeeded', finished_at = now(), result = $4 WHERE job = $1 AND slot = $2 ` +
+        `AND scope = $3`,
       [job.name, slot, scope, JSON.stringify(result ?? null)],
     );
     jobRuns.inc({ job: job.name, outcome: 'succeeded' });
@@ -45,7 +46,8 @@ export async function runClaimed(ctx: JobContext, job: Job, slot: string, scope 
     ctx.log.error({ err, job: job.name, slot }, 'job failed');
     jobRuns.inc({ job: job.name, outcome: 'failed' });
     await ctx.stores.pg.query(
-      `UPDATE job_runs SET status = 'failed', finished_at = now(), error = $4 WHERE job = $1 AND slot = $2 AND scope = $3`,
+      `UPDATE job_runs SET status = 'failed', finished_at = now(), error = $4 WHERE job = $1 AND slot = $2 ` +
+        `AND scope = $3`,
       [job.name, slot, scope, (err as Error).message],
     );
     throw err;

@@ -52,16 +52,20 @@ async function main() {
   const ingested = await ingestLines(server.stores, simulatedLines(sims, from));
 
   const base = server.url;
-  process.stdout.write(`
+  const org = applied.organizations[0];
+  process.stdout.write(
+    `
 Answerscope demo listening on ${base}
 
 Open the app: ${base}/app
   Email:    ${email}
   Password: ${password}
 
-Demo organization: ${applied.organizations[0].name}; brands: ${applied.organizations[0].brands.map((b) => b.name).join(', ')}
-Data: ${ingested.inserted + ingested.replaced} ${SIMULATED_LABEL} answers (${SIMULATED_LABEL} engine, not real AI platforms) from ${from}, ${DEMO_DAYS} days
-Story (${SIMULATED_LABEL}): ${DEMO_RISE.competitor} named more often on ${DEMO_RISE.platform}, last ${DEMO_RISE.days} days
+Demo organization: ${org.name}; brands: ${org.brands.map((b) => b.name).join(', ')}
+Data: ${ingested.inserted + ingested.replaced} ${SIMULATED_LABEL} answers (${SIMULATED_LABEL} engine, ` +
+      `not real AI platforms) from ${from}, ${DEMO_DAYS} days
+Story (${SIMULATED_LABEL}): ${DEMO_RISE.competitor} named more often on ${DEMO_RISE.platform}, ` +
+      `last ${DEMO_RISE.days} days
 API key (shown once): ${key}
 
 Try:
@@ -70,7 +74,8 @@ Try:
   curl -H "Authorization: Bearer ${key}" "${base}/api/v1/visibility-summary?brand_id=${brand.id}"
 
 Stop with Ctrl-C.
-`);
+`,
+  );
   const stop = () =>
     server.close().then(
       () => process.exit(0),

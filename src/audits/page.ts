@@ -61,7 +61,8 @@ export interface Page {
 }
 
 const BLOCK =
-  'address,article,aside,blockquote,dd,details,div,dl,dt,figcaption,figure,footer,form,h1,h2,h3,h4,h5,h6,header,hr,li,main,nav,ol,p,pre,section,summary,table,td,th,tr,ul';
+  'address,article,aside,blockquote,dd,details,div,dl,dt,figcaption,figure,footer,form,h1,h2,h3,h4,h5,h6,header,' +
+  'hr,li,main,nav,ol,p,pre,section,summary,table,td,th,tr,ul';
 const INVISIBLE = 'script,style,noscript,template,svg,iframe,object,canvas,[hidden],[aria-hidden="true"]';
 const CHROME =
   'nav,header,footer,aside,[role="navigation"],[role="banner"],[role="contentinfo"],[role="complementary"]';

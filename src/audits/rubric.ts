@@ -24,37 +24,45 @@ export const RUBRIC = {
   robots_ai_search: r(
     'technical',
     8,
-    'Allow the AI search and answer crawlers (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, PerplexityBot) in robots.txt.',
-    'These bots fetch pages to answer and cite live questions; a blocked page cannot be cited in ChatGPT search, Claude or Perplexity answers.',
+    'Allow the AI search and answer crawlers (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, PerplexityBot) in ' +
+      'robots.txt.',
+    'These bots fetch pages to answer and cite live questions; a blocked page cannot be cited in ChatGPT ' +
+      'search, Claude or Perplexity answers.',
   ),
   robots_ai_training: r(
     'technical',
     2,
-    'Decide deliberately which AI training crawlers (GPTBot, ClaudeBot, Google-Extended, CCBot, ...) may read the site, and allow those whose models you want to know your brand.',
-    'Training crawlers shape what models know about your brand without a live search; blocking them is a legitimate choice that costs long-term visibility.',
+    'Decide deliberately which AI training crawlers (GPTBot, ClaudeBot, Google-Extended, CCBot, ...) may read ' +
+      'the site, and allow those whose models you want to know your brand.',
+    'Training crawlers shape what models know about your brand without a live search; blocking them is a ' +
+      'legitimate choice that costs long-term visibility.',
   ),
   robots_search_engines: r(
     'technical',
     3,
     'Allow Googlebot and Bingbot in robots.txt.',
-    'Google AI Overviews and AI Mode draw on the Google index, Microsoft Copilot and ChatGPT search partly on Bing: a page missing from these indexes is missing from their answers.',
+    'Google AI Overviews and AI Mode draw on the Google index, Microsoft Copilot and ChatGPT search partly on ' +
+      'Bing: a page missing from these indexes is missing from their answers.',
   ),
   robots_txt: r(
     'technical',
     1,
     'Serve a plain-text /robots.txt (HTTP 200) with explicit rules and a Sitemap line.',
-    'An unreachable robots.txt (5xx or timeout) makes careful crawlers treat the whole site as disallowed (RFC 9309); a missing one gives them no sitemap pointer.',
+    'An unreachable robots.txt (5xx or timeout) makes careful crawlers treat the whole site as disallowed (RFC ' +
+      '9309); a missing one gives them no sitemap pointer.',
   ),
   meta_robots: r(
     'technical',
     5,
     'Remove noindex, none, nosnippet and max-snippet:0 from the robots meta tag and the X-Robots-Tag header.',
-    'noindex keeps the page out of the indexes AI answers use; nosnippet forbids quoting it, which AI Overviews honour.',
+    'noindex keeps the page out of the indexes AI answers use; nosnippet forbids quoting it, which AI Overviews ' +
+      'honour.',
   ),
   llms_txt: r(
     'technical',
     1,
-    'Publish /llms.txt: an H1 with the site name, a > summary line and ## sections listing your key pages as Markdown links.',
+    'Publish /llms.txt: an H1 with the site name, a > summary line and ## sections listing your key pages as ' +
+      'Markdown links.',
     'A small, clean map of the site for language models; cheap to add, read by some AI tools and agents.',
   ),
   sitemap: r(
@@ -320,7 +328,8 @@ export const RUBRIC = {
   dates: r(
     'eeat',
     2,
-    'Publish machine-readable dates: datePublished and dateModified in JSON-LD or article:published_time / <time datetime>.',
+    'Publish machine-readable dates: datePublished and dateModified in JSON-LD or article:published_time / ' +
+      '<time datetime>.',
     'Engines prefer current sources and need a date to know how current a page is.',
   ),
   freshness: r(

@@ -81,15 +81,16 @@ export async function claimAudit(pg: Postgres, opts: { staleMs: number; maxAttem
   const token = randomUUID();
   // SKIP LOCKED lets several instances claim side by side on a real server; the repeated
   // conditions on the outer UPDATE keep the claim exclusive on any Postgres, PGlite included.
+  const unheld = "(claimed_at IS NULL OR claimed_at < now() - $2::double precision * interval '1 millisecond')";
   const { rows } = await pg.query(
     `UPDATE site_audits SET claimed_at = now(), claim_token = $1, attempts = attempts + 1
      WHERE id = (
        SELECT id FROM site_audits
        WHERE status = 'running' AND attempts < $3
-         AND (claimed_at IS NULL OR claimed_at < now() - $2::double precision * interval '1 millisecond')
+         AND ${unheld}
        ORDER BY created_at LIMIT 1
        FOR UPDATE SKIP LOCKED)
-     AND status = 'running' AND (claimed_at IS NULL OR claimed_at < now() - $2::double precision * interval '1 millisecond')
+     AND status = 'running' AND ${unheld}
      RETURNING id, url, attempts`,
     [token, opts.staleMs, opts.maxAttempts],
   );

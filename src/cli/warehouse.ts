@@ -49,10 +49,12 @@ export function grantStatements(spec: GrantSpec): string[] {
   // Brand ids are checked UUIDs, so splicing them is safe; an organization without brands sees nothing.
   const rows = spec.brandIds.length ? `brand_id IN (${spec.brandIds.map((id) => `'${id}'`).join(', ')})` : '0';
   return [
-    `CREATE USER OR REPLACE ${user}${cluster} IDENTIFIED WITH sha256_hash BY '${spec.passwordSha256}' DEFAULT DATABASE ${db} SETTINGS readonly = 2`,
+    `CREATE USER OR REPLACE ${user}${cluster} IDENTIFIED WITH sha256_hash BY '${spec.passwordSha256}' DEFAULT ` +
+      `DATABASE ${db} SETTINGS readonly = 2`,
     ...WAREHOUSE_VIEWS.map(
       (v) =>
-        `CREATE ROW POLICY OR REPLACE \`${spec.user}_rows\`${cluster} ON ${db}.\`${v}\` FOR SELECT USING ${rows} TO ${user}`,
+        `CREATE ROW POLICY OR REPLACE \`${spec.user}_rows\`${cluster} ON ${db}.\`${v}\` FOR SELECT ` +
+        `USING ${rows} TO ${user}`,
     ),
     ...WAREHOUSE_VIEWS.map((v) => `GRANT${cluster} SELECT ON ${db}.\`${v}\` TO ${user}`),
   ];
@@ -108,7 +110,8 @@ export async function warehouseGrant(
   // Refuse before anything else: in embedded mode nothing could be applied.
   if (opts.apply && env.stores.ch.embedded) {
     throw new UserError(
-      'warehouse grant --apply needs a ClickHouse server (CLICKHOUSE_URL): the embedded chDB has no users or row policies. Run it without --apply to print the SQL.',
+      'warehouse grant --apply needs a ClickHouse server (CLICKHOUSE_URL): the embedded chDB has no users or ' +
+        'row policies. Run it without --apply to print the SQL.',
     );
   }
   if (!(await organizationExists(env.stores.pg, opts.organizationId))) {
@@ -131,7 +134,8 @@ export async function warehouseGrant(
         await env.stores.ch.command({ query });
       } catch (err) {
         throw new UserError(
-          `statement ${i + 1} of ${sql.length} failed (${(err as Error).message}); the ones before it were applied: ${query}`,
+          `statement ${i + 1} of ${sql.length} failed (${(err as Error).message}); the ones before it were ` +
+            `applied: ${query}`,
         );
       }
     }

@@ -3,15 +3,13 @@
 
 /** Function words: they may sit inside a phrase ("crm for startups") but never start or end one. */
 const STOPWORDS = new Set(
-  `a about above after again against all am an and any are as at be because been before being below
-between both but by can could did do does doing down during each few for from further had has have having he her here hers
-him his how i if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over
-own same she should so some such than that the their theirs them then there these they this those through to too under
-until up very was we were what whats when where which while who whom why will with would you your yours yourself
-vs versus via per get gets got need needs want wants use using used find recommend recommended recommendation
-recommendations tell show give list let lets please someone something anyone anything way ways much many really also`.split(
-    /\s+/,
-  ),
+  `a about above after again against all am an and any are as at be because been before being below between both but by
+can could did do does doing down during each few for from further had has have having he her here hers him his how i if
+in into is it its itself just me more most my no nor not now of off on once only or other our ours out over own same she
+should so some such than that the their theirs them then there these they this those through to too under until up very
+was we were what whats when where which while who whom why will with would you your yours yourself vs versus via per get
+gets got need needs want wants use using used find recommend recommended recommendation recommendations tell show give
+list let lets please someone something anyone anything way ways much many really also`.split(/\s+/),
 );
 
 /**
@@ -19,14 +17,14 @@ recommendations tell show give list let lets please someone something anyone any
  * startups" is a real search) but never a keyword or a topic on their own.
  */
 const GENERIC = new Set(
-  `best top good great better cheap cheapest cheaper affordable free new popular leading top-rated
-rated review reviews compare comparison comparisons alternative alternatives option options choice choices guide guides
-overview tips ideas examples list honest modern ultimate complete official latest today year pros cons difference
-differences worth right ideal easy simple choose choosing pick picking buy buying price prices pricing cost costs plan plans
-feature features product products service services company companies brand brands tool tools app apps software platform
-platforms solution solutions team teams business businesses things thing people stuff blog docs news update updates page
-home story stories customer customers getting started small smaller large larger big bigger little fast quick
-step steps`.split(/\s+/),
+  `best top good great better cheap cheapest cheaper affordable free new popular leading top-rated rated review reviews
+compare comparison comparisons alternative alternatives option options choice choices guide guides overview tips ideas
+examples list honest modern ultimate complete official latest today year pros cons difference differences worth right
+ideal easy simple choose choosing pick picking buy buying price prices pricing cost costs plan plans feature features
+product products service services company companies brand brands tool tools app apps software platform platforms
+solution solutions team teams business businesses things thing people stuff blog docs news update updates page home
+story stories customer customers getting started small smaller large larger big bigger little fast quick step
+steps`.split(/\s+/),
 );
 
 /** Lower case, accents removed, anything but letters and digits turned into spaces, collapsed. */

@@ -106,15 +106,19 @@ export function deriveCandidates(
   };
 
   const who = andList(rivals.slice(0, 3).map((r) => r.name));
-  const lead = `${who} ${rivals.length === 1 ? 'appears' : 'appear'} in ${sig.gap_answers} of ${n} answers to "${prompt.text}" that do not mention ${brand.name}`;
+  const lead =
+    `${who} ${rivals.length === 1 ? 'appears' : 'appear'} in ${sig.gap_answers} of ${n} answers to ` +
+    `"${prompt.text}" that do not mention ${brand.name}`;
   const out: Candidate[] = [];
   const base = { prompt_id: prompt.id, impact: s.impact, opportunity_score: s.score, source_data };
   if (sig.competitor_page_answers > 0 || sig.third_party_answers === 0) {
     const site = brand.domains[0] ? ` on ${brand.domains[0]}` : '';
     const why =
       sig.competitor_page_answers > 0
-        ? `engines cite competitors' own pages in ${sig.competitor_page_answers} of them, so a page of ${brand.name}'s own can compete directly`
-        : `engines cite no third-party source for it, so a clear, well-structured page${site} can become the one they rely on`;
+        ? `engines cite competitors' own pages in ${sig.competitor_page_answers} of them, so a page ` +
+          `of ${brand.name}'s own can compete directly`
+        : `engines cite no third-party source for it, so a clear, well-structured page${site} can become the one ` +
+          `they rely on`;
     out.push({
       ...base,
       type: 'owned',
@@ -128,7 +132,9 @@ export function deriveCandidates(
       ...base,
       type: 'earned',
       title: `Get ${brand.name} into the sources cited for "${prompt.text}"`,
-      description: `${lead}; engines cite third-party pages in ${sig.third_party_answers} of them${sources ? ` (most often ${sources})` : ''}, so coverage there is the way in.`,
+      description:
+        `${lead}; engines cite third-party pages in ${sig.third_party_answers} of ` +
+        `them${sources ? ` (most often ${sources})` : ''}, so coverage there is the way in.`,
     });
   }
   return out;

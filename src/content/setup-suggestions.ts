@@ -160,11 +160,15 @@ export async function modelSuggestions(
         {
           role: 'system',
           content:
-            "You help a marketer track how AI assistants answer questions about their market. Answer with JSON only: the brand's main competitors (name and bare domain), and up to 5 topics, each with up to 6 questions a buyer would ask an AI assistant. Questions must not name the brand.",
+            'You help a marketer track how AI assistants answer questions about their market. Answer with JSON ' +
+            "only: the brand's main competitors (name and bare domain), and up to 5 topics, each with up to 6 " +
+            'questions a buyer would ask an AI assistant. Questions must not name the brand.',
         },
         {
           role: 'user',
-          content: `Brand: ${brand.name}\nWebsite: ${brand.domains.join(', ') || 'unknown'}\nCategory: ${category || 'unknown'}\nRegion: ${brand.region || 'US'}`,
+          content:
+            `Brand: ${brand.name}\nWebsite: ${brand.domains.join(', ') || 'unknown'}\nCategory: ` +
+            `${category || 'unknown'}\nRegion: ${brand.region || 'US'}`,
         },
       ],
     },

@@ -146,10 +146,16 @@ function reasonOf(source: SuggestionSource, e: Evidence, input: SuggestionInput)
   if (source === 'competitors') {
     const [top] = [...e.rivals].sort((a, b) => b[1] - a[1] || humanOrder(a[0], b[0]));
     const who = top ? input.competitors.find((c) => c.id === top[0])?.name : undefined;
-    return `${who ?? 'Competitors'} ${who ? 'appears' : 'appear'} in ${e.gap} AI answers about ${q} that do not mention ${input.brand.name}${e.example ? ` (e.g. "${e.example}")` : ''}.`;
+    return (
+      `${who ?? 'Competitors'} ${who ? 'appears' : 'appear'} in ${e.gap} AI answers about ${q} that do not ` +
+      `mention ${input.brand.name}${e.example ? ` (e.g. "${e.example}")` : ''}.`
+    );
   }
   if (source === 'prompts') {
-    return `${e.prompts.size} tracked prompts outside any topic are about ${q}; a topic would group and report them together.`;
+    return (
+      `${e.prompts.size} tracked prompts outside any topic are about ${q}; a topic would group and report ` +
+      `them together.`
+    );
   }
   const domains = [...e.domains].sort().slice(0, 3).join(', ');
   return `AI answers to the brand's prompts cite pages about ${q} ${e.cited} times (e.g. ${domains}).`;

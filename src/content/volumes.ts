@@ -223,7 +223,8 @@ export async function analyzeBrandVolumes(
     const a = analyzePrompt({ text: p.text, regions }, volumes, { multiplier, entityNames });
     const digest = createHash('sha256').update(JSON.stringify(a)).digest('hex');
     const { rowCount } = await pgdb.query(
-      `INSERT INTO prompt_volumes (prompt_id, brand_id, intent, keywords, google_volumes, total_google_volume, est_ai_volume,
+      'INSERT INTO prompt_volumes (prompt_id, brand_id, intent, keywords, google_volumes, total_google_volume, ' +
+        `est_ai_volume,
          ai_volume_multiplier, competition_index, competition, digest)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (prompt_id) DO UPDATE SET intent = EXCLUDED.intent, keywords = EXCLUDED.keywords,

@@ -27,9 +27,12 @@ import { tools, type McpTool } from './tools.ts';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
-const INSTRUCTIONS = `Answerscope tracks how brands appear in the answers of AI platforms (ChatGPT, Perplexity, Gemini, Google AI Overviews and AI Mode, Claude, Copilot, Grok).
+const INSTRUCTIONS =
+  'Answerscope tracks how brands appear in the answers of AI platforms (ChatGPT, Perplexity, Gemini, ' +
+  `Google AI Overviews and AI Mode, Claude, Copilot, Grok).
 Start with list_brands: every other tool takes a brand_id from it. Dates are YYYY-MM-DD (UTC).
-Tools that change data (their readOnlyHint is false) run only when the user explicitly asks for that action; some use a monthly quota.`;
+Tools that change data (their readOnlyHint is false) run only when the user explicitly asks for that action; ` +
+  'some use a monthly quota.';
 
 const catalog = (list: readonly McpTool[]) => ({
   definitions: list.map((t) => t.definition),

@@ -2,8 +2,9 @@
 // through tsx (as bin/answerscope.js registers it), and a worker starts without the parent's
 // loaders, so it registers tsx itself before loading the module. The worker threads of the
 // service (ingestion's, tracking/ingest/worker-pool.ts; re-analysis's, tracking/reanalysis/worker-thread.ts;
-// the bootstrap's, analytics/resample-pool.ts) run here: each owner sends requests, reads the worker's messages and settles each request by its
-// number; if the thread fails or stops, every request in hand, and any after, fails with the reason.
+// the bootstrap's, analytics/resample-pool.ts) run here: each owner sends requests, reads the worker's messages
+// and settles each request by its number; if the thread fails or stops, every request in hand, and any after,
+// fails with the reason.
 // A thread costs about half a CPU second to start (its isolate, tsx, its modules), so the owners
 // of short runs (an ingest, a re-analysis) borrow one and give it back idle (`borrowWorker`).
 import { Worker, type Transferable } from 'node:worker_threads';

@@ -79,7 +79,9 @@ export async function openEmbedded(opts: EmbeddedOptions): Promise<Engine> {
         const names = columns.map(([name]) => name).join(', ');
         const structure = columns.map(([name, type]) => `${name} ${type}`).join(', ');
         await client.command({
-          query: `INSERT INTO ${table} (${names}) SELECT ${names} FROM file(${sqlString(file)}, 'RowBinary', ${sqlString(structure)}) SETTINGS ${insertSettings}`,
+          query:
+            `INSERT INTO ${table} (${names}) SELECT ${names} FROM file(${sqlString(file)}, ` +
+            `'RowBinary', ${sqlString(structure)}) SETTINGS ${insertSettings}`,
         });
       } finally {
         await fs.promises.rm(file, { force: true });

@@ -80,7 +80,10 @@ export interface ClickHouseOptions {
   dataDir: string;
   /** Deadline of one HTTP request to a ClickHouse server (ms). */
   requestTimeoutMs?: number;
-  /** Reads running at once (default 2 embedded, 8 on a server); the rest wait in turns per organization (0: no line). */
+  /**
+   * Reads running at once (default 2 embedded, 8 on a server); the rest wait in turns per organization
+   * (0: no line).
+   */
   readSlots?: number;
   /** How long one tenant read may run (ms) before ClickHouse stops it. */
   queryBudgetMs?: number;
@@ -194,7 +197,8 @@ export async function openClickHouse(opts: ClickHouseOptions): Promise<ClickHous
       if (TIMEOUT_EXCEEDED.test(String((err as Error)?.message))) {
         throw new ApiError(
           503,
-          `The analytics store stopped this request's query after its ${budgetS} s budget: narrow the date range or filters`,
+          `The analytics store stopped this request's query after its ${budgetS} s budget: narrow the date ` +
+            `range or filters`,
         );
       }
       throw err;

@@ -40,7 +40,10 @@ export interface ReadShape {
   dimensions: readonly string[];
 }
 
-/** A fact table: its stored columns in order (`sign` apart: every fact table ends its rows with it) and its read shape. */
+/**
+ * A fact table: its stored columns in order (`sign` apart: every fact table ends its rows with it) and its
+ * read shape.
+ */
 interface FactTableSchema extends ReadShape {
   columns: Readonly<Record<string, ColumnType>>;
 }

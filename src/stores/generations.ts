@@ -22,7 +22,9 @@ export async function dropOtherGenerations(
     // In the statement, not in clickhouse_settings: chDB's adapter makes those SETs that stay on
     // its one session.
     await ch.command({
-      query: `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} AND generation != {keep:UInt32} SETTINGS mutations_sync = ${opts.wait ? 2 : 0}`,
+      query:
+        `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} AND generation != {keep:UInt32} ` +
+        `SETTINGS mutations_sync = ${opts.wait ? 2 : 0}`,
       query_params: { brand: brandId, keep },
     });
   }

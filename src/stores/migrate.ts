@@ -65,8 +65,10 @@ export async function migrate(pg: Postgres, ch: ClickHouse): Promise<MigrationRe
       // ClickHouse keeps its own record too, and it decides: a fresh ClickHouse behind an existing
       // Postgres (a new DATA_DIR, a replaced server) gets its tables even though Postgres has them listed.
       await ch.command({
-        query: `CREATE TABLE IF NOT EXISTS schema_migrations ${ch.cluster ? `ON CLUSTER \`${ch.cluster}\`` : ''}
-          (name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = ${ch.cluster ? 'Replicated' : ''}ReplacingMergeTree ORDER BY name`,
+        query:
+          `CREATE TABLE IF NOT EXISTS schema_migrations ${ch.cluster ? `ON CLUSTER \`${ch.cluster}\`` : ''}
+          (name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ` +
+          `ENGINE = ${ch.cluster ? 'Replicated' : ''}ReplacingMergeTree ORDER BY name`,
       });
       const chDone = new Set(
         (await ch.system<{ name: string }>('SELECT DISTINCT name FROM schema_migrations')).map((r) => r.name),

@@ -14,7 +14,10 @@ import { initCountryLookup } from './country.ts';
 import { crawlerLogsRoute } from './crawlers/route.ts';
 
 export interface Traffic {
-  /** The handlers of the raw endpoints by declared name (src/operations/raw-endpoints.ts, routed by src/http/raw.ts). */
+  /**
+   * The handlers of the raw endpoints by declared name (src/operations/raw-endpoints.ts, routed by
+   * src/http/raw.ts).
+   */
   handlers: Record<'tracking-script' | 'collect' | 'crawler-logs', Koa.Middleware>;
   /** Writes buffered visits now (tests, benchmarks). */
   flush(): Promise<void>;

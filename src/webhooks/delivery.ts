@@ -64,7 +64,8 @@ export async function recordAttempt(pg: Postgres, claim: Claim, o: Outcome): Pro
     await client.query(
       `UPDATE webhook_deliveries
           SET status = $3, claim_token = NULL,
-              next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ELSE next_attempt_at END,
+              next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ` +
+        `ELSE next_attempt_at END,
               completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
         WHERE id = $1 AND claim_token = $2 AND status = 'delivering'`,
       [claim.id, claim.claim_token, o.next.status, retryMs],

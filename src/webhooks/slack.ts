@@ -73,10 +73,14 @@ const CONDITIONS: Record<string, (threshold: number) => string> = {
 };
 
 function alertMessage(d: AlertData, brandName: string): SlackMessage {
-  const what = `${METRICS[d.metric] ?? d.metric} of ${brandName} ${CONDITIONS[d.rule.condition]?.(d.rule.threshold) ?? d.rule.condition}`;
+  const what =
+    `${METRICS[d.metric] ?? d.metric} ` +
+    `of ${brandName} ${CONDITIONS[d.rule.condition]?.(d.rule.threshold) ?? d.rule.condition}`;
   const days = `${d.rule.window_days} day${d.rule.window_days === 1 ? '' : 's'}`;
   return {
-    text: `Alert: ${escapeMarkup(what)}: ${num(d.previous)} to ${num(d.current)} (last ${days} against the ${days} before)`,
+    text:
+      `Alert: ${escapeMarkup(what)}: ${num(d.previous)} to ${num(d.current)} (last ${days} against ` +
+      `the ${days} before)`,
     blocks: [
       header(`Alert: ${what}`),
       fields([
@@ -119,7 +123,9 @@ function list(title: string, lines: string[]): Block | null {
 function digestMessage(d: DigestData): SlackMessage {
   const t = d.summary.totals;
   const name = escapeMarkup(d.brand.name);
-  const score = `AI visibility score ${num(t.aiVisibilityScore)} (${signed(d.change.aiVisibilityScore)} on the day before)`;
+  const score = `AI visibility score ${num(t.aiVisibilityScore)} (${signed(
+    d.change.aiVisibilityScore,
+  )} on the day before)`;
   const blocks: (Block | null)[] = [
     header(`${d.brand.name}: daily digest for ${d.date}`),
     fields([

@@ -17,7 +17,9 @@ function authoritativeSources(input: AuditInput): Signal {
     if (c === 'institutional' || c === 'editorial') domains.set(d, c);
   }
   const list = [...domains.keys()];
-  const seen = `${plural(list.length, 'authoritative source')} linked from the content${list.length ? ` (${list.slice(0, 5).join(', ')})` : ''}, of ${plural(external.length, 'external link')}.`;
+  const seen =
+    `${plural(list.length, 'authoritative source')} linked from the content` +
+    `${list.length ? ` (${list.slice(0, 5).join(', ')})` : ''}, of ${plural(external.length, 'external link')}.`;
   return list.length >= 2
     ? pass('authoritative_sources', seen)
     : list.length === 1
@@ -34,9 +36,18 @@ function citationDensity(input: AuditInput): Signal {
   const footnotes = $('sup a[href^="#"], a[role="doc-noteref"], a[href^="#fn"], a[href^="#cite"]').length;
   const total = refs.size + cites + footnotes;
   const target = Math.max(2, Math.round(page.mainWords / 300));
-  const seen = `${plural(total, 'reference')} (${refs.size} external links, ${cites} <cite>/cite=, ${plural(footnotes, 'footnote')}) for ${page.mainWords} words; target ${target}.`;
+  const seen =
+    `${plural(total, 'reference')} (${refs.size} external links, ${cites} <cite>/cite=, ` +
+    `${plural(footnotes, 'footnote')}) for ${page.mainWords} words; target ${target}.`;
   return graded('citation_density', Math.min(1, total / target), seen);
 }
+
+// The units a measured figure can carry.
+const UNITS = [
+  'ms|seconds|minutes|hours|days|weeks|months|years',
+  'kg|km|mb|gb|tb',
+  'users|customers|people|respondents|companies|countries',
+].join('|');
 
 // Figures a reader can check: percentages, amounts, scaled and grouped numbers, decimals with units.
 const FIGURES = [
@@ -45,7 +56,7 @@ const FIGURES = [
   /\b\d+(?:[.,]\d+)?\s?(?:million|billion|trillion|thousand)\b/gi,
   /\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b/g,
   /\b\d+(?:\.\d+)?\s?(?:x|times)\b/gi,
-  /\b\d+(?:\.\d+)?\s?(?:ms|seconds|minutes|hours|days|weeks|months|years|kg|km|mb|gb|tb|users|customers|people|respondents|companies|countries)\b/gi,
+  new RegExp(`\\b\\d+(?:\\.\\d+)?\\s?(?:${UNITS})\\b`, 'gi'),
 ];
 
 /** Distinct figures in a text (overlapping matches of several patterns count once). */
@@ -96,7 +107,9 @@ function quotations(input: AuditInput): Signal {
       /(?:^|\s)[—–-]\s*[A-Z][\w.'’-]+/.test(q.text().trim().split('\n').pop() ?? '')
     );
   });
-  const seen = `${attributed.length} of ${plural(quotes.length, 'quotation')} attributed${quotes.length ? ` (e.g. ${quote($(quotes[0]).text(), 60)})` : ''}.`;
+  const seen =
+    `${attributed.length} of ${plural(quotes.length, 'quotation')} attributed` +
+    `${quotes.length ? ` (e.g. ${quote($(quotes[0]).text(), 60)})` : ''}.`;
   return attributed.length ? pass('quotations', seen) : warn('quotations', 0.5, seen);
 }
 
@@ -117,7 +130,9 @@ function sameAs(input: AuditInput): Signal {
       .flatMap((n) => [n.data.sameAs].flat())
       .filter((u): u is string => typeof u === 'string' && /^https?:\/\//i.test(u)),
   );
-  const seen = `${plural(profiles.size, 'sameAs profile')} on ${entities.map((n) => n.types[0]).join(', ')}${profiles.size ? ` (${[...new Set([...profiles].map(hostOf))].slice(0, 3).join(', ')})` : ''}.`;
+  const seen =
+    `${plural(profiles.size, 'sameAs profile')} on ${entities.map((n) => n.types[0]).join(', ')}` +
+    `${profiles.size ? ` (${[...new Set([...profiles].map(hostOf))].slice(0, 3).join(', ')})` : ''}.`;
   return profiles.size >= 2
     ? pass('same_as', seen)
     : profiles.size === 1

@@ -7,7 +7,9 @@ function wordCount(input: AuditInput): Signal {
   const { page } = input;
   const target = page.kind === 'article' ? 600 : 300;
   const n = page.mainWords;
-  const seen = `${n} words in the main content (target ${target} for ${page.kind === 'article' ? 'an article' : page.kind === 'page' ? 'a page' : `a ${page.kind} page`}).`;
+  const seen =
+    `${n} words in the main content (target ${target} ` +
+    `for ${page.kind === 'article' ? 'an article' : page.kind === 'page' ? 'a page' : `a ${page.kind} page`}).`;
   return n < 50 ? fail('word_count', seen) : graded('word_count', Math.min(1, n / target), seen);
 }
 
@@ -37,14 +39,18 @@ function readability(input: AuditInput): Signal {
   if (english) {
     const perWord = ws.reduce((n, w) => n + syllables(w), 0) / ws.length;
     const flesch = 206.835 - 1.015 * perSentence - 84.6 * perWord;
-    const seen = `Flesch reading ease ${flesch.toFixed(0)}, ${perSentence.toFixed(1)} words per sentence (${plural(sentences.length, 'sentence')}).`;
+    const seen =
+      `Flesch reading ease ${flesch.toFixed(0)}, ${perSentence.toFixed(1)} words per sentence ` +
+      `(${plural(sentences.length, 'sentence')}).`;
     return flesch >= 50
       ? pass('readability', seen)
       : flesch < 30
         ? fail('readability', seen)
         : warn('readability', 0.3 + (0.6 * (flesch - 30)) / 20, seen);
   }
-  const seen = `${perSentence.toFixed(1)} words per sentence (${plural(sentences.length, 'sentence')}; language ${page.lang}).`;
+  const seen =
+    `${perSentence.toFixed(1)} words per sentence (${plural(sentences.length, 'sentence')}; ` +
+    `language ${page.lang}).`;
   return perSentence <= 20
     ? pass('readability', seen)
     : perSentence > 28
@@ -72,7 +78,9 @@ function questionHeadings(input: AuditInput): Signal {
   const subs = input.page.headings.filter((h) => h.level >= 2 && h.level <= 4 && h.text);
   if (subs.length < 2) return na('question_headings', `${plural(subs.length, 'subheading')}: too few to judge.`);
   const qs = subs.filter((h) => h.text.endsWith('?') || QUESTION_START.test(h.text));
-  const seen = `${qs.length} of ${plural(subs.length, 'subheading')} phrased as questions${qs.length ? ` (e.g. ${quote(qs[0].text, 60)})` : ''}.`;
+  const seen =
+    `${qs.length} of ${plural(subs.length, 'subheading')} phrased as ` +
+    `questions${qs.length ? ` (e.g. ${quote(qs[0].text, 60)})` : ''}.`;
   return qs.length >= 2 || qs.length / subs.length >= 0.25
     ? pass('question_headings', seen)
     : warn('question_headings', qs.length ? 0.6 : 0.25, seen);
@@ -88,8 +96,13 @@ function paragraphLength(input: AuditInput): Signal {
   return warn('paragraph_length', avg <= 120 ? 0.6 : 0.3, seen);
 }
 
-const SUMMARY =
-  /key takeaways?|summary|tl;?dr|in short|in brief|at a glance|the short answer|bottom line|highlights|in a nutshell|conclusion/i;
+const SUMMARY = new RegExp(
+  [
+    'key takeaways?|summary|tl;?dr|in short|in brief|at a glance|the short answer',
+    'bottom line|highlights|in a nutshell|conclusion',
+  ].join('|'),
+  'i',
+);
 
 function summary(input: AuditInput): Signal {
   const { page } = input;
@@ -104,8 +117,13 @@ function summary(input: AuditInput): Signal {
     : fail('summary', `No summary or key takeaways section in ${page.mainWords} words.`);
 }
 
-const GENERIC =
-  /^(click here|here|read more|more|learn more|this|link|this link|continue|go|details|more info|find out more|see more|read on)[.!…]*$/i;
+const GENERIC = new RegExp(
+  `^(${[
+    'click here|here|read more|more|learn more|this|link|this link|continue|go|details',
+    'more info|find out more|see more|read on',
+  ].join('|')})[.!…]*$`,
+  'i',
+);
 
 function descriptiveLinks(input: AuditInput): Signal {
   const texts = input.page.links.filter((l) => l.url).map((l) => l.text);
@@ -113,7 +131,9 @@ function descriptiveLinks(input: AuditInput): Signal {
   const generic = texts.filter((t) => t === '' || GENERIC.test(t));
   const ratio = generic.length / texts.length;
   const examples = [...new Set(generic.map((t) => (t ? `"${t}"` : '(no text)')))].slice(0, 3).join(', ');
-  const seen = `${generic.length} of ${plural(texts.length, 'link')} use generic or empty text${generic.length ? ` (${examples})` : ''}.`;
+  const seen =
+    `${generic.length} of ${plural(texts.length, 'link')} use generic or empty ` +
+    `text${generic.length ? ` (${examples})` : ''}.`;
   return ratio <= 0.1
     ? pass('descriptive_links', seen)
     : ratio > 0.3

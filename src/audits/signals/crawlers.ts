@@ -27,7 +27,8 @@ function robotsRules(key: SignalKey, bots: string[], input: AuditInput, note = '
     return warn(
       key,
       0.5,
-      `robots.txt could not be read (${why}); crawlers that follow RFC 9309 treat the whole site as disallowed until it answers.`,
+      `robots.txt could not be read (${why}); crawlers that follow RFC 9309 treat the whole site as disallowed ` +
+        `until it answers.`,
     );
   }
   const parsed = robotsOf(input.site, page);
@@ -72,7 +73,9 @@ function robotsTxt(input: AuditInput): Signal {
   const lines = robots.body.split(/\r?\n/);
   const groups = lines.filter((l) => /^\s*user-agent\s*:/i.test(l)).length;
   const sitemaps = input.site.sitemapsDeclared.length;
-  const summary = `/robots.txt found (${plural(lines.length, 'line')}, ${plural(groups, 'user-agent line')}, ${plural(sitemaps, 'Sitemap line')}).`;
+  const summary =
+    `/robots.txt found (${plural(lines.length, 'line')}, ${plural(groups, 'user-agent line')}, ` +
+    `${plural(sitemaps, 'Sitemap line')}).`;
   if (groups === 0)
     return warn('robots_txt', 0.5, `${summary} It has no User-agent groups, so its rules apply to nobody.`);
   return sitemaps ? pass('robots_txt', summary) : warn('robots_txt', 0.8, `${summary} It does not point to a sitemap.`);
@@ -122,7 +125,11 @@ function llmsTxt(input: AuditInput): Signal {
   const sections = lines.filter((l) => /^##\s+\S/.test(l)).length;
   const links = lines.filter((l) => /^\s*[-*]\s*\[[^\]]+\]\([^)\s]+\)/.test(l)).length;
   const score = (h1 ? 0.4 : 0) + (summary ? 0.2 : 0) + (sections > 0 && links > 0 ? 0.4 : 0);
-  const seen = `/llms.txt found (${f.body.length} bytes): ${h1 ? `H1 ${JSON.stringify(firstLine.slice(2).trim())}` : 'no H1 title on the first line'}, ${summary ? 'a > summary' : 'no > summary'}, ${plural(sections, '## section')}, ${plural(links, 'Markdown link')}.`;
+  const seen =
+    `/llms.txt found (${f.body.length} bytes): ` +
+    `${h1 ? `H1 ${JSON.stringify(firstLine.slice(2).trim())}` : 'no H1 title on the first line'}, ` +
+    `${summary ? 'a > summary' : 'no > summary'}, ${plural(sections, '## section')}, ` +
+    `${plural(links, 'Markdown link')}.`;
   return score >= 1 ? pass('llms_txt', seen) : warn('llms_txt', Math.max(score, 0.3), seen);
 }
 
@@ -156,7 +163,9 @@ function sitemap(input: AuditInput): Signal {
   if (!/<urlset[\s>]/i.test(s.body))
     return warn('sitemap', 0.3, `${where} is not an XML sitemap (no <urlset> or <sitemapindex>).`);
   const listed = locs.map(normalise).includes(normalise(input.page.url.href));
-  const seen = `Sitemap at ${where} lists ${plural(locs.length, 'URL')}, ${listed ? 'including this page' : 'but not this page'}.${pointer}`;
+  const seen =
+    `Sitemap at ${where} lists ${plural(locs.length, 'URL')}, ` +
+    `${listed ? 'including this page' : 'but not this page'}.${pointer}`;
   return graded('sitemap', (listed ? 1 : 0.6) - (pointer ? 0.2 : 0), seen);
 }
 

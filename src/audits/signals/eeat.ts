@@ -52,7 +52,8 @@ function authorSchema(input: AuditInput): Signal {
   if (full)
     return pass(
       'author_schema',
-      `JSON-LD author ${full['@type'] ?? 'object'} ${quote(String(full.name), 40)} with ${full.url ? 'url' : 'sameAs'}.`,
+      `JSON-LD author ${full['@type'] ?? 'object'} ${quote(String(full.name), 40)} with ` +
+        `${full.url ? 'url' : 'sameAs'}.`,
     );
   const named = objects.find((a) => a.name);
   if (named)
@@ -111,7 +112,13 @@ function dates(input: AuditInput): Signal {
     return pass('dates', `Machine-readable dates: ${labels}.`);
   }
   const visible = page.mainText.match(
-    /\b(?:published|updated|last (?:updated|modified)|posted)\b[^\n]{0,40}?\b(?:\d{4}|\d{1,2}\s+\w+\s+\d{4}|\w+\s+\d{1,2},?\s+\d{4})/i,
+    new RegExp(
+      [
+        '\\b(?:published|updated|last (?:updated|modified)|posted)\\b[^\\n]{0,40}?',
+        '\\b(?:\\d{4}|\\d{1,2}\\s+\\w+\\s+\\d{4}|\\w+\\s+\\d{1,2},?\\s+\\d{4})',
+      ].join(''),
+      'i',
+    ),
   )?.[0];
   if (visible) return warn('dates', 0.5, `Only a visible date (${quote(visible, 60)}), no machine-readable one.`);
   const header = input.fetch.headers['last-modified'];

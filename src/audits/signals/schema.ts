@@ -116,7 +116,8 @@ function typeFit(page: Page): Signal {
   if (!matches.length) {
     return fail(
       'json_ld_type_fit',
-      `This looks like a ${page.kind} page, but the JSON-LD has no ${expected.label} (found: ${found.slice(0, 5).join(', ')}).`,
+      `This looks like a ${page.kind} page, but the JSON-LD has no ${expected.label} (found: ` +
+        `${found.slice(0, 5).join(', ')}).`,
     );
   }
   // The best-filled node of the expected type counts.
@@ -160,19 +161,22 @@ function faqMarkup(page: Page): Signal {
     return warn(
       'faq_markup',
       0.5,
-      `FAQPage markup with ${plural(marked.length, 'question')}, but no visible questions on the page: markup must match visible content.`,
+      `FAQPage markup with ${plural(marked.length, 'question')}, but no visible questions on the page: markup ` +
+        `must match visible content.`,
     );
   }
   if (marked.length >= 2)
     return pass(
       'faq_markup',
-      `${plural(questions.length, 'visible question')}; FAQPage JSON-LD marks up ${plural(marked.length, 'question')} with answers.`,
+      `${plural(questions.length, 'visible question')}; FAQPage JSON-LD marks up ` +
+        `${plural(marked.length, 'question')} with answers.`,
     );
   if (faqNodes.length)
     return warn(
       'faq_markup',
       0.5,
-      `${plural(questions.length, 'visible question')}; FAQPage JSON-LD present but only ${plural(marked.length, 'complete question')} (name and acceptedAnswer).`,
+      `${plural(questions.length, 'visible question')}; FAQPage JSON-LD present but only ` +
+        `${plural(marked.length, 'complete question')} (name and acceptedAnswer).`,
     );
   const native = page.$('details > summary, dl > dt').length;
   if (native >= 2)

@@ -105,7 +105,9 @@ function altText(input: AuditInput): Signal {
     );
   }
   const ratio = described.length / judged;
-  const seen = `${described.length} of ${plural(judged, 'image')} have alt text${emptyAlt ? ` (${emptyAlt} more marked decorative)` : ''}${
+  const seen = `${described.length} of ${plural(judged, 'image')} have alt text${
+    emptyAlt ? ` (${emptyAlt} more marked decorative)` : ''
+  }${
     missing.length
       ? `; missing on ${missing
           .slice(0, 3)
@@ -133,7 +135,9 @@ function semanticHtml(input: AuditInput): Signal {
 function internalLinks(input: AuditInput): Signal {
   const targets = new Set(input.page.links.filter((l) => l.internal).map((l) => `${l.url!.pathname}${l.url!.search}`));
   const n = targets.size;
-  const seen = `${plural(n, 'distinct internal link target')}${n ? ` (e.g. ${[...targets].slice(0, 3).join(', ')})` : ''}.`;
+  const seen = `${plural(n, 'distinct internal link target')}${
+    n ? ` (e.g. ${[...targets].slice(0, 3).join(', ')})` : ''
+  }.`;
   return n >= 3
     ? pass('internal_links', seen)
     : n === 0

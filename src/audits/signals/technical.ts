@@ -20,11 +20,13 @@ function serverRendered(input: AuditInput): Signal {
     return warn(
       'server_rendered_text',
       0.5,
-      `Only ${n} words of text in the HTML as served (${scripts}); check that the main content is not built by JavaScript.`,
+      `Only ${n} words of text in the HTML as served (${scripts}); check that the main content is not built by ` +
+        `JavaScript.`,
     );
   return fail(
     'server_rendered_text',
-    `Only ${plural(n, 'word')} of text in the HTML as served (${scripts}): the content is built in the browser by JavaScript, which most AI crawlers do not run.`,
+    `Only ${plural(n, 'word')} of text in the HTML as served (${scripts}): the content is built in the browser ` +
+      `by JavaScript, which most AI crawlers do not run.`,
   );
 }
 
@@ -66,7 +68,8 @@ function mixedContent(input: AuditInput): Signal {
     return na('mixed_content', 'The page is served over HTTP; mixed content only concerns HTTPS pages.');
   const $ = page.$;
   const active = $(
-    'script[src^="http:" i], iframe[src^="http:" i], link[rel~="stylesheet"][href^="http:" i], object[data^="http:" i], embed[src^="http:" i]',
+    'script[src^="http:" i], iframe[src^="http:" i], link[rel~="stylesheet"][href^="http:" i], ' +
+      'object[data^="http:" i], embed[src^="http:" i]',
   ).length;
   const passive = $('img[src^="http:" i], video[src^="http:" i], audio[src^="http:" i], source[src^="http:" i]').length;
   if (active)

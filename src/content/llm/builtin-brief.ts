@@ -24,12 +24,16 @@ export function plan(f: Facts): Section[] {
     {
       key: 'answer',
       heading: 'The short answer',
-      covers: `Answer "${f.prompt}" in two or three sentences, naming ${f.brand} and the situations it fits best, before any detail.`,
+      covers:
+        `Answer "${f.prompt}" in two or three sentences, naming ${f.brand} and the situations it fits best, ` +
+        `before any detail.`,
     },
     {
       key: 'criteria',
       heading: 'What to look for',
-      covers: `The criteria that decide the choice for ${f.subject}: fit for the use case, total cost, time to set up, integrations, support and independent evidence.`,
+      covers:
+        `The criteria that decide the choice for ${f.subject}: fit for the use case, total cost, time to set up, ` +
+        `integrations, support and independent evidence.`,
     },
   ];
   if (f.contentType === 'how_to') {
@@ -43,7 +47,9 @@ export function plan(f: Facts): Section[] {
     sections.push({
       key: `option:${f.brand}`,
       heading: `${f.brand}`,
-      covers: `What ${f.brand} offers for ${f.subject}, with concrete, sourced facts: pricing model, standout capabilities, limits and who it suits.`,
+      covers:
+        `What ${f.brand} offers for ${f.subject}, with concrete, sourced facts: pricing model, standout ` +
+        `capabilities, limits and who it suits.`,
     });
   }
   if (f.contentType === 'listicle' || f.contentType === 'comparison' || f.contentType === 'review') {
@@ -51,7 +57,9 @@ export function plan(f: Facts): Section[] {
       sections.push({
         key: `option:${r.name}`,
         heading: r.name,
-        covers: `${r.name} is named in ${r.named} of ${f.answers} tracked answers to this question; describe it fairly: strengths, limits and who it suits.`,
+        covers:
+          `${r.name} is named in ${r.named} of ${f.answers} tracked answers to this question; describe it fairly: ` +
+          `strengths, limits and who it suits.`,
       });
     }
     if (names.length > 1) {
@@ -107,9 +115,15 @@ export function callToAction(f: Facts): string {
       ? `the editors of ${andList(f.sources.slice(0, 3).map((s) => s.domain))}`
       : 'the publications that cover this question';
     const rivals = f.rivals.length ? ` alongside ${andList(f.rivals.slice(0, 3).map((r) => r.name))}` : '';
-    return `Offer this piece, or the facts behind it, to ${editors} and ask for ${f.brand} to be included${rivals}, with a link to ${f.domain ?? `${f.brand}'s site`}.`;
+    return (
+      `Offer this piece, or the facts behind it, to ${editors} and ask for ${f.brand} to be included${rivals}, ` +
+      `with a link to ${f.domain ?? `${f.brand}'s site`}.`
+    );
   }
-  return `Invite readers who need ${f.subject} to try ${f.brand} for themselves${site}: a free trial, demo or pricing page, linked from the comparison and from the closing paragraph.`;
+  return (
+    `Invite readers who need ${f.subject} to try ${f.brand} for themselves${site}: a free trial, demo or pricing ` +
+    `page, linked from the comparison and from the closing paragraph.`
+  );
 }
 
 const ARTICLE_LABEL: Record<string, string> = {
@@ -128,22 +142,29 @@ const ARTICLE_LABEL: Record<string, string> = {
 export function competitorInsights(f: Facts): string {
   const parts: string[] = [];
   parts.push(
-    `Over the last 30 days, ${f.answers} AI answers were tracked for "${f.prompt}"; ${f.gapAnswers} of them name or cite a competitor and not ${f.brand}.`,
+    `Over the last 30 days, ${f.answers} AI answers were tracked for "${f.prompt}"; ${f.gapAnswers} of them ` +
+      `name or cite a competitor and not ${f.brand}.`,
   );
   if (f.rivals.length) {
     parts.push(
-      `${f.rivals.map((r) => `${r.name} is named in ${r.named} and cited in ${r.cited} (visibility score ${r.visibility_score})`).join('; ')}.`,
+      `${f.rivals
+        .map((r) => `${r.name} is named in ${r.named} and cited in ${r.cited} (visibility score ${r.visibility_score})`)
+        .join('; ')}.`,
     );
   }
   parts.push(`${f.brand} is named in ${f.brandNamed} and cited in ${f.brandCited} (visibility score ${f.brandScore}).`);
   if (f.sources.length) {
     parts.push(
-      `The third-party sources engines cite most are ${andList(f.sources.slice(0, 4).map((s) => `${s.domain} (${s.category}, ${s.answers} answers)`))}.`,
+      `The third-party sources engines cite most are ${andList(
+        f.sources.slice(0, 4).map((s) => `${s.domain} (${s.category}, ${s.answers} answers)`),
+      )}.`,
     );
   }
   if (f.competitorPages.length) {
     parts.push(
-      `Competitors' own pages cited: ${andList(f.competitorPages.slice(0, 3).map((p) => (p.title ? `"${p.title}" (${p.domain})` : p.url)))}.`,
+      `Competitors' own pages cited: ${andList(
+        f.competitorPages.slice(0, 3).map((p) => (p.title ? `"${p.title}" (${p.domain})` : p.url)),
+      )}.`,
     );
   }
   const types = new Map<string, number>();
@@ -155,7 +176,8 @@ export function competitorInsights(f: Facts): string {
     .map(([t]) => ARTICLE_LABEL[t] ?? t);
   if (top.length)
     parts.push(
-      `The cited pages are mostly ${andList(top)}, so a ${f.contentType.replace('_', '-')} piece matches what engines already use.`,
+      `The cited pages are mostly ${andList(top)}, so a ${f.contentType.replace('_', '-')} piece matches what ` +
+        `engines already use.`,
     );
   return parts.join(' ');
 }

@@ -45,9 +45,14 @@ function section(key: string, f: Facts): string {
       p(
         `There is no single right answer to “${esc(f.prompt)}” for every team. ${
           rivals.length
-            ? `The ${rivals.length === 1 ? 'name that comes up most often for this question is' : 'names that come up most often for this question are'} ${esc(andList(rivals))}; ${esc(f.brand)} is an option too.`
+            ? `The ${
+                rivals.length === 1
+                  ? 'name that comes up most often for this question is'
+                  : 'names that come up most often for this question are'
+              } ${esc(andList(rivals))}; ${esc(f.brand)} is an option too.`
             : `${esc(f.brand)} is one of the options.`
-        } Choose on fit for your use case, total cost and time to set up, and check independent reviews before you commit.`,
+        } Choose on fit for your use case, total cost and time to set up, and check independent reviews ` +
+          `before you commit.`,
       ),
       note(`State in one sentence who ${f.brand} is best for, with one concrete fact that proves it.`),
     ].join('\n');
@@ -72,7 +77,8 @@ function section(key: string, f: Facts): string {
     return [
       p(`${esc(f.brand)}${siteLink(f)} is one of the options for ${esc(f.subject)}.`),
       note(
-        `Add what ${f.brand} offers for ${f.subject}: pricing model, two or three standout capabilities, honest limits and the kind of team it suits, each with a source or figure.`,
+        `Add what ${f.brand} offers for ${f.subject}: pricing model, two or three standout capabilities, honest ` +
+          `limits and the kind of team it suits, each with a source or figure.`,
       ),
     ].join('\n');
   }
@@ -81,10 +87,12 @@ function section(key: string, f: Facts): string {
     if (!r) return '';
     return [
       p(
-        `${esc(r.name)} comes up in ${r.named} of the ${f.answers} AI answers we tracked for this question${r.cited ? `, and its pages are cited in ${r.cited}` : ''}.`,
+        `${esc(r.name)} comes up in ${r.named} of the ${f.answers} AI answers we tracked for this ` +
+          `question${r.cited ? `, and its pages are cited in ${r.cited}` : ''}.`,
       ),
       note(
-        `Describe ${r.name} fairly from its current website and independent reviews: strengths, limits and who it suits.`,
+        `Describe ${r.name} fairly from its current website and independent reviews: strengths, limits and ` +
+          `who it suits.`,
       ),
     ].join('\n');
   }
@@ -99,7 +107,8 @@ function section(key: string, f: Facts): string {
     );
     return [
       note("Fill each cell from the vendors' current pricing and documentation pages, and date the table."),
-      `<table>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`,
+      `<table>\n<thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>\n<tbody>\n` +
+        `${rows.join('\n')}\n</tbody>\n</table>`,
     ].join('\n');
   }
   if (key === 'sources') {
@@ -119,7 +128,8 @@ function section(key: string, f: Facts): string {
   if (key === 'next') {
     return f.type === 'owned' && f.domain
       ? p(
-          `Want to see whether ${esc(f.brand)} fits? ${link(`https://${f.domain}`, `Visit ${f.domain}`)} to start a trial, book a demo or compare plans.`,
+          `Want to see whether ${esc(f.brand)} fits? ${link(`https://${f.domain}`, `Visit ${f.domain}`)} to ` +
+            `start a trial, book a demo or compare plans.`,
         )
       : p(`Learn more about ${esc(f.brand)}${f.domain ? ` at ${link(`https://${f.domain}`, f.domain)}` : ''}.`);
   }
@@ -135,19 +145,27 @@ export function faqs(f: Facts): { question: string; answer: string }[] {
       question: QUESTION.test(f.prompt)
         ? `${clip(capitalize(f.prompt.replace(/[?!.]+$/, '')), 290)}?`
         : clip(`Which ${f.subject} is best?`, 300),
-      answer: `It depends on your use case and budget. ${f.rivals.length ? `The options that come up most often are ${andList(names(f))}. ` : ''}Compare them on fit, total cost, setup time, integrations and support, and check independent reviews${f.sources.length ? ` such as ${andList(sourceNames(f))}` : ''}.`,
+      answer: `It depends on your use case and budget. ${
+        f.rivals.length ? `The options that come up most often are ${andList(names(f))}. ` : ''
+      }Compare them on fit, total cost, setup time, integrations and support, and check independent reviews${
+        f.sources.length ? ` such as ${andList(sourceNames(f))}` : ''
+      }.`,
     },
   ];
   if (f.rivals.length) {
     list.push({
       question: `How does ${f.brand} compare with ${f.rivals[0].name}?`,
-      answer: `Both are options for ${f.subject}. Set them side by side on the same criteria (fit, total cost, setup time, integrations, support); the better choice depends on your use case, your budget and the tools you already use.`,
+      answer:
+        `Both are options for ${f.subject}. Set them side by side on the same criteria (fit, total cost, setup ` +
+        `time, integrations, support); the better choice depends on your use case, your budget and the tools you ` +
+        `already use.`,
     });
   }
   list.push({
     question: 'What matters most when choosing?',
     answer:
-      'Fit for your use case, the total cost of the plan you will actually need, time to set up, integrations with the tools you already use, support, and what independent reviewers say.',
+      'Fit for your use case, the total cost of the plan you will actually need, time to set up, integrations ' +
+      'with the tools you already use, support, and what independent reviewers say.',
   });
   if (f.sources.length) {
     list.push({
@@ -163,7 +181,8 @@ function keyTakeaways(f: Facts): string[] {
   if (f.rivals.length) list.push(`${andList(names(f))} are the options that come up most often for this question.`);
   if (f.sources.length)
     list.push(
-      `Independent sources such as ${andList(sourceNames(f))} shape which options get recommended: check them before deciding.`,
+      `Independent sources such as ${andList(sourceNames(f))} shape which options get recommended: check them ` +
+        `before deciding.`,
     );
   list.push(
     `${f.brand} is worth a look${f.domain ? ` at ${f.domain}` : ''}: judge it on the same criteria as the rest.`,
@@ -189,7 +208,8 @@ export function builtinDraft(input: GenerationInput, brief: Brief): DraftBody {
     metaTitle: clip(title, 60),
     metaDescription: clip(
       f.rivals.length
-        ? `${topicTitle(f)}: how ${andList(names(f))} compare on fit, cost, setup, integrations and support, with answers to common questions.`
+        ? `${topicTitle(f)}: how ${andList(names(f))} compare on fit, cost, setup, integrations and support, with ` +
+            `answers to common questions.`
         : `${topicTitle(f)}: what to look for, where ${f.brand} fits, and answers to common questions.`,
       155,
     ),

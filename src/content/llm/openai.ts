@@ -18,9 +18,11 @@ export class GenerationError extends Error {
   }
 }
 
-const SYSTEM = `You are a content strategist who writes for brands that want to be recommended by AI assistants.
+const SYSTEM =
+  `You are a content strategist who writes for brands that want to be recommended by AI assistants.
 Use only the facts given in the request. Never invent product facts (prices, features, customers, figures):
-where one is needed and not given, write a short editor note in square brackets, e.g. [Editor: add the price of the starter plan].
+where one is needed and not given, write a short editor note in square brackets, ` +
+  `e.g. [Editor: add the price of the starter plan].
 Answer with exactly one JSON object that matches the JSON Schema given, and nothing else.`;
 
 /** The tracking facts the model may use, as compact JSON. */
@@ -55,8 +57,14 @@ export function briefMessages(input: GenerationInput): ChatMessage[] {
     { role: 'system', content: SYSTEM },
     {
       role: 'user',
-      content: `Write a content brief for a piece that makes AI assistants mention ${input.brand.name} when people ask the prompt below.
-${input.opportunity.type === 'earned' ? 'This is an earned opportunity: the piece is meant for the third-party sources the assistants cite.' : "This is an owned opportunity: the piece will be published on the brand's own site."}
+      content:
+        `Write a content brief for a piece that makes AI assistants mention ${input.brand.name} ` +
+        `when people ask the prompt below.
+${
+  input.opportunity.type === 'earned'
+    ? 'This is an earned opportunity: the piece is meant for the third-party sources the assistants cite.'
+    : "This is an owned opportunity: the piece will be published on the brand's own site."
+}
 Each outline item is "Heading — what the section covers". targetKeywords come from the keywords given.
 JSON Schema: ${JSON.stringify(z.toJSONSchema(Brief))}
 Facts: ${factsMessage(input)}`,
@@ -69,7 +77,9 @@ export function draftMessages(input: GenerationInput, brief: Brief): ChatMessage
     { role: 'system', content: SYSTEM },
     {
       role: 'user',
-      content: `Write the full draft that follows this brief, section by section. contentHtml is the article body as HTML
+      content:
+        'Write the full draft that follows this brief, section by section. ' +
+        `contentHtml is the article body as HTML
 (h1, h2, h3, p, ul, ol, table, a); faqs are the questions answered in it; slug is lower-case words joined by dashes.
 JSON Schema: ${JSON.stringify(z.toJSONSchema(DraftBody))}
 Brief: ${JSON.stringify(brief)}

@@ -1,7 +1,8 @@
 // Perplexity through the Sonar chat completions API (OpenAI-compatible).
 // Request: POST {base}/chat/completions {model, messages, web_search_options: {user_location}}.
 // Answer: choices[0].message.content (with [1]-style markers), `search_results`
-// [{title, url, date}] and the older `citations` [url] (https://docs.perplexity.ai/api-reference/chat-completions-post).
+// [{title, url, date}] and the older `citations` [url]
+// (https://docs.perplexity.ai/api-reference/chat-completions-post).
 // search_results carries titles, so it is preferred; citations stands in when it is absent.
 // The response lists the results of its searches, never the queries it ran: searchQueries is null.
 import { requestJson } from './http.ts';

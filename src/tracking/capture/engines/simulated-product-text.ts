@@ -55,14 +55,17 @@ interface Item {
 }
 
 const INTROS = [
-  'There is no single best choice for "{p}": fit and conditions matter as much as the brand. These are the {noun} that come up most often in reviews and hiker forums.',
+  'There is no single best choice for "{p}": fit and conditions matter as much as the brand. These are the ' +
+    '{noun} that come up most often in reviews and hiker forums.',
   'Based on recent reviews and owner reports, these are the {noun} most worth a look in {y}.',
   'Here is a short list of {noun} that reviewers keep recommending, with what each does well and where it falls short.',
   'It depends on how and where you will use them, but a few {noun} stand out.',
 ];
 const COFFEE_INTROS = [
-  'The best espresso beans are the ones that suit your machine and grinder, but a few roasters come up again and again.',
-  'For home espresso, freshness and roast level matter more than the name on the bag. That said, these are frequently recommended:',
+  'The best espresso beans are the ones that suit your machine and grinder, but a few roasters come up ' +
+    'again and again.',
+  'For home espresso, freshness and roast level matter more than the name on the bag. That said, these are ' +
+    'frequently recommended:',
   'Reviewers and home baristas tend to agree on a handful of espresso beans in {y}.',
 ];
 const CLOSINGS = [
@@ -137,7 +140,8 @@ export function productText(c: Ctx, kind: ProductKind, named: Entity[], tones: T
     const rest = items.filter((x) => x !== a && x !== b);
     if (rest.length) parts.push(`Also worth comparing: ${rest.map((x) => x.name).join(', ')}.`);
     parts.push(
-      `**Verdict:** choose ${a.plain} if ${pick(r, kind.verdict[0])} matters most; ${b.plain} if you want ${pick(r, kind.verdict[1])}.`,
+      `**Verdict:** choose ${a.plain} if ${pick(r, kind.verdict[0])} matters most; ${b.plain} if you ` +
+        `want ${pick(r, kind.verdict[1])}.`,
     );
     closing();
     return finish(parts);

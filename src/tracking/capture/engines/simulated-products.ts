@@ -104,8 +104,10 @@ const BOOTS: ProductKind = {
   ],
   otherLines: ['Summit Pro', 'Trekker II', 'Scree Mid', 'Canyon Low'],
   advice: [
-    '- **Fit first:** try boots on in the afternoon, with the socks you hike in; a thumb-width of room at the toe is about right.',
-    '- **Waterproofing:** a membrane keeps water out but breathes less; in hot, dry climates a non-waterproof boot is often more comfortable.',
+    '- **Fit first:** try boots on in the afternoon, with the socks you hike in; a thumb-width of room at the ' +
+      'toe is about right.',
+    '- **Waterproofing:** a membrane keeps water out but breathes less; in hot, dry climates a non-waterproof ' +
+      'boot is often more comfortable.',
     '- **Weight:** every gram on your feet counts several times over on a long day.',
     '- **Break-in:** leather boots need a few short walks before a long trip; synthetic ones are ready sooner.',
     '- **Wide feet:** look for models sold in a real wide (2E) width rather than sizing up.',
@@ -182,7 +184,8 @@ const PACKS: ProductKind = {
   ],
   otherLines: ['Arc 45', 'Flight 30', 'Circuit 62', 'Lite 40'],
   advice: [
-    '- **Base weight:** an ultralight pack only makes sense if the rest of your kit is light; most frameless packs top out around 25 lb.',
+    '- **Base weight:** an ultralight pack only makes sense if the rest of your kit is light; most frameless ' +
+      'packs top out around 25 lb.',
     '- **Torso length:** measure it; a pack in the wrong size rides badly whatever its hip belt.',
     '- **Volume:** 40-55 litres suits most thru-hikes with resupplies every 4-6 days.',
     '- **Fabric:** laminated fabrics shed water but cost more; nylon is cheaper and tougher.',
@@ -261,10 +264,12 @@ const ESPRESSO: ProductKind = {
   ],
   otherLines: ['House Espresso', 'Dark Roast No. 5', 'Sumatra Mandheling', 'Morning Blend'],
   advice: [
-    '- **Roast date:** buy beans roasted within the last two to four weeks; espresso tastes best a week or so after roasting.',
+    '- **Roast date:** buy beans roasted within the last two to four weeks; espresso tastes best a week or so ' +
+      'after roasting.',
     '- **Roast level:** medium to medium-dark roasts are easier to extract on home machines than light roasts.',
     '- **Grinder:** a capable burr grinder matters more than the beans; pre-ground coffee goes stale within days.',
-    '- **Origin:** Brazilian and Colombian beans give chocolate and nut notes; Ethiopian beans are brighter and fruitier.',
+    '- **Origin:** Brazilian and Colombian beans give chocolate and nut notes; Ethiopian beans are brighter ' +
+      'and fruitier.',
   ],
   pages: {
     editorial: [

@@ -152,7 +152,9 @@ function thirdParty(c: Ctx, cat: string, e: Entity): CitationInput {
         };
       if (k < 0.7)
         return {
-          url: `https://${host}/${y}/${int(r, 1, 12)}/${int(r, 1, 28)}/${es}-raises-series-${pick(r, ['a', 'b', 'c'])}/`,
+          url:
+            `https://${host}/${y}/${int(r, 1, 12)}/${int(r, 1, 28)}/${es}-raises-series-` +
+            `${pick(r, ['a', 'b', 'c'])}/`,
           title: `${e.name} raises $${int(r, 8, 120)}M to expand its ${c.topic} platform`,
         };
       return {
@@ -294,7 +296,8 @@ const INTROS = [
   'There is no single best answer to "{p}": it depends on team size, budget and the integrations you need.',
   'Here is a quick overview of the strongest choices for {t} right now.',
   'Based on recent reviews and user discussions, these are the {t} options most worth considering in {y}.',
-  'Short answer: it depends on what you value most. Below are the names that reviewers and users mention most often for {t}.',
+  'Short answer: it depends on what you value most. Below are the names that reviewers and users mention most ' +
+    'often for {t}.',
 ];
 // [as a sentence after the name, as a list item after "**Name**:"]
 const DESCS: [string, string][] = [
@@ -336,7 +339,8 @@ const ADVICE = [
   '- **Trial:** shortlist two or three products and run a real pilot with your team.',
 ];
 const CLOSINGS = [
-  'Before committing, run a short trial with two or three of these and compare onboarding time, pricing at your expected scale and the quality of support.',
+  'Before committing, run a short trial with two or three of these and compare onboarding time, pricing at your ' +
+    'expected scale and the quality of support.',
   'Pricing and feature sets change often, so check the latest plans and recent user reviews before you decide.',
   'If you share more about your team size and budget, I can narrow this down further.',
 ];
@@ -403,13 +407,15 @@ export function buildText(c: Ctx, named: Entity[], nCites: number): string {
   if (named.length >= 2 && r() < 0.5) {
     // a second mention of the leaders
     parts.push(
-      `**Bottom line:** ${named[0].name} is the safest default, while ${named[1].name} is worth a look if budget is the main constraint.`,
+      `**Bottom line:** ${named[0].name} is the safest default, while ${named[1].name} is worth a look if ` +
+        `budget is the main constraint.`,
     );
   } else if (named.length && r() < 0.25) {
     const e = pick(r, named);
     parts.push(
       e.domains.length && r() < 0.5
-        ? `You can compare plans directly at https://${e.domains[0]}/pricing before signing up.` // a bare URL: not a mention
+        ? // a bare URL: not a mention
+          `You can compare plans directly at https://${e.domains[0]}/pricing before signing up.`
         : `Overall, ${e.name} is the option most reviewers come back to.`,
     );
   }
@@ -531,11 +537,21 @@ export function buildShopping(
       review_count: r() < 0.9 ? reviews : group(reviews, ','),
     });
     lines.push(
-      `${pos}. **${title}**: ${priceString(cents, cur)} at ${merchant}, rated ${rating}/5 (${group(reviews, ',')} reviews).`,
+      `${pos}. **${title}**: ${priceString(cents, cur)} at ${merchant}, rated ${rating}/5 ` +
+        `(${group(reviews, ',')} reviews).`,
     );
   }
   const text =
-    `${fillIn(pick(r, ['Here are some popular picks for {t}:', 'Top-rated options for {t} right now:', kind ? `These ${kind.noun} stand out on price and reviews:` : 'These {t} products stand out on price and reviews:']), c)}\n\n${lines.join('\n')}\n\n` +
+    `${fillIn(
+      pick(r, [
+        'Here are some popular picks for {t}:',
+        'Top-rated options for {t} right now:',
+        kind
+          ? `These ${kind.noun} stand out on price and reviews:`
+          : 'These {t} products stand out on price and reviews:',
+      ]),
+      c,
+    )}\n\n${lines.join('\n')}\n\n` +
     'Prices and availability change frequently, so check the retailer for current deals and shipping times.';
   return { text: pad(text), products };
 }
