@@ -260,6 +260,7 @@ test('live: failed captures are reported with their reason and never stored, so 
       platform: 'chatgpt',
       region: 'US',
       sample: 0,
+      reason: 'fixed',
       error:
         'OpenAI answered HTTP 500: The server had an error while processing your request. Sorry about that! (after 2 attempts)',
     },
@@ -335,6 +336,7 @@ test('answerscope jobs run track-prompts prints the summary', async (t) => {
     date: DAY,
     engine: 'simulated',
     planned: 2,
+    by_reason: { fixed: 2 },
     answers: 2,
     skipped: 0,
     no_answer: 0,
