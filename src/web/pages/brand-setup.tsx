@@ -259,7 +259,7 @@ export function BrandSetupPage(p: PageProps) {
             hint="Region codes separated by commas, e.g. US, GB: each prompt is asked in each."
           />
         </div>
-        <form class="grid-form" onSubmit={saveSamples} aria-label="Samples a day">
+        <form class="grid-form" onSubmit={saveSamples}>
           <Field
             id="setup-samples"
             label="Samples a day"
