@@ -7,7 +7,7 @@ import { operation } from './registry.ts';
 import { brandId, commaList, isMissing } from './params.ts';
 import { badRequest } from '../errors.ts';
 import { isoDay } from '../instant.ts';
-import { planSlots, type SampleReason, type Slot } from '../tracking/capture/plan.ts';
+import { countByReason, planSlots, type Slot } from '../tracking/capture/plan.ts';
 import { chosenSetup, estimate } from '../tracking/capture/prices.ts';
 import { samplingOf } from '../tenancy/brand-sampling.ts';
 import type { Sampling } from '../tenancy/workspace-fields.ts';
@@ -94,12 +94,8 @@ const Estimate = z.object({
 /** Captures a day per platform, and per reason, of planned slots. */
 function perDayOf(slots: Slot[]) {
   const perDay = new Map<Platform, number>();
-  const byReason: Partial<Record<SampleReason, number>> = {};
-  for (const s of slots) {
-    perDay.set(s.platform, (perDay.get(s.platform) ?? 0) + 1);
-    byReason[s.reason] = (byReason[s.reason] ?? 0) + 1;
-  }
-  return { perDay, byReason };
+  for (const s of slots) perDay.set(s.platform, (perDay.get(s.platform) ?? 0) + 1);
+  return { perDay, byReason: countByReason(slots) };
 }
 
 const platformList = commaList('platforms').transform((list, ctx) => {

@@ -8,7 +8,7 @@ import type { Postgres } from '../../stores/postgres.ts';
 import { ApiError } from '../../errors.ts';
 import { DAY_MS, isoDay } from '../../instant.ts';
 import { runCapture, type CaptureContext } from './capture.ts';
-import { planSlots, type SampleReason, type Sampler } from './plan.ts';
+import { countByReason, planSlots, type SampleReason, type Sampler } from './plan.ts';
 import { runRows } from './runs.ts';
 
 /** The daily capture's hour (UTC): the track-prompts job runs at 05:00. */
@@ -108,9 +108,7 @@ export async function captureProgress(
   return {
     day,
     planned: slots.length,
-    by_reason: Object.fromEntries(
-      [...new Set(slots.map((x) => x.reason))].map((r) => [r, slots.filter((x) => x.reason === r).length]),
-    ),
+    by_reason: countByReason(slots),
     answered: count('succeeded'),
     failed: count('failed'),
     not_configured: count('not_configured'),

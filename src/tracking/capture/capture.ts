@@ -14,7 +14,7 @@ import type { Stores } from '../../stores/index.ts';
 import { UserError } from '../../errors.ts';
 import { brandById } from '../../tenancy/brands.ts';
 import { latestCollectedAt, validateAnswer } from '../ingest/answer-schema.ts';
-import { planSlots, type SampleReason, type Sampler, type Slot } from './plan.ts';
+import { countByReason, planSlots, type SampleReason, type Sampler, type Slot } from './plan.ts';
 import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type Claim } from './runs.ts';
 import { AnswerSink } from './sink.ts';
 import { liveEngines, PROVIDERS, providerOf, simulatedEngines, type Engines } from './engines/registry.ts';
@@ -147,7 +147,7 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
     date: args.date,
     engine: engines.kind,
     planned: slots.length,
-    by_reason: countBy(slots, (s) => s.reason),
+    by_reason: countByReason(slots),
     answers: sink.stored,
     skipped: slots.length - open.length,
     no_answer: 0,
@@ -266,10 +266,4 @@ function groupBy<T, K>(list: T[], key: (t: T) => K): Map<K, T[]> {
     else m.set(k, [t]);
   }
   return m;
-}
-
-function countBy<T, K extends string>(list: T[], key: (t: T) => K): Partial<Record<K, number>> {
-  const out: Partial<Record<K, number>> = {};
-  for (const t of list) out[key(t)] = (out[key(t)] ?? 0) + 1;
-  return out;
 }

@@ -60,6 +60,13 @@ export interface Cell {
   sampling: SamplingColumns;
 }
 
+/** Slots by why they were planned (the job's summary, capture progress, the preview). */
+export function countByReason(slots: readonly Pick<Slot, 'reason'>[]): Partial<Record<SampleReason, number>> {
+  const out: Partial<Record<SampleReason, number>> = {};
+  for (const s of slots) out[s.reason] = (out[s.reason] ?? 0) + 1;
+  return out;
+}
+
 /** Decides each cell's samples for `day`, in the cells' order. */
 export type Sampler = (cells: Cell[], day: string) => Promise<CellPlan[]>;
 
