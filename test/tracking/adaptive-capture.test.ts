@@ -9,10 +9,11 @@ import type { JobContext } from '../../jobs/registry.ts';
 import { trackPrompts } from '../../jobs/track-prompts.ts';
 import type { CaptureSummary } from '../../src/tracking/capture/capture.ts';
 import { planSlots } from '../../src/tracking/capture/plan.ts';
+import { captureProgress } from '../../src/tracking/capture/capture-now.ts';
 import { answerCost, priceTable } from '../../src/tracking/capture/prices.ts';
 import { captureSampler } from '../../src/operations/capture-sampling.ts';
 import { CAPTURE_LIMITS } from '../../src/tenancy/capture-limits.ts';
-import { addDays } from '../../src/instant.ts';
+import { addDays, isoDay } from '../../src/instant.ts';
 import { call, get, ingestLines, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -86,11 +87,13 @@ test('adaptive: a wide interval gets max_samples, a narrow one min_samples, no h
     { text: 'b narrow', reason: 'interval_narrow', n: 1 },
     { text: 'c new', reason: 'no_history', n: 4 },
   ]);
-  // Capture progress, where a person follows the day's slots, counts them by reason too.
-  const progress = await get(server, `/api/mcp/capture-progress?brand_id=${x.brandId}`, x.key);
-  t.is(progress.status, 200);
-  t.is(progress.body.planned, 9);
-  t.deepEqual(progress.body.by_reason, summary.by_reason);
+  // Capture progress (the capture-progress operation's reading, here on the test's day rather than
+  // the clock's), where a person follows the day's slots, counts them by reason too.
+  const progress = await captureProgress(server.stores.pg, x.brandId, {
+    now: ctx().now(),
+    sampler: captureSampler(ctx()),
+  });
+  t.like(progress, { day: DAY, planned: 9, answered: 9, by_reason: summary.by_reason });
 });
 
 test("fixed: the brand's samples, else TRACKING_SAMPLES; reason fixed", async (t) => {
@@ -143,7 +146,11 @@ test("the plan's daily and monthly capture limits cut the plan, narrowest cells 
 
 test('the preview: fixed and adaptive captures and cost equal the plans, priced from the table', async (t) => {
   const x = await seedTenant(server, brand(ADAPTIVE, ['a wide', 'b narrow', 'c new'], ['chatgpt', 'perplexity']));
-  await ingestLines(server, [...history(x.promptIds[0], 20, 10), ...history(x.promptIds[1], 300, 0)]);
+  // The preview plans the clock's today: the history sits 2 to 27 days before it, inside the window
+  // even if the day turns during the test.
+  const today = isoDay(new Date());
+  const before = (i: number) => addDays(today, -2 - (i % 26));
+  await ingestLines(server, [...history(x.promptIds[0], 20, 10, before), ...history(x.promptIds[1], 300, 0, before)]);
   const r = await get(server, `/api/mcp/capture-estimate?brand_id=${x.brandId}`, x.key);
   t.is(r.status, 200);
   t.is(r.body.sampling, 'adaptive');
