@@ -129,7 +129,7 @@ browserTest('from the setup address to a brand with answers', async (t) => {
   await page.getByRole('heading', { name: 'No answers yet' }).waitFor();
   t.regex(await page.locator('#main').innerText(), /The daily capture runs next at \d{4}-\d{2}-\d{2} 05:00 UTC/);
   await page.getByRole('button', { name: 'Capture now' }).click();
-  await page.getByText("Today's capture: 12 of 12 answers").waitFor({ timeout: 60_000 });
+  await page.getByText("Today's capture: 12 of 12 answers").waitFor();
   // The set-up page's samples reached the captured slots: 2 per prompt and platform, fixed.
   const { rows: slots } = await server.stores.pg.query(
     'SELECT sample, reason, count(*)::int AS n FROM capture_runs WHERE brand_id = $1 GROUP BY 1, 2 ORDER BY 1',
@@ -139,7 +139,7 @@ browserTest('from the setup address to a brand with answers', async (t) => {
     { sample: 0, reason: 'fixed', n: 6 },
     { sample: 1, reason: 'fixed', n: 6 },
   ]);
-  await page.locator('#main[data-ready="true"]').waitFor({ timeout: 60_000 });
+  await page.locator('#main[data-ready="true"]').waitFor();
   const cards = await page.locator('#main').innerText();
   t.notRegex(cards, /No answers yet/);
   t.regex(page.url(), /date_to=\d{4}-\d{2}-\d{2}/);
