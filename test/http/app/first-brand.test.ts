@@ -119,7 +119,10 @@ browserTest('from the setup address to a brand with answers', async (t) => {
   await page.getByText('Saved: the daily capture asks each prompt 2 times a day.').waitFor();
   const sampling = page.getByRole('table', { name: 'Fixed and adaptive sampling' });
   await sampling.getByRole('row', { name: /Fixed: 2 a day/ }).waitFor();
-  const fixedRow = await sampling.getByRole('row', { name: /Fixed: 2 a day/ }).locator('td, th').allTextContents();
+  const fixedRow = await sampling
+    .getByRole('row', { name: /Fixed: 2 a day/ })
+    .locator('td, th')
+    .allTextContents();
   t.deepEqual(fixedRow.slice(0, 3), ['Fixed: 2 a day in use', '12', '360']);
   t.deepEqual(await seriousViolations(page), []);
   await shot(page, 'first-brand-3-setup');
