@@ -6,6 +6,9 @@
 // simulates both) call the same ones.
 import { round } from './formulas.ts';
 import { wilson } from './intervals.ts';
+import type { CellPlan } from '../tracking/capture/plan.ts';
+
+export type { CellPlan, SampleReason } from '../tracking/capture/plan.ts';
 
 /** Days of a cell's history its interval is read over. */
 export const SAMPLING_WINDOW_DAYS = 28;
@@ -20,14 +23,6 @@ export interface SamplingSettings {
 }
 
 export const SAMPLING_DEFAULTS = { min_samples: 1, target_half_width: 5 } as const;
-
-/**
- * Why a capture was planned (capture_runs.reason): `fixed` the brand samples a fixed number a day;
- * `no_history` the cell has no answer in its window, so its interval is unknown; `wide` its
- * interval is wider than the target; `narrow` it is within it, so only min_samples; `limit` the
- * plan's daily capture limit cut the cell down to min_samples.
- */
-export type SampleReason = 'fixed' | 'no_history' | 'wide' | 'narrow' | 'limit';
 
 /** A cell's last SAMPLING_WINDOW_DAYS days: its answers and how many of them name the brand. */
 export interface CellHistory {
@@ -45,56 +40,55 @@ export function halfWidth(h: CellHistory): number | null {
 }
 
 /** One cell's answers for the day, adaptively, and why. */
-export function cellSamples(h: CellHistory, s: SamplingSettings): { samples: number; reason: SampleReason } {
+export function cellSamples(h: CellHistory, s: SamplingSettings): CellPlan {
   const width = halfWidth(h);
   if (width === null) return { samples: s.max_samples, reason: 'no_history' };
   return width > s.target_half_width
-    ? { samples: s.max_samples, reason: 'wide' }
-    : { samples: s.min_samples, reason: 'narrow' };
+    ? { samples: s.max_samples, reason: 'interval_wide' }
+    : { samples: s.min_samples, reason: 'interval_narrow' };
+}
+
+/** What a cell wants before the limit: its plan, the fewest it keeps while others still can give, its width. */
+export interface Wanted {
+  plan: CellPlan;
+  /** Cut to this first (adaptive: min_samples; fixed: 1); below it only when every cell is there. */
+  floor: number;
+  /** The cell's half-width (null: unknown, or a fixed brand's cell): the narrowest are cut first. */
+  width: number | null;
 }
 
 /**
- * Every cell's answers for the day, within the plan's daily limit: when the cells want more than
- * `dailyLimit` captures in all, the widest cells keep their max_samples and the rest are cut to
- * min_samples (reason `limit`), narrowest first. Cells come back in the order given.
+ * The cells' plans within `limit` captures: when they want more, cells are cut (reason `limit`)
+ * narrowest first, the later of two alike first, each only as much as needed: first down to their
+ * floor, then, if that is not enough, down to nothing (such a cell is not asked that day).
  */
-export function planDay(
-  cells: readonly CellHistory[],
-  s: SamplingSettings,
-  dailyLimit = Number.POSITIVE_INFINITY,
-): { samples: number; reason: SampleReason }[] {
-  const plan = cells.map((h) => cellSamples(h, s));
-  let total = plan.reduce((sum, p) => sum + p.samples, 0);
-  if (total <= dailyLimit) return plan;
-  // Cut the cells whose interval is narrowest first: they gain least from another answer.
-  const order = cells
-    .map((h, i) => ({ i, width: halfWidth(h) ?? Number.POSITIVE_INFINITY }))
-    .filter(({ i }) => plan[i].samples > s.min_samples)
-    .sort((a, b) => a.width - b.width || a.i - b.i);
-  for (const { i } of order) {
-    if (total <= dailyLimit) break;
-    total -= plan[i].samples - s.min_samples;
-    plan[i] = { samples: s.min_samples, reason: 'limit' };
+export function fitToLimit(wanted: readonly Wanted[], limit: number): CellPlan[] {
+  const plan = wanted.map((w) => ({ ...w.plan }));
+  let over = plan.reduce((sum, p) => sum + p.samples, 0) - Math.max(0, limit);
+  if (over <= 0) return plan;
+  const order = wanted
+    .map((w, i) => ({ i, width: w.width ?? Number.POSITIVE_INFINITY }))
+    .sort((a, b) => a.width - b.width || b.i - a.i);
+  for (const floorOf of [(i: number) => Math.min(wanted[i].floor, wanted[i].plan.samples), () => 0]) {
+    for (const { i } of order) {
+      if (over <= 0) return plan;
+      const cut = Math.min(plan[i].samples - floorOf(i), over);
+      if (cut <= 0) continue;
+      plan[i] = { samples: plan[i].samples - cut, reason: 'limit' };
+      over -= cut;
+    }
   }
   return plan;
 }
 
-/**
- * The captures a day costs both ways, for a side-by-side preview: fixed (every cell `fixedSamples`)
- * and adaptive (planDay over the cells' histories), with the adaptive captures counted by reason.
- */
-export function plannedCaptures(
+/** One brand's cells adaptively within a daily limit (bench/sampling.ts, and the rule's tests). */
+export function planDay(
   cells: readonly CellHistory[],
   s: SamplingSettings,
-  fixedSamples: number,
-  dailyLimit?: number,
-): { fixed: number; adaptive: number; by_reason: Partial<Record<SampleReason, number>> } {
-  const plan = planDay(cells, s, dailyLimit);
-  const by_reason: Partial<Record<SampleReason, number>> = {};
-  for (const p of plan) by_reason[p.reason] = (by_reason[p.reason] ?? 0) + p.samples;
-  return {
-    fixed: Math.min(cells.length * fixedSamples, dailyLimit ?? Number.POSITIVE_INFINITY),
-    adaptive: plan.reduce((sum, p) => sum + p.samples, 0),
-    by_reason,
-  };
+  dailyLimit = Number.POSITIVE_INFINITY,
+): CellPlan[] {
+  return fitToLimit(
+    cells.map((h) => ({ plan: cellSamples(h, s), floor: s.min_samples, width: halfWidth(h) })),
+    dailyLimit,
+  );
 }

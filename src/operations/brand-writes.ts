@@ -7,11 +7,13 @@ import { brandExists, insertBrand, updateBrand, type WrittenBrand } from '../ten
 import { changeOrganization } from '../tenancy/workspace-change.ts';
 import { reanalysisReport } from '../tenancy/reanalysis-queue.ts';
 import { BRAND_NOT_FOUND } from '../tenancy/brands.ts';
+import { samplingOf } from '../tenancy/brand-sampling.ts';
 import {
   aliases,
   domains,
   plainString,
   requiredString,
+  sampling,
   slug,
   slugOf,
   strictObject,
@@ -28,6 +30,20 @@ import {
 
 const brandNotFound = { status: 404, message: BRAND_NOT_FOUND } as const;
 
+export const SamplingResult = z
+  .discriminatedUnion('mode', [
+    z.object({ mode: z.literal('fixed'), samples: z.number().int() }),
+    z.object({
+      mode: z.literal('adaptive'),
+      min_samples: z.number().int(),
+      max_samples: z.number().int(),
+      target_half_width: z.number(),
+    }),
+  ])
+  .describe(
+    "How the daily capture samples the brand's prompts: fixed, samples a day per prompt, platform and region; or adaptive, max_samples while the cell's 28-day mention-rate interval is wider than target_half_width points, else min_samples",
+  );
+
 const WrittenBrandResult = z.object({
   id: z.string().uuid(),
   name: z.string(),
@@ -38,6 +54,7 @@ const WrittenBrandResult = z.object({
   aliases: z.array(z.string()),
   tracking_id: z.string().describe('The data-site value of the AI-traffic tracking script'),
   created_at: z.string(),
+  sampling: SamplingResult,
 });
 
 const fields = {
@@ -47,9 +64,12 @@ const fields = {
   region: plainString('region', 64).describe('Region code, e.g. US'),
   domains: domains.describe('Bare domains of the brand, e.g. acme.example (sub-domains count too)'),
   aliases: aliases.describe('Other names answers may use for the brand'),
+  sampling: sampling.describe(
+    'How the daily capture samples: {mode: "fixed", samples} (default TRACKING_SAMPLES) or {mode: "adaptive", min_samples (default 1), max_samples, target_half_width (points, default 5)}',
+  ),
 };
 
-const view = (b: WrittenBrand) => ({
+const view = (b: WrittenBrand, serverSamples: number) => ({
   id: b.id,
   name: b.name,
   slug: b.slug,
@@ -59,6 +79,7 @@ const view = (b: WrittenBrand) => ({
   aliases: b.aliases,
   tracking_id: b.tracking_id,
   created_at: b.created_at,
+  sampling: samplingOf(b, serverSamples),
 });
 
 export const createBrand = operation({
@@ -79,6 +100,7 @@ export const createBrand = operation({
     region: fields.region.default(''),
     domains: fields.domains.default([]),
     aliases: fields.aliases.default([]),
+    sampling: fields.sampling.optional(),
   }),
   result: WrittenBrandResult,
   description: `Creates a brand to track in the organization; a second brand with the same slug is refused (409). Add its competitors, topics and prompts next. ${AT_USER_REQUEST}`,
@@ -89,11 +111,11 @@ export const createBrand = operation({
       insertBrand(db, organizationId, { ...p, slug: brandSlug }),
     );
     if (!made) throw brandExists(brandSlug);
-    return view(made);
+    return view(made, ctx.config.tracking.samples);
   },
 });
 
-const CHANGEABLE = ['name', 'slug', 'industry', 'region', 'domains', 'aliases'] as const;
+const CHANGEABLE = ['name', 'slug', 'industry', 'region', 'domains', 'aliases', 'sampling'] as const;
 
 export const updateBrandOperation = operation({
   name: 'update-brand',
@@ -114,15 +136,16 @@ export const updateBrandOperation = operation({
     region: fields.region.optional(),
     domains: fields.domains.optional().describe('Replaces the brand domains'),
     aliases: fields.aliases.optional().describe('Replaces the brand aliases'),
+    sampling: fields.sampling.optional(),
   }),
   result: WrittenBrandResult.extend({ reanalysis_queued: reanalysisQueuedField }),
-  description: `Changes a brand's name, slug, industry, region, domains or aliases (lists are replaced). A new name, alias or domain queues a re-analysis of all its stored answers (reanalysis_queued). ${AT_USER_REQUEST}`,
+  description: `Changes a brand's name, slug, industry, region, domains, aliases (lists are replaced) or sampling. A new name, alias or domain queues a re-analysis of all its stored answers (reanalysis_queued). ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const { id, ...change } = p;
     const brand = await brandOfPath(ctx, id);
     requireChange(change, CHANGEABLE);
     const { result, reanalysis_queued } = await writeBrand(ctx, brand.id, (db) => updateBrand(db, brand.id, change));
-    return { ...view(result), reanalysis_queued };
+    return { ...view(result, ctx.config.tracking.samples), reanalysis_queued };
   },
 });
 

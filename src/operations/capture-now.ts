@@ -10,10 +10,19 @@ import {
   NOTHING_TO_CAPTURE,
   startCaptureNow,
 } from '../tracking/capture/capture-now.ts';
+import { captureSampler, SampleReason } from './capture-sampling.ts';
 
 const Progress = z.object({
   day: z.string().describe('Today (UTC)'),
-  planned: z.number().int().describe("Answers today's plan holds: active prompts x platforms x regions x samples"),
+  planned: z
+    .number()
+    .int()
+    .describe("Answers today's plan holds: active prompts x platforms x regions x each one's samples"),
+  by_reason: z
+    .partialRecord(SampleReason, z.number().int())
+    .describe(
+      "The planned answers by why: fixed (the brand samples a fixed number), no_history, interval_wide or interval_narrow (adaptive sampling), limit (cut by the plan's capture limits)",
+    ),
   answered: z.number().int().describe('Answers captured so far today'),
   failed: z.number().int(),
   not_configured: z.number().int().describe('Slots on a platform whose provider key is not set'),
@@ -50,6 +59,7 @@ export const captureNow = operation({
       { stores: ctx.stores, config: ctx.config, log: ctx.log, now: () => ctx.now() },
       brand.id,
       ctx.identity.userId,
+      captureSampler(ctx),
     );
     return { brand_id: brand.id, ...started, status: 'running' as const };
   },
@@ -64,6 +74,6 @@ export const captureProgress = operation({
     "Today's capture of the brand so far: answers captured of those planned, failures, platforms not configured, today's Capture now and when the daily capture runs next.",
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
-    return readProgress(ctx.stores.pg, brand.id, { now: ctx.now(), samples: ctx.config.tracking.samples });
+    return readProgress(ctx.stores.pg, brand.id, { now: ctx.now(), sampler: captureSampler(ctx) });
   },
 });

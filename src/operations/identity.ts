@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { brandsOfOrganization } from '../tenancy/brands.ts';
+import { samplingOf } from '../tenancy/brand-sampling.ts';
+import { SamplingResult } from './brand-writes.ts';
 
 const Identity = z.object({
   userId: z.string().uuid(),
@@ -32,6 +34,7 @@ export const Brand = z.object({
   domains: z.array(z.string()).describe('The brand domains (sub-domains count too)'),
   aliases: z.array(z.string()).describe('Other names answers may use for the brand'),
   created_at: z.string().describe('ISO 8601 timestamp'),
+  sampling: SamplingResult,
 });
 
 export const brands = operation({
@@ -53,5 +56,6 @@ export const brands = operation({
       domains: b.domains,
       aliases: b.aliases,
       created_at: new Date(b.created_at).toISOString(),
+      sampling: samplingOf(b, ctx.config.tracking.samples),
     })),
 });

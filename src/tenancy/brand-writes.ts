@@ -4,6 +4,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiError, UserError } from '../errors.ts';
 import type { Queryable } from '../stores/postgres.ts';
+import type { Sampling } from './workspace-fields.ts';
+import { SAMPLING_COLUMNS, type SamplingColumns } from './brand-sampling.ts';
 
 export interface BrandFields {
   name: string;
@@ -12,16 +14,26 @@ export interface BrandFields {
   region: string;
   domains: string[];
   aliases: string[];
+  /** Absent: as stored (a new brand: fixed, TRACKING_SAMPLES a day). */
+  sampling?: Sampling;
 }
 
 /** The brand as its writes answer it. */
-export interface WrittenBrand extends BrandFields {
+export interface WrittenBrand extends Omit<BrandFields, 'sampling'>, SamplingColumns {
   id: string;
   tracking_id: string;
   created_at: string;
 }
 
-const RETURNING = 'RETURNING id, name, slug, industry, region, domains, aliases, tracking_id, created_at';
+const RETURNING = `RETURNING id, name, slug, industry, region, domains, aliases, tracking_id, created_at, ${SAMPLING_COLUMNS}`;
+
+/** A sampling change as the columns it sets: a mode's own fields; the other mode's stay as stored. */
+function samplingParams(s: Sampling | undefined) {
+  if (!s) return [null, null, null, null, null, false];
+  return s.mode === 'fixed'
+    ? ['fixed', s.samples ?? null, null, null, null, true]
+    : ['adaptive', null, s.min_samples, s.max_samples, s.target_half_width, false];
+}
 
 type Row = Omit<WrittenBrand, 'created_at'> & { created_at: Date };
 const written = (r: Row): WrittenBrand => ({ ...r, created_at: new Date(r.created_at).toISOString() });
@@ -47,8 +59,9 @@ export async function insertBrand(
   const trackingId = fields.tracking_id ?? `as_${randomBytes(9).toString('base64url')}`;
   try {
     const { rows } = await db.query<Row>(
-      `INSERT INTO brands (id, organization_id, name, slug, industry, region, domains, aliases, tracking_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      `INSERT INTO brands (id, organization_id, name, slug, industry, region, domains, aliases, tracking_id,
+         sampling, samples, min_samples, max_samples, target_half_width)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, 'fixed'), $11, coalesce($12, 1), $13, coalesce($14, 5))
        ON CONFLICT (organization_id, slug) DO NOTHING ${RETURNING}`,
       [
         randomUUID(),
@@ -60,6 +73,7 @@ export async function insertBrand(
         fields.domains,
         fields.aliases,
         trackingId,
+        ...samplingParams(fields.sampling).slice(0, 5),
       ],
     );
     return rows[0] && written(rows[0]);
@@ -87,7 +101,10 @@ export async function updateBrand(
     const { rows } = await db.query<Row>(
       `UPDATE brands SET name = coalesce($2, name), slug = coalesce($3, slug), industry = coalesce($4, industry),
          region = coalesce($5, region), domains = coalesce($6, domains), aliases = coalesce($7, aliases),
-         tracking_id = coalesce($8, tracking_id)
+         tracking_id = coalesce($8, tracking_id), sampling = coalesce($9, sampling),
+         samples = CASE WHEN $14::boolean THEN $10::int ELSE samples END,
+         min_samples = coalesce($11, min_samples), max_samples = coalesce($12, max_samples),
+         target_half_width = coalesce($13, target_half_width)
        WHERE id = $1 ${RETURNING}`,
       [
         brandId,
@@ -98,6 +115,7 @@ export async function updateBrand(
         change.domains ?? null,
         change.aliases ?? null,
         change.tracking_id ?? null,
+        ...samplingParams(change.sampling),
       ],
     );
     return written(rows[0]);

@@ -5,11 +5,12 @@ import type { Entity } from './tracked.ts';
 import type { Queryable } from '../stores/postgres.ts';
 import { isoDay } from '../instant.ts';
 import type { BrandId } from '../stores/scoped-query.ts';
+import type { SamplingColumns } from './brand-sampling.ts';
 
 /** The 404 of a brand outside the caller's organization (or none at all): one message, also documented. */
 export const BRAND_NOT_FOUND = 'Brand not found';
 
-export interface BrandRecord {
+export interface BrandRecord extends SamplingColumns {
   /** Branded: read from the brands row, so a scoped read may take it (stores/scoped-query.ts). */
   id: BrandId;
   organization_id: string;
@@ -42,6 +43,11 @@ const COLUMN_LIST = [
   'history_version',
   'analysis_generation',
   'created_at',
+  'sampling',
+  'samples',
+  'min_samples',
+  'max_samples',
+  'target_half_width',
 ] as const;
 const COLUMNS = COLUMN_LIST.join(', ');
 

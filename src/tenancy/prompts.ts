@@ -5,6 +5,7 @@ import type { Postgres } from '../stores/postgres.ts';
 import { notFound } from '../errors.ts';
 import type { Platform } from './tracked.ts';
 import type { Plan } from './quotas.ts';
+import type { SamplingColumns } from './brand-sampling.ts';
 import type { Queryable } from '../stores/postgres.ts';
 
 /** The 404 of a topic_id filter naming no topic of the brand. */
@@ -138,12 +139,16 @@ export interface TrackedPrompt {
   brand_region: string;
   organization_id: string;
   plan: Plan;
+  /** How the prompt's brand samples (its brands row). */
+  sampling: SamplingColumns;
 }
 
 /** Active prompts outside inactive topics, of one brand or all, by brand then oldest first. */
 export async function trackedPrompts(pg: Queryable, brandId?: string): Promise<TrackedPrompt[]> {
   const { rows } = await pg.query(
-    `SELECT p.id, p.text, p.platforms, p.regions, b.id AS brand_id, b.region AS brand_region, b.organization_id, o.plan
+    `SELECT p.id, p.text, p.platforms, p.regions, b.id AS brand_id, b.region AS brand_region, b.organization_id, o.plan,
+            json_build_object('sampling', b.sampling, 'samples', b.samples, 'min_samples', b.min_samples,
+              'max_samples', b.max_samples, 'target_half_width', b.target_half_width) AS sampling
        FROM prompts p
        JOIN brands b ON b.id = p.brand_id
        JOIN organizations o ON o.id = b.organization_id

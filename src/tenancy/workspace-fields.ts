@@ -101,3 +101,41 @@ export function strictObject<T extends z.ZodRawShape>(shape: T, refused: Record<
     },
   });
 }
+
+/** Answers a day per (prompt, platform, region): brands.samples, min_samples and max_samples. */
+const MAX_SAMPLES = 20;
+const samplesField = (name: string) =>
+  z
+    .number({ error: typed(name, 'a whole number') })
+    .int(`${name} must be a whole number from 1 to ${MAX_SAMPLES}`)
+    .min(1, `${name} must be a whole number from 1 to ${MAX_SAMPLES}`)
+    .max(MAX_SAMPLES, `${name} must be a whole number from 1 to ${MAX_SAMPLES}`);
+
+/**
+ * How a brand's daily capture samples (docs/metrics.md "Adaptive sampling"): `fixed` with
+ * `samples` (absent: the server's TRACKING_SAMPLES), or `adaptive` with `min_samples` (default 1),
+ * `max_samples` and `target_half_width` in points (default 5).
+ */
+export const sampling = z
+  .discriminatedUnion(
+    'mode',
+    [
+      strictObject({ mode: z.literal('fixed'), samples: samplesField('samples').optional() }),
+      strictObject({
+        mode: z.literal('adaptive'),
+        min_samples: samplesField('min_samples').default(1),
+        max_samples: samplesField('max_samples'),
+        target_half_width: z
+          .number({ error: typed('target_half_width', 'a number of points') })
+          .gt(0, 'target_half_width must be more than 0 and at most 50 points')
+          .max(50, 'target_half_width must be more than 0 and at most 50 points')
+          .default(5),
+      }),
+    ],
+    { error: () => "sampling's mode must be fixed or adaptive" },
+  )
+  .refine((s) => s.mode === 'fixed' || s.max_samples >= s.min_samples, {
+    message: 'max_samples must be at least min_samples',
+    path: ['max_samples'],
+  });
+export type Sampling = z.infer<typeof sampling>;

@@ -27,6 +27,7 @@ import {
   promptText,
   regions,
   requiredString,
+  sampling,
   slug,
   strictObject,
 } from './workspace-fields.ts';
@@ -62,6 +63,8 @@ const brandSchema = strictObject({
     .trim()
     .regex(/^[A-Za-z0-9_-]{6,64}$/, 'must be 6-64 letters, digits, _ or -')
     .optional(),
+  // Absent: as stored (a new brand samples TRACKING_SAMPLES a day, fixed).
+  sampling: sampling.optional(),
   competitors: z
     .array(strictObject({ name: requiredString('name'), domains: domains.default([]), aliases: aliases.default([]) }))
     .default([]),
@@ -166,6 +169,7 @@ async function applyBrand(db: Db, orgId: string, b: BrandInput) {
     domains: b.domains,
     aliases: b.aliases,
     tracking_id: b.tracking_id,
+    sampling: b.sampling,
   };
   // Locked until commit, so a concurrent apply of the same brand cannot slip between the two reads.
   const existing = await brandIdBySlug(db, orgId, b.slug);

@@ -3,7 +3,7 @@
 // and a daily limit cuts the narrowest cells first.
 // test-process: shared
 import test from 'ava';
-import { cellSamples, halfWidth, planDay, plannedCaptures } from '../../src/analytics/adaptive-sampling.ts';
+import { cellSamples, fitToLimit, halfWidth, planDay } from '../../src/analytics/adaptive-sampling.ts';
 
 const settings = { min_samples: 1, max_samples: 5, target_half_width: 5 };
 
@@ -16,12 +16,12 @@ test('the half-width is the Wilson interval of the mention rate, halved, in poin
 });
 
 test('wide cells get max_samples, narrow ones min_samples, unknown ones max_samples', (t) => {
-  t.deepEqual(cellSamples({ answers: 100, named: 50 }, settings), { samples: 5, reason: 'wide' });
-  t.deepEqual(cellSamples({ answers: 400, named: 0 }, settings), { samples: 1, reason: 'narrow' });
+  t.deepEqual(cellSamples({ answers: 100, named: 50 }, settings), { samples: 5, reason: 'interval_wide' });
+  t.deepEqual(cellSamples({ answers: 400, named: 0 }, settings), { samples: 1, reason: 'interval_narrow' });
   t.deepEqual(cellSamples({ answers: 0, named: 0 }, settings), { samples: 5, reason: 'no_history' });
   // Exactly at the target is within it: 0 of 35 is 0.0-9.9, half-width 4.95, rounded interval 0-9.9.
-  t.deepEqual(cellSamples({ answers: 35, named: 0 }, settings), { samples: 1, reason: 'narrow' });
-  t.deepEqual(cellSamples({ answers: 30, named: 0 }, settings), { samples: 5, reason: 'wide' });
+  t.deepEqual(cellSamples({ answers: 35, named: 0 }, settings), { samples: 1, reason: 'interval_narrow' });
+  t.deepEqual(cellSamples({ answers: 30, named: 0 }, settings), { samples: 5, reason: 'interval_wide' });
 });
 
 test('a daily limit cuts the narrowest wide cells to min_samples first, the cells staying in order', (t) => {
@@ -32,26 +32,45 @@ test('a daily limit cuts the narrowest wide cells to min_samples first, the cell
     { answers: 0, named: 0 }, // unknown: widest of all
   ];
   t.deepEqual(planDay(cells, settings), [
-    { samples: 5, reason: 'wide' },
-    { samples: 1, reason: 'narrow' },
-    { samples: 5, reason: 'wide' },
+    { samples: 5, reason: 'interval_wide' },
+    { samples: 1, reason: 'interval_narrow' },
+    { samples: 5, reason: 'interval_wide' },
     { samples: 5, reason: 'no_history' },
   ]);
   // 16 wanted, 12 allowed: the narrowest wide cell (the third) is cut by 4.
   t.deepEqual(planDay(cells, settings, 12), [
-    { samples: 5, reason: 'wide' },
-    { samples: 1, reason: 'narrow' },
+    { samples: 5, reason: 'interval_wide' },
+    { samples: 1, reason: 'interval_narrow' },
     { samples: 1, reason: 'limit' },
     { samples: 5, reason: 'no_history' },
   ]);
-  t.deepEqual(plannedCaptures(cells, settings, 3), {
-    fixed: 12,
-    adaptive: 16,
-    by_reason: { wide: 10, narrow: 1, no_history: 5 },
-  });
-  t.deepEqual(plannedCaptures(cells, settings, 3, 8), {
-    fixed: 8,
-    adaptive: 8,
-    by_reason: { limit: 2, narrow: 1, no_history: 5 },
-  });
+  // 16 wanted, 14 allowed: the narrowest wide cell gives only the 2 needed.
+  t.deepEqual(planDay(cells, settings, 14)[2], { samples: 3, reason: 'limit' });
+  // 16 wanted, 3 allowed: every cell down to min_samples (4), then the narrowest, later first, to nothing.
+  t.deepEqual(planDay(cells, settings, 3), [
+    { samples: 1, reason: 'limit' },
+    { samples: 0, reason: 'limit' },
+    { samples: 1, reason: 'limit' },
+    { samples: 1, reason: 'limit' },
+  ]);
+});
+
+test('fixed cells (no width) are cut after adaptive ones, the later first, to 1 and then to nothing', (t) => {
+  const fixed = { plan: { samples: 3, reason: 'fixed' as const }, floor: 1, width: null };
+  const narrow = { plan: { samples: 1, reason: 'interval_narrow' as const }, floor: 1, width: 0.5 };
+  t.deepEqual(fitToLimit([fixed, fixed, narrow], 7), [fixed.plan, fixed.plan, narrow.plan]);
+  t.deepEqual(fitToLimit([fixed, fixed, narrow], 5), [
+    { samples: 3, reason: 'fixed' },
+    { samples: 1, reason: 'limit' },
+    narrow.plan,
+  ]);
+  t.deepEqual(fitToLimit([fixed, fixed, narrow], 1), [
+    { samples: 1, reason: 'limit' },
+    { samples: 0, reason: 'limit' },
+    { samples: 0, reason: 'limit' },
+  ]);
+  t.deepEqual(
+    fitToLimit([fixed], -4).map((p) => p.samples),
+    [0],
+  );
 });

@@ -11,6 +11,7 @@ import { brandById } from '../../src/tenancy/brands.ts';
 import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { runCapture } from '../../src/tracking/capture/capture.ts';
+import { captureSampler } from '../../src/operations/capture-sampling.ts';
 import type { Engines } from '../../src/tracking/capture/engines/registry.ts';
 import { reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
 import {
@@ -99,10 +100,8 @@ const judging = (verdicts: Record<string, unknown>, { onlyAsked = true } = {}): 
 async function capture(t: Tenant, llmConfig: Partial<Config['llm']> = {}, lines: string[] = []) {
   const config = { ...server.config, llm: { ...server.config.llm, ...llmConfig } };
   const log = pino({ level: 'warn' }, { write: (s: string) => lines.push(s) });
-  return runCapture(
-    { stores: server.stores, config, log, now: () => new Date(`${DAY}T06:00:00Z`) },
-    { brandId: t.brandId, date: DAY, engines },
-  );
+  const ctx = { stores: server.stores, config, log, now: () => new Date(`${DAY}T06:00:00Z`) };
+  return runCapture(ctx, { brandId: t.brandId, date: DAY, engines, sampler: captureSampler(ctx) });
 }
 
 /** Each tracked entity's stored sentiment in the brand's one answer: the answers endpoint and the stored score. */

@@ -10,6 +10,7 @@ import { trackPrompts } from '../../jobs/track-prompts.ts';
 import { runCommand } from '../../src/cli/commands.ts';
 import { openPostgres } from '../../src/stores/postgres.ts';
 import { runCapture, type CaptureSummary } from '../../src/tracking/capture/capture.ts';
+import { captureSampler } from '../../src/operations/capture-sampling.ts';
 import { simulatedEngines } from '../../src/tracking/capture/engines/registry.ts';
 import { PLATFORMS } from '../../src/tenancy/tracked.ts';
 import { get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -199,7 +200,7 @@ test('an adapter that throws mid-run fails only its slot, and the next run compl
       },
     }),
   };
-  const first = await runCapture(ctx, { brandId: x.brandId, date: DAY, engines: flaky });
+  const first = await runCapture(ctx, { brandId: x.brandId, date: DAY, engines: flaky, sampler: captureSampler(ctx) });
   t.like(first, {
     answers: 2,
     failed: [
@@ -259,6 +260,7 @@ test('live: failed captures are reported with their reason and never stored, so 
       platform: 'chatgpt',
       region: 'US',
       sample: 0,
+      reason: 'fixed',
       error:
         'OpenAI answered HTTP 500: The server had an error while processing your request. Sorry about that! (after 2 attempts)',
     },
@@ -334,6 +336,7 @@ test('answerscope jobs run track-prompts prints the summary', async (t) => {
     date: DAY,
     engine: 'simulated',
     planned: 2,
+    by_reason: { fixed: 2 },
     answers: 2,
     skipped: 0,
     no_answer: 0,

@@ -8,7 +8,7 @@ import type { Postgres } from '../../stores/postgres.ts';
 import { ApiError } from '../../errors.ts';
 import { DAY_MS, isoDay } from '../../instant.ts';
 import { runCapture, type CaptureContext } from './capture.ts';
-import { planSlots } from './plan.ts';
+import { countByReason, planSlots, type SampleReason, type Sampler } from './plan.ts';
 import { runRows } from './runs.ts';
 
 /** The daily capture's hour (UTC): the track-prompts job runs at 05:00. */
@@ -36,11 +36,12 @@ export async function startCaptureNow(
   ctx: CaptureContext,
   brandId: string,
   requestedBy: string | null,
+  sampler: Sampler,
   whenDone?: (err?: Error) => void,
 ): Promise<{ day: string; planned: number }> {
   const now = ctx.now();
   const day = isoDay(now);
-  const planned = (await planSlots(ctx.stores.pg, { brandId, day, samples: ctx.config.tracking.samples })).length;
+  const planned = (await planSlots(ctx.stores.pg, { brandId, day, sampler })).length;
   // Nothing to ask would use up the day's one Capture now for nothing.
   if (!planned) throw new ApiError(400, NOTHING_TO_CAPTURE);
   const claimed = await ctx.stores.pg.query(
@@ -54,7 +55,7 @@ export async function startCaptureNow(
       'UPDATE capture_requests SET finished_at = now(), error = $3 WHERE brand_id = $1 AND day = $2',
       [brandId, day, error],
     );
-  runCapture(ctx, { brandId, date: day })
+  runCapture(ctx, { brandId, date: day, sampler })
     .then(
       () => finish(null).then(() => whenDone?.()),
       async (err: Error) => {
@@ -69,8 +70,10 @@ export async function startCaptureNow(
 
 export interface CaptureProgress {
   day: string;
-  /** Answers the day's plan holds (active prompts x platforms x regions x samples). */
+  /** Answers the day's plan holds (active prompts x platforms x regions x each cell's samples). */
   planned: number;
+  /** The planned answers by why they were planned (plan.ts SampleReason). */
+  by_reason: Partial<Record<SampleReason, number>>;
   /** Answers captured so far today. */
   answered: number;
   /** Slots that failed or whose platform is not configured, and slots with no AI answer. */
@@ -88,10 +91,10 @@ export interface CaptureProgress {
 export async function captureProgress(
   pg: Postgres,
   brandId: string,
-  opts: { now: Date; samples: number },
+  opts: { now: Date; sampler: Sampler },
 ): Promise<CaptureProgress> {
   const day = isoDay(opts.now);
-  const slots = await planSlots(pg, { brandId, day, samples: opts.samples });
+  const slots = await planSlots(pg, { brandId, day, sampler: opts.sampler });
   const rows = await runRows(
     pg,
     slots.map((s) => s.id),
@@ -105,6 +108,7 @@ export async function captureProgress(
   return {
     day,
     planned: slots.length,
+    by_reason: countByReason(slots),
     answered: count('succeeded'),
     failed: count('failed'),
     not_configured: count('not_configured'),

@@ -14,7 +14,7 @@ import type { Stores } from '../../stores/index.ts';
 import { UserError } from '../../errors.ts';
 import { brandById } from '../../tenancy/brands.ts';
 import { latestCollectedAt, validateAnswer } from '../ingest/answer-schema.ts';
-import { planSlots, type Slot } from './plan.ts';
+import { countByReason, planSlots, type SampleReason, type Sampler, type Slot } from './plan.ts';
 import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type Claim } from './runs.ts';
 import { AnswerSink } from './sink.ts';
 import { liveEngines, PROVIDERS, providerOf, simulatedEngines, type Engines } from './engines/registry.ts';
@@ -41,6 +41,8 @@ export interface CaptureArgs {
   brandId?: string;
   /** The UTC day (YYYY-MM-DD) the answers are for. */
   date: string;
+  /** Each cell's samples: the brand's sampling within the plan's limits (operations/capture-sampling.ts). */
+  sampler: Sampler;
   /** Tests pass their own engines; otherwise TRACKING_ENGINE decides. */
   engines?: Engines;
   staleMs?: number;
@@ -49,8 +51,10 @@ export interface CaptureArgs {
 export interface CaptureSummary {
   date: string;
   engine: 'live' | 'simulated';
-  /** Slots of the day: prompts x allowed platforms x regions x samples. */
+  /** Slots of the day: prompts x allowed platforms x regions x each cell's samples. */
   planned: number;
+  /** The planned slots by why they were planned (fixed, no_history, interval_wide, ...). */
+  by_reason: Partial<Record<SampleReason, number>>;
   /** Answers captured and stored by this run. */
   answers: number;
   /** Slots already done by an earlier run of the day. */
@@ -59,7 +63,14 @@ export interface CaptureSummary {
   no_answer: number;
   /** Slots still held by another worker. */
   in_progress: number;
-  failed: { prompt_id: string; platform: string; region: string; sample: number; error: string }[];
+  failed: {
+    prompt_id: string;
+    platform: string;
+    region: string;
+    sample: number;
+    reason: SampleReason;
+    error: string;
+  }[];
   /** Platforms due today whose provider key is unset. */
   not_configured: Platform[];
 }
@@ -70,7 +81,7 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
   if (args.brandId) {
     if (!(await brandById(stores.pg, args.brandId))) throw new UserError(`Unknown brand ${args.brandId}`);
   }
-  const slots = await planSlots(stores.pg, { brandId: args.brandId, day: args.date, samples: tracking.samples });
+  const slots = await planSlots(stores.pg, { brandId: args.brandId, day: args.date, sampler: args.sampler });
   const engines = args.engines ?? (await enginesFor(ctx, slots));
   if (engines.kind === 'live' && args.date !== isoDay(ctx.now())) {
     // A live answer is today's answer: storing it under another day would misdate it.
@@ -136,6 +147,7 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
     date: args.date,
     engine: engines.kind,
     planned: slots.length,
+    by_reason: countByReason(slots),
     answers: sink.stored,
     skipped: slots.length - open.length,
     no_answer: 0,
@@ -153,6 +165,7 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
         platform: s.platform,
         region: s.region,
         sample: s.sample,
+        reason: s.reason,
         error: row.error ?? 'unknown error',
       });
     }

@@ -4,7 +4,7 @@
 // went stale (and was taken over) can no longer overwrite the row.
 import { randomUUID } from 'node:crypto';
 import type { Postgres } from '../../stores/postgres.ts';
-import type { Slot } from './plan.ts';
+import type { SampleReason, Slot } from './plan.ts';
 import type { EngineFailure } from './engines/types.ts';
 
 export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'no_answer' | 'not_configured';
@@ -28,6 +28,8 @@ export interface RunRow {
   platform: string;
   region: string;
   sample: number;
+  /** Why it was planned (plan.ts SampleReason); null for slots planned before reasons were kept. */
+  reason: SampleReason | null;
   error: string | null;
 }
 
@@ -39,8 +41,9 @@ export async function recordSlots(pg: Postgres, slots: Slot[]): Promise<void> {
     const part = slots.slice(i, i + CHUNK);
     const col = <K extends keyof Slot>(k: K) => part.map((s) => s[k]);
     await pg.query(
-      `INSERT INTO capture_runs (id, organization_id, brand_id, prompt_id, platform, region, day, sample)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::date[], $8::int[])
+      `INSERT INTO capture_runs (id, organization_id, brand_id, prompt_id, platform, region, day, sample, reason)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::date[],
+                            $8::int[], $9::text[])
        ON CONFLICT DO NOTHING`,
       [
         col('id'),
@@ -51,6 +54,7 @@ export async function recordSlots(pg: Postgres, slots: Slot[]): Promise<void> {
         col('region'),
         col('day'),
         col('sample'),
+        col('reason'),
       ],
     );
   }
@@ -60,7 +64,7 @@ export async function runRows(pg: Postgres, ids: string[]): Promise<Map<string, 
   const out = new Map<string, RunRow>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const { rows } = await pg.query<RunRow>(
-      `SELECT id, status, prompt_id, platform, region, sample, error FROM capture_runs WHERE id = ANY($1::uuid[])`,
+      `SELECT id, status, prompt_id, platform, region, sample, reason, error FROM capture_runs WHERE id = ANY($1::uuid[])`,
       [ids.slice(i, i + CHUNK)],
     );
     for (const r of rows) out.set(r.id, r);
@@ -147,4 +151,25 @@ export async function captureCompleteness(
     [brandId, range.fromDay ?? null, range.toDay ?? null, range.region ?? null],
   );
   return { planned: Number(rows[0]?.planned ?? 0), succeeded: Number(rows[0]?.succeeded ?? 0) };
+}
+
+/**
+ * The captures an organization's slots already hold against the plan's limits (tenancy/capture-limits.ts):
+ * this month's on other days than `day`, and `day`'s own of brands other than `planning` (the brands
+ * being planned now, whose slots of the day this planning decides again).
+ */
+export async function recordedCaptures(
+  pg: Postgres,
+  organizationId: string,
+  day: string,
+  planning: readonly string[],
+): Promise<{ month: number; day: number }> {
+  const { rows } = await pg.query<{ month: string; day: string }>(
+    `SELECT count(*) FILTER (WHERE day <> $2::date) AS month,
+            count(*) FILTER (WHERE day = $2::date AND NOT brand_id = ANY($3::uuid[])) AS day
+       FROM capture_runs
+      WHERE organization_id = $1 AND day >= date_trunc('month', $2::date) AND day < date_trunc('month', $2::date) + interval '1 month'`,
+    [organizationId, day, planning],
+  );
+  return { month: Number(rows[0]?.month ?? 0), day: Number(rows[0]?.day ?? 0) };
 }

@@ -1,8 +1,9 @@
 // A new brand's set-up, on one page (/app/brands/:brandId/setup): competitors, topics and prompts
 // suggested by the server (setup-suggestions: templates per kind of business, imported volumes, the
 // model) and added with one click through the workspace operations; the platforms, regions and
-// samples a day the prompts are asked with; and what that costs before it is spent
-// (capture-estimate, every price with its source). Every figure is an operation's.
+// samples a day the prompts are asked with (kept as the brand's fixed sampling, update-brand); and
+// what that costs before it is spent (capture-estimate, every price with its source, fixed and
+// adaptive sampling side by side). Every figure is an operation's.
 import { useState } from 'preact/hooks';
 import { change, messageOf, read } from '../api.ts';
 import { useApp } from '../context.ts';
@@ -75,6 +76,8 @@ export function BrandSetupPage(p: PageProps) {
   const [regions, setRegions] = useState<string>();
   const regionText = regions ?? (details.data?.region || 'US');
   const [samples, setSamples] = useState('');
+  const [samplesNote, setSamplesNote] = useState<string>();
+  const [samplesError, setSamplesError] = useState<string>();
   const [own, setOwn] = useState('');
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState<string>();
@@ -124,6 +127,24 @@ export function BrandSetupPage(p: PageProps) {
         prompts.reload();
       },
     );
+  const stored = details.data?.sampling;
+  const saveSamples = async (e: Event) => {
+    e.preventDefault();
+    setSamplesNote(undefined);
+    setSamplesError(undefined);
+    const typed = samples || String(estimate.data?.samples ?? '');
+    const value = typed.trim() !== '' && Number.isFinite(Number(typed)) ? Number(typed) : typed;
+    setBusy('Save samples');
+    try {
+      await change('update-brand', { id: brandId, sampling: { mode: 'fixed', samples: value } });
+      setSamplesNote(`Saved: the daily capture asks each prompt ${value} ${value === 1 ? 'time' : 'times'} a day.`);
+      details.reload();
+    } catch (err) {
+      // The server names the field: `sampling.samples: samples must be a whole number from 1 to 20`.
+      setSamplesError(messageOf(err).replace(/^sampling\.samples: /, ''));
+    }
+    setBusy(undefined);
+  };
   const tracked = new Set((prompts.data ?? []).map((x) => x.text.toLowerCase()));
   const trackedCompetitors = new Set((competitors.data ?? []).map((c) => c.name.toLowerCase()));
   const s = suggestions.data;
@@ -237,15 +258,33 @@ export function BrandSetupPage(p: PageProps) {
             onInput={setRegions}
             hint="Region codes separated by commas, e.g. US, GB: each prompt is asked in each."
           />
+        </div>
+        <form class="grid-form" onSubmit={saveSamples}>
           <Field
             id="setup-samples"
             label="Samples a day"
             value={samples || String(estimate.data?.samples ?? '')}
-            onInput={setSamples}
+            onInput={(v) => {
+              setSamples(v);
+              setSamplesNote(undefined);
+            }}
             inputMode="numeric"
-            hint="Answers per prompt, platform and region each day. The server captures TRACKING_SAMPLES; try others here."
+            error={samplesError}
+            hint={
+              stored?.mode === 'adaptive'
+                ? 'Answers per prompt, platform and region each day. The brand samples adaptively now: saving a number here makes it fixed.'
+                : 'Answers per prompt, platform and region each day, 1 to 20: the cost below follows it, and saving keeps it for the daily capture.'
+            }
           />
-        </div>
+          <div class="form-foot">
+            <button type="submit" disabled={Boolean(busy)}>
+              Save samples a day
+            </button>
+            <span class="muted" role="status">
+              {samplesNote}
+            </span>
+          </div>
+        </form>
         <p class="muted">New prompts are asked on the platforms and in the regions chosen here.</p>
       </Panel>
 

@@ -1,6 +1,6 @@
 // What the chosen set-up asks and costs (capture-estimate): captures a day and a month per
-// platform, the cost of an answer and of a month with each provider, the total, and every price
-// with the public page it was read from and its date.
+// platform, the cost of an answer and of a month with each provider, the total, fixed and adaptive
+// sampling side by side, and every price with the public page it was read from and its date.
 import type { Loaded } from '../load.ts';
 import { DataTable } from '../components/data-table.tsx';
 import { Empty, Panel, Pending } from '../components/page.tsx';
@@ -28,8 +28,26 @@ interface PlatformEstimate {
   prices: Price[];
   usage_note: string | null;
 }
+const REASONS: Record<string, string> = {
+  no_history: 'no history yet',
+  interval_wide: 'interval wider than the target',
+  interval_narrow: 'interval within the target',
+  limit: "cut by the plan's capture limits",
+  fixed: 'fixed',
+};
+
 export interface Estimate {
   samples: number;
+  sampling: 'fixed' | 'adaptive';
+  adaptive: {
+    min_samples: number;
+    max_samples: number;
+    target_half_width: number;
+    by_reason: Record<string, number>;
+    captures_per_day: number;
+    captures_per_month: number;
+    monthly_cost_usd: number | null;
+  };
   days_per_month: number;
   price_table: 'built-in' | 'PROVIDER_PRICES';
   platforms: PlatformEstimate[];
@@ -93,6 +111,7 @@ export function CostPreview(p: { estimate: Loaded<Estimate | null>; noPlatforms:
               },
             ]}
           />
+          <SamplingSideBySide e={e} />
           {e.not_on_plan.length > 0 && (
             <p class="muted">Not on your plan, so not captured: {e.not_on_plan.map(platformLabel).join(', ')}.</p>
           )}
@@ -125,5 +144,58 @@ export function CostPreview(p: { estimate: Loaded<Estimate | null>; noPlatforms:
         </>
       )}
     </Panel>
+  );
+}
+
+/** Fixed and adaptive sampling's captures and cost, one row each; the brand's own marked. */
+function SamplingSideBySide(p: { e: Estimate }) {
+  const { e } = p;
+  const a = e.adaptive;
+  const rows = [
+    {
+      key: 'fixed',
+      name: `Fixed: ${e.samples} a day`,
+      day: e.captures_per_day,
+      month: e.captures_per_month,
+      cost: e.monthly_cost_usd,
+    },
+    {
+      key: 'adaptive',
+      name: `Adaptive: ${a.min_samples} to ${a.max_samples} a day, ±${a.target_half_width} points`,
+      day: a.captures_per_day,
+      month: a.captures_per_month,
+      cost: a.monthly_cost_usd,
+    },
+  ];
+  const reasons = Object.entries(a.by_reason)
+    .map(([reason, n]) => `${count(n)} ${REASONS[reason] ?? reason}`)
+    .join(', ');
+  return (
+    <>
+      <DataTable
+        caption="Fixed and adaptive sampling"
+        rowKey={(r) => r.key}
+        rows={rows}
+        empty="No platform chosen is on your plan."
+        columns={[
+          {
+            key: 'name',
+            label: 'Sampling',
+            render: (r) => (
+              <>
+                {r.name} {r.key === e.sampling && <span class="badge ok">in use</span>}
+              </>
+            ),
+          },
+          { key: 'day', label: 'Captures a day', align: 'right', render: (r) => count(r.day) },
+          { key: 'month', label: 'Captures a month', align: 'right', render: (r) => count(r.month) },
+          { key: 'cost', label: 'A month', align: 'right', render: (r) => usd(r.cost) },
+        ]}
+      />
+      <p class="muted">
+        Adaptive takes the most a day while a prompt's mention rate over its last 28 days is less sure than the target,
+        and the fewest once it is{reasons ? `; today: ${reasons}` : ''}. A month is 30 days like today.
+      </p>
+    </>
   );
 }

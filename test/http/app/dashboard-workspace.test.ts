@@ -172,6 +172,21 @@ browserTest('the settings forms run their operations and show the API refusals b
   const brand = (await api(who, '/brands')).body.find((b: any) => b.id === who.brandId);
   t.deepEqual([brand.name, brand.aliases], ['Acme', ['Acme Outdoors', 'Acme Gear']]);
 
+  // Sampling: adaptive with max below min is refused beside Most a day; then saved as typed.
+  const samplingForm = page.getByRole('form', { name: 'Sampling' });
+  await samplingForm.getByLabel('Sampling', { exact: true }).selectOption('adaptive');
+  await samplingForm.getByLabel('Fewest a day').fill('3');
+  await samplingForm.getByLabel('Most a day').fill('2');
+  await samplingForm.getByRole('button', { name: 'Save sampling' }).click();
+  const maxError = page.locator('#sampling-max-error');
+  await maxError.waitFor();
+  t.is(await maxError.textContent(), 'sampling.max_samples: max_samples must be at least min_samples');
+  await samplingForm.getByLabel('Most a day').fill('6');
+  await samplingForm.getByRole('button', { name: 'Save sampling' }).click();
+  await page.getByText('Saved: the next daily capture samples this way.').waitFor();
+  const sampled = (await api(who, '/brands')).body.find((b: any) => b.id === who.brandId);
+  t.deepEqual(sampled.sampling, { mode: 'adaptive', min_samples: 3, max_samples: 6, target_half_width: 5 });
+
   // A topic created, then deactivated.
   const topicForm = page.getByRole('form', { name: 'Create a topic' });
   await topicForm.getByLabel('Topic name').fill('Camping');

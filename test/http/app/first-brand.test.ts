@@ -113,6 +113,17 @@ browserTest('from the setup address to a brand with answers', async (t) => {
   t.is(rows.length, 2);
   const first = await preview.locator('tbody tr').first().locator('td, th').allTextContents();
   t.deepEqual(first.slice(0, 4), ['ChatGPT', 'gpt-4o', '3', '90']);
+  // Samples a day: 2 are kept as the brand's fixed sampling, and the preview follows.
+  await page.getByLabel('Samples a day', { exact: true }).fill('2');
+  await page.getByRole('button', { name: 'Save samples a day' }).click();
+  await page.getByText('Saved: the daily capture asks each prompt 2 times a day.').waitFor();
+  const sampling = page.getByRole('table', { name: 'Fixed and adaptive sampling' });
+  await sampling.getByRole('row', { name: /Fixed: 2 a day/ }).waitFor();
+  const fixedRow = await sampling
+    .getByRole('row', { name: /Fixed: 2 a day/ })
+    .locator('td, th')
+    .allTextContents();
+  t.deepEqual(fixedRow.slice(0, 3), ['Fixed: 2 a day in use', '12', '360']);
   t.deepEqual(await seriousViolations(page), []);
   await shot(page, 'first-brand-3-setup');
 
@@ -121,7 +132,16 @@ browserTest('from the setup address to a brand with answers', async (t) => {
   await page.getByRole('heading', { name: 'No answers yet' }).waitFor();
   t.regex(await page.locator('#main').innerText(), /The daily capture runs next at \d{4}-\d{2}-\d{2} 05:00 UTC/);
   await page.getByRole('button', { name: 'Capture now' }).click();
-  await page.getByText("Today's capture: 6 of 6 answers").waitFor();
+  await page.getByText("Today's capture: 12 of 12 answers").waitFor();
+  // The set-up page's samples reached the captured slots: 2 per prompt and platform, fixed.
+  const { rows: slots } = await server.stores.pg.query(
+    'SELECT sample, reason, count(*)::int AS n FROM capture_runs WHERE brand_id = $1 GROUP BY 1, 2 ORDER BY 1',
+    [brandId],
+  );
+  t.deepEqual(slots, [
+    { sample: 0, reason: 'fixed', n: 6 },
+    { sample: 1, reason: 'fixed', n: 6 },
+  ]);
   await page.locator('#main[data-ready="true"]').waitFor();
   const cards = await page.locator('#main').innerText();
   t.notRegex(cards, /No answers yet/);

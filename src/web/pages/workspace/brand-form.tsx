@@ -16,7 +16,13 @@ export interface BrandDetails {
   region: string;
   domains: string[];
   aliases: string[];
+  sampling: Sampling;
 }
+
+/** How the daily capture samples the brand (update-brand `sampling`). */
+export type Sampling =
+  | { mode: 'fixed'; samples: number }
+  | { mode: 'adaptive'; min_samples: number; max_samples: number; target_half_width: number };
 
 const FIELDS = ['name', 'industry', 'region', 'domains', 'aliases'];
 

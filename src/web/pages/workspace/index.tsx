@@ -8,6 +8,7 @@ import { useLoad } from '../../load.ts';
 import { PageHead, Pending, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../page-props.ts';
 import { BrandForm, type BrandDetails } from './brand-form.tsx';
+import { SamplingForm } from './sampling-form.tsx';
 import { Competitors } from './competitors.tsx';
 import { Reanalysis } from './reanalysis.tsx';
 import { Prompts, type TrackedPrompt } from './prompts.tsx';
@@ -50,6 +51,7 @@ export function WorkspacePage(p: PageProps) {
           }}
         />
       )}
+      {brand.data && <SamplingForm brand={brand.data} onSaved={brand.reload} />}
       <Competitors brandId={brandId} onChanged={changed} />
       {topics.error && <Problem message={topics.error} />}
       <Topics brandId={brandId} topics={topics.data} onChanged={promptsOrTopicsChanged} />
