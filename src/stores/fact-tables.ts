@@ -38,6 +38,11 @@ export interface ReadShape {
   prompts: boolean;
   /** String columns a read may match with `eq`. */
   dimensions: readonly string[];
+  /**
+   * How a `source` filter reaches its rows: `column`, the table keeps the answer's source; `answer`,
+   * through its answer_id (the answers of that source). Absent: the table cannot be read by source.
+   */
+  source?: 'column' | 'answer';
 }
 
 /** A fact table: its stored columns in order (`sign` apart: every fact table ends its rows with it) and its read shape. */
@@ -77,6 +82,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform', 'mode'],
+    source: 'column',
   },
   answer_entities: {
     columns: {
@@ -105,6 +111,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform'],
+    source: 'answer',
   },
   answer_citations: {
     columns: {
@@ -137,6 +144,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform', 'domain', 'category', 'article_type'],
+    source: 'answer',
   },
   shopping_cards: {
     columns: {
@@ -170,6 +178,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
+    source: 'answer',
   },
 } as const satisfies Record<string, FactTableSchema>;
 

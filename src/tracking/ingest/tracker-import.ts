@@ -1,8 +1,9 @@
 // `answerscope import-tracker FILE --brand ID --format NAME [--map field=column,...]` (docs/metrics.md
 // "Agreement with another tracker"): another tool's answer export, CSV or JSON Lines, read through a
 // column mapping. Each readable line becomes an answer stored with `source` = NAME (kept out of the
-// figures: its analysis rows go to a generation no read binds, and the reads of stored answers take
-// the default sources only), analysed by Answerscope, and its two readings (the tool's, ours) kept
+// figures unless a read asks for that source: its analysis rows go to IMPORTED_GENERATION, which
+// only such a read binds, and the reads of stored answers take the default sources otherwise),
+// analysed by Answerscope, and its two readings (the tool's, ours) kept
 // side by side for the agreement report (tracker-readings.ts).
 //
 // Presets: none. A preset would map a named tool's documented export columns; no tool's export
@@ -18,7 +19,8 @@ import type { BrandRecord } from '../../tenancy/brands.ts';
 import { PLATFORMS, type Platform } from '../../tenancy/tracked.ts';
 import { analyzeAnswer } from '../analysis/analyze.ts';
 import type { Polarity } from '../analysis/sentiment/entity-sentiment.ts';
-import { DEFAULT_SOURCES } from '../types.ts';
+import { DEFAULT_SOURCES, SOURCE_SLUG } from '../types.ts';
+import { IMPORTED_GENERATION } from '../../stores/generations.ts';
 import { IngestCache, ingestBatch, type Lookups } from './batch.ts';
 import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
 import { uuidV5 } from './ids.ts';
@@ -38,16 +40,6 @@ export const TRACKER_FIELDS = [
 ] as const;
 export type TrackerField = (typeof TRACKER_FIELDS)[number];
 const REQUIRED: readonly TrackerField[] = ['text', 'platform', 'date', 'prompt'];
-
-/** A tool's name: a lower-case slug, and not one of Answerscope's own sources. */
-const FORMAT_SLUG = /^[a-z][a-z0-9-]{0,39}$/;
-
-/**
- * Analysis rows of imported answers go to this generation, which no brand ever reaches (a brand's
- * generation counts its re-analyses): every figure binds the brand's live generation, so imported
- * answers are never counted, and a re-analysis deletes them with the other old generations.
- */
-export const IMPORT_GENERATION = 4_294_967_295;
 
 const BATCH = 1000;
 
@@ -183,13 +175,13 @@ function dateOf(v: unknown): string | undefined {
   return Number.isFinite(ms) && /^\d{4}-\d{2}-\d{2}/.test(s) ? new Date(ms).toISOString() : undefined;
 }
 
-/** The import cache, but every prompt's rows go to IMPORT_GENERATION. */
+/** The import cache, but every prompt's rows go to IMPORTED_GENERATION. */
 function outsideFigures(cache: IngestCache): Lookups {
   return {
     resolvePrompts: (ids) => cache.resolvePrompts(ids),
     prompt: (id) => {
       const p = cache.prompt(id);
-      return p ? { ...p, generation: IMPORT_GENERATION } : p;
+      return p ? { ...p, generation: IMPORTED_GENERATION } : p;
     },
     compiled: (brandId) => cache.compiled(brandId),
     compiledNow: (brandId) => cache.compiledNow(brandId),
@@ -198,7 +190,7 @@ function outsideFigures(cache: IngestCache): Lookups {
 
 export async function importTracker(stores: Stores, opts: ImportOptions): Promise<ImportResult> {
   const source = opts.format;
-  if (!FORMAT_SLUG.test(source) || (DEFAULT_SOURCES as readonly string[]).includes(source)) {
+  if (!SOURCE_SLUG.test(source) || (DEFAULT_SOURCES as readonly string[]).includes(source)) {
     throw new UserError(
       `--format must be a lower-case slug naming the tool (letters, digits, -), not capture or import; got ${JSON.stringify(source)}`,
     );
