@@ -5,6 +5,7 @@
 import type { Ctx } from './registry.ts';
 import type { Filters } from '../analytics/filters.ts';
 import type { BrandRecord } from '../tenancy/brands.ts';
+import type { Queryable } from '../stores/postgres.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { PROMPT_NOT_FOUND, promptsById, topicPromptIds } from '../tenancy/prompts.ts';
 import { DEFAULT_SOURCES } from '../tracking/types.ts';
@@ -12,12 +13,15 @@ import { hasImport } from '../tracking/ingest/tracker-readings.ts';
 import { IMPORTED_GENERATION } from '../stores/generations.ts';
 import { SOURCE_UNKNOWN } from './params.ts';
 
-/** The generation a source's analysis rows are in: the brand's live one, or the imported answers'. */
-async function generationOf(ctx: Ctx, brand: BrandRecord, source: string | undefined): Promise<number> {
+/**
+ * The generation a source's analysis rows are in: the brand's live one, or the imported answers'
+ * (400 when no import of the brand used the name). The answers export reads by it too.
+ */
+export async function generationOf(pg: Queryable, brand: BrandRecord, source: string | undefined): Promise<number> {
   if (source === undefined || (DEFAULT_SOURCES as readonly string[]).includes(source)) {
     return brand.analysis_generation;
   }
-  if (!(await hasImport(ctx.stores.pg, brand.id, source))) throw badRequest(SOURCE_UNKNOWN);
+  if (!(await hasImport(pg, brand.id, source))) throw badRequest(SOURCE_UNKNOWN);
   return IMPORTED_GENERATION;
 }
 
@@ -41,7 +45,7 @@ export async function resolveFilters(ctx: Ctx, p: FilterParams): Promise<{ brand
     // With a topic too: the prompt if it is one of the topic's, else nothing.
     promptIds = promptIds ? promptIds.filter((id) => id === p.prompt_id) : [p.prompt_id];
   }
-  const generation = await generationOf(ctx, brand, p.source);
+  const generation = await generationOf(ctx.stores.pg, brand, p.source);
   return {
     brand,
     filters: {
