@@ -157,9 +157,11 @@ test('a mapped column the file lacks is refused before anything is stored, namin
 test('a figure counts the imported answers only when source names their tool, hand-computed', async (t) => {
   const r = await cli(importArgs('figuretool'), server.env);
   t.is(r.code, 0, r.stderr);
+  const versions: Record<string, string[]> = {};
   const summary = async (query = '') => {
     const res = await get(server, `/api/v1/visibility-summary?brand_id=${tenant.brandId}${query}`, tenant.key);
     t.is(res.status, 200, JSON.stringify(res.body));
+    versions[query] = res.body.analysis_versions;
     return res.body.totals;
   };
   // Without source: Answerscope's one answer ("Acme is fine."), which names the brand: 1 of 1.
@@ -173,16 +175,45 @@ test('a figure counts the imported answers only when source names their tool, ha
   t.like(await summary('&source=figuretool'), tool);
   // A whole day (which rollups answer without source): 2026-11-02 holds lines 2 and 3, both naming Acme.
   t.like(await summary('&source=figuretool&date_from=2026-11-02&date_to=2026-11-02'), { ...tool, resultCount: 2 });
-  // The answers list follows the same filter, newest first.
+  // The imported answers keep the analysis of their import, which their figures say.
+  t.deepEqual(versions['&source=figuretool'], ['import']);
+  t.deepEqual(versions['&source=capture'], ['gen-0']);
+  // The answers list follows the same filter (in text order here: two answers share an instant).
   const listed = await get(server, `/api/v1/answers?brand_id=${tenant.brandId}&source=figuretool`, tenant.key);
+  t.deepEqual(listed.body.answers.map((a: any) => [a.text.slice(0, 12), a.source, a.analysis_version]).sort(), [
+    ['Acme is the ', 'figuretool', 'import'],
+    ['Globex is th', 'figuretool', 'import'],
+    ['Globex leads', 'figuretool', 'import'],
+    ['Spreadsheets', 'figuretool', 'import'],
+  ]);
+  // Every figure taking the filters reads by source (none may fall back to a rollup, which keeps no source).
+  const figures = [
+    'visibility-trend',
+    'competitor-comparison',
+    'citations',
+    'visibility-confidence',
+    'visibility-change',
+    'citation-gap',
+    'entity-trend',
+    'untracked-brands',
+    'search-queries',
+    'sentiment',
+    'prompt-performance',
+  ];
+  for (const name of figures) {
+    const range = '&date_from=2026-11-01&date_to=2026-11-30';
+    const res = await get(server, `/api/v1/${name}?brand_id=${tenant.brandId}&source=figuretool${range}`, tenant.key);
+    t.is(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
+  }
+  // A whole month, which prompt_monthly answers without source: the tool's 4 answers, 2 naming Acme.
+  const performance = await get(
+    server,
+    `/api/v1/prompt-performance?brand_id=${tenant.brandId}&source=figuretool&date_from=2026-11-01&date_to=2026-11-30`,
+    tenant.key,
+  );
   t.deepEqual(
-    listed.body.answers.map((a: any) => [a.text.slice(0, 12), a.source]),
-    [
-      ['Spreadsheets', 'figuretool'],
-      ['Globex is th', 'figuretool'],
-      ['Globex leads', 'figuretool'],
-      ['Acme is the ', 'figuretool'],
-    ],
+    performance.body.prompts.map((r: any) => [r.prompt_text.toLowerCase(), r.result_count, r.mention_rate]),
+    [['best crm for startups', 4, 50]],
   );
   // A name no import used, and one that is not a source's name: 400s naming the parameter.
   const unknown = await get(server, `/api/v1/visibility-summary?brand_id=${tenant.brandId}&source=nobody`, tenant.key);
