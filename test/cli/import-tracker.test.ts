@@ -12,6 +12,8 @@ import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
 import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { SOURCE_INVALID, SOURCE_UNKNOWN } from '../../src/operations/params.ts';
 import { connect } from '../mcp/client.ts';
+import { reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
+import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -56,11 +58,11 @@ test.after.always(async () => {
   await server?.stop();
 });
 
-const importArgs = (source: string, map = MAP) => [
+const importArgs = (source: string, map = MAP, brandId = tenant.brandId) => [
   'import-tracker',
   path.join(dir, 'other.csv'),
   '--brand',
-  tenant.brandId,
+  brandId,
   '--format',
   source,
   '--map',
@@ -248,4 +250,28 @@ test('import-agreement answers alike on REST, the Metrics API and MCP; another o
   t.is(theirTool.content[0].text, 'Brand not found');
   await client.close();
   await otherClient.close();
+});
+
+test("a re-analysis leaves the imported answers' analysis, so their figures stay", async (t) => {
+  const own = await seedTenant(server);
+  const r = await cli(importArgs('keptool', MAP, own.brandId), server.env);
+  t.is(r.code, 0, r.stderr);
+  const summary = async () =>
+    (await get(server, `/api/v1/visibility-summary?brand_id=${own.brandId}&source=keptool`, own.key)).body;
+  const before = await summary();
+  t.like(before.totals, { resultCount: 4, mentionAnswers: 2 });
+  await startReanalysis(server.stores.pg, own.brandId, 'test');
+  await reanalyzeBrand(server.stores, own.brandId);
+  // The old generation is deleted in the background: wait until the deletes have run.
+  for (;;) {
+    const pending = await server.stores.ch.system<{ n: number }>(
+      'SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND is_done = 0',
+      {},
+    );
+    if (Number(pending[0].n) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const live = await get(server, `/api/v1/visibility-summary?brand_id=${own.brandId}`, own.key);
+  t.deepEqual(live.body.analysis_versions, ['gen-1']);
+  t.deepEqual(await summary(), before);
 });
