@@ -34,6 +34,9 @@ import { appMount } from './http/app/routes.ts';
 import { newSetupCode, setupAddress, setupOpen } from './tenancy/setup.ts';
 import { priceTable } from './tracking/capture/prices.ts';
 
+/** How long an idle keep-alive connection is kept (see where the server is made). */
+const KEEP_ALIVE_MS = 65_000;
+
 export interface RunningServer {
   url: string;
   stores: Stores;
@@ -91,6 +94,11 @@ export async function startServer(
     extra.push(await appMount(deps, operations));
     const app = await createApp({ ...deps, operations, extra, beforeKey: mcpOriginGuard(deps) });
     const server = http.createServer(app.callback());
+    // An idle keep-alive connection is kept 65 s (Node's default is 5): longer than the idle time of
+    // common load balancers (60 s), so the service never closes a connection a proxy or client is
+    // about to reuse, which the client sees as a failed request. Headers may take a second longer.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     // Parser errors (headers too large, a malformed request) get a JSON body too.
     answerClientErrors(server, log);
     await new Promise<void>((resolve, reject) => {
