@@ -15,9 +15,9 @@ import { ANALYSIS_TABLES } from './scoped-query.ts';
 export const IMPORTED_GENERATION = 4_294_967_295;
 
 /**
- * Deletes the brand's rows of every generation but `keep` (and IMPORTED_GENERATION's). `wait`: return only once the rows are
- * gone (before a generation number is written again); otherwise ClickHouse deletes in the
- * background. Either way rows inserted after this call are not touched: a mutation applies to
+ * Deletes the brand's rows of every generation but `keep` (and IMPORTED_GENERATION's). `wait`:
+ * return only once the rows are gone (before a generation number is written again); otherwise
+ * ClickHouse deletes in the background. Either way rows inserted after this call are not touched: a mutation applies to
  * the parts that exist when it is issued.
  */
 export async function dropOtherGenerations(
