@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { isEmbedded } from './config.ts';
 import { openStores, type Stores } from './stores/index.ts';
 import { migrate } from './stores/migrate.ts';
-import { createApp } from './http/app.ts';
+import { createPipeline } from './http/pipeline.ts';
 import { ResultCache } from './analytics/cache.ts';
 import { operations } from './operations/index.ts';
 import { startAdminChannel } from './cli/admin.ts';
@@ -80,7 +80,7 @@ export async function startServer(
       cache: config.resultCacheEntries > 0 ? new ResultCache(config.resultCacheEntries) : undefined,
     };
     // Surfaces beside the operations, mounted behind the rate limit and API-key guard of /api/.
-    const extra: NonNullable<Parameters<typeof createApp>[0]['extra']> = [];
+    const extra: NonNullable<Parameters<typeof createPipeline>[0]['extra']> = [];
     // Probes, metrics and the API reference: no key, no rate limit.
     extra.push(healthMount({ stores, log, state: health }), metricsMount(), docsMount(operations));
     // AI traffic (/t.js, /api/collect, the crawler-log batch) and the answers export, the declared raw
@@ -92,7 +92,7 @@ export async function startServer(
     extra.push(mcpMount(deps));
     // The app for people under /app (docs/app.md): its bundle is built here, before the first request.
     extra.push(await appMount(deps, operations));
-    const app = await createApp({ ...deps, operations, extra, beforeKey: mcpOriginGuard(deps) });
+    const app = await createPipeline({ ...deps, operations, extra, beforeKey: mcpOriginGuard(deps) });
     const server = http.createServer(app.callback());
     // An idle keep-alive connection is kept 65 s (Node's default is 5): longer than the idle time of
     // common load balancers (60 s), so the service never closes a connection a proxy or client is

@@ -4,9 +4,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
-import type { Stores } from '../stores/index.ts';
 import { migrate } from '../stores/migrate.ts';
 import { UserError } from '../errors.ts';
 import { applyWorkspace, parseWorkspace } from '../tenancy/workspace.ts';

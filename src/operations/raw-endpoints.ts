@@ -1,7 +1,7 @@
 // The HTTP endpoints that the operation model does not fit, declared in one list that the router
-// (src/http/raw.ts), the API guard (src/http/app.ts) and the OpenAPI document (src/http/openapi.ts)
-// all read: /t.js answers JavaScript, /api/collect answers CORS beacons from any site, the
-// crawler-log batch takes a JSON array, which neither the REST body (merged with the query) nor MCP
+// (src/http/raw.ts), the API guard (src/http/pipeline.ts) and the OpenAPI document
+// (src/http/openapi.ts) all read: /t.js answers JavaScript, /api/collect answers CORS beacons from
+// any site, the crawler-log batch takes a JSON array, which neither the REST body (merged with the query) nor MCP
 // arguments carry, and the answers export answers a file (JSON Lines or Parquet), streamed. The
 // traffic handlers stay in src/traffic/, the export's in src/http/answers-export.ts, keyed by `name`.
 import { z } from 'zod';

@@ -77,8 +77,6 @@ async function settled(page: Page) {
     () =>
       !document.querySelector('[aria-busy="true"]') &&
       ![...document.querySelectorAll('[role="status"]')].some((s) => /loading/i.test(s.textContent ?? '')),
-    null,
-    { timeout: 60_000 },
   );
   // A change of filters may keep the previous figures on screen while the new ones load (nothing
   // says busy then): wait until no request has been in flight for half a second, then until the

@@ -132,13 +132,7 @@ browserTest('the settings forms run their operations and show the API refusals b
       ['Initech', ['initech.example']],
     ],
   );
-  await page.waitForFunction(
-    () => document.querySelector('[data-state]')?.getAttribute('data-state') === 'idle',
-    null,
-    {
-      timeout: 60_000,
-    },
-  );
+  await page.waitForFunction(() => document.querySelector('[data-state]')?.getAttribute('data-state') === 'idle');
   const report = await api(who, `/brands/${who.brandId}/reanalysis`);
   t.is(report.body.state, 'idle');
   t.truthy(report.body.last_finished_at);

@@ -115,8 +115,6 @@ async function settled(page: Page) {
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(
     () => ![...document.querySelectorAll('[role="status"]')].some((s) => /loading/i.test(s.textContent ?? '')),
-    null,
-    { timeout: 60_000 },
   );
 }
 
