@@ -19,6 +19,7 @@ import { startWebhookWorker } from './webhooks/worker.ts';
 import { startReanalysisWorker } from './tracking/reanalysis/queue.ts';
 import { createTraffic, type Traffic } from './traffic/index.ts';
 import { rawMount } from './http/raw.ts';
+import { answersExportRoute } from './http/answers-export.ts';
 import { mcpMount, mcpOriginGuard } from './mcp/http.ts';
 import { createLogger } from './logger.ts';
 import { observeStores } from './stores/observe.ts';
@@ -82,11 +83,11 @@ export async function startServer(
     const extra: NonNullable<Parameters<typeof createPipeline>[0]['extra']> = [];
     // Probes, metrics and the API reference: no key, no rate limit.
     extra.push(healthMount({ stores, log, state: health }), metricsMount(), docsMount(operations));
-    // AI traffic (/t.js, /api/collect, the crawler-log batch), the declared raw endpoints
-    // (src/operations/raw-endpoints.ts): its buffer is flushed after the HTTP server has stopped.
+    // AI traffic (/t.js, /api/collect, the crawler-log batch) and the answers export, the declared raw
+    // endpoints (src/operations/raw-endpoints.ts): traffic's buffer is flushed after the HTTP server has stopped.
     const traffic = await createTraffic(deps);
     closers.push(() => traffic.close());
-    extra.push(rawMount(traffic.handlers));
+    extra.push(rawMount({ ...traffic.handlers, 'answers-export': answersExportRoute(deps) }));
     // The MCP server at /api/mcp (the guard with its origin check before the key, then the transport).
     extra.push(mcpMount(deps));
     // The app for people under /app (docs/app.md): its bundle is built here, before the first request.

@@ -5,5 +5,11 @@
 // figures read the live one only. So the version names the generation: re-analysis changes it,
 // and a figure read twice under the same version was computed from the same rows' analysis.
 
-/** The analysis version of a brand's rows of this generation. */
-export const analysisVersion = (generation: number) => `gen-${generation}`;
+import { IMPORTED_GENERATION } from '../stores/generations.ts';
+
+/**
+ * The analysis version of a brand's rows of this generation; `import` for answers imported from
+ * another tracker, analysed once at their import (a re-analysis leaves them).
+ */
+export const analysisVersion = (generation: number) =>
+  generation === IMPORTED_GENERATION ? 'import' : `gen-${generation}`;

@@ -20,7 +20,7 @@ import {
 } from '../stores/scoped-query.ts';
 import { encodeCursor, type PageCursor } from '../cursor.ts';
 import { promptsById } from '../tenancy/prompts.ts';
-import { type AnswerMode, DEFAULT_SOURCES_SQL } from '../tracking/types.ts';
+import { type AnswerMode, sourcesUnless } from '../tracking/types.ts';
 import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
@@ -137,8 +137,8 @@ export function storedSentiment(row: EntityRow | undefined): Polarity | null {
   return polarityOfValue(row.sentiment);
 }
 
-/** The answers a list shows: live rows of the sources figures count (not other trackers' imports). */
-const LISTED = `sign = 1 AND ${DEFAULT_SOURCES_SQL}`;
+/** The answers a list shows: live rows of the filter's source, else of the sources figures count. */
+const listed = (f: { source?: string }) => ['sign = 1', sourcesUnless(f)].filter(Boolean).join(' AND ');
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
@@ -154,7 +154,7 @@ function liveAnswers(f: AnswerFilters) {
   return {
     source: { table: 'answers' as const, scope, final: true, eq: { platform, mode } },
     in: condition,
-    where: [LISTED, ...text].join(' AND '),
+    where: [listed(f), ...text].join(' AND '),
     params: Object.fromEntries((words ?? []).map((w, i) => [`word${i}`, w])),
   };
 }

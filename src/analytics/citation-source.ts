@@ -3,7 +3,8 @@
 // from answer_citations; both hold the same sign-weighted sums, so the figures are identical
 // whichever part answers. A rollup answers only if it keeps the columns the filters name: a topic
 // filter reads answer_citations alone (no rollup has the prompt), a model or region filter the
-// rollup that keeps model and region, or answer_citations for URL figures.
+// rollup that keeps model and region, or answer_citations for URL figures; a source filter reads
+// answer_citations (no rollup keeps the source).
 import type { Filters } from './filters.ts';
 import { edgeDays, spanScope, wholeMonths, wholeQuarters } from './month-span.ts';
 import { select, unionAll, type ScopedQuery } from '../stores/scoped-query.ts';
@@ -38,7 +39,7 @@ export function citationSource(
 ): ScopedQuery {
   const needed = [...(f.models?.length ? ['model'] : []), ...(f.region ? ['region'] : [])] as ('model' | 'region')[];
   const rollup = rollups.find((r) => needed.every((c) => KEEPS[r].includes(c)));
-  const months = opts.raw || f.promptIds || !rollup ? undefined : wholeMonths(f);
+  const months = opts.raw || f.promptIds || f.source || !rollup ? undefined : wholeMonths(f);
   const columns = (i: 0 | 1) =>
     Object.entries(part.columns)
       .map(([name, exprs]) => `${exprs[i]} AS ${name}`)

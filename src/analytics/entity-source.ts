@@ -1,7 +1,8 @@
 // Where entity figures are read from: the smallest table that has every column the query groups
 // or filters by. The daily rollups (entity_daily, prompt_daily) hold exactly the sign-weighted
 // sums of answer_entities, so all three give the same figures; a timestamp bound (not a whole day)
-// always reads answer_entities, which alone has collected_at.
+// always reads answer_entities, which alone has collected_at, and so does a read by source (the
+// rollups keep none).
 import type { Filters } from './filters.ts';
 import { type AnalysisTable, wholeDays } from '../stores/scoped-query.ts';
 
@@ -50,7 +51,9 @@ export function entitySource(f: Filters, dims: Dimension[], opts: { raw?: boolea
   if (f.region) needed.add('region');
   if (f.promptIds) needed.add('prompt_id');
   const rollup =
-    wholeDays(f) && !opts.raw ? ROLLUPS.find((r) => [...needed].every((d) => r.dims.includes(d))) : undefined;
+    wholeDays(f) && !opts.raw && !f.source
+      ? ROLLUPS.find((r) => [...needed].every((d) => r.dims.includes(d)))
+      : undefined;
   const expr = (m: Measure) => (rollup ? ROLLUP[m] : RAW[m]);
   return {
     table: rollup?.table ?? 'answer_entities',

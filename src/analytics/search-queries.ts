@@ -11,7 +11,7 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { round, roundOrNull } from './formulas.ts';
 import { select, unionAll } from '../stores/scoped-query.ts';
-import { DEFAULT_SOURCES_SQL } from '../tracking/types.ts';
+import { sourcesUnless } from '../tracking/types.ts';
 
 export interface SearchQueryTotals {
   answers: number;
@@ -47,7 +47,7 @@ function perAnswer(f: Filters) {
     {
       select: `answer_id, toString(platform) AS answer_platform, search_queries AS sq, search_queries_known AS sq_known,
         toUInt8(1) AS is_answer, toUInt8(0) AS names_brand`,
-      where: `mode != 'shopping' AND ${DEFAULT_SOURCES_SQL}`,
+      where: ["mode != 'shopping'", sourcesUnless(f)].filter(Boolean).join(' AND '),
       groupBy: 'answer_id, platform, search_queries, search_queries_known',
       having: 'sum(sign) > 0',
     },

@@ -8,7 +8,7 @@ import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { select, unionAll } from '../stores/scoped-query.ts';
 import { byteOrder } from '../text-order.ts';
-import { DEFAULT_SOURCES_SQL } from '../tracking/types.ts';
+import { sourcesUnless } from '../tracking/types.ts';
 
 /** Answers a name must appear in to be listed. */
 export const MIN_ANSWERS = 3;
@@ -41,8 +41,8 @@ export async function untrackedBrands(ch: ClickHouse, f: Filters, trackedForms: 
     {
       select: `answer_id, day, platform,
         arrayJoin(arrayDistinct(arrayConcat(extractAll(text, {listItem:String}), extractAll(text, {bold:String})))) AS name`,
-      // Other trackers' imported answers are not ours to read names from (as the figures leave them out).
-      where: `sign = 1 AND ${DEFAULT_SOURCES_SQL}`,
+      // Other trackers' imported answers only when the filter asks for their source (as the figures).
+      where: ['sign = 1', sourcesUnless(scope)].filter(Boolean).join(' AND '),
       params: { listItem: LIST_ITEM, bold: BOLD },
     },
   );

@@ -9,13 +9,10 @@ import { UserError } from '../errors.ts';
 import { UUID_RE } from '../uuid.ts';
 import { dateBound } from '../operations/params.ts';
 import { brandById, brandEntities } from '../tenancy/brands.ts';
-import { exportAnswers } from '../analytics/answer-export.ts';
-import { answersParquet } from '../analytics/answer-parquet.ts';
+import { ANSWER_FILE_FORMATS, type AnswerFileFormat, answerFile } from '../analytics/answer-file.ts';
 import type { Stores } from '../stores/index.ts';
 
 export const EXPORT_USAGE = 'export answers --brand ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--format jsonl|parquet]';
-
-const FORMATS = ['jsonl', 'parquet'] as const;
 
 /**
  * A command's result written as it is produced rather than printed as one JSON document: the
@@ -66,8 +63,8 @@ export async function runExportCommand(stores: Stores, sub: string | undefined, 
   }
   if (!values.brand) throw new UserError(`--brand is required; usage: answerscope ${EXPORT_USAGE}`);
   if (!UUID_RE.test(values.brand)) throw new UserError(`--brand must be a UUID, got ${JSON.stringify(values.brand)}`);
-  const format = values.format ?? 'jsonl';
-  if (!(FORMATS as readonly string[]).includes(format)) {
+  const format = (values.format ?? 'jsonl') as AnswerFileFormat;
+  if (!ANSWER_FILE_FORMATS.includes(format)) {
     throw new UserError(`--format must be jsonl or parquet, got ${JSON.stringify(format)}`);
   }
   const from = bound(values.from, '--from', false);
@@ -77,24 +74,14 @@ export async function runExportCommand(stores: Stores, sub: string | undefined, 
   if (!brand) throw new UserError(`No brand ${values.brand}`);
   const entities = await brandEntities(stores.pg, brand);
   const filters = { brandId: brand.id, generation: brand.analysis_generation, from, to };
-  const pages = () => exportAnswers(stores.ch, stores.pg, filters, { entities });
-  if (format === 'parquet') {
-    return new LineStream(async (out) => {
-      const parquet = await answersParquet(stores.ch, pages());
-      try {
-        for await (const chunk of parquet) {
-          if (!out.write(chunk)) await drained(out);
-        }
-      } finally {
-        parquet.destroy();
-      }
-    });
-  }
   return new LineStream(async (out) => {
-    for await (const page of pages()) {
-      let chunk = '';
-      for (const answer of page) chunk += `${JSON.stringify(answer)}\n`;
-      if (!out.write(chunk)) await drained(out);
+    const file = await answerFile(stores.ch, stores.pg, filters, { entities }, format);
+    try {
+      for await (const chunk of file) {
+        if (!out.write(chunk)) await drained(out);
+      }
+    } finally {
+      file.destroy();
     }
   });
 }

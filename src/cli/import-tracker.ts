@@ -23,11 +23,12 @@ export async function runImportTracker(
   if (!values.format) throw new UserError(`--format is required; usage: answerscope ${IMPORT_TRACKER_USAGE}`);
   const brand = await brandById(stores.pg, values.brand.toLowerCase());
   if (!brand) throw new UserError(`No brand ${values.brand}`);
+  let body: string;
   try {
-    fs.accessSync(file, fs.constants.R_OK);
+    body = fs.readFileSync(file, 'utf8');
   } catch (err) {
     throw new UserError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const imported = await importTracker(stores, { file, brand, format: values.format, map: values.map });
+  const imported = await importTracker(stores, { body, fileName: file, brand, format: values.format, map: values.map });
   return { import: imported, agreement: await importAgreement(stores.pg, brand.id, imported.source) };
 }

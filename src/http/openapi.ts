@@ -131,6 +131,20 @@ function errorMessages(op: Operation, params: Schema): Map<number, string[]> {
   return new Map([...statuses].sort(([a], [b]) => a - b));
 }
 
+/** One OpenAPI parameter from its JSON Schema: the description beside the schema, with an example. */
+function parameter(name: string, schema: Schema, where: 'path' | 'query', required: boolean): Schema {
+  const { description, ...rest } = schema;
+  const example = exampleFor(name, schema);
+  return {
+    name,
+    in: where,
+    required,
+    ...(description === undefined ? {} : { description }),
+    schema: rest,
+    ...(example === undefined ? {} : { example }),
+  };
+}
+
 function operationObject(
   op: Operation,
   surface: 'REST API' | 'Metrics API',
@@ -145,20 +159,13 @@ function operationObject(
   const parameters: Schema[] = [];
   const body: Schema = { type: 'object', properties: {} as Schema, required: [] as string[] };
   for (const [name, schema] of Object.entries(properties)) {
-    const { description, ...rest } = schema;
-    const example = exampleFor(name, schema);
-    const extra = {
-      ...(description === undefined ? {} : { description }),
-      schema: rest,
-      ...(example === undefined ? {} : { example }),
-    };
     if (name === pathParam) {
-      parameters.push({ name, in: 'path', required: true, ...extra });
+      parameters.push(parameter(name, schema, 'path', true));
     } else if (inBody) {
       body.properties[name] = schema;
       if (required.has(name)) body.required.push(name);
     } else {
-      parameters.push({ name, in: 'query', required: required.has(name), ...extra });
+      parameters.push(parameter(name, schema, 'query', required.has(name)));
     }
   }
   if (!body.required.length) delete body.required;
@@ -231,6 +238,15 @@ function limitResponses(e: RawEndpoint, doc: RawMethodDoc, defaults: Config): Sc
 }
 
 /** A raw endpoint's entries, one per method it answers, with its own limits stated. */
+/** A raw endpoint's query schema as OpenAPI query parameters, described as an operation's are. */
+function queryParameters(query: z.ZodType): Schema[] {
+  const params = jsonSchema(query);
+  const required = new Set<string>(params.required ?? []);
+  return Object.entries<Schema>(params.properties ?? {}).map(([name, schema]) =>
+    parameter(name, schema, 'query', required.has(name)),
+  );
+}
+
 function rawEndpointObjects(e: RawEndpoint, defaults: Config): [string, Schema][] {
   const documented = Object.keys(e.openapi);
   if (e.methods.length !== documented.length || e.methods.some((m) => !e.openapi[m])) {
@@ -238,7 +254,7 @@ function rawEndpointObjects(e: RawEndpoint, defaults: Config): [string, Schema][
       `OpenAPI: raw endpoint ${e.path} answers ${e.methods.join(', ')} but documents ${documented.join(', ')}`,
     );
   }
-  let limits = 'No rate limit.';
+  let limits = e.key ? "Rate limit: the API's." : 'No rate limit.';
   if (e.rateLimit) {
     const { max, windowS } = defaults[e.rateLimit];
     const env = RATE_LIMIT_ENV[e.rateLimit];
@@ -257,7 +273,7 @@ function rawEndpointObjects(e: RawEndpoint, defaults: Config): [string, Schema][
         description: `${e.description} ${limits}${bodyLimit}`,
         tags: ['Raw endpoints'],
         ...(e.key ? {} : { security: [] }),
-        parameters: doc.parameters ?? [],
+        parameters: [...(doc.parameters ?? []), ...(doc.query ? queryParameters(doc.query) : [])],
         ...(doc.body
           ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.body) } } } }
           : doc.requestBody

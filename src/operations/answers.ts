@@ -18,6 +18,7 @@ import {
   promptNotFound,
   topicFilters,
   topicNotFound,
+  sourceUnknown,
 } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { answerById, answerPage, type AnswerFilters } from '../analytics/answers.ts';
@@ -110,6 +111,7 @@ export const answers = operation({
   metrics: true,
   errors: [
     topicNotFound,
+    sourceUnknown,
     promptNotFound,
     { status: 404, message: COMPETITOR_NOT_FOUND },
     { status: 400, message: MENTIONED_INVALID },

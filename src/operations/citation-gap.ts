@@ -2,7 +2,7 @@
 // (docs/api.md section 24, replacing section 21's definition; docs/metrics.md "Citation gap").
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { limit, optionalUuid, topicFilters, topicNotFound } from './params.ts';
+import { limit, optionalUuid, topicFilters, topicNotFound, sourceUnknown } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { notFound } from '../errors.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
@@ -48,7 +48,7 @@ export const citationGap = withAnalysisVersions(
     method: 'GET',
     tool: 'get_citation_gap',
     metrics: true,
-    errors: [topicNotFound, { status: 404, message: COMPETITOR_NOT_FOUND }],
+    errors: [topicNotFound, sourceUnknown, { status: 404, message: COMPETITOR_NOT_FOUND }],
     params: z.object({
       ...topicFilters,
       competitor_id: optionalUuid('competitor_id').describe(

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { withAnalysisVersions } from './analysis-versions.ts';
-import { commaList, oneOf, topicFilters, topicNotFound } from './params.ts';
+import { commaList, oneOf, topicFilters, topicNotFound, sourceUnknown } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
@@ -40,7 +40,7 @@ export const entityTrend = withAnalysisVersions(
     method: 'GET',
     tool: 'get_entity_trend',
     metrics: true,
-    errors: [topicNotFound, { status: 404, message: COMPETITOR_NOT_FOUND }],
+    errors: [topicNotFound, sourceUnknown, { status: 404, message: COMPETITOR_NOT_FOUND }],
     params: z.object({
       ...topicFilters,
       granularity: oneOf('granularity', ['day', 'week'])

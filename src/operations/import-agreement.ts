@@ -3,11 +3,10 @@
 // Answerscope's readings of the same answers. The import itself is `answerscope import-tracker`.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { brandId, limit, text } from './params.ts';
+import { brandId, limit, SOURCE_INVALID, text } from './params.ts';
 import { badRequest } from '../errors.ts';
 import { importAgreement } from '../analytics/import-agreement.ts';
-
-export const SOURCE_INVALID = 'source must be the lower-case name an import was given (--format)';
+import { SOURCE_SLUG } from '../tracking/types.ts';
 
 const pct = z.number().nullable();
 const yesNo = z.object({
@@ -63,8 +62,8 @@ export const ImportAgreement = z.object({
 export const importAgreementOperation = operation({
   name: 'import-agreement',
   method: 'GET',
-  // REST only (/api/mcp/import-agreement, and the app): the MCP tools and the Metrics API's
-  // endpoints are fixed lists (docs/api.md sections 8 and 11) that this report does not join.
+  tool: 'get_import_agreement',
+  metrics: true,
   errors: [{ status: 400, message: SOURCE_INVALID }],
   params: z.object({
     brand_id: brandId,
@@ -75,7 +74,7 @@ export const importAgreementOperation = operation({
   description:
     "How another tracker's readings of the answers imported from it (answerscope import-tracker) agree with Answerscope's readings of the same answers: per reading (mentioned, position, sentiment, cited) both figures, agreement percent, Cohen's kappa for mentioned and cited, the mean absolute position difference, and the answers where they differ with both readings.",
   run: async (ctx, p) => {
-    if (!/^[a-z][a-z0-9-]{0,39}$/.test(p.source)) throw badRequest(SOURCE_INVALID);
+    if (!SOURCE_SLUG.test(p.source)) throw badRequest(SOURCE_INVALID);
     const brand = await ctx.brand(p.brand_id);
     return importAgreement(ctx.stores.pg, brand.id, p.source, p.limit);
   },

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { UUID_RE } from '../uuid.ts';
 import { PROMPT_NOT_FOUND, TOPIC_NOT_FOUND } from '../tenancy/prompts.ts';
+import { SOURCE_SLUG } from '../tracking/types.ts';
 import { DAY_MS, inSupportedSpan, parseIsoInstant } from '../instant.ts';
 import { decodeCursor, INVALID_CURSOR, MAX_CURSOR_LENGTH } from '../cursor.ts';
 
@@ -263,12 +264,34 @@ export function commaList(name: string) {
     );
 }
 
-/** The filters of a figure (get_visibility_summary's): the brand, the dates, models and a region. */
+export const SOURCE_INVALID =
+  'source must be capture, import or the lower-case name answers were imported under (import-tracker --format)';
+
+export const SOURCE_UNKNOWN = 'source names no tracker the brand imported answers from (import-tracker --format)';
+/** The 400 of a `source` naming a tracker no import of the brand used (operations/analytics-filters.ts). */
+export const sourceUnknown = { status: 400, message: SOURCE_UNKNOWN } as const;
+
+/**
+ * `source`: only the answers of one source (docs/metrics.md "Provenance"). Absent: Answerscope's own
+ * (capture and import); a tracker's name: the answers imported from it, which no figure counts
+ * otherwise. A name no import of the brand used is a 400 (analytics-filters.ts).
+ */
+export const sourceFilter = z
+  .preprocess(
+    (v) => (isMissing(v) ? undefined : v),
+    z.string({ error: SOURCE_INVALID }).max(40, SOURCE_INVALID).regex(SOURCE_SLUG, SOURCE_INVALID).optional(),
+  )
+  .describe(
+    "Only answers of this source: capture (Answerscope's captures), import (answer files) or the name of another tracker they were imported from; default capture and import",
+  );
+
+/** The filters of a figure (get_visibility_summary's): the brand, the dates, models, a region and a source. */
 export const figureFilters = {
   brand_id: brandId,
   ...dateRange,
   model: commaList('model').describe('Comma-separated model_used values, as returned by get_competitor_comparison'),
   region: optionalText('region', 64).describe('Region code, e.g. US'),
+  source: sourceFilter,
 };
 
 /** The figure filters and a topic (404 `Topic not found` when it is not the brand's). */

@@ -11,6 +11,8 @@ import {
   optionalText,
   optionalUuid,
   topicNotFound,
+  sourceUnknown,
+  sourceFilter,
 } from './params.ts';
 import { listPrompts, listTopics, promptTexts } from '../tenancy/prompts.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
@@ -77,12 +79,13 @@ export const promptPerformance = withAnalysisVersions(
     method: 'GET',
     tool: 'get_prompt_performance',
     metrics: true,
-    errors: [topicNotFound],
+    errors: [topicNotFound, sourceUnknown],
     params: z.object({
       brand_id: brandId,
       ...dateRange,
       model: commaList('model'),
       region: optionalText('region', 64).describe('Region code, e.g. US'),
+      source: sourceFilter,
       topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
       sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances'])
         .default('visibility')

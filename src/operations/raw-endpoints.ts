@@ -1,10 +1,13 @@
 // The HTTP endpoints that the operation model does not fit, declared in one list that the router
-// (src/http/raw.ts), the API guard (src/http/pipeline.ts) and the OpenAPI document (src/http/openapi.ts)
-// all read: /t.js answers JavaScript, /api/collect answers CORS beacons from any site, and the
-// crawler-log batch takes a JSON array, which neither the REST body (merged with the query) nor MCP
-// arguments carry. The handlers stay in src/traffic/, keyed by `name`.
-import type { z } from 'zod';
+// (src/http/raw.ts), the API guard (src/http/pipeline.ts) and the OpenAPI document
+// (src/http/openapi.ts) all read: /t.js answers JavaScript, /api/collect answers CORS beacons from
+// any site, the crawler-log batch takes a JSON array, which neither the REST body (merged with the query) nor MCP
+// arguments carry, and the answers export answers a file (JSON Lines or Parquet), streamed. The
+// traffic handlers stay in src/traffic/, the export's in src/http/answers-export.ts, keyed by `name`.
+import { z } from 'zod';
 import { Beacon, COLLECT_PATH, MAX_BODY_BYTES } from '../traffic/collect.ts';
+import { ANSWER_FILE_FORMATS, ANSWER_FILE_TYPES } from '../analytics/answer-file.ts';
+import { brandId, dateRange, optionalOneOf, SOURCE_INVALID, sourceFilter } from './params.ts';
 import { CRAWLER_LOGS_PATH, MAX_BATCH_BYTES } from '../traffic/crawlers/route.ts';
 import { MAX_BATCH_ENTRIES } from '../traffic/crawlers/batch.ts';
 
@@ -16,7 +19,7 @@ type OpenApiObject = Record<string, any>;
 
 export interface RawEndpoint {
   /** The handler's key, the metrics label and the OpenAPI operationId. */
-  name: 'tracking-script' | 'collect' | 'crawler-logs';
+  name: 'tracking-script' | 'collect' | 'crawler-logs' | 'answers-export';
   /** Matched exactly as written. */
   path: string;
   /** The methods it answers; any other gets 405 with these in `Allow`. */
@@ -44,6 +47,8 @@ export type RawMethod = 'GET' | 'HEAD' | 'POST' | 'OPTIONS';
 export interface RawMethodDoc {
   summary: string;
   parameters?: OpenApiObject[];
+  /** Query parameters as the zod schema that parses them (converted like an operation's params). */
+  query?: z.ZodObject;
   /** The JSON body, as the zod schema that parses it (converted like an operation's params)... */
   body?: z.ZodType;
   /** ...or as an OpenAPI request body, where no schema parses it whole. */
@@ -58,6 +63,16 @@ const NOT_MODIFIED = { description: 'Not modified (`If-None-Match` names the cur
 const error = (description: string, message: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: message } } },
+});
+
+export const ANSWERS_EXPORT_PATH = '/api/mcp/answers-export';
+
+/** The export's query: the operations' own parameters (params.ts), so the same messages. */
+export const AnswersExportParams = z.object({
+  brand_id: brandId,
+  ...dateRange,
+  source: sourceFilter,
+  format: optionalOneOf('format', ANSWER_FILE_FORMATS).describe('jsonl (default) or parquet'),
 });
 
 export const rawEndpoints: readonly RawEndpoint[] = [
@@ -185,6 +200,33 @@ export const rawEndpoints: readonly RawEndpoint[] = [
             },
           },
           400: error('Invalid brand_id or batch; the message says which', 'brand_id must be a UUID'),
+          401: error('Missing, malformed, unknown or revoked API key', 'Invalid API key'),
+          404: error("Not found in the caller's organization", 'Brand not found'),
+        },
+      },
+    },
+  },
+  {
+    name: 'answers-export',
+    path: ANSWERS_EXPORT_PATH,
+    methods: ['GET'],
+    key: true,
+    rateLimit: null,
+    description:
+      "Every answer of the brand in range, newest first, as a file: JSON Lines (`format=jsonl`, default: one answer a line, as `list_answers` gives it) or Parquet (`format=parquet`: the columns of docs/warehouse.md). Streamed in constant memory however many answers. `source` as the figures take it (default: capture and import). Takes the API key; the brand must be the key's organization's.",
+    openapi: {
+      GET: {
+        summary: 'answers export',
+        query: AnswersExportParams,
+        responses: {
+          200: {
+            description: 'The file, as an attachment',
+            content: {
+              [ANSWER_FILE_TYPES.jsonl]: { schema: { type: 'string' } },
+              [ANSWER_FILE_TYPES.parquet]: { schema: { type: 'string', format: 'binary' } },
+            },
+          },
+          400: error('Invalid parameter; the message names it', SOURCE_INVALID),
           401: error('Missing, malformed, unknown or revoked API key', 'Invalid API key'),
           404: error("Not found in the caller's organization", 'Brand not found'),
         },

@@ -10,7 +10,7 @@ import { createCtx, type AppDeps } from './context.ts';
 import { checkResult } from './result-check.ts';
 
 /** Rules between parameters that every operation shares (docs/api.md section 9). */
-function crossCheck(params: Record<string, unknown>): void {
+export function crossCheck(params: Record<string, unknown>): void {
   const { date_from: from, date_to: to } = params;
   if (from instanceof Date && to instanceof Date && from > to) throw badRequest('date_from must not be after date_to');
 }

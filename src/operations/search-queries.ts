@@ -3,7 +3,15 @@
 // "Search queries").
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { commaList, limit, promptFilter, promptNotFound, topicFilters, topicNotFound } from './params.ts';
+import {
+  commaList,
+  limit,
+  promptFilter,
+  promptNotFound,
+  topicFilters,
+  topicNotFound,
+  sourceUnknown,
+} from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { searchQueries as figures } from '../analytics/search-queries.ts';
 import { withAnalysisVersions } from './analysis-versions.ts';
@@ -45,7 +53,7 @@ export const searchQueries = withAnalysisVersions(
     method: 'GET',
     tool: 'list_search_queries',
     metrics: true,
-    errors: [topicNotFound, promptNotFound],
+    errors: [topicNotFound, sourceUnknown, promptNotFound],
     params: z.object({
       ...topicFilters,
       model: commaList('model').describe('Comma-separated model_used values'),

@@ -3,7 +3,7 @@
 // how each answer is judged).
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { topicFilters, topicNotFound } from './params.ts';
+import { topicFilters, topicNotFound, sourceUnknown } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { sentimentFigures } from '../analytics/sentiment.ts';
@@ -35,7 +35,7 @@ export const sentiment = withAnalysisVersions(
     method: 'GET',
     tool: 'get_sentiment',
     metrics: true,
-    errors: [topicNotFound],
+    errors: [topicNotFound, sourceUnknown],
     params: z.object(topicFilters),
     result: Sentiment,
     description:

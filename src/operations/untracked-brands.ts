@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { operation } from './registry.ts';
 import { withAnalysisVersions } from './analysis-versions.ts';
-import { topicFilters, topicNotFound } from './params.ts';
+import { topicFilters, topicNotFound, sourceUnknown } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { brandEntities } from '../tenancy/brands.ts';
 import { MIN_ANSWERS, untrackedBrands as untracked } from '../analytics/untracked-brands.ts';
@@ -27,7 +27,7 @@ export const untrackedBrands = withAnalysisVersions(
     method: 'GET',
     tool: 'get_untracked_brands',
     metrics: true,
-    errors: [topicNotFound],
+    errors: [topicNotFound, sourceUnknown],
     params: z.object(topicFilters),
     result: UntrackedBrands,
     description: `Brands the AI answers name that you do not track: the name opening a numbered or bulleted list item, a bold name, and shopping cards' product brands, leaving out every form (name, alias) of the brand and its competitors. Listed when named in at least ${MIN_ANSWERS} answers in range, most named first. Track one with add_competitor. Dates are YYYY-MM-DD (UTC); omit both for all history.`,

@@ -3,7 +3,7 @@
 // competitor's mention rate the same way (section 24: competitors move too).
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { topicFilters, topicNotFound } from './params.ts';
+import { topicFilters, topicNotFound, sourceUnknown } from './params.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
 import { badRequest } from '../errors.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
@@ -107,7 +107,7 @@ export const visibilityChange = withAnalysisVersions(
     method: 'GET',
     tool: 'get_visibility_change',
     metrics: true,
-    errors: [topicNotFound],
+    errors: [topicNotFound, sourceUnknown],
     params: z.object(topicFilters),
     result: VisibilityChange,
     description: `Whether visibility really changed: a period (default the last 7 complete UTC days) against the period of the same length before it, for ai_visibility_score, mention_rate, citation_rate, share_of_voice, average_position and net_sentiment. Each metric has both values, the change, the 95% interval of the change and a verdict: up, down, within_noise (the interval includes 0: may be noise) or not_enough_data (fewer than ${MIN_ANSWERS} answers in a period). Dates are YYYY-MM-DD (UTC).`,

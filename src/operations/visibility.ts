@@ -1,7 +1,14 @@
 // Visibility, trend, competitors and citations: the figures reporting tools read all day.
 import { z } from 'zod';
 import { operation } from './registry.ts';
-import { figureFilters as base, topicFilters as withTopic, oneOf, limit, topicNotFound } from './params.ts';
+import {
+  figureFilters as base,
+  topicFilters as withTopic,
+  oneOf,
+  limit,
+  topicNotFound,
+  sourceUnknown,
+} from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { VisibilitySummary, VisibilityTrend, CompetitorComparison, Citations } from './analytics-schemas.ts';
@@ -17,6 +24,7 @@ export const visibilitySummary = withAnalysisVersions(
     method: 'GET',
     tool: 'get_visibility_summary',
     metrics: true,
+    errors: [sourceUnknown],
     params: z.object(base),
     result: VisibilitySummary,
     description:
@@ -42,7 +50,7 @@ export const visibilityTrend = withAnalysisVersions(
     method: 'GET',
     tool: 'get_visibility_trend',
     metrics: true,
-    errors: [topicNotFound],
+    errors: [topicNotFound, sourceUnknown],
     params: z.object({
       ...withTopic,
       granularity: oneOf('granularity', ['day', 'week'])
@@ -70,7 +78,7 @@ export const competitorComparison = withAnalysisVersions(
     method: 'GET',
     tool: 'get_competitor_comparison',
     metrics: true,
-    errors: [topicNotFound],
+    errors: [topicNotFound, sourceUnknown],
     params: z.object(withTopic),
     result: CompetitorComparison,
     description:
@@ -93,7 +101,7 @@ export const citations = withAnalysisVersions(
     method: 'GET',
     tool: 'list_citations',
     metrics: true,
-    errors: [topicNotFound],
+    errors: [topicNotFound, sourceUnknown],
     params: z.object({
       ...withTopic,
       limit: limit(1, 200, 50).describe('Rows of top_domains and top_urls, 1-200 (default 50)'),

@@ -38,6 +38,11 @@ export interface ReadShape {
   prompts: boolean;
   /** String columns a read may match with `eq`. */
   dimensions: readonly string[];
+  /**
+   * How a `source` filter reaches its rows: `column`, the table keeps the answer's source; `answer`,
+   * through its answer_id (the answers of that source). Absent: the table cannot be read by source.
+   */
+  source?: 'column' | 'answer';
 }
 
 /**
@@ -80,6 +85,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform', 'mode'],
+    source: 'column',
   },
   answer_entities: {
     columns: {
@@ -108,6 +114,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform'],
+    source: 'answer',
   },
   answer_citations: {
     columns: {
@@ -140,6 +147,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform', 'domain', 'category', 'article_type'],
+    source: 'answer',
   },
   shopping_cards: {
     columns: {
@@ -173,6 +181,7 @@ export const FACT_SCHEMAS = {
     models: true,
     prompts: true,
     dimensions: ['platform', 'product_title', 'matched_brand_role', 'merchant_domain'],
+    source: 'answer',
   },
 } as const satisfies Record<string, FactTableSchema>;
 

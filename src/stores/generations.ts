@@ -6,9 +6,18 @@ import type { ClickHouse } from './clickhouse.ts';
 import { ANALYSIS_TABLES } from './scoped-query.ts';
 
 /**
- * Deletes the brand's rows of every generation but `keep`. `wait`: return only once the rows are
- * gone (before a generation number is written again); otherwise ClickHouse deletes in the
- * background. Either way rows inserted after this call are not touched: a mutation applies to
+ * The generation of the analysis rows of answers imported from another tracker (`answerscope
+ * import-tracker`), which no brand ever reaches (a brand's generation counts its re-analyses): a
+ * figure binds the brand's live generation, so those answers are counted only by a read that asks
+ * for their source and binds this generation (operations/analytics-filters.ts). A re-analysis
+ * leaves them as their import analysed them; importing the file again re-derives them.
+ */
+export const IMPORTED_GENERATION = 4_294_967_295;
+
+/**
+ * Deletes the brand's rows of every generation but `keep` (and IMPORTED_GENERATION's). `wait`:
+ * return only once the rows are gone (before a generation number is written again); otherwise
+ * ClickHouse deletes in the background. Either way rows inserted after this call are not touched: a mutation applies to
  * the parts that exist when it is issued.
  */
 export async function dropOtherGenerations(
@@ -23,9 +32,9 @@ export async function dropOtherGenerations(
     // its one session.
     await ch.command({
       query:
-        `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} AND generation != {keep:UInt32} ` +
-        `SETTINGS mutations_sync = ${opts.wait ? 2 : 0}`,
-      query_params: { brand: brandId, keep },
+        `ALTER TABLE ${table}${onCluster} DELETE WHERE brand_id = {brand:UUID} ` +
+        `AND generation NOT IN ({keep:UInt32}, {imported:UInt32}) SETTINGS mutations_sync = ${opts.wait ? 2 : 0}`,
+      query_params: { brand: brandId, keep, imported: IMPORTED_GENERATION },
     });
   }
 }

@@ -45,6 +45,14 @@ export interface Filters {
   region?: string;
   /** A topic filter, resolved in Postgres to its prompts (possibly none). */
   promptIds?: string[];
+  /**
+   * Only the answers of this source (`capture`, `import`, or the tracker they were imported from),
+   * in the answers table by its column and in the analysis tables through their answer_id. The
+   * rollups keep no source: a read by source takes the fact tables (the source choosers in
+   * analytics do). Without it the generation alone keeps other trackers' answers out (theirs is
+   * IMPORTED_GENERATION, stores/generations.ts); a read of the answers table says its sources.
+   */
+  source?: string;
 }
 
 /** The brands of a read: one brand with a request's filters, or (ingestion) the brands of a batch. */
@@ -203,6 +211,23 @@ function dayBounds(f: PlainFilters, shape: ReadShape, parts: string[], params: R
   }
 }
 
+/**
+ * The condition of a `source` filter: on the answers table's column, or (analysis rows, shopping
+ * cards) their answer_id among the brand's answers of that source in the same days. Written here,
+ * the one maker of scoped SQL, so the subquery is the brand's by construction.
+ */
+function sourceCondition(table: string, shape: ReadShape, source: string, params: Record<string, unknown>): string {
+  params.source = source;
+  if (shape.source === 'column') return 'source = {source:String}';
+  if (shape.source !== 'answer') throw new Error(`${table} keeps no answer's source`);
+  const days = [
+    ...(params.dayFrom === undefined ? [] : ['day >= {dayFrom:Date}']),
+    ...(params.dayTo === undefined ? [] : ['day <= {dayTo:Date}']),
+  ];
+  const where = ['brand_id = {brand:UUID}', ...days, 'source = {source:String}'].join(' AND ');
+  return `answer_id IN (SELECT answer_id FROM answers WHERE ${where})`;
+}
+
 /** FROM and WHERE of a table read: the brand first, then the filters, then `eq`. */
 function scopedFrom(src: Source, params: Record<string, unknown>): { from: string; where: string[] } {
   const tables = typeof src.table === 'string' ? [src.table] : Array.isArray(src.table) ? [...src.table] : [];
@@ -249,6 +274,7 @@ function scopedFrom(src: Source, params: Record<string, unknown>): { from: strin
         params.prompts = scope.promptIds;
       }
     }
+    if (scope.source !== undefined) parts.push(sourceCondition(table, shape, scope.source, params));
   }
   for (const [column, value] of Object.entries(src.eq ?? {})) {
     if (!shapes.every((s) => s.dimensions.includes(column))) {

@@ -54,8 +54,16 @@ export interface AnswerInput {
  * another tracker are kept apart (tracker-import.ts), for the agreement report.
  */
 export const DEFAULT_SOURCES = ['capture', 'import'] as const;
+/** A source's name: Answerscope's two, and a tracker's as its import gives it (--format). */
+export const SOURCE_SLUG = /^[a-z][a-z0-9-]{0,39}$/;
 /** The same as a condition on the answers table's `source`. */
 export const DEFAULT_SOURCES_SQL = `source IN (${DEFAULT_SOURCES.map((s) => `'${s}'`).join(', ')})`;
+/**
+ * The condition a read of the answers table adds for its sources: none with a `source` filter
+ * (the scope binds it), else the default sources.
+ */
+export const sourcesUnless = (f: { source?: string }): string | undefined =>
+  f.source ? undefined : DEFAULT_SOURCES_SQL;
 
 /** An answer's provenance as stored (clickhouse/022_provenance.sql, docs/metrics.md). */
 export interface Provenance {

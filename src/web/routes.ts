@@ -18,6 +18,7 @@ import { MembersPage } from './pages/settings/members.tsx';
 import { WebhooksPage } from './pages/settings/webhooks.tsx';
 import { AlertsPage } from './pages/settings/alerts.tsx';
 import { ReportsPage } from './pages/settings/reports.tsx';
+import { ImportPage } from './pages/settings/import.tsx';
 import { UsagePage } from './pages/settings/usage.tsx';
 import { ConnectPage } from './pages/settings/connect.tsx';
 import { AccountPage } from './pages/settings/account.tsx';
@@ -64,6 +65,7 @@ export const routes: PageRoute[] = [
   { path: '/app/settings/webhooks', label: 'Webhooks', nav: 'settings', Page: WebhooksPage },
   { path: '/app/settings/alerts', label: 'Alerts', nav: 'settings', Page: AlertsPage },
   { path: '/app/settings/reports', label: 'Reports', nav: 'settings', Page: ReportsPage },
+  { path: '/app/settings/import', label: 'Import', nav: 'settings', Page: ImportPage },
   { path: '/app/settings/usage', label: 'Usage', nav: 'settings', Page: UsagePage },
   { path: '/app/settings/platforms', label: 'Platforms', nav: 'settings', Page: PlatformsPage },
   { path: '/app/settings/connect', label: 'Connect', nav: 'settings', Page: ConnectPage },

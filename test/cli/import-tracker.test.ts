@@ -11,6 +11,10 @@ import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '
 import { cli } from '../helpers/cli.ts';
 import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
 import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
+import { SOURCE_INVALID, SOURCE_UNKNOWN } from '../../src/operations/params.ts';
+import { connect } from '../mcp/client.ts';
+import { reanalyzeBrand } from '../../src/tracking/reanalysis/reanalyze.ts';
+import { startReanalysis } from '../../src/tenancy/reanalysis-queue.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -55,11 +59,11 @@ test.after.always(async () => {
   await server?.stop();
 });
 
-const importArgs = (source: string, map = MAP) => [
+const importArgs = (source: string, map = MAP, brandId = tenant.brandId) => [
   'import-tracker',
   path.join(dir, 'other.csv'),
   '--brand',
-  tenant.brandId,
+  brandId,
   '--format',
   source,
   '--map',
@@ -150,8 +154,125 @@ test('a mapped column the file lacks is refused before anything is stored, namin
   t.is(bad.code, 1);
   t.regex(bad.stderr, /^--format must be a lower-case slug/);
   const op = await get(server, `/api/mcp/import-agreement?brand_id=${tenant.brandId}&source=Bad%20Name`, tenant.key);
-  t.deepEqual(
-    [op.status, op.body],
-    [400, { error: 'source must be the lower-case name an import was given (--format)' }],
+  t.deepEqual([op.status, op.body], [400, { error: SOURCE_INVALID }]);
+});
+
+test('a figure counts the imported answers only when source names their tool, hand-computed', async (t) => {
+  const r = await cli(importArgs('figuretool'), server.env);
+  t.is(r.code, 0, r.stderr);
+  const versions: Record<string, string[]> = {};
+  const summary = async (query = '') => {
+    const res = await get(server, `/api/v1/visibility-summary?brand_id=${tenant.brandId}${query}`, tenant.key);
+    t.is(res.status, 200, JSON.stringify(res.body));
+    versions[query] = res.body.analysis_versions;
+    return res.body.totals;
+  };
+  // Without source: Answerscope's one answer ("Acme is fine."), which names the brand: 1 of 1.
+  const own = { resultCount: 1, mentionAnswers: 1, totalMentions: 1, positionFactor: 1 };
+  t.like(await summary(), own);
+  t.like(await summary('&source=import'), own);
+  t.like(await summary('&source=capture'), { resultCount: 0, mentionAnswers: 0 });
+  // The tool's four answers as Answerscope reads them: line 2 names Acme first, line 3 second (after
+  // Globex), lines 4 and 5 not at all: 2 of 4 name it, once each, position factor (1/1 + 1/2) / 2.
+  const tool = { resultCount: 4, mentionAnswers: 2, totalMentions: 2, positionFactor: 0.75 };
+  t.like(await summary('&source=figuretool'), tool);
+  // A whole day (which rollups answer without source): 2026-11-02 holds lines 2 and 3, both naming Acme.
+  t.like(await summary('&source=figuretool&date_from=2026-11-02&date_to=2026-11-02'), { ...tool, resultCount: 2 });
+  // The imported answers keep the analysis of their import, which their figures say.
+  t.deepEqual(versions['&source=figuretool'], ['import']);
+  t.deepEqual(versions['&source=capture'], ['gen-0']);
+  // The answers list follows the same filter (in text order here: two answers share an instant).
+  const listed = await get(server, `/api/v1/answers?brand_id=${tenant.brandId}&source=figuretool`, tenant.key);
+  t.deepEqual(listed.body.answers.map((a: any) => [a.text.slice(0, 12), a.source, a.analysis_version]).sort(), [
+    ['Acme is the ', 'figuretool', 'import'],
+    ['Globex is th', 'figuretool', 'import'],
+    ['Globex leads', 'figuretool', 'import'],
+    ['Spreadsheets', 'figuretool', 'import'],
+  ]);
+  // Every figure taking the filters reads by source (none may fall back to a rollup, which keeps no source).
+  const figures = [
+    'visibility-trend',
+    'competitor-comparison',
+    'citations',
+    'visibility-confidence',
+    'visibility-change',
+    'citation-gap',
+    'entity-trend',
+    'untracked-brands',
+    'search-queries',
+    'sentiment',
+    'prompt-performance',
+  ];
+  for (const name of figures) {
+    const range = '&date_from=2026-11-01&date_to=2026-11-30';
+    const res = await get(server, `/api/v1/${name}?brand_id=${tenant.brandId}&source=figuretool${range}`, tenant.key);
+    t.is(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
+  }
+  // A whole month, which prompt_monthly answers without source: the tool's 4 answers, 2 naming Acme.
+  const performance = await get(
+    server,
+    `/api/v1/prompt-performance?brand_id=${tenant.brandId}&source=figuretool&date_from=2026-11-01&date_to=2026-11-30`,
+    tenant.key,
   );
+  t.deepEqual(
+    performance.body.prompts.map((r: any) => [r.prompt_text.toLowerCase(), r.result_count, r.mention_rate]),
+    [['best crm for startups', 4, 50]],
+  );
+  // A name no import used, and one that is not a source's name: 400s naming the parameter.
+  const unknown = await get(server, `/api/v1/visibility-summary?brand_id=${tenant.brandId}&source=nobody`, tenant.key);
+  t.deepEqual([unknown.status, unknown.body], [400, { error: SOURCE_UNKNOWN }]);
+  const bad = await get(server, `/api/mcp/answers?brand_id=${tenant.brandId}&source=Figure%20Tool`, tenant.key);
+  t.deepEqual([bad.status, bad.body], [400, { error: SOURCE_INVALID }]);
+});
+
+test('import-agreement answers alike on REST, the Metrics API and MCP; another organization gets 404', async (t) => {
+  const r = await cli(importArgs('surfacetool'), server.env);
+  t.is(r.code, 0, r.stderr);
+  const query = `brand_id=${tenant.brandId}&source=surfacetool&limit=1`;
+  const rest = await get(server, `/api/mcp/import-agreement?${query}`, tenant.key);
+  const metrics = await get(server, `/api/v1/import-agreement?${query}`, tenant.key);
+  t.is(rest.status, 200);
+  t.deepEqual(metrics.body, rest.body);
+  t.is(rest.body.disagreements.length, 1);
+  t.is(rest.body.disagreements_total, 2);
+  const client = await connect(server, tenant.key);
+  const args = { brand_id: tenant.brandId, source: 'surfacetool', limit: 1 };
+  const tool: any = await client.callTool({ name: 'get_import_agreement', arguments: args });
+  t.deepEqual(tool.structuredContent, rest.body);
+  // Another organization's key, naming this brand: the brand is not found on every surface.
+  const other = await seedTenant(server);
+  const theirs = await get(server, `/api/v1/import-agreement?${query}`, other.key);
+  t.deepEqual([theirs.status, theirs.body], [404, { error: 'Brand not found' }]);
+  const theirsRest = await get(server, `/api/mcp/import-agreement?${query}`, other.key);
+  t.is(theirsRest.status, 404);
+  const otherClient = await connect(server, other.key);
+  const theirTool: any = await otherClient.callTool({ name: 'get_import_agreement', arguments: args });
+  t.true(theirTool.isError);
+  t.is(theirTool.content[0].text, 'Brand not found');
+  await client.close();
+  await otherClient.close();
+});
+
+test("a re-analysis leaves the imported answers' analysis, so their figures stay", async (t) => {
+  const own = await seedTenant(server);
+  const r = await cli(importArgs('keptool', MAP, own.brandId), server.env);
+  t.is(r.code, 0, r.stderr);
+  const summary = async () =>
+    (await get(server, `/api/v1/visibility-summary?brand_id=${own.brandId}&source=keptool`, own.key)).body;
+  const before = await summary();
+  t.like(before.totals, { resultCount: 4, mentionAnswers: 2 });
+  await startReanalysis(server.stores.pg, own.brandId, 'test');
+  await reanalyzeBrand(server.stores, own.brandId);
+  // The old generation is deleted in the background: wait until the deletes have run.
+  for (;;) {
+    const pending = await server.stores.ch.system<{ n: number }>(
+      'SELECT count() AS n FROM system.mutations WHERE database = currentDatabase() AND is_done = 0',
+      {},
+    );
+    if (Number(pending[0].n) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const live = await get(server, `/api/v1/visibility-summary?brand_id=${own.brandId}`, own.key);
+  t.deepEqual(live.body.analysis_versions, ['gen-1']);
+  t.deepEqual(await summary(), before);
 });

@@ -29,6 +29,7 @@ import { BRAND_NOT_FOUND, brandInOrganization } from '../../tenancy/brands.ts';
 import { UUID_RE } from '../../uuid.ts';
 import { checkChange } from './security.ts';
 import { reportRoutes } from './reports.ts';
+import { importRoutes } from './import.ts';
 import { currentSession, type Session } from './session-cookie.ts';
 
 export const SIGN_IN_FIRST = 'Sign in first';
@@ -245,5 +246,6 @@ export function appApi(
   });
 
   reportRoutes(router, deps, sessionOf);
+  importRoutes(router, deps, sessionOf);
   return router;
 }

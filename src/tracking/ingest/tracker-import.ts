@@ -1,14 +1,14 @@
 // `answerscope import-tracker FILE --brand ID --format NAME [--map field=column,...]` (docs/metrics.md
 // "Agreement with another tracker"): another tool's answer export, CSV or JSON Lines, read through a
 // column mapping. Each readable line becomes an answer stored with `source` = NAME (kept out of the
-// figures: its analysis rows go to a generation no read binds, and the reads of stored answers take
-// the default sources only), analysed by Answerscope, and its two readings (the tool's, ours) kept
+// figures unless a read asks for that source: its analysis rows go to IMPORTED_GENERATION, which
+// only such a read binds, and the reads of stored answers take the default sources otherwise),
+// analysed by Answerscope, and its two readings (the tool's, ours) kept
 // side by side for the agreement report (tracker-readings.ts).
 //
 // Presets: none. A preset would map a named tool's documented export columns; no tool's export
 // columns were found publicly documented (searched 2026-11-28: trackers' pages describe their
 // fields in prose, not their export's column names), so every format is mapped with --map.
-import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { UserError } from '../../errors.ts';
@@ -18,7 +18,8 @@ import type { BrandRecord } from '../../tenancy/brands.ts';
 import { PLATFORMS, type Platform } from '../../tenancy/tracked.ts';
 import { analyzeAnswer } from '../analysis/analyze.ts';
 import type { Polarity } from '../analysis/sentiment/entity-sentiment.ts';
-import { DEFAULT_SOURCES } from '../types.ts';
+import { DEFAULT_SOURCES, SOURCE_SLUG } from '../types.ts';
+import { IMPORTED_GENERATION } from '../../stores/generations.ts';
 import { IngestCache, ingestBatch, type Lookups } from './batch.ts';
 import { validateAnswer, type ValidAnswer } from './answer-schema.ts';
 import { uuidV5 } from './ids.ts';
@@ -39,24 +40,32 @@ export const TRACKER_FIELDS = [
 export type TrackerField = (typeof TRACKER_FIELDS)[number];
 const REQUIRED: readonly TrackerField[] = ['text', 'platform', 'date', 'prompt'];
 
-/** A tool's name: a lower-case slug, and not one of Answerscope's own sources. */
-const FORMAT_SLUG = /^[a-z][a-z0-9-]{0,39}$/;
-
-/**
- * Analysis rows of imported answers go to this generation, which no brand ever reaches (a brand's
- * generation counts its re-analyses): every figure binds the brand's live generation, so imported
- * answers are never counted, and a re-analysis deletes them with the other old generations.
- */
-export const IMPORT_GENERATION = 4_294_967_295;
-
 const BATCH = 1000;
 
 export interface ImportOptions {
-  file: string;
+  /** The file's text, and its name (its extension tells CSV from JSON Lines). */
+  body: string;
+  fileName: string;
   brand: BrandRecord;
   format: string;
-  /** field=column pairs, as --map gives them; a field not mapped is read from the column of its name. */
-  map?: string;
+  /**
+   * field=column pairs, as --map gives them, or the same as an object (the app's form); a field not
+   * mapped is read from the column of its name.
+   */
+  map?: string | Partial<Record<string, string>>;
+}
+
+/**
+ * An import refused before anything is stored, with the input it is about (`format`, `file`, or
+ * `map.<field>`), so the app shows it beside that field.
+ */
+export class ImportRefused extends UserError {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface ImportResult {
@@ -68,15 +77,30 @@ export interface ImportResult {
 }
 
 /** The mapping of --map, every field it names known. */
-export function parseMapping(map: string | undefined): Partial<Record<TrackerField, string>> {
+export function parseMapping(map: ImportOptions['map']): Partial<Record<TrackerField, string>> {
   const out: Partial<Record<TrackerField, string>> = {};
-  for (const pair of (map ?? '').split(',').filter((p) => p.trim())) {
-    const at = pair.indexOf('=');
-    const field = pair.slice(0, at).trim() as TrackerField;
-    const column = pair.slice(at + 1).trim();
-    if (at < 1 || !column) throw new UserError(`--map takes field=column pairs, got ${JSON.stringify(pair)}`);
+  const pairs: [string, string | undefined][] =
+    typeof map === 'object'
+      ? Object.entries(map)
+      : (map ?? '')
+          .split(',')
+          .filter((p) => p.trim())
+          .map((pair) => {
+            const at = pair.indexOf('=');
+            if (at < 1 || !pair.slice(at + 1).trim()) {
+              throw new ImportRefused(`--map takes field=column pairs, got ${JSON.stringify(pair)}`, 'map');
+            }
+            return [pair.slice(0, at), pair.slice(at + 1)];
+          });
+  for (const [name, value] of pairs) {
+    const field = name.trim() as TrackerField;
+    const column = value?.trim();
+    if (!column) continue;
     if (!TRACKER_FIELDS.includes(field)) {
-      throw new UserError(`--map: unknown field ${JSON.stringify(field)}; fields: ${TRACKER_FIELDS.join(', ')}`);
+      throw new ImportRefused(
+        `--map: unknown field ${JSON.stringify(field)}; fields: ${TRACKER_FIELDS.join(', ')}`,
+        'map',
+      );
     }
     out[field] = column;
   }
@@ -84,13 +108,15 @@ export function parseMapping(map: string | undefined): Partial<Record<TrackerFie
 }
 
 /** The file's records with their line numbers, and every column any of them has. */
-function readRecords(file: string): {
+function readRecords(
+  body: string,
+  fileName: string,
+): {
   records: { line: number; values: Record<string, unknown> }[];
   columns: Set<string>;
   unreadable: ImportResult['unreadable'];
 } {
-  const body = fs.readFileSync(file, 'utf8');
-  const ext = path.extname(file).toLowerCase();
+  const ext = path.extname(fileName).toLowerCase();
   const jsonLines = ext === '.jsonl' || ext === '.ndjson' || (ext !== '.csv' && body.trimStart().startsWith('{'));
   const unreadable: ImportResult['unreadable'] = [];
   const columns = new Set<string>();
@@ -183,13 +209,13 @@ function dateOf(v: unknown): string | undefined {
   return Number.isFinite(ms) && /^\d{4}-\d{2}-\d{2}/.test(s) ? new Date(ms).toISOString() : undefined;
 }
 
-/** The import cache, but every prompt's rows go to IMPORT_GENERATION. */
+/** The import cache, but every prompt's rows go to IMPORTED_GENERATION. */
 function outsideFigures(cache: IngestCache): Lookups {
   return {
     resolvePrompts: (ids) => cache.resolvePrompts(ids),
     prompt: (id) => {
       const p = cache.prompt(id);
-      return p ? { ...p, generation: IMPORT_GENERATION } : p;
+      return p ? { ...p, generation: IMPORTED_GENERATION } : p;
     },
     compiled: (brandId) => cache.compiled(brandId),
     compiledNow: (brandId) => cache.compiledNow(brandId),
@@ -198,20 +224,24 @@ function outsideFigures(cache: IngestCache): Lookups {
 
 export async function importTracker(stores: Stores, opts: ImportOptions): Promise<ImportResult> {
   const source = opts.format;
-  if (!FORMAT_SLUG.test(source) || (DEFAULT_SOURCES as readonly string[]).includes(source)) {
-    throw new UserError(
+  if (!SOURCE_SLUG.test(source) || (DEFAULT_SOURCES as readonly string[]).includes(source)) {
+    throw new ImportRefused(
       `--format must be a lower-case slug naming the tool (letters, digits, -), not capture or import; got ${JSON.stringify(source)}`,
+      'format',
     );
   }
   const mapping = parseMapping(opts.map);
-  const { records, columns, unreadable } = readRecords(opts.file);
+  const { records, columns, unreadable } = readRecords(opts.body, opts.fileName);
   // A mapped column the file does not have: refused before anything is stored, naming it.
   const columnOf = (f: TrackerField) => mapping[f] ?? f;
   for (const f of TRACKER_FIELDS) {
     const column = columnOf(f);
     const needed = REQUIRED.includes(f) || mapping[f] !== undefined;
     if (needed && !columns.has(column)) {
-      throw new UserError(`The file has no column ${JSON.stringify(column)} (field ${f}); nothing was imported`);
+      throw new ImportRefused(
+        `The file has no column ${JSON.stringify(column)} (field ${f}); nothing was imported`,
+        `map.${f}`,
+      );
     }
   }
   const read = TRACKER_FIELDS.filter((f) => columns.has(columnOf(f)));

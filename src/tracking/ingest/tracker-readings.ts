@@ -98,3 +98,12 @@ export async function readingsOf(pg: Queryable, brandId: string, source: string)
     own: { mentioned: r.own_mentioned, position: r.own_position, sentiment: r.own_sentiment, cited: r.own_cited },
   }));
 }
+
+/** Whether any answer of the brand was imported from `source` (a `source` filter naming none is refused). */
+export async function hasImport(pg: Queryable, brandId: string, source: string): Promise<boolean> {
+  const { rows } = await pg.query(`SELECT 1 FROM tracker_readings WHERE brand_id = $1 AND source = $2 LIMIT 1`, [
+    brandId,
+    source,
+  ]);
+  return rows.length > 0;
+}
