@@ -5,8 +5,8 @@ import { loadConfig } from '../src/config.ts';
 import { openStores, type Stores } from '../src/stores/index.ts';
 import { migrate } from '../src/stores/migrate.ts';
 import { applyWorkspace, parseWorkspace } from '../src/tenancy/workspace.ts';
-import { simulateDays } from '../src/tracking/capture/engines/simulated.ts';
-import { loadSimBrands } from '../src/tracking/capture/engines/simulated-brands.ts';
+import { simulateDays } from '../src/tracking/capture/simulated/answers.ts';
+import { loadSimBrands } from '../src/tracking/capture/simulated/brands.ts';
 import { PLATFORMS } from '../src/tenancy/tracked.ts';
 
 export interface BenchWorkspace {

@@ -13,9 +13,9 @@ import { createKey } from './tenancy/keys.ts';
 import { setPasswordByEmail } from './tenancy/accounts.ts';
 import { readJsonFile } from './cli/commands.ts';
 import { ingestLines } from './tracking/ingest/file.ts';
-import { type SimBrand, simulateDays, SIMULATED_LABEL } from './tracking/capture/engines/simulated.ts';
-import { DEMO_RISE, demoRise } from './tracking/capture/engines/demo-story.ts';
-import { loadSimBrands } from './tracking/capture/engines/simulated-brands.ts';
+import { type SimBrand, simulateDays, SIMULATED_LABEL } from './tracking/capture/simulated/answers.ts';
+import { DEMO_RISE, demoRise } from './tracking/capture/simulated/demo-story.ts';
+import { loadSimBrands } from './tracking/capture/simulated/brands.ts';
 import { DAY_MS, isoDay } from './instant.ts';
 
 const DEMO_DAYS = 90;

@@ -12,8 +12,8 @@ import {
   type TestServer,
 } from '../helpers/server.ts';
 import { ingestLines } from '../../src/tracking/ingest/file.ts';
-import { simulateDays } from '../../src/tracking/capture/engines/simulated.ts';
-import { loadSimBrands } from '../../src/tracking/capture/engines/simulated-brands.ts';
+import { simulateDays } from '../../src/tracking/capture/simulated/answers.ts';
+import { loadSimBrands } from '../../src/tracking/capture/simulated/brands.ts';
 import { citations, type SourceFilter } from '../../src/analytics/citations.ts';
 import { citationSource, type CitationRollup } from '../../src/analytics/citation-source.ts';
 import { wholeMonths, wholeQuarters } from '../../src/analytics/month-span.ts';

@@ -13,8 +13,8 @@ import {
   type TestServer,
 } from '../helpers/server.ts';
 import { ingestLines } from '../../src/tracking/ingest/file.ts';
-import { simulateDays } from '../../src/tracking/capture/engines/simulated.ts';
-import { loadSimBrands } from '../../src/tracking/capture/engines/simulated-brands.ts';
+import { simulateDays } from '../../src/tracking/capture/simulated/answers.ts';
+import { loadSimBrands } from '../../src/tracking/capture/simulated/brands.ts';
 import { promptFigures } from '../../src/analytics/prompt-performance.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
 

@@ -5,8 +5,8 @@
 // test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
-import { simulateDays, type SimBrand } from '../../src/tracking/capture/engines/simulated.ts';
-import { DEMO_RISE, demoRise } from '../../src/tracking/capture/engines/demo-story.ts';
+import { simulateDays, type SimBrand } from '../../src/tracking/capture/simulated/answers.ts';
+import { DEMO_RISE, demoRise } from '../../src/tracking/capture/simulated/demo-story.ts';
 import { compileEntities, mentionText, scanMentions } from '../../src/tracking/analysis/analyze.ts';
 import type { Entity } from '../../src/tenancy/tracked.ts';
 import { newcombe } from '../../src/analytics/intervals.ts';

@@ -5,8 +5,8 @@
 // test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
-import { simulateAnswer, simulateDays, type SimBrand } from '../../src/tracking/capture/engines/simulated.ts';
-import { productKindOf } from '../../src/tracking/capture/engines/simulated-products.ts';
+import { simulateAnswer, simulateDays, type SimBrand } from '../../src/tracking/capture/simulated/answers.ts';
+import { productKindOf } from '../../src/tracking/capture/simulated/products.ts';
 import { analyzeAnswer, compileEntities } from '../../src/tracking/analysis/analyze.ts';
 import type { AnswerInput } from '../../src/tracking/types.ts';
 import type { Entity, Platform } from '../../src/tenancy/tracked.ts';

@@ -5,7 +5,7 @@ import {
   simulateAnswer,
   simulateDays,
   type SimBrand,
-} from '../../src/tracking/capture/engines/simulated.ts';
+} from '../../src/tracking/capture/simulated/answers.ts';
 import type { AnswerInput } from '../../src/tracking/types.ts';
 import { PLATFORMS, type Entity, type Platform } from '../../src/tenancy/tracked.ts';
 

@@ -187,7 +187,7 @@ test('an adapter that throws mid-run fails only its slot, and the next run compl
     brand([{ text: 'best crm for startups', platforms: ['chatgpt', 'perplexity', 'gemini'] }]),
   );
   const ctx = simulated();
-  const { loadSimBrands } = await import('../../src/tracking/capture/engines/simulated-brands.ts');
+  const { loadSimBrands } = await import('../../src/tracking/capture/simulated/brands.ts');
   const [sim] = await loadSimBrands(server.stores.pg, [x.brandId]);
   const real = simulatedEngines(() => sim).forPlatform('chatgpt');
   const flaky = {

@@ -18,9 +18,9 @@ import { countByReason, planSlots, type SampleReason, type Sampler, type Slot } 
 import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type Claim } from './runs.ts';
 import { AnswerSink } from './sink.ts';
 import { liveEngines, PROVIDERS, providerOf, simulatedEngines, type Engines } from './engines/registry.ts';
-import { loadSimBrands } from './engines/simulated-brands.ts';
+import { loadSimBrands } from './simulated/brands.ts';
 import { sentimentJudge } from './sentiment-judge.ts';
-import type { SimBrand } from './engines/simulated.ts';
+import type { SimBrand } from './simulated/answers.ts';
 import type { Capture, CaptureOutcome, Engine } from './engines/types.ts';
 import type { AnswerInput } from '../types.ts';
 import type { Platform } from '../../tenancy/tracked.ts';

@@ -9,8 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
 import { missedByTab } from './keyboard.ts';
-import { simulateDays } from '../../../src/tracking/capture/engines/simulated.ts';
-import { loadSimBrands } from '../../../src/tracking/capture/engines/simulated-brands.ts';
+import { simulateDays } from '../../../src/tracking/capture/simulated/answers.ts';
+import { loadSimBrands } from '../../../src/tracking/capture/simulated/brands.ts';
 import { DAY_MS, isoDay } from '../../../src/instant.ts';
 
 // Without Chromium these are reported as skipped, never as passed (README, Quick start).

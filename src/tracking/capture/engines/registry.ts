@@ -9,8 +9,8 @@ import { createGeminiEngine } from './gemini.ts';
 import { createOpenAIEngine, type AdapterOptions } from './openai.ts';
 import { createPerplexityEngine } from './perplexity.ts';
 import { createSerpApiEngine } from './serpapi.ts';
-import { createSimulatedEngine } from './simulated-engine.ts';
-import type { SimBrand } from './simulated.ts';
+import { createSimulatedEngine } from './simulated.ts';
+import type { SimBrand } from '../simulated/answers.ts';
 import type { Engine } from './types.ts';
 import { createXaiEngine } from './xai.ts';
 

@@ -2,7 +2,7 @@
 import type { Postgres } from '../../../stores/postgres.ts';
 import { brandById, brandEntities } from '../../../tenancy/brands.ts';
 import { activePrompts } from '../../../tenancy/prompts.ts';
-import type { SimBrand } from './simulated.ts';
+import type { SimBrand } from './answers.ts';
 
 export async function loadSimBrands(pg: Postgres, brandIds: string[]): Promise<SimBrand[]> {
   const out: SimBrand[] = [];

@@ -1,18 +1,18 @@
-// Building blocks of the simulated engine (simulated.ts): answer texts, cited URLs and product
+// Building blocks of the simulated engine (answers.ts): answer texts, cited URLs and product
 // cards. Everything here draws from the seeded generator it is given and never from Math.random,
 // so the engine stays deterministic. Texts are meant to exercise the analysis of docs/api.md
 // section 2: names, aliases and domains as surface forms, markdown links, bare URLs, repeats.
 import type { CitationInput, ProductInput } from '../../types.ts';
 import type { Entity, Platform } from '../../../tenancy/tracked.ts';
-import type { ProductKind } from './simulated-products.ts';
+import type { ProductKind } from './products.ts';
 
-/** A uniform [0, 1) generator; the seeded one lives in simulated.ts. */
+/** A uniform [0, 1) generator; the seeded one lives in answers.ts. */
 export type Rng = () => number;
 
 export const pick = <T>(r: Rng, xs: readonly T[]): T => xs[(r() * xs.length) | 0];
 export const int = (r: Rng, lo: number, hi: number): number => lo + ((r() * (hi - lo + 1)) | 0);
 
-/** What one answer is about; built once per answer by simulated.ts. */
+/** What one answer is about; built once per answer by answers.ts. */
 export interface Ctx {
   r: Rng;
   platform: Platform;

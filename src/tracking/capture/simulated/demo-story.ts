@@ -2,7 +2,7 @@
 // competitor of the first brand is named more often on one platform over the last 30 days, so the
 // Competitors page shows an `up` verdict. Simulated like the rest of the demo's answers.
 import { DAY_MS, isoDay } from '../../../instant.ts';
-import type { SimBrand, SimRise } from './simulated.ts';
+import type { SimBrand, SimRise } from './answers.ts';
 
 export const DEMO_RISE = { competitor: 'Ridgeline', platform: 'perplexity', days: 30, odds: 0.3 } as const;
 

@@ -2,7 +2,7 @@
 // espresso beans), so that answers to prompts about them read like answers about those products:
 // reasons a reviewer would give (waterproofing, fit, weight, roast, origin...), model names, the
 // review, retail and forum sites such answers cite. Prompts about anything else keep the generic
-// vocabulary of simulated-text.ts. All of it is made up for the simulation: model names, claims
+// vocabulary of text.ts. All of it is made up for the simulation: model names, claims
 // and pages do not exist; the demo labels its data set as simulated (SIMULATED_LABEL).
 //
 // Reasons are verb phrases in the third person ("keeps feet dry ..."), so one reason fits a list

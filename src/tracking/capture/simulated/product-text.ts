@@ -1,13 +1,13 @@
 // Answer texts and cited pages of the simulated engine for prompts about a known product kind
-// (simulated-products.ts): recommendation lists naming the tracked makers in the order the engine
+// (products.ts): recommendation lists naming the tracked makers in the order the engine
 // drew, each with a reason whose tone (praise, fault, plain) the engine chose, written the way each
 // platform tends to write (numbered lists with headings, [n] source markers, short overview prose,
 // hedged paragraphs), and citations to review, retail and forum pages about those products.
-// Like simulated-text.ts, it draws only from the seeded generator it is given.
+// Like text.ts, it draws only from the seeded generator it is given.
 import type { CitationInput } from '../../types.ts';
 import type { Entity } from '../../../tenancy/tracked.ts';
-import { B64, type Ctx, digits, int, pick, type Rng, slug, token } from './simulated-text.ts';
-import { type ProductKind, type SourcePage, SUBREDDITS } from './simulated-products.ts';
+import { B64, type Ctx, digits, int, pick, type Rng, slug, token } from './text.ts';
+import { type ProductKind, type SourcePage, SUBREDDITS } from './products.ts';
 
 /** How a named entity is spoken of in one answer: 1 praised, -1 faulted, 0 described. */
 export type Tone = 1 | 0 | -1;
