@@ -3,7 +3,8 @@
 // TRACKING_SAMPLES, or adaptive), within the plan's capture limits; answers stored like imported ones.
 // The scheduler runs it on one instance per day (jobs/schedule.ts); the work itself is claimed
 // slot by slot in capture_runs, so a second run (manual, or after a crash) never duplicates it.
-// Prints {date, engine, planned, by_reason, answers, skipped, no_answer, in_progress, failed: [...], not_configured: [...]}.
+// Prints {date, engine, planned, by_reason, answers, skipped, no_answer, in_progress, failed: [...],
+// not_configured: [...]}.
 import { defineJob } from './registry.ts';
 import { runCapture } from '../src/tracking/capture/capture.ts';
 import { captureSampler } from '../src/operations/capture-sampling.ts';

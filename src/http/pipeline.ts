@@ -25,7 +25,10 @@ export interface PipelineOptions extends AppDeps {
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-/** Paths under /api/ that take no key, exactly as written: the API document and the keyless raw endpoints (the beacon). */
+/**
+ * Paths under /api/ that take no key, exactly as written: the API document and the keyless raw
+ * endpoints (the beacon).
+ */
 const KEYLESS_API_PATHS = new Set(['/api/openapi.json', ...rawEndpoints.filter((e) => !e.key).map((e) => e.path)]);
 /**
  * Keyless raw endpoints with a rate limit of their own skip the guard and apply that limit

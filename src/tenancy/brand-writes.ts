@@ -25,7 +25,9 @@ export interface WrittenBrand extends Omit<BrandFields, 'sampling'>, SamplingCol
   created_at: string;
 }
 
-const RETURNING = `RETURNING id, name, slug, industry, region, domains, aliases, tracking_id, created_at, ${SAMPLING_COLUMNS}`;
+const RETURNING = `RETURNING id, name, slug, industry, region, domains, aliases, tracking_id, created_at, ${
+  SAMPLING_COLUMNS
+}`;
 
 /** A sampling change as the columns it sets: a mode's own fields; the other mode's stay as stored. */
 function samplingParams(s: Sampling | undefined) {

@@ -157,7 +157,8 @@ export async function brandByTrackingId(pg: Queryable, trackingId: string) {
 export async function bumpDataVersion(pg: Queryable, brandIds: string[], earliestDay?: string): Promise<void> {
   const history = earliestDay === undefined || earliestDay < isoDay(Date.now()) ? 1 : 0;
   await pg.query(
-    'UPDATE brands SET data_version = data_version + 1, history_version = history_version + $2 WHERE id = ANY($1::uuid[])',
+    'UPDATE brands SET data_version = data_version + 1, history_version = history_version + $2 ' +
+      'WHERE id = ANY($1::uuid[])',
     [brandIds, history],
   );
 }

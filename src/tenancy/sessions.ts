@@ -47,7 +47,8 @@ export async function createSession(
      SELECT $1, $2, (SELECT m.organization_id FROM memberships m JOIN users u ON u.id = m.user_id
                       WHERE m.user_id = $2
                       ORDER BY (m.organization_id = $3) IS TRUE DESC,
-                               (m.organization_id = u.last_organization_id) IS TRUE DESC, m.created_at, m.organization_id
+                               (m.organization_id = u.last_organization_id) IS TRUE DESC,
+                               m.created_at, m.organization_id
                       LIMIT 1), $4, $5`,
     [hashKey(token), userId, organizationId ?? null, origin.address.slice(0, 100), origin.userAgent.slice(0, 500)],
   );

@@ -41,7 +41,8 @@ export class Throttled extends ApiError {
 export function throttledMessage(retryAt: Date, now: Date): string {
   const minutes = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 60_000));
   const at = retryAt.toISOString().slice(11, 16);
-  return `Too many failed sign-ins for this email. Try again at ${at} UTC (in ${minutes} minute${minutes === 1 ? '' : 's'}).`;
+  const plural = minutes === 1 ? '' : 's';
+  return `Too many failed sign-ins for this email. Try again at ${at} UTC (in ${minutes} minute${plural}).`;
 }
 
 /**

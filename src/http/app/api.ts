@@ -169,7 +169,9 @@ export function appApi(
       await mailer.send({
         to: invitation.email,
         subject: `You are invited to ${organization} on Answerscope`,
-        text: `${inviter.email} invited you to join ${organization} on Answerscope as ${role}.\n\nJoin here (the link works once, for ${INVITATION_DAYS} days):\n${link}\n`,
+        text:
+          `${inviter.email} invited you to join ${organization} on Answerscope as ${role}.\n\n` +
+          `Join here (the link works once, for ${INVITATION_DAYS} days):\n${link}\n`,
       });
     } catch (err) {
       ctx.state.log?.warn({ err }, 'invitation mail failed');

@@ -65,8 +65,9 @@ export function shellPage(assets: AppAssets, csrf: string): string {
   return htmlPage(
     assets,
     'App',
-    `<div id="root"></div>
-<noscript><main class="auth"><div class="auth-card"><p>The Answerscope app needs JavaScript.</p></div></main></noscript>`,
+    '<div id="root"></div>\n' +
+      '<noscript><main class="auth"><div class="auth-card"><p>The Answerscope app needs JavaScript.</p></div></main>' +
+      '</noscript>',
     `<meta name="csrf-token" content="${escapeHtml(csrf)}">
 <script type="module" src="${assets.script}"></script>`,
   );

@@ -43,7 +43,14 @@ ${escapeHtml(invitation.email)}. Joining signs you in as ${escapeHtml(invitation
 <strong>${escapeHtml(invitation.role)}</strong>. If you already have an Answerscope account with this email, enter its
 password; if not, choose one for your new account.</p>
 <form method="post" action="${action(token)}">
-${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', value: invitation.email, readonly: true })}
+${field({
+  id: 'email',
+  label: 'Email',
+  type: 'email',
+  autocomplete: 'username',
+  value: invitation.email,
+  readonly: true,
+})}
 ${field({
   id: 'password',
   label: 'Password',

@@ -32,9 +32,30 @@ function setupForm(v: Values): string {
 ${v.error ? `<p class="form-error" role="alert">${escapeHtml(v.error)}</p>` : ''}
 <form method="post" action="${SETUP_PATH}">
 <input type="hidden" name="code" value="${escapeHtml(v.code)}">
-${field({ id: 'organization', label: 'Organization', type: 'text', autocomplete: 'organization', value: v.organization, error: v.errors?.organization })}
-${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', value: v.email, error: v.errors?.email })}
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: v.errors?.password, hint: 'At least 10 characters.' })}
+${field({
+  id: 'organization',
+  label: 'Organization',
+  type: 'text',
+  autocomplete: 'organization',
+  value: v.organization,
+  error: v.errors?.organization,
+})}
+${field({
+  id: 'email',
+  label: 'Email',
+  type: 'email',
+  autocomplete: 'username',
+  value: v.email,
+  error: v.errors?.email,
+})}
+${field({
+  id: 'password',
+  label: 'Password',
+  type: 'password',
+  autocomplete: 'new-password',
+  error: v.errors?.password,
+  hint: 'At least 10 characters.',
+})}
 <button type="submit" class="primary wide">Create organization</button>
 </form>`,
   );

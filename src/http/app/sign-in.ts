@@ -42,8 +42,21 @@ export async function signIn(ctx: Koa.Context, deps: AppDeps, email: string, pas
 /** The sign-in fields and button, for /app/sign-in and the consent page. */
 export function signInFields(opts: { email?: string; error?: string; errorField?: 'email' | 'password' }): string {
   const at = (f: 'email' | 'password') => ((opts.errorField ?? 'password') === f ? opts.error : undefined);
-  return `${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', value: opts.email, error: at('email') })}
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', error: at('password') })}
+  return `${field({
+    id: 'email',
+    label: 'Email',
+    type: 'email',
+    autocomplete: 'username',
+    value: opts.email,
+    error: at('email'),
+  })}
+${field({
+  id: 'password',
+  label: 'Password',
+  type: 'password',
+  autocomplete: 'current-password',
+  error: at('password'),
+})}
 <button type="submit" class="primary wide">Sign in</button>`;
 }
 

@@ -124,7 +124,9 @@ export async function register(ctx: Koa.Context, pg: Postgres, limits: { perAddr
     ctx.set('Retry-After', String(retryAfterS));
     // Answered as an OAuth error (too_many_requests) by the mount, as its rate limit's 429 is.
     ctx.body = {
-      error: `Too many client registrations from this address: at most ${limits.perAddress} a day. Try again in ${retryAfterS} seconds.`,
+      error:
+        `Too many client registrations from this address: at most ${limits.perAddress} a day. ` +
+        `Try again in ${retryAfterS} seconds.`,
     };
     return;
   }

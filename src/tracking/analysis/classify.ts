@@ -97,7 +97,8 @@ const WORD_RULES = new RegExp(
   '(?<![a-z0-9])(?:' +
     [
       '(vs|versus|alternatives?|compare[sd]?|comparing|comparisons?)', // 1 comparison
-      `((?:top|best)${SEP}\\d{1,3}|\\d{1,3}${SEP}(?:best|top|greatest|leading|popular|essential|cheapest))`, // 2 numbered listicle
+      // 2 numbered listicle
+      `((?:top|best)${SEP}\\d{1,3}|\\d{1,3}${SEP}(?:best|top|greatest|leading|popular|essential|cheapest))`,
       `(reviews?|reviewed|hands${SEP}on)`, // 3 review
       `(how${SEP}to|how${SEP}do${SEP}i|guides?|tutorials?|step${SEP}by${SEP}step|walkthrough)`, // 4 how-to
       `(best|top|ranked|ranking|list${SEP}of)`, // 5 listicle words

@@ -86,7 +86,8 @@ export async function runCapture(ctx: CaptureContext, args: CaptureArgs): Promis
   if (engines.kind === 'live' && args.date !== isoDay(ctx.now())) {
     // A live answer is today's answer: storing it under another day would misdate it.
     throw new UserError(
-      `track-prompts captures live answers for today only (${isoDay(ctx.now())}), not ${args.date}; TRACKING_ENGINE=simulated can fill other days`,
+      `track-prompts captures live answers for today only (${isoDay(ctx.now())}), not ${args.date}; ` +
+        'TRACKING_ENGINE=simulated can fill other days',
     );
   }
   await recordSlots(stores.pg, slots);

@@ -64,7 +64,8 @@ export async function runRows(pg: Postgres, ids: string[]): Promise<Map<string, 
   const out = new Map<string, RunRow>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const { rows } = await pg.query<RunRow>(
-      `SELECT id, status, prompt_id, platform, region, sample, reason, error FROM capture_runs WHERE id = ANY($1::uuid[])`,
+      'SELECT id, status, prompt_id, platform, region, sample, reason, error FROM capture_runs ' +
+        'WHERE id = ANY($1::uuid[])',
       [ids.slice(i, i + CHUNK)],
     );
     for (const r of rows) out.set(r.id, r);
@@ -168,7 +169,8 @@ export async function recordedCaptures(
     `SELECT count(*) FILTER (WHERE day <> $2::date) AS month,
             count(*) FILTER (WHERE day = $2::date AND NOT brand_id = ANY($3::uuid[])) AS day
        FROM capture_runs
-      WHERE organization_id = $1 AND day >= date_trunc('month', $2::date) AND day < date_trunc('month', $2::date) + interval '1 month'`,
+      WHERE organization_id = $1 AND day >= date_trunc('month', $2::date)
+        AND day < date_trunc('month', $2::date) + interval '1 month'`,
     [organizationId, day, planning],
   );
   return { month: Number(rows[0]?.month ?? 0), day: Number(rows[0]?.day ?? 0) };

@@ -226,7 +226,8 @@ export async function importTracker(stores: Stores, opts: ImportOptions): Promis
   const source = opts.format;
   if (!SOURCE_SLUG.test(source) || (DEFAULT_SOURCES as readonly string[]).includes(source)) {
     throw new ImportRefused(
-      `--format must be a lower-case slug naming the tool (letters, digits, -), not capture or import; got ${JSON.stringify(source)}`,
+      '--format must be a lower-case slug naming the tool (letters, digits, -), not capture or import; ' +
+        `got ${JSON.stringify(source)}`,
       'format',
     );
   }
