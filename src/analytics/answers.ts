@@ -25,6 +25,7 @@ import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
 import { analysisVersion } from './analysis-version.ts';
+import { untrackedMentions } from './untracked-brands.ts';
 
 /** One tracked entity's analysis of an answer. */
 export interface AnswerEntity {
@@ -84,6 +85,8 @@ export interface AnswerFilters extends PlainFilters {
   words?: string[];
   /** Gap answers only: naming a competitor (the `mentioned` one, if any) and not the brand. */
   gap?: boolean;
+  /** Answers untracked-brands counts for this name (exactly as it lists it), the tracked forms left out. */
+  untracked?: { name: string; trackedForms: string[] };
 }
 
 /** Stored sentiment values (clickhouse/015_sentiment.sql). */
@@ -142,13 +145,14 @@ const LISTED = `sign = 1 AND ${DEFAULT_SOURCES_SQL}`;
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
-  const { generation: _g, platform, mode, mentioned, domain, cited, sentiment, words, gap, ...scope } = f;
+  const { generation: _g, platform, mode, mentioned, domain, cited, sentiment, words, gap, untracked, ...scope } = f;
   // Each condition is a read over the analysis rows; a select takes one IN, so they nest, innermost first.
   const builders: ((inner?: AnswerCondition) => AnswerCondition)[] = [];
   if (mentioned) builders.push((inner) => mentionedIn(scope, f.generation, mentioned, sentiment, inner));
   if (cited) builders.push((inner) => citedIn(scope, f.generation, cited, inner));
   if (gap) builders.push((inner) => gapIn(scope, f.generation, inner));
   if (domain) builders.push((inner) => citingIn(scope, f.generation, domain, inner));
+  if (untracked) builders.push((inner) => untrackedIn(scope, untracked, inner));
   const condition = builders.reduceRight<AnswerCondition | undefined>((inner, build) => build(inner), undefined);
   const text = (words ?? []).map((_, i) => `positionCaseInsensitiveUTF8(text, {word${i}:String}) > 0`);
   return {
@@ -245,6 +249,18 @@ const gapIn = (scope: Scope, generation: number, inner?: AnswerCondition) =>
     { having: 'sumIf(sign * mentions, is_brand = 1) <= 0 AND sumIf(sign * mentions, is_brand = 0) > 0' },
     inner,
   );
+
+/** The answers untracked-brands counts for the name: its (answer, name) pairs, read as the count reads them. */
+const untrackedIn = (scope: Scope, u: NonNullable<AnswerFilters['untracked']>, inner?: AnswerCondition) => ({
+  column: 'answer_id',
+  query: select(untrackedMentions(scope, u.trackedForms), {
+    select: 'answer_id',
+    where: 'brand_name = {untrackedName:String}',
+    params: { untrackedName: u.name },
+    in: inner,
+  }),
+  not: false,
+});
 
 /** The page's keys: (collected_at, answer_id) strictly after the cursor, newest first. */
 async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?: PageCursor) {

@@ -21,6 +21,7 @@ import {
 } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { answerById, answerPage, type AnswerFilters } from '../analytics/answers.ts';
+import { trackedForms } from '../analytics/untracked-brands.ts';
 import { brandEntities, type BrandRecord } from '../tenancy/brands.ts';
 import { PLATFORMS } from '../tenancy/tracked.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
@@ -136,6 +137,9 @@ export const answers = operation({
       "With mentioned (brand or a competitor id): that entity's sentiment in the answer",
     ),
     q: optionalText('q', 200).describe('Words the answer text contains, all of them, case-insensitive'),
+    untracked: optionalText('untracked', 1000).describe(
+      'A name as get_untracked_brands lists it: exactly the answers it counts for that name (standard and shopping answers unless mode is given)',
+    ),
     gap: optionalBool('gap').describe(
       "true: the citation gap's answers only, naming a competitor (the mentioned one, if given) and not the brand",
     ),
@@ -144,7 +148,7 @@ export const answers = operation({
   }),
   result: AnswerList,
   description:
-    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) with its sentiment, cited (brand or a competitor id), cited domain, words of the text (q) and the citation gap's answers (gap). total counts every match; page with cursor.",
+    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) with its sentiment, cited (brand or a competitor id), cited domain, words of the text (q), the citation gap's answers (gap) and an untracked brand's answers (untracked, as get_untracked_brands counts them). total counts every match; page with cursor.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const entities = await entitiesOf(ctx, brand);
@@ -154,13 +158,15 @@ export const answers = operation({
     const f: AnswerFilters = {
       ...filters,
       platform: p.platform,
-      mode: p.mode ?? 'standard',
+      // untracked-brands counts shopping cards' brands too: its answers are of both modes unless one is asked for.
+      mode: p.mode ?? (p.untracked === undefined ? 'standard' : undefined),
       mentioned,
       domain: citedDomain(p.domain),
       cited: citedEntity(p.cited, brand, entities),
       sentiment: p.sentiment,
       words: words?.length ? words : undefined,
       gap: p.gap,
+      untracked: p.untracked === undefined ? undefined : { name: p.untracked, trackedForms: trackedForms(entities) },
     };
     const page = await answerPage(
       ctx.stores.ch,

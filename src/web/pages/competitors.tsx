@@ -405,10 +405,7 @@ function UntrackedPanel(p: {
               label: 'Answers',
               align: 'right',
               render: (b) => (
-                <AppLink
-                  href={p.href({ q: b.name })}
-                  label={`${b.answers} answers naming ${b.name}: those containing it`}
-                >
+                <AppLink href={p.href({ untracked: b.name })} label={`${b.answers} answers naming ${b.name}`}>
                   {b.answers}
                 </AppLink>
               ),

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { call, get, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { call, get, ingestLines, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, seriousViolations, signIn } from './helpers.ts';
 import { BRAND, seededPerson, type SeededPerson } from './workspace-seed.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
@@ -286,6 +286,65 @@ browserTest(
       mentioned: globex.competitor_id,
     });
     t.is(await answersOf(who, url.searchParams), globex.appearance_count);
+  },
+);
+
+browserTest(
+  'untracked brands: each count opens the explorer on exactly its answers, though its words are in others',
+  async (t) => {
+    const who = await seededPerson(server);
+    // Vasque and Merrell Moab open list items in three answers; Vasque is a shopping card's brand in a
+    // fourth; both are named in prose in a fifth (Vasque in a sixth too), which the words search finds
+    // and the counts leave out.
+    const line = (ago: number, text: string, more: object = {}) => ({
+      prompt_id: who.promptIds[0],
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      collected_at: `${day(today - ago * DAY_MS)}T18:00:00Z`,
+      text,
+      citations: [],
+      ...more,
+    });
+    await ingestLines(server, [
+      ...[2, 3, 4].map((ago) => line(ago, '1. **Vasque** - sturdy.\n2. Merrell Moab: roomy.')),
+      line(5, 'Boots to buy.', {
+        mode: 'shopping',
+        products: [{ position: 1, title: 'Vasque Breeze', brand: 'Vasque', price: '$180' }],
+      }),
+      line(6, 'Vasque and Merrell Moab are fine too.'),
+      line(7, 'Vasque resoles boots.'),
+    ]);
+    const filters = new URLSearchParams(LAST_30);
+    const listed = (await api(who, `/untracked-brands?brand_id=${who.brandId}&${filters}`)).body.brands;
+    t.deepEqual(
+      listed.map((b: any) => [b.name, b.answers]),
+      [
+        ['Vasque', 4],
+        ['Merrell Moab', 3],
+      ],
+    );
+    const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
+    const rows = await cells(page, 'Untracked brands named in the answers');
+    t.deepEqual(
+      rows.map((r) => [r[0], r[1]]),
+      listed.map((b: any) => [b.name, String(b.answers)]),
+    );
+    for (const b of listed) {
+      // The words search would list more: the prose answer names both.
+      const words = (await api(who, `/answers?brand_id=${who.brandId}&${filters}&q=${encodeURIComponent(b.name)}`))
+        .body;
+      t.not(words.total, b.answers, b.name);
+      const url = await follow(page, `${b.answers} answers naming ${b.name}`);
+      t.deepEqual(Object.fromEntries(url.searchParams), { ...LAST_30, untracked: b.name });
+      const total = page.locator('.answers-total[data-total]');
+      await total.waitFor();
+      t.is(await total.getAttribute('data-total'), String(b.answers), b.name);
+      t.is(await total.textContent(), `${b.answers} answers`, b.name);
+      t.is(await answersOf(who, url.searchParams), b.answers, b.name);
+      await page.goBack();
+      await page.getByRole('table', { name: 'Untracked brands named in the answers' }).waitFor();
+    }
   },
 );
 
