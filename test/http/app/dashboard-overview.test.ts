@@ -523,7 +523,7 @@ serialBrowserTest('CSV downloads hold a header and every row, not only those on 
   const prompts = page.getByRole('table', { name: 'Prompts by visibility' });
   t.is(await prompts.locator('tbody tr').count(), 10);
   const csv = await download(page, page.getByRole('button', { name: 'Download CSV: Prompts by visibility' }));
-  const performance = await api('prompt-performance', { ...filters, limit: '100' });
+  const performance = await api('prompt-performance', { ...filters, sort_by: 'ai_visibility_score', limit: '100' });
   t.deepEqual(csv[0], [
     'Prompt',
     'Prompt id',
@@ -539,6 +539,12 @@ serialBrowserTest('CSV downloads hold a header and every row, not only those on 
   t.deepEqual(
     csv.slice(1).map((r) => [r[1], Number(r[3])]),
     performance.prompts.map((p: any) => [p.prompt_id, p.result_count]),
+  );
+  // By the score the table shows, highest first.
+  const scores = csv.slice(1).map((r) => Number(r[4]));
+  t.deepEqual(
+    scores,
+    [...scores].sort((a, b) => b - a),
   );
   t.deepEqual(errors, []);
 });

@@ -455,6 +455,86 @@ browserTest('prompts: the API figures at the default range; a prompt opens its a
   t.is(await answersOf(who, url.searchParams), p.result_count);
 });
 
+browserTest('prompts: a sort orders by the values its column shows, not by an older average', async (t) => {
+  const who = await seededPerson(server);
+  // The third prompt gains answers naming Acme third (after Globex and Initech) and answers naming no
+  // one: its mean per-answer score (avg_visibility) passes the second prompt's, its AI visibility
+  // score (shown as Your score) stays below it.
+  const line = (ago: number, text: string) => ({
+    prompt_id: who.promptIds[2],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: `${day(today - ago * DAY_MS)}T20:00:00Z`,
+    text,
+    citations: [],
+  });
+  await ingestLines(server, [
+    ...[1, 2, 3, 4].map((ago) => line(ago, 'Globex and Initech lead; Acme trails.')),
+    ...[5, 6, 7, 8].map((ago) => line(ago, 'Fit matters most.')),
+  ]);
+  const q = `brand_id=${who.brandId}&date_from=${LAST_30.date_from}&date_to=${LAST_30.date_to}&limit=100`;
+  const texts = async (sort: string, order = 'desc') =>
+    (await api(who, `/prompt-performance?${q}&sort_by=${sort}&order=${order}`)).body.prompts.map(
+      (p: any) => p.prompt_text,
+    );
+  // The older average orders them otherwise, so a sort by it fails the checks below.
+  t.notDeepEqual(await texts('visibility'), await texts('ai_visibility_score'));
+
+  const page = await signedIn(who, `/app/brands/${who.brandId}/prompts`);
+  const sort = page.getByLabel('Sort by');
+  t.is(await sort.locator('option:checked').textContent(), 'Your score');
+  /** The rows once they are in this order of prompts. */
+  const rowsIn = async (order: string[]) => {
+    await page.waitForFunction(
+      (want) =>
+        JSON.stringify(
+          [
+            ...([...document.querySelectorAll('table')].find((x) => x.caption?.textContent === 'Prompt performance')
+              ?.tBodies[0]?.rows ?? []),
+          ].map((r) => r.cells[0].textContent?.trim()),
+        ) === JSON.stringify(want),
+      order,
+    );
+    return cells(page, 'Prompt performance');
+  };
+  const value = (cell: string) => Number(cell.replace('%', ''));
+  const sorted = (values: number[], dir: 1 | -1) => values.every((v, i) => i === 0 || dir * (v - values[i - 1]) >= 0);
+  // Your score, highest first, then lowest first: the scores as shown are in that order.
+  const desc = await rowsIn(await texts('ai_visibility_score'));
+  t.is(desc.length, 3);
+  t.true(
+    sorted(
+      desc.map((r) => value(r[3])),
+      -1,
+    ),
+    JSON.stringify(desc.map((r) => r[3])),
+  );
+  await page.getByLabel('Order').selectOption('asc');
+  const asc = await rowsIn(await texts('ai_visibility_score', 'asc'));
+  t.true(
+    sorted(
+      asc.map((r) => value(r[3])),
+      1,
+    ),
+    JSON.stringify(asc.map((r) => r[3])),
+  );
+  // Your mention rate: the rates as shown.
+  await sort.selectOption({ label: 'Your mention rate' });
+  await page.waitForURL(/sort_by=mention_rate/);
+  const rates = await rowsIn(await texts('mention_rate', 'asc'));
+  t.true(
+    sorted(
+      rates.map((r) => value(r[4])),
+      1,
+    ),
+    JSON.stringify(rates.map((r) => r[4])),
+  );
+  // Every choice is a column of the table, named as its header.
+  const headers = await page.getByRole('table', { name: 'Prompt performance' }).locator('thead th').allTextContents();
+  for (const label of await sort.locator('option').allTextContents()) t.true(headers.includes(label), label);
+});
+
 /** Names each element by its place in the document, its tag and its name. */
 function describeElements(): void {
   (window as any).describe = (el: HTMLElement) =>
