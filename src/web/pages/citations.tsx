@@ -121,7 +121,20 @@ function GapPanel(p: {
                   </AppLink>
                 ),
               },
-              { key: 'brand_answers', label: 'Answers naming you', align: 'right' },
+              {
+                key: 'brand_answers',
+                label: 'Answers naming you',
+                align: 'right',
+                // Whichever competitor is picked: the answers naming the brand citing the domain.
+                render: (d) => (
+                  <AppLink
+                    href={href({ domain: d.domain, mentioned: 'brand' })}
+                    label={`${d.domain}: ${d.brand_answers} answers naming you citing it`}
+                  >
+                    {d.brand_answers}
+                  </AppLink>
+                ),
+              },
               { key: 'gap_share', label: 'Gap share %', align: 'right' },
               {
                 key: 'competitors',

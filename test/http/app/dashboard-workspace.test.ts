@@ -417,9 +417,21 @@ browserTest(
       mentioned: who.competitorIds[0],
     });
     t.is(await answersOf(who, gapUrl.searchParams), first.gap_answers);
+    // Its answers naming the brand: every such count opens exactly its answers, 0 included.
+    await page.goBack();
+    for (const d of globexGap.body.domains) {
+      const brandUrl = await follow(page, `${d.domain}: ${d.brand_answers} answers naming you citing it`);
+      t.deepEqual(Object.fromEntries(brandUrl.searchParams), {
+        ...Object.fromEntries(filters),
+        domain: d.domain,
+        mentioned: 'brand',
+      });
+      t.is(await answersOf(who, brandUrl.searchParams), d.brand_answers, d.domain);
+      await page.goBack();
+    }
+    t.true(globexGap.body.domains.some((d: any) => d.brand_answers > 0));
 
     // A top domain: the answers citing it.
-    await page.goBack();
     const top = citations.body.top_domains[0];
     const url = await follow(page, `${top.domain}: answers citing it`);
     t.deepEqual(Object.fromEntries(url.searchParams), { ...Object.fromEntries(filters), domain: top.domain });
