@@ -4,7 +4,7 @@
 // texts and URLs stay text, axe-core finds nothing serious, and a CSV holds a header and every row.
 // test-process: shared
 import fs from 'node:fs';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { get, ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
@@ -394,13 +394,25 @@ serialBrowserTest(
   },
 );
 
+/** Opens the explorer at `href` (a page load: no total of the page before it stays): its shown total is `n`. */
+async function explorerTotalIs(t: ExecutionContext, explorer: Page, href: string, n: string, what: string) {
+  await explorer.goto(`${server.url}${href}`);
+  const total = explorer.locator('.answers-total[data-total]');
+  await total.waitFor();
+  t.is(await total.getAttribute('data-total'), n, `${what}: ${href}`);
+  t.is(await total.textContent(), `${Number(n).toLocaleString('en')} ${n === '1' ? 'answer' : 'answers'}`, what);
+}
+
 serialBrowserTest(
-  "each card's counts open an explorer whose total is that count; the trend draws entity-trend",
+  "each card's and table's counts open an explorer whose total is that count; the trend draws entity-trend",
   async (t) => {
     const { page, errors } = await newPage();
     await signIn(page, server, who);
     const query = `date_from=${FROM}&date_to=${TO}`;
     await openOverview(page, query);
+    // One session for the explorer the counts open, beside the overview's.
+    const explorer = await (await browser.newContext()).newPage();
+    await signIn(explorer, server, who);
     const change = await api('visibility-change', { date_from: FROM, date_to: TO });
     const expected: Record<string, number[]> = {
       'AI visibility score': [change.counts.answers],
@@ -424,17 +436,20 @@ serialBrowserTest(
       // The About control opens the definition docs/metrics.md holds.
       await page.getByRole('region', { name: title, exact: true }).getByText('About').click();
       t.true(await page.getByRole('region', { name: title, exact: true }).locator('.about p').isVisible(), title);
-      for (const [href, n] of hrefs) {
-        const explorer = await (await browser.newContext()).newPage();
-        await signIn(explorer, server, who);
-        await explorer.goto(`${server.url}${href}`);
-        const total = explorer.locator('.answers-total[data-total]');
-        await total.waitFor();
-        t.is(await total.getAttribute('data-total'), n, `${title}: ${href}`);
-        t.is(await total.textContent(), `${Number(n).toLocaleString('en')} answers`, title);
-        await explorer.context().close();
-      }
+      for (const [href, n] of hrefs) await explorerTotalIs(t, explorer, href, n, title);
     }
+    // Every count of answers in the overview's tables: one link a row (the first three followed: each
+    // is the same link of another row), opening that many answers.
+    for (const caption of ['Competitor leaderboard', 'Top cited domains', 'Citation gap: domains']) {
+      const table = page.getByRole('table', { name: caption, exact: true });
+      const counted = await table
+        .locator('tbody a[data-count]')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('href')!, e.getAttribute('data-count')!]));
+      t.is(counted.length, await table.locator('tbody tr').count(), caption);
+      t.true(counted.length > 0, caption);
+      for (const [href, n] of counted.slice(0, 3)) await explorerTotalIs(t, explorer, href, n, caption);
+    }
+    await explorer.context().close();
     // The trend: one line per entity of entity-trend, the same buckets in its table, every count a link.
     const trend = await api('entity-trend', { date_from: FROM, date_to: TO });
     await page.getByText('Show as table').click();

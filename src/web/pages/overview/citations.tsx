@@ -58,7 +58,20 @@ export function CitationsPanel(p: PartProps) {
                     ),
                   },
                   { key: 'category', label: 'Category', csvOnly: true },
-                  { key: 'results_citing', label: 'Answers', align: 'right' },
+                  {
+                    key: 'results_citing',
+                    label: 'Answers',
+                    align: 'right',
+                    render: (r) => (
+                      <a
+                        href={p.link({ domain: r.domain })}
+                        data-count={r.results_citing}
+                        aria-label={`Answers citing ${r.domain}: ${r.results_citing}`}
+                      >
+                        {r.results_citing}
+                      </a>
+                    ),
+                  },
                   { key: 'usage_pct', label: '% of answers', align: 'right' },
                 ]}
               />

@@ -77,7 +77,20 @@ export function Leaderboard(p: PartProps) {
                 ),
               },
               { key: 'ai_visibility_score', label: 'Score', align: 'right' },
-              { key: 'appearance_count', label: 'Answers naming', align: 'right' },
+              {
+                key: 'appearance_count',
+                label: 'Answers naming',
+                align: 'right',
+                render: (r) => (
+                  <a
+                    href={p.link({ mentioned: r.mentioned })}
+                    data-count={r.appearance_count}
+                    aria-label={`Answers naming ${r.name}: ${r.appearance_count}`}
+                  >
+                    {r.appearance_count}
+                  </a>
+                ),
+              },
               { key: 'total_mentions', label: 'Mentions', align: 'right' },
               { key: 'total_citations', label: 'Citations', align: 'right' },
             ]}
