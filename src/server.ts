@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { isEmbedded } from './config.ts';
 import { openStores, type Stores } from './stores/index.ts';
 import { migrate } from './stores/migrate.ts';
-import { createApp } from './http/app.ts';
+import { createPipeline } from './http/pipeline.ts';
 import { ResultCache } from './analytics/cache.ts';
 import { operations } from './operations/index.ts';
 import { startAdminChannel } from './cli/admin.ts';
@@ -32,6 +32,9 @@ import { serviceKey } from './stores/service-keys.ts';
 import { appMount } from './http/app/routes.ts';
 import { newSetupCode, setupAddress, setupOpen } from './tenancy/setup.ts';
 import { priceTable } from './tracking/capture/prices.ts';
+
+/** How long an idle keep-alive connection is kept (see where the server is made). */
+const KEEP_ALIVE_MS = 65_000;
 
 export interface RunningServer {
   url: string;
@@ -76,7 +79,7 @@ export async function startServer(
       cache: config.resultCacheEntries > 0 ? new ResultCache(config.resultCacheEntries) : undefined,
     };
     // Surfaces beside the operations, mounted behind the rate limit and API-key guard of /api/.
-    const extra: NonNullable<Parameters<typeof createApp>[0]['extra']> = [];
+    const extra: NonNullable<Parameters<typeof createPipeline>[0]['extra']> = [];
     // Probes, metrics and the API reference: no key, no rate limit.
     extra.push(healthMount({ stores, log, state: health }), metricsMount(), docsMount(operations));
     // AI traffic (/t.js, /api/collect, the crawler-log batch), the declared raw endpoints
@@ -88,8 +91,13 @@ export async function startServer(
     extra.push(mcpMount(deps));
     // The app for people under /app (docs/app.md): its bundle is built here, before the first request.
     extra.push(await appMount(deps, operations));
-    const app = await createApp({ ...deps, operations, extra, beforeKey: mcpOriginGuard(deps) });
+    const app = await createPipeline({ ...deps, operations, extra, beforeKey: mcpOriginGuard(deps) });
     const server = http.createServer(app.callback());
+    // An idle keep-alive connection is kept 65 s (Node's default is 5): longer than the idle time of
+    // common load balancers (60 s), so the service never closes a connection a proxy or client is
+    // about to reuse, which the client sees as a failed request. Headers may take a second longer.
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     // Parser errors (headers too large, a malformed request) get a JSON body too.
     answerClientErrors(server, log);
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 // The figures' one order of text is UTF-8 byte order (ClickHouse's), also where surrogate pairs
 // meet the last code points of the Basic Multilingual Plane, which JavaScript's `<` puts the other way.
 // Lists people read go in English collation whatever the process's locale.
+// test-process: shared
 import { execFileSync } from 'node:child_process';
 import test from 'ava';
 import { byteOrder, humanOrder } from '../src/text-order.ts';

@@ -4,9 +4,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
-import type { Stores } from '../stores/index.ts';
 import { migrate } from '../stores/migrate.ts';
 import { UserError } from '../errors.ts';
 import { applyWorkspace, parseWorkspace } from '../tenancy/workspace.ts';
@@ -27,17 +24,7 @@ import { CRAWLER_LOGS_USAGE, runCrawlerLogsCommand } from './crawler-logs.ts';
 import { EXPORT_USAGE, runExportCommand } from './export.ts';
 import { IMPORT_TRACKER_USAGE, runImportTracker } from './import-tracker.ts';
 import { UUID_RE } from '../uuid.ts';
-
-export interface CommandEnv {
-  stores: Stores;
-  config: Config;
-  log: Logger;
-  /** Where relative file arguments are resolved: the caller's working directory. */
-  cwd: string;
-  now?: () => Date;
-  /** The first line of standard input, its line break removed, for commands that read one. */
-  input?: string;
-}
+import type { CommandEnv } from './env.ts';
 
 export const USAGE = `usage: answerscope <command>
   migrate

@@ -8,7 +8,7 @@ import { brandById } from '../tenancy/brands.ts';
 import { siteOfBrand } from '../traffic/sites.ts';
 import { importLogFile, LOG_FORMATS, type LogFormat } from '../traffic/crawlers/import.ts';
 import { UUID_RE } from '../uuid.ts';
-import type { CommandEnv } from './commands.ts';
+import type { CommandEnv } from './env.ts';
 
 export const CRAWLER_LOGS_USAGE = 'crawler-logs import FILE --brand ID [--host H] [--format auto|combined|jsonl]';
 

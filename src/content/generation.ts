@@ -8,7 +8,7 @@ import { brandById } from '../tenancy/brands.ts';
 import { releaseQuota, useQuota, type QuotaKind } from '../tenancy/quotas.ts';
 import { OPPORTUNITY_NOT_FOUND, type OpportunityRecord } from './opportunity-store.ts';
 import { volumesOf } from './volumes.ts';
-import type { GenerationInput } from './llm/generator.ts';
+import type { GenerationInput } from './llm/generator-types.ts';
 import { GenerationError } from './llm/openai.ts';
 
 /**

@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts';
 import { INVALID, KEY_PREFIX, MALFORMED, resolveKeyAndBrand, type Identity } from '../tenancy/keys.ts';
 import type { BrandRecord } from '../tenancy/brands.ts';
 import { ACCESS_TOKEN_PREFIX, resolveAccessToken } from '../tenancy/oauth-grants.ts';
-import { baseUrl, bearerChallenge, MCP_ENDPOINT } from './oauth-metadata.ts';
+import { baseUrl, bearerChallenge, MCP_ENDPOINT } from './oauth/metadata.ts';
 
 const bearer = (header: string | undefined) => /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '')?.[1];
 

@@ -1,6 +1,6 @@
 // /api/mcp in the Koa app: Streamable HTTP, stateless, JSON responses. Only POST carries messages
 // (no server-initiated stream, no session to delete), so GET and DELETE answer 405. A POST has
-// passed the same rate limit and bearer check as REST (src/http/app.ts; a bad key gets the REST 401
+// passed the same rate limit and bearer check as REST (src/http/pipeline.ts; a bad key gets the REST 401
 // body), where this endpoint alone also takes OAuth access tokens (docs/oauth.md); then the origin
 // check, then a fresh server and transport handle it.
 import type { IncomingMessage } from 'node:http';
@@ -72,7 +72,7 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
 }
 
 /**
- * `createApp`'s `beforeKey`: a browser page of a foreign origin (DNS rebinding included) is refused
+ * `createPipeline`'s `beforeKey`: a browser page of a foreign origin (DNS rebinding included) is refused
  * before the key is looked at, so it cannot use the endpoint to test keys.
  */
 export function mcpOriginGuard(deps: AppDeps): Koa.Middleware {
@@ -87,7 +87,7 @@ export function mcpOriginGuard(deps: AppDeps): Koa.Middleware {
   };
 }
 
-/** The mount for `createApp`'s `extra` list. */
+/** The mount for `createPipeline`'s `extra` list. */
 export function mcpMount(deps: AppDeps): (app: Koa) => void {
   return (app) => {
     app.use(async (ctx, next) => {

@@ -1,5 +1,5 @@
 // The HTTP endpoints that the operation model does not fit, declared in one list that the router
-// (src/http/raw.ts), the API guard (src/http/app.ts) and the OpenAPI document (src/http/openapi.ts)
+// (src/http/raw.ts), the API guard (src/http/pipeline.ts) and the OpenAPI document (src/http/openapi.ts)
 // all read: /t.js answers JavaScript, /api/collect answers CORS beacons from any site, and the
 // crawler-log batch takes a JSON array, which neither the REST body (merged with the query) nor MCP
 // arguments carry. The handlers stay in src/traffic/, keyed by `name`.

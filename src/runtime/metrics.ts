@@ -25,7 +25,7 @@ export const ingestAnswers = new client.Counter({
 
 /**
  * Entities named in a captured answer that kept the built-in sentiment verdict although the model
- * was asked (src/tracking/analysis/sentiment/model-judge.ts): the call failed, the model skipped the entity, or
+ * was asked (src/tracking/capture/sentiment-judge.ts): the call failed, the model skipped the entity, or
  * its verdict was invalid.
  */
 export const sentimentFallbacks = new client.Counter({

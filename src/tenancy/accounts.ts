@@ -7,7 +7,7 @@ import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { normaliseEmail } from './emails.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 import { endOtherSessions } from './sessions.ts';
-import { checkSignIn, throttledMessage } from './sign-in.ts';
+import { checkSignIn, Throttled } from './sign-in.ts';
 
 /** `answerscope users set-password --email E`: for an existing person only. */
 export async function setPasswordByEmail(pg: Postgres, email: string, password: string): Promise<{ userId: string }> {
@@ -38,7 +38,7 @@ export async function changePassword(
 ): Promise<void> {
   const checked = await checkSignIn(pg, { email: identity.email, password: change.current, address: change.address });
   if (!checked.ok && checked.reason === 'throttled') {
-    throw new ApiError(429, throttledMessage(checked.retryAt, new Date()), 'current_password');
+    throw new Throttled(checked.retryAt, 'current_password');
   }
   if (!checked.ok || checked.userId !== identity.userId) {
     throw new ApiError(400, 'Current password is incorrect', 'current_password');

@@ -7,10 +7,13 @@ import { domainToASCII } from 'node:url';
 import { ApiError } from '../errors.ts';
 
 /** Controls (NUL included), format characters (zero-width, bidi overrides and isolates), line separators. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** RFC 5321's bound on a forward path. */
 const MAX_EMAIL_LENGTH = 254;
+
+/** Text as typed with what cannot be shown taken out (to show a refused email back beside its field). */
+export const printable = (text: string) => text.replace(INVISIBLE, '');
 
 export const INVALID_EMAIL = 'Email must be an email address';
 export const INVISIBLE_IN_EMAIL = 'Email must not contain control, zero-width or bidirectional characters';
@@ -18,7 +21,7 @@ export const INVISIBLE_IN_EMAIL = 'Email must not contain control, zero-width or
 /** The stored form of a typed email, or a 400 naming `email`. */
 export function normaliseEmail(typed: string): string {
   const trimmed = typed.trim();
-  if (INVISIBLE.test(trimmed)) throw new ApiError(400, INVISIBLE_IN_EMAIL, 'email');
+  if (trimmed !== printable(trimmed)) throw new ApiError(400, INVISIBLE_IN_EMAIL, 'email');
   const at = trimmed.lastIndexOf('@');
   const domain = at > 0 ? domainToASCII(trimmed.slice(at + 1).toLowerCase()) : '';
   const email = `${trimmed.slice(0, at).toLowerCase()}@${domain}`;

@@ -17,7 +17,7 @@ import { normaliseEmail } from './emails.ts';
 import { hashKey, newSecret } from './keys.ts';
 import { joinOrganization, roleIn } from './members.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
-import { blockedUntil, checkSignIn, throttledMessage } from './sign-in.ts';
+import { blockedUntil, checkSignIn, Throttled } from './sign-in.ts';
 import type { Role } from './sessions.ts';
 
 export const INVITATION_DAYS = 7;
@@ -160,12 +160,12 @@ export async function acceptInvitation(
     const problem = passwordProblem(by.password);
     if (problem) throw new ApiError(400, problem, 'password');
     const retryAt = await blockedUntil(pg, invitation.email, by.address);
-    if (retryAt) throw new ApiError(429, throttledMessage(retryAt, new Date()), 'password');
+    if (retryAt) throw new Throttled(retryAt, 'password');
     const { rows } = await pg.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [invitation.email]);
     if (rows[0]) {
       const checked = await checkSignIn(pg, { email: invitation.email, password: by.password, address: by.address });
       if (!checked.ok && checked.reason === 'throttled') {
-        throw new ApiError(429, throttledMessage(checked.retryAt, new Date()), 'password');
+        throw new Throttled(checked.retryAt, 'password');
       }
       if (!checked.ok) throw new ApiError(400, WRONG_PASSWORD, 'password');
       userId = checked.userId;

@@ -9,6 +9,7 @@
 //   those 100 is an hour old. Sessions already open keep working.
 // Failures count whether or not such a person exists, and a refusal is decided before any password
 // is checked, so it tells nothing either.
+import { ApiError } from '../errors.ts';
 import type { Postgres } from '../stores/postgres.ts';
 import { throttleKey } from './emails.ts';
 import { verifyPassword } from './passwords.ts';
@@ -22,6 +23,19 @@ export type SignInResult =
   | { ok: true; userId: string }
   | { ok: false; reason: 'incorrect' }
   | { ok: false; reason: 'throttled'; retryAt: Date };
+
+/** Whole seconds until `retryAt`, at least 1: the Retry-After of a throttled answer. */
+export const secondsUntil = (retryAt: Date) => Math.max(1, Math.ceil((retryAt.getTime() - Date.now()) / 1000));
+
+/** A 429 naming the form field, which keeps when the email may be tried again (for Retry-After). */
+export class Throttled extends ApiError {
+  constructor(
+    readonly retryAt: Date,
+    field: string,
+  ) {
+    super(429, throttledMessage(retryAt, new Date()), field);
+  }
+}
 
 /** "Too many failed sign-ins ... Try again at 14:05 UTC (in 12 minutes)." */
 export function throttledMessage(retryAt: Date, now: Date): string {

@@ -1,6 +1,6 @@
 // AI traffic collection, wired for the server: /t.js and /api/collect (outside the API-key guard and
 // the API's rate limit), the visit buffer, and its flush on shutdown; and the crawler-log batch
-// endpoint (behind the key, with a rate limit of its own: src/http/app.ts).
+// endpoint (behind the key, with a rate limit of its own: src/http/pipeline.ts).
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';

@@ -24,11 +24,7 @@ import { AccountPage } from './pages/settings/account.tsx';
 import { NewBrandPage } from './pages/new-brand.tsx';
 import { BrandSetupPage } from './pages/brand-setup.tsx';
 import { PlatformsPage } from './pages/settings/platforms.tsx';
-
-export interface PageProps {
-  params: Record<string, string>;
-  query: URLSearchParams;
-}
+import type { PageProps } from './page-props.ts';
 
 export interface PageRoute {
   path: string;

@@ -1,6 +1,7 @@
 // Adaptive sampling's rule (src/analytics/adaptive-sampling.ts), worked by hand: a cell gets
 // max_samples while its 28-day Wilson half-width is over the target, min_samples once within it,
 // and a daily limit cuts the narrowest cells first.
+// test-process: shared
 import test from 'ava';
 import { cellSamples, halfWidth, planDay, plannedCaptures } from '../../src/analytics/adaptive-sampling.ts';
 

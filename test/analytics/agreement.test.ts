@@ -1,4 +1,5 @@
 // Agreement figures against a hand-worked example.
+// test-process: shared
 import test from 'ava';
 import { agreementPercent, cohensKappa, meanAbsoluteDifference } from '../../src/analytics/agreement.ts';
 

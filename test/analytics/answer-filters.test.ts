@@ -2,6 +2,7 @@
 // entity's domains), sentiment (with mentioned), q (every word, any case) and gap (a competitor
 // named, the brand not), each the same answers as a filter applied here to the whole unfiltered
 // list; total counts every match before paging, alone and with the older filters; bad input.
+// test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 

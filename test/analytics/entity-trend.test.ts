@@ -4,6 +4,7 @@
 // a filter; a day without answers is a bucket of nulls, never a zero; the default competitors are
 // the most mentioned; the surfaces answer alike; bad input is a 400 naming the field. It is in
 // .ci/run's ClickHouse-server list (test/analytics/*), so both branches of the store hold it.
+// test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect } from '../mcp/client.ts';

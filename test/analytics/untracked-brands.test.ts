@@ -2,6 +2,7 @@
 // cards' brands, counted per answer; every form of the brand and its competitors left out (aliases,
 // case, a product line starting with one); the 3-answer threshold, order, first_seen and platforms
 // from the answers as listed; the filters; the surfaces alike; another organization's brand.
+// test-process: shared
 import test from 'ava';
 import {
   call,

@@ -6,6 +6,7 @@
 // it imports only itself and the few server files that are pure vocabulary (SHARED_WITH_BROWSER: lists
 // the API's answers are made of, importing nothing), and nothing on the server imports it. Jobs sit beside the operations: both compose the domain modules, one
 // for a request and one on a schedule, and every surface may start either (`answerscope jobs run`).
+// No file imports itself through others, and tracking's job folders import one another one way.
 // test-process: shared
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -203,4 +204,115 @@ test('no two domain modules import each other, directly or through others (type 
     [],
     'a module imports one that imports it back: move what both need down to the one imported, or the composition up (operations, jobs)',
   );
+});
+
+/** The groups of files that import one another round in a circle (Tarjan's strongly connected components). */
+function fileCircles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const circle: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      circle.push(w);
+    } while (w !== v);
+    if (circle.length > 1) circles.push(circle.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return circles.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/** Every relative import of the .ts files under `dirs`, file to file. */
+function fileImports(dirs: string[]): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const file of dirs.flatMap(tsFiles)) {
+    for (const spec of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
+      const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
+      edges.set(file, (edges.get(file) ?? new Set()).add(target));
+    }
+  }
+  return edges;
+}
+
+test('the circle finder finds each group of files importing one another, and none where there is none', (t) => {
+  const graph = (pairs: [string, string][]) => {
+    const edges = new Map<string, Set<string>>();
+    for (const [a, b] of pairs) edges.set(a, (edges.get(a) ?? new Set()).add(b));
+    return edges;
+  };
+  const tree: [string, string][] = [
+    ['a', 'b'],
+    ['b', 'c'],
+    ['a', 'c'],
+  ];
+  t.deepEqual(fileCircles(graph(tree)), []);
+  t.deepEqual(
+    fileCircles(
+      graph([
+        ['routes', 'overview'],
+        ['overview', 'routes'],
+        ['routes', 'answers'],
+        ['answers', 'routes'],
+        ['x', 'y'],
+        ['y', 'z'],
+        ['z', 'x'],
+        ['z', 'routes'],
+      ]),
+    ),
+    [
+      ['answers', 'overview', 'routes'],
+      ['x', 'y', 'z'],
+    ],
+  );
+});
+
+test('no file imports itself through others (type imports count): a circle is one module in several files', (t) => {
+  const edges = fileImports(['src', 'jobs']);
+  t.true(edges.size > 100, 'the reader works');
+  t.deepEqual(
+    fileCircles(edges).map((c) => c.join(', ')),
+    [],
+    'move what both files need into a file of its own that imports neither',
+  );
+});
+
+/**
+ * Inside tracking, the jobs' folders depend one way: analysis is pure and imports no other job;
+ * ingest stores what analysis derives; capture and re-analysis both feed ingest, and neither the other.
+ */
+const TRACKING_MAY_IMPORT: Record<string, string[]> = {
+  analysis: [],
+  ingest: ['analysis'],
+  capture: ['analysis', 'ingest'],
+  reanalysis: ['analysis', 'ingest'],
+};
+
+test("tracking's jobs import one another one way: analysis, then ingest, then capture and re-analysis", (t) => {
+  const problems: string[] = [];
+  for (const [file, targets] of fileImports(['src/tracking'])) {
+    const from = file.split('/')[2];
+    for (const target of targets) {
+      const [root, domain, to] = target.split('/');
+      if (root !== 'src' || domain !== 'tracking' || to === from || !(to in TRACKING_MAY_IMPORT)) continue;
+      if (!TRACKING_MAY_IMPORT[from]?.includes(to)) problems.push(`${file} (${from}) imports ${target} (${to})`);
+    }
+  }
+  t.deepEqual(problems, []);
 });

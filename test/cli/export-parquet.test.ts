@@ -1,6 +1,7 @@
 // `answerscope export answers --format parquet`: the file ClickHouse writes, read back by an
 // independent reader (hyparquet), holds every answer of the JSON Lines export, row for row and
 // column for column, with the columns docs/warehouse.md documents.
+// test-process: shared
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import test from 'ava';

@@ -2,6 +2,7 @@
 // apart from the figures, a bad line listed and the rest imported, a missing column refused before
 // anything is stored, an import run twice storing nothing twice, and the agreement report (the
 // command's and the import-agreement operation's) worked by hand.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';

@@ -6,7 +6,7 @@ import { Brief, Draft, DraftBody } from '../../src/content/schemas.ts';
 import { builtinBrief } from '../../src/content/llm/builtin-brief.ts';
 import { builtinDraft } from '../../src/content/llm/builtin-draft.ts';
 import { buildJsonLd, isArticleWithFaqJsonLd } from '../../src/content/jsonld.ts';
-import type { GenerationInput } from '../../src/content/llm/generator.ts';
+import type { GenerationInput } from '../../src/content/llm/generator-types.ts';
 
 function input(
   over: { prompt?: string; type?: 'owned' | 'earned'; rivals?: boolean; sources?: boolean; domains?: string[] } = {},

@@ -7,7 +7,7 @@ import { builtinBrief } from '../../src/content/llm/builtin-brief.ts';
 import { builtinDraft } from '../../src/content/llm/builtin-draft.ts';
 import { contentGenerator, builtinGenerator } from '../../src/content/llm/generator.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { GenerationInput } from '../../src/content/llm/generator.ts';
+import type { GenerationInput } from '../../src/content/llm/generator-types.ts';
 import { fakeLlm, ok, type Reply } from '../helpers/fake-llm.ts';
 
 const input: GenerationInput = {

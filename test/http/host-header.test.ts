@@ -5,7 +5,7 @@
 import http from 'node:http';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { bearerChallenge } from '../../src/http/oauth-metadata.ts';
+import { bearerChallenge } from '../../src/http/oauth/metadata.ts';
 
 // Behind a trusted proxy: the Host rules hold for Host, and for X-Forwarded-Host when it is sent.
 let server: TestServer;

@@ -2,6 +2,7 @@
 // workspace, the chosen competitor's mention rate on the chosen platform, counted by the analysis'
 // own mention scan, rises by at least 15 points over the last 30 days against the 30 before, while
 // the same competitor elsewhere and the same answers without the rise do not.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import { simulateDays, type SimBrand } from '../../src/tracking/capture/engines/simulated.ts';

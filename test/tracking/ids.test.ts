@@ -1,6 +1,7 @@
 // Deterministic ids are RFC 4122 version 5 UUIDs under Answerscope's namespace. The expected values
 // come from another implementation (Python's uuid.uuid5 with the same namespace), so a mistake in
 // the hashing or in writing the version and variant cannot hide behind itself.
+// test-process: shared
 import test from 'ava';
 import { answerId, cardId, uuidV5 } from '../../src/tracking/ingest/ids.ts';
 

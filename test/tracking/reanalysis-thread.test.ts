@@ -8,7 +8,7 @@ import { stepLines, type StoredAnswer, type StoredCitation } from '../../src/tra
 import { ReanalysisThread } from '../../src/tracking/reanalysis/worker-thread.ts';
 import { wideRows } from '../../src/tracking/ingest/fact-rows.ts';
 import { transferable } from '../../src/runtime/ts-worker.ts';
-import { textHash, type StoredVerdict } from '../../src/tracking/analysis/sentiment/stored-verdicts.ts';
+import { textHash, type StoredVerdict } from '../../src/tracking/ingest/sentiment-verdicts.ts';
 import type { Entity } from '../../src/tenancy/tracked.ts';
 
 const brandId = '00000000-0000-4000-8000-000000000001';

@@ -18,7 +18,7 @@ import {
   textHash,
   verdictsFor,
   type StoredVerdict,
-} from '../../src/tracking/analysis/sentiment/stored-verdicts.ts';
+} from '../../src/tracking/ingest/sentiment-verdicts.ts';
 import { fakeLlm, ok, type FakeLlm, type Reply } from '../helpers/fake-llm.ts';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 

@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import {
   SIMULATED_LABEL,

@@ -1,5 +1,6 @@
 // One name, one definition (docs/api.md section 24): every definition the app shows behind `About
 // <figure>` is in docs/metrics.md word for word, under the figure's name, and the cards use only these names.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import { FIGURE_DEFINITIONS } from '../../src/web/figure-definitions.ts';

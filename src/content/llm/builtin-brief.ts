@@ -2,7 +2,7 @@
 // comes from plan(), which the built-in draft reads again to write each section.
 import { andList, capitalize } from '../keywords.ts';
 import type { Brief } from '../schemas.ts';
-import type { GenerationInput } from './generator.ts';
+import type { GenerationInput } from './generator-types.ts';
 import { clip, factsOf, topicTitle, type Facts } from './facts.ts';
 import { humanOrder } from '../../text-order.ts';
 

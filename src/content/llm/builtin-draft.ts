@@ -4,7 +4,7 @@
 // instead of being invented.
 import { andList, capitalize } from '../keywords.ts';
 import type { Brief, DraftBody } from '../schemas.ts';
-import type { GenerationInput } from './generator.ts';
+import type { GenerationInput } from './generator-types.ts';
 import { clip, factsOf, topicTitle, type Facts } from './facts.ts';
 import { OUTLINE_SEPARATOR, plan } from './builtin-brief.ts';
 

@@ -12,7 +12,7 @@ import {
   words,
 } from '../keywords.ts';
 import type { ContentType } from '../schemas.ts';
-import type { GenerationInput } from './generator.ts';
+import type { GenerationInput } from './generator-types.ts';
 import { humanOrder } from '../../text-order.ts';
 
 export interface Rival {

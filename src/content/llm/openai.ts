@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { chatJson, type ChatEndpoint, type ChatMessage } from '../../runtime/chat-completions.ts';
 import { Brief, DraftBody } from '../schemas.ts';
-import type { ContentGenerator, GenerationInput } from './generator.ts';
+import type { ContentGenerator, GenerationInput } from './generator-types.ts';
 import { factsOf } from './facts.ts';
 
 export type OpenAiOptions = ChatEndpoint;

@@ -24,7 +24,7 @@ import {
 import { connectedApps, disconnectApp, organizationName } from '../../tenancy/oauth-grants.ts';
 import { changePassword } from '../../tenancy/accounts.ts';
 import { endOtherSessions, ROLES, type Role, sessionsOf, switchOrganization } from '../../tenancy/sessions.ts';
-import { baseUrl, MCP_ENDPOINT } from '../oauth-metadata.ts';
+import { baseUrl, MCP_ENDPOINT } from '../oauth/metadata.ts';
 import { BRAND_NOT_FOUND, brandInOrganization } from '../../tenancy/brands.ts';
 import { UUID_RE } from '../../uuid.ts';
 import { checkChange } from './security.ts';

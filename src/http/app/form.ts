@@ -1,7 +1,7 @@
 // A server-rendered form's fields: an unreadable body is a 400, like any bad input.
 import type Koa from 'koa';
 import { ApiError } from '../../errors.ts';
-import { readForm } from '../oauth-form.ts';
+import { readForm } from '../oauth/form.ts';
 
 export async function readFields(ctx: Koa.Context): Promise<Map<string, string>> {
   try {

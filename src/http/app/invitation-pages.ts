@@ -9,6 +9,7 @@ import type { AppDeps } from '../../operations/context.ts';
 import { ApiError } from '../../errors.ts';
 import { acceptInvitation, INVITATION_GONE, type Invitation, invitationByToken } from '../../tenancy/invitations.ts';
 import { createSession, switchOrganization } from '../../tenancy/sessions.ts';
+import { secondsUntil, Throttled } from '../../tenancy/sign-in.ts';
 import { authCard, escapeHtml, field } from './html.ts';
 import { readFields } from './form.ts';
 import { boundToken, fromAnotherSite, sameToken } from './security.ts';
@@ -105,7 +106,7 @@ export function invitationRoutes(router: Router, kit: PageKit): void {
       }
     } catch (err) {
       if (err instanceof ApiError && err.field === 'password') {
-        if (err.status === 429) ctx.set('Retry-After', '60');
+        if (err instanceof Throttled) ctx.set('Retry-After', String(secondsUntil(err.retryAt)));
         return show(ctx, err.status, err.message);
       }
       if (err instanceof ApiError && err.status === 404) return gone(ctx);

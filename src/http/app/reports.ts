@@ -18,7 +18,7 @@ import {
   unsubscribeByToken,
 } from '../../reports/subscriptions.ts';
 import { UUID_RE } from '../../uuid.ts';
-import { baseUrl } from '../oauth-metadata.ts';
+import { baseUrl } from '../oauth/metadata.ts';
 import { authCard, escapeHtml } from './html.ts';
 import type { Session } from './session-cookie.ts';
 

@@ -11,6 +11,7 @@ import type { Operation } from '../../operations/registry.ts';
 import { createMailer } from '../../runtime/mail.ts';
 import { endSession, switchOrganization } from '../../tenancy/sessions.ts';
 import { brandOrganization } from '../../tenancy/brands.ts';
+import { printable } from '../../tenancy/emails.ts';
 import { readFields } from './form.ts';
 import { invitationRoutes } from './invitation-pages.ts';
 import { appLimits } from './limits.ts';
@@ -187,9 +188,6 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
     }
   }
 }
-
-/** An email as typed, with what cannot be shown (controls, invisible characters) taken out. */
-const printable = (text: string) => text.replace(/[\p{Cc}\p{Cf}]/gu, '');
 
 function serveAsset(ctx: Koa.Context, assets: AppAssets): void {
   const asset = assets.byPath.get(ctx.path);

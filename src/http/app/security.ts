@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
 import type { Config } from '../../config.ts';
 import { ApiError } from '../../errors.ts';
-import { baseUrl } from '../oauth-metadata.ts';
+import { baseUrl } from '../oauth/metadata.ts';
 
 /**
  * Scripts, styles and everything else come from this origin only; nothing inline runs, nothing may

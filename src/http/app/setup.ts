@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.ts';
 import type { AppDeps } from '../../operations/context.ts';
 import { createSession } from '../../tenancy/sessions.ts';
 import { completeSetup, SETUP_CODE_GONE, SETUP_PATH, setupCodeValid } from '../../tenancy/setup.ts';
-import { readForm } from '../oauth-form.ts';
+import { readForm } from '../oauth/form.ts';
 import { authCard, escapeHtml, field } from './html.ts';
 import { fromAnotherSite } from './security.ts';
 import { originOf, setSessionCookie } from './session-cookie.ts';

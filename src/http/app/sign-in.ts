@@ -3,7 +3,7 @@
 // throttle's refusal says when to try again and answers 429.
 import type Koa from 'koa';
 import type { AppDeps } from '../../operations/context.ts';
-import { checkSignIn, throttledMessage } from '../../tenancy/sign-in.ts';
+import { checkSignIn, secondsUntil, throttledMessage } from '../../tenancy/sign-in.ts';
 import { createSession } from '../../tenancy/sessions.ts';
 import { ApiError } from '../../errors.ts';
 import { originOf, setSessionCookie } from './session-cookie.ts';
@@ -33,8 +33,7 @@ export async function signIn(ctx: Koa.Context, deps: AppDeps, email: string, pas
     return { ok: true, token };
   }
   if (result.reason === 'throttled') {
-    const seconds = Math.max(1, Math.ceil((result.retryAt.getTime() - Date.now()) / 1000));
-    ctx.set('Retry-After', String(seconds));
+    ctx.set('Retry-After', String(secondsUntil(result.retryAt)));
     return { ok: false, status: 429, message: throttledMessage(result.retryAt, new Date()), field: 'password' };
   }
   return { ok: false, status: 401, message: INCORRECT, field: 'password' };

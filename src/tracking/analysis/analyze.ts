@@ -263,7 +263,7 @@ function typeOf(parsed: ParsedCitationUrl, memo: UrlMemo, title: string): Articl
 /**
  * Analyses one answer for every entity of its brand: one EntityFigures per entity (brand first,
  * then competitors in the order given) and one CitationFigures per distinct normalised URL.
- * `verdicts` (entity id -> the configured model's verdict, analysis/sentiment/model-judge.ts) replace the built-in
+ * `verdicts` (entity id -> the configured model's verdict, capture/sentiment-judge.ts) replace the built-in
  * sentiment of the entities named; an entity not named has none, whatever the model said.
  */
 export function analyzeAnswer(

@@ -19,7 +19,7 @@ import { claimRun, failRun, FINAL, markNotConfigured, recordSlots, runRows, type
 import { AnswerSink } from './sink.ts';
 import { liveEngines, PROVIDERS, providerOf, simulatedEngines, type Engines } from './engines/registry.ts';
 import { loadSimBrands } from './engines/simulated-brands.ts';
-import { sentimentJudge } from '../analysis/sentiment/model-judge.ts';
+import { sentimentJudge } from './sentiment-judge.ts';
 import type { SimBrand } from './engines/simulated.ts';
 import type { Capture, CaptureOutcome, Engine } from './engines/types.ts';
 import type { AnswerInput } from '../types.ts';
@@ -237,11 +237,15 @@ function toAnswer(slot: Slot, c: Capture, at: string): AnswerInput & { id: strin
   };
 }
 
-/** When the answer was captured, kept inside the run's day (a run that crosses midnight keeps its day). */
+/**
+ * When the answer was captured, kept inside the run's day (a run that crosses midnight keeps its
+ * day) and never after now: the simulated engine spreads its answers over their day, and an answer
+ * dated later today would be missing from every figure that ends now.
+ */
 function collectedAt(date: string, now: Date, c: Capture): string {
-  if (c.collectedAt) return c.collectedAt;
   const start = Date.parse(`${date}T00:00:00.000Z`);
-  return new Date(Math.min(start + DAY_MS - 1, Math.max(start, now.getTime()))).toISOString();
+  const at = c.collectedAt ? Math.min(Date.parse(c.collectedAt), now.getTime()) : now.getTime();
+  return new Date(Math.min(start + DAY_MS - 1, Math.max(start, at))).toISOString();
 }
 
 function groupBy<T, K>(list: T[], key: (t: T) => K): Map<K, T[]> {

@@ -2,7 +2,7 @@
 // data_version bump), then their runs are marked succeeded. A run is marked only after its answer
 // is stored, so a crash in between leaves it running; the next run takes the stale claim over and
 // stores the slot's answer again under the same id, which replaces it (no duplicate).
-// With the model configured as sentiment judge, each batch is judged first (analysis/sentiment/stored-verdicts.ts)
+// With the model configured as sentiment judge, each batch is judged first (sentiment-judge.ts)
 // and its verdicts are stored just before its rows, which take them.
 import type { Logger } from 'pino';
 import type { Stores } from '../../stores/index.ts';
@@ -10,8 +10,8 @@ import type { ValidAnswer } from '../ingest/answer-schema.ts';
 import { completeRuns, failRun, type Claim } from './runs.ts';
 import { IngestCache, ingestBatch } from '../ingest/batch.ts';
 import { withIngestLock } from '../ingest/lock.ts';
-import type { SentimentJudge } from '../analysis/sentiment/model-judge.ts';
-import { judgeBatch, writeVerdicts } from '../analysis/sentiment/stored-verdicts.ts';
+import { judgeBatch, type SentimentJudge } from './sentiment-judge.ts';
+import { writeVerdicts } from '../ingest/sentiment-verdicts.ts';
 
 interface Pending {
   claim: Claim;

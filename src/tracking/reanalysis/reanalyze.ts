@@ -5,7 +5,7 @@
 // read sees the old analysis or the new one, never a mix; the old generation is deleted after.
 // A crash leaves a partial generation nobody reads; the next run deletes it and starts over.
 //
-// The configured model's sentiment verdicts stored at capture (analysis/sentiment/stored-verdicts.ts) are read
+// The configured model's sentiment verdicts stored at capture (ingest/sentiment-verdicts.ts) are read
 // with the answers and replace the built-in ones of the entities still named, as at capture; a
 // brand without any reads none (one look-up per run).
 //
@@ -20,7 +20,7 @@ import { withIngestLock } from '../ingest/lock.ts';
 import { ANSWER_COLUMNS, CITATION_COLUMNS } from './step.ts';
 import { ReanalysisThread } from './worker-thread.ts';
 import { REANALYSIS_COLUMNS } from '../ingest/fact-rows.ts';
-import { hasVerdicts, VERDICT_COLUMNS } from '../analysis/sentiment/stored-verdicts.ts';
+import { hasVerdicts, VERDICT_COLUMNS } from '../ingest/sentiment-verdicts.ts';
 import { DEFAULT_SOURCES_SQL } from '../types.ts';
 
 /**
@@ -125,7 +125,7 @@ function citationsOf(brandId: BrandId, generation: number, step: Step) {
   );
 }
 
-/** The model's sentiment verdicts stored for the step's answers (analysis/sentiment/stored-verdicts.ts). */
+/** The model's sentiment verdicts stored for the step's answers (ingest/sentiment-verdicts.ts). */
 function verdictsOf(brandId: BrandId, step: Step) {
   return select(
     { table: 'sentiment_verdicts', scope: stepScope(brandId, step), final: true },

@@ -5,7 +5,7 @@ import { analyzeAnswer, type CompiledEntities } from '../analysis/analyze.ts';
 import type { ValidAnswer } from '../ingest/answer-schema.ts';
 import { RowBinaryWriter } from '../../stores/row-binary.ts';
 import { answerRows } from '../ingest/answer-rows.ts';
-import { latestJudgings, verdictsFor, type StoredVerdict } from '../analysis/sentiment/stored-verdicts.ts';
+import { latestJudgings, verdictsFor, type StoredVerdict } from '../ingest/sentiment-verdicts.ts';
 import type { Platform } from '../../tenancy/tracked.ts';
 
 /** The columns each read of a step selects, in the shapes below. */

@@ -2,7 +2,7 @@
 // operation of src/operations/: its body is a JSON array, which the operation surfaces (REST body
 // merged with the query, MCP arguments) do not carry; it is a raw endpoint, declared in
 // src/operations/raw-endpoints.ts (routing, guard, OpenAPI). It sits under /api/mcp/ so the guard of
-// src/http/app.ts applies to it as to every write: its own rate limit (CRAWLER_LOGS_RATE_LIMIT_*,
+// src/http/pipeline.ts applies to it as to every write: its own rate limit (CRAWLER_LOGS_RATE_LIMIT_*,
 // in place of the API's, which forwarders would exhaust for people), then the API key; the brand
 // must be the key's organization's (404 otherwise, as every brand_id).
 import type Koa from 'koa';

@@ -8,7 +8,7 @@ import { useLoad } from '../load.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending } from '../components/page.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import { CrawlerLogSetup } from './site-setup.tsx';
 import './activity.css';
 

@@ -17,7 +17,7 @@ import { QuerySelect } from '../components/query-select.tsx';
 import { PageHead, Problem, Empty } from '../components/page.tsx';
 import { downloadText } from '../csv.ts';
 import { type Column, tableCsv } from '../components/data-table.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import { PLATFORMS, platformName } from '../../tenancy/tracked.ts';
 import '../honest-figures.css';
 

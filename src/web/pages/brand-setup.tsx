@@ -9,7 +9,7 @@ import { useApp } from '../context.ts';
 import { useLoad } from '../load.ts';
 import { Field, Select } from '../components/field.tsx';
 import { Empty, PageHead, Panel, Pending, Problem } from '../components/page.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import type { PlatformRow } from './settings/platforms.tsx';
 import { listOf, platformLabel } from './workspace/shared.tsx';
 import type { BrandDetails } from './workspace/brand-form.tsx';

@@ -11,7 +11,7 @@ import { navigate, useLocation } from '../router.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending } from '../components/page.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import { CitationLink } from '../components/answer-card.tsx';
 import { type CitationFigures, competitorsCsv, type Gap, gapEmptyReason } from './citation-figures.ts';
 import { About } from '../components/about.tsx';

@@ -16,7 +16,7 @@ import { useLoad } from '../load.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending, Problem } from '../components/page.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import { AppLink, FigureCard, percent } from './figure-parts.tsx';
 import { platformName } from '../../tenancy/tracked.ts';
 

@@ -15,7 +15,7 @@ import { filterParams, useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
 import { PageHead } from '../components/page.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import type { Report } from './overview/part.ts';
 import { Cards } from './overview/cards.tsx';
 import { Trend } from './overview/trend.tsx';

@@ -10,7 +10,7 @@ import { followLink, navigate, useLocation } from '../router.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending } from '../components/page.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import { AppLink } from './figure-parts.tsx';
 import type { PromptRow } from './overview/prompts.tsx';
 import { basisColumns } from './prompt-basis.tsx';

@@ -16,7 +16,7 @@ import { OpenLink } from '../components/open-link.tsx';
 import { QuerySelect } from '../components/query-select.tsx';
 import { Loading, PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import { OutsideLink } from '../components/outside-link.tsx';
-import type { PageProps } from '../routes.ts';
+import type { PageProps } from '../page-props.ts';
 import { PLATFORMS, platformName } from '../../tenancy/tracked.ts';
 import './activity.css';
 

@@ -1,6 +1,7 @@
 // The answers explorer says where each answer comes from (provenance: docs/metrics.md): an answer
 // captured by Answerscope names its adapter, one from an answer file says so, both with the
 // model and the analysis version the API gives.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import pino from 'pino';

@@ -8,6 +8,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
+import { missedByTab } from './keyboard.ts';
 import { addMember } from '../../../src/tenancy/members.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 
@@ -263,36 +264,6 @@ browserTest('axe-core finds no serious or critical violation on any page', async
   );
 });
 
-/**
- * How a test names an element: its place in the document, its tag and its text. Installed in every
- * document of a page (through the DevTools protocol, so the app's CSP does not apply).
- */
-function describeElements(): void {
-  (window as any).describe = (el: HTMLElement) =>
-    `${[...document.querySelectorAll('*')].indexOf(el)} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim()}`;
-}
-
-/**
- * The elements Tab reaches from the top of the page, until focus comes round: it leaves the
- * document or returns to a stop already seen. The bound is only there so a page that never lets
- * focus come round fails with its name instead of hanging; a data-rich overview has hundreds of stops.
- */
-async function tabStops(page: Page, bound = 2000): Promise<string[]> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const seen: string[] = [];
-  for (;;) {
-    await page.keyboard.press('Tab');
-    const stop = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      if (!el || el === document.body) return null;
-      return (window as any).describe(el) as string;
-    });
-    if (stop === null || seen.includes(stop)) return seen;
-    seen.push(stop);
-    if (seen.length >= bound) throw new Error(`Tab went through ${bound} stops on ${page.url()} and never came round`);
-  }
-}
-
 browserTest('every page works with the keyboard alone', async (t) => {
   const who = await person(server, [
     {
@@ -331,7 +302,6 @@ browserTest('every page works with the keyboard alone', async (t) => {
     })),
   );
   const { page } = await newPage();
-  await page.addInitScript(describeElements);
   // Sign in with the keyboard.
   await page.goto(`${server.url}/app/sign-in`);
   await page.keyboard.press('Tab');
@@ -346,21 +316,9 @@ browserTest('every page works with the keyboard alone', async (t) => {
     if (name) await page.goto(`${server.url}/app/settings/${name}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
-    const controls = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
-        // A closed <details> (the chart's table) hides its controls until its summary, itself a stop, opens it.
-        .filter(
-          (el) => el.offsetParent !== null && !(el as HTMLButtonElement).disabled && !el.closest('details:not([open])'),
-        )
-        .map((el) => (window as any).describe(el) as string),
-    );
-    const reached = await tabStops(page);
+    const { reached, missed } = await missedByTab(page);
     if (!name) t.true(reached.length > 100, `the overview's ${reached.length} stops`);
-    t.deepEqual(
-      controls.filter((c) => !reached.includes(c)),
-      [],
-      `not reached by Tab on ${name || 'the overview'}`,
-    );
+    t.deepEqual(missed, [], `not reached by Tab on ${name || 'the overview'}`);
   }
 
   // Create and revoke a key with the keyboard: Enter on buttons, Escape and Tab in the dialog.

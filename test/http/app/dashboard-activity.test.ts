@@ -199,7 +199,7 @@ browserTest('a site audit started from the page completes with its score, signal
   await page
     .getByRole('region', { name: /Audit of/ })
     .getByText('Completed')
-    .waitFor({ timeout: 20_000 });
+    .waitFor();
   const audit = await api(`/api/mcp/site-audits/${id}`);
   t.is(audit.status, 'completed');
   const total = page.getByRole('region', { name: 'Total score' });

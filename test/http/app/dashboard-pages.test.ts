@@ -8,6 +8,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
+import { missedByTab } from './keyboard.ts';
 import { simulateDays } from '../../../src/tracking/capture/engines/simulated.ts';
 import { loadSimBrands } from '../../../src/tracking/capture/engines/simulated-brands.ts';
 import { DAY_MS, isoDay } from '../../../src/instant.ts';
@@ -76,8 +77,6 @@ async function settled(page: Page) {
     () =>
       !document.querySelector('[aria-busy="true"]') &&
       ![...document.querySelectorAll('[role="status"]')].some((s) => /loading/i.test(s.textContent ?? '')),
-    null,
-    { timeout: 60_000 },
   );
   // A change of filters may keep the previous figures on screen while the new ones load (nothing
   // says busy then): wait until no request has been in flight for half a second, then until the
@@ -115,49 +114,17 @@ browserTest('axe-core finds no serious or critical violation on any page', async
   t.deepEqual(errors, []);
 });
 
-/** How a test names an element: its place in the document, its tag and its accessible text. */
-function describeElements(): void {
-  (window as any).describe = (el: HTMLElement) =>
-    `${[...document.querySelectorAll('*')].indexOf(el)} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}`;
-}
-
-/** The elements Tab reaches from the top of the page, until focus comes round. */
-async function tabStops(page: Page, max: number): Promise<string[]> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const seen: string[] = [];
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    const stop = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null;
-      return !el || el === document.body ? null : ((window as any).describe(el) as string);
-    });
-    if (stop === null || seen.includes(stop)) break;
-    seen.push(stop);
-  }
-  return seen;
-}
-
 browserTest('the keyboard alone reaches every control of every page', async (t) => {
   const { page } = await signedIn();
-  await page.addInitScript(describeElements);
   for (const r of ROUTES) {
     await open(page, r.path);
     // What a disclosure holds counts too: open them all (a person opens one with Enter on its summary).
     await page.evaluate(() => {
       for (const d of document.querySelectorAll('details')) d.open = true;
     });
-    const controls = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex="0"]')]
-        .filter((el) => el.checkVisibility() && !(el as HTMLButtonElement).disabled)
-        .map((el) => (window as any).describe(el) as string),
-    );
+    const { controls, missed } = await missedByTab(page);
     t.true(controls.length > 0, r.label);
-    const reached = await tabStops(page, controls.length + 20);
-    t.deepEqual(
-      controls.filter((c) => !reached.includes(c)),
-      [],
-      `not reached by Tab on ${r.label}`,
-    );
+    t.deepEqual(missed, [], `not reached by Tab on ${r.label}`);
   }
 });
 

@@ -8,6 +8,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { call, get, ingestLines, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, seriousViolations, signIn } from './helpers.ts';
+import { missedByTab } from './keyboard.ts';
 import { BRAND, seededPerson, type SeededPerson } from './workspace-seed.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 
@@ -131,13 +132,7 @@ browserTest('the settings forms run their operations and show the API refusals b
       ['Initech', ['initech.example']],
     ],
   );
-  await page.waitForFunction(
-    () => document.querySelector('[data-state]')?.getAttribute('data-state') === 'idle',
-    null,
-    {
-      timeout: 60_000,
-    },
-  );
+  await page.waitForFunction(() => document.querySelector('[data-state]')?.getAttribute('data-state') === 'idle');
   const report = await api(who, `/brands/${who.brandId}/reanalysis`);
   t.is(report.body.state, 'idle');
   t.truthy(report.body.last_finished_at);
@@ -547,43 +542,17 @@ browserTest('prompts: a sort orders by the values its column shows, not by an ol
   for (const label of await sort.locator('option').allTextContents()) t.true(headers.includes(label), label);
 });
 
-/** Names each element by its place in the document, its tag and its name. */
-function describeElements(): void {
-  (window as any).describe = (el: HTMLElement) =>
-    `${[...document.querySelectorAll('*')].indexOf(el)} ${el.tagName.toLowerCase()} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim()}`;
-}
-
 browserTest('each page: no serious or critical axe violation, and Tab reaches every control', async (t) => {
   const who = await seededPerson(server);
   const page = await signedIn(who);
-  await page.addInitScript(describeElements);
   for (const name of ['competitors', 'citations', 'prompts', 'settings']) {
     await page.goto(`${server.url}/app/brands/${who.brandId}/${name}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
     await page.waitForFunction(() => !document.body.textContent?.includes('Loading…'));
     t.deepEqual(await seriousViolations(page), [], name);
-    const controls = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea')]
-        .filter((el) => el.offsetParent !== null && !(el as HTMLButtonElement).disabled)
-        .map((el) => (window as any).describe(el) as string),
-    );
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    const reached: string[] = [];
-    for (let i = 0; i < 400; i++) {
-      await page.keyboard.press('Tab');
-      const stop = await page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return !el || el === document.body ? null : ((window as any).describe(el) as string);
-      });
-      if (stop === null || reached.includes(stop)) break;
-      reached.push(stop);
-    }
-    t.deepEqual(
-      controls.filter((c) => !reached.includes(c)),
-      [],
-      `not reached by Tab on ${name}`,
-    );
+    const { controls, missed } = await missedByTab(page);
+    t.deepEqual(missed, [], `not reached by Tab on ${name}`);
     t.true(controls.length > 10, name);
   }
 });

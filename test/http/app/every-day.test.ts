@@ -115,8 +115,6 @@ async function settled(page: Page) {
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(
     () => ![...document.querySelectorAll('[role="status"]')].some((s) => /loading/i.test(s.textContent ?? '')),
-    null,
-    { timeout: 60_000 },
   );
 }
 
@@ -239,6 +237,11 @@ browserTest('platforms by their names, model ids only beside them', async (t) =>
   await signIn(page, server, who);
   await page.goto(`${server.url}/app/brands/${who.brandId}/competitors?date_from=${FROM}&date_to=${TO}`);
   await settled(page);
+  // The models come from a read of their own, which may end after the page has settled.
+  await page
+    .getByLabel('Platform / model')
+    .locator('option', { hasText: 'ChatGPT · gpt-4o' })
+    .waitFor({ state: 'attached' });
   const options = await page.getByLabel('Platform / model').locator('option').allInnerTexts();
   t.true(options.includes('ChatGPT · gpt-4o'), options.join('|'));
   t.true(options.includes('Google AI Mode · google-ai-mode'), options.join('|'));

@@ -121,8 +121,8 @@ browserTest('from the setup address to a brand with answers', async (t) => {
   await page.getByRole('heading', { name: 'No answers yet' }).waitFor();
   t.regex(await page.locator('#main').innerText(), /The daily capture runs next at \d{4}-\d{2}-\d{2} 05:00 UTC/);
   await page.getByRole('button', { name: 'Capture now' }).click();
-  await page.getByText("Today's capture: 6 of 6 answers").waitFor({ timeout: 60_000 });
-  await page.locator('#main[data-ready="true"]').waitFor({ timeout: 60_000 });
+  await page.getByText("Today's capture: 6 of 6 answers").waitFor();
+  await page.locator('#main[data-ready="true"]').waitFor();
   const cards = await page.locator('#main').innerText();
   t.notRegex(cards, /No answers yet/);
   t.regex(page.url(), /date_to=\d{4}-\d{2}-\d{2}/);

@@ -10,8 +10,15 @@ import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Playwright's 30-second default for a wait: a page of the app on a machine running the whole suite
+ * beside other work can take longer than that to go quiet, which says nothing about the page.
+ */
+export const PAGE_TIMEOUT_MS = 120_000;
+
+/** Debian's Chromium, headless; every context it opens waits up to PAGE_TIMEOUT_MS. */
+export async function launch(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -23,6 +30,14 @@ export function launch(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  // browser.newPage opens its context through this too.
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PAGE_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
 
 export interface Person {

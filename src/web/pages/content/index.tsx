@@ -9,7 +9,7 @@ import { OpenLink } from '../../components/open-link.tsx';
 import { type Quota, QuotaCard, quotaWords } from '../../components/quota.tsx';
 import { QuerySelect } from '../../components/query-select.tsx';
 import { PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
-import type { PageProps } from '../../routes.ts';
+import type { PageProps } from '../../page-props.ts';
 import { OpportunityView, STATUSES, STATUS_WORDS, WORDS, type OpportunityItem } from './opportunity.tsx';
 import '../activity.css';
 

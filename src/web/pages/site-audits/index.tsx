@@ -12,7 +12,7 @@ import { OpenLink } from '../../components/open-link.tsx';
 import { type Quota, quotaWords } from '../../components/quota.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
-import type { PageProps } from '../../routes.ts';
+import type { PageProps } from '../../page-props.ts';
 import { AuditStatus, AuditView, POLL_MS, type Audit } from './audit.tsx';
 import '../activity.css';
 

@@ -6,7 +6,7 @@ import { read } from '../../api.ts';
 import { useApp } from '../../context.ts';
 import { useLoad } from '../../load.ts';
 import { PageHead, Pending, Problem } from '../../components/page.tsx';
-import type { PageProps } from '../../routes.ts';
+import type { PageProps } from '../../page-props.ts';
 import { BrandForm, type BrandDetails } from './brand-form.tsx';
 import { Competitors } from './competitors.tsx';
 import { Reanalysis } from './reanalysis.tsx';

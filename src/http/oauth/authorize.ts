@@ -9,16 +9,16 @@
 // Sec-Fetch-Site, and every form carries a token bound to the pending request (the nonce; for a
 // signed-in person's Allow, also to their session), never on Origin alone.
 import type Koa from 'koa';
-import type { Config } from '../config.ts';
-import type { Postgres } from '../stores/postgres.ts';
-import type { AppDeps } from '../operations/context.ts';
-import { resolveSession } from '../tenancy/sessions.ts';
-import { membershipsOf, type Membership } from '../tenancy/members.ts';
-import { currentSession, type Session } from './app/session-cookie.ts';
-import { boundToken, fromAnotherSite, sameToken } from './app/security.ts';
-import { signIn, signInFields } from './app/sign-in.ts';
-import { identityByKeyId, type Identity, KEY_PREFIX, resolveKey } from '../tenancy/keys.ts';
-import { clientById, type OAuthClient } from '../tenancy/oauth-clients.ts';
+import type { Config } from '../../config.ts';
+import type { Postgres } from '../../stores/postgres.ts';
+import type { AppDeps } from '../../operations/context.ts';
+import { resolveSession } from '../../tenancy/sessions.ts';
+import { membershipsOf, type Membership } from '../../tenancy/members.ts';
+import { currentSession, type Session } from '../app/session-cookie.ts';
+import { boundToken, fromAnotherSite, sameToken } from '../app/security.ts';
+import { signIn, signInFields } from '../app/sign-in.ts';
+import { identityByKeyId, type Identity, KEY_PREFIX, resolveKey } from '../../tenancy/keys.ts';
+import { clientById, type OAuthClient } from '../../tenancy/oauth-clients.ts';
 import {
   attachKey,
   createGrant,
@@ -27,10 +27,10 @@ import {
   requestByNonce,
   takeRequest,
   type PendingRequest,
-} from '../tenancy/oauth-grants.ts';
-import { baseUrl, isOurResource, SCOPE } from './oauth-metadata.ts';
-import { readForm, singleParams } from './oauth-form.ts';
-import { confirmStep, errorPage, keyStep, pageHeaders, type ConsentClient } from './oauth-consent-page.ts';
+} from '../../tenancy/oauth-grants.ts';
+import { baseUrl, isOurResource, SCOPE } from './metadata.ts';
+import { readForm, singleParams } from './form.ts';
+import { confirmStep, errorPage, keyStep, pageHeaders, type ConsentClient } from './consent-page.ts';
 
 /** RFC 7636 section 4.2: the S256 challenge is base64url without padding, 43 characters for SHA-256. */
 const CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;

@@ -4,8 +4,8 @@
 // own counters) before anything else; the paths are matched exactly as written.
 import type Koa from 'koa';
 import { TooManyRequestsError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { AppDeps } from '../operations/context.ts';
-import { createLimiter, rateLimit } from '../runtime/rate-limit.ts';
+import type { AppDeps } from '../../operations/context.ts';
+import { createLimiter, rateLimit } from '../../runtime/rate-limit.ts';
 import {
   AUTHORIZATION_SERVER_PATH,
   AUTHORIZE_PATH,
@@ -17,12 +17,12 @@ import {
   REGISTER_PATH,
   REVOKE_PATH,
   TOKEN_PATH,
-} from './oauth-metadata.ts';
-import { allowCors } from './oauth-form.ts';
-import { register } from './oauth-register.ts';
-import { answerAuthorize, showAuthorize } from './oauth-authorize.ts';
-import { revoke, token } from './oauth-token.ts';
-import { appLimits } from './app/limits.ts';
+} from './metadata.ts';
+import { allowCors } from './form.ts';
+import { register } from './register.ts';
+import { answerAuthorize, showAuthorize } from './authorize.ts';
+import { revoke, token } from './token.ts';
+import { appLimits } from '../app/limits.ts';
 
 type Handler = (ctx: Koa.Context) => Promise<void> | void;
 interface Route {

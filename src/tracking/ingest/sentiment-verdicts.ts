@@ -1,17 +1,12 @@
 // The model's sentiment verdicts, kept (clickhouse/016_sentiment_verdicts.sql) so a re-analysis
-// re-derives what the capture wrote: the capture judges a batch of answers (judgeBatch) and writes
-// the verdicts before the answers' rows; a re-analysis reads those of a step back (latestJudgings)
-// and gives each answer the verdicts of its latest judging, if that judged the text it stores.
+// re-derives what the capture wrote: the capture judges a batch of answers
+// (capture/sentiment-judge.ts) and writes the verdicts before the answers' rows; a re-analysis
+// reads those of a step back (latestJudgings) and gives each answer the verdicts of its latest
+// judging, if that judged the text it stores.
 import { createHash } from 'node:crypto';
-import pLimit from 'p-limit';
-import type { ClickHouse } from '../../../stores/clickhouse.ts';
-import { type BrandId, chTime, select } from '../../../stores/scoped-query.ts';
-import { analyzeAnswer } from '../analyze.ts';
-import type { ValidAnswer } from '../../ingest/answer-schema.ts';
-import { answerId } from '../../ingest/ids.ts';
-import type { BatchVerdicts, Lookups } from '../../ingest/batch.ts';
-import { JUDGE_CONCURRENCY, type SentimentJudge } from './model-judge.ts';
-import { POLARITY_VALUE, polarityOfValue, type EntitySentiment } from './entity-sentiment.ts';
+import type { ClickHouse } from '../../stores/clickhouse.ts';
+import { type BrandId, select } from '../../stores/scoped-query.ts';
+import { polarityOfValue, type EntitySentiment } from '../analysis/sentiment/entity-sentiment.ts';
 
 /** One row of sentiment_verdicts, as written. */
 export interface VerdictRow {
@@ -39,61 +34,6 @@ export const VERDICT_COLUMNS = 'answer_id, entity_id, judged_at, text_hash, judg
 /** Which text a verdict judged. A re-analysis hashes only the answers that have verdicts. */
 export function textHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
-}
-
-/** What the capture of a batch stores of the model's judging, and the verdicts its rows take. */
-export interface JudgedBatch {
-  rows: VerdictRow[];
-  verdicts: BatchVerdicts;
-}
-
-/**
- * Asks the model about every standard answer of the batch that names at least one of its brand's
- * entities (the analysis says which), a few calls at a time. An answer of an unknown prompt is
- * left to ingestion, which refuses it.
- */
-export async function judgeBatch(
-  judge: SentimentJudge,
-  lookups: Lookups,
-  answers: readonly ValidAnswer[],
-  judgedAt: Date,
-): Promise<JudgedBatch> {
-  await lookups.resolvePrompts(answers.map((a) => a.prompt_id));
-  const limit = pLimit(JUDGE_CONCURRENCY);
-  const at = chTime(judgedAt.toISOString());
-  const verdicts = new Map<string, ReadonlyMap<string, EntitySentiment>>();
-  const perAnswer = await Promise.all(
-    answers.map(async (a) => {
-      const prompt = lookups.prompt(a.prompt_id);
-      if (!prompt || a.mode !== 'standard') return [];
-      const compiled = await lookups.compiled(prompt.brandId);
-      const builtin = analyzeAnswer(a, compiled).sentiments;
-      const named = compiled.entities.filter((_, i) => builtin[i] !== null);
-      if (!named.length) return [];
-      const id = a.id ?? answerId(a);
-      const judged = await limit(() => judge.judge(a.text, named, { answerId: id, brandId: prompt.brandId }));
-      verdicts.set(id, judged);
-      const hash = textHash(a.text);
-      return compiled.entities.flatMap((e, i): VerdictRow[] => {
-        const s = judged.get(e.id) ?? builtin[i];
-        if (!s) return [];
-        return [
-          {
-            brand_id: prompt.brandId,
-            day: a.collected_at.slice(0, 10),
-            answer_id: id,
-            entity_id: e.id,
-            judged_at: at,
-            text_hash: hash,
-            judged: judged.has(e.id) ? 1 : 0,
-            sentiment: POLARITY_VALUE[s.sentiment],
-            sentiment_score: s.score,
-          },
-        ];
-      });
-    }),
-  );
-  return { rows: perAnswer.flat(), verdicts };
 }
 
 /** Writes a batch's verdict rows (before the answers' rows, so no stored answer lacks its verdicts). */

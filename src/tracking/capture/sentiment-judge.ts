@@ -3,13 +3,20 @@
 // entity the analyser found named in it, through the shared chat-completions call. Its answer is
 // held to the built-in analyser's shape (a polarity and a score in [-1, 1]); an entity it skips or
 // judges invalidly, and every entity of a call that fails, keeps the built-in verdict.
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Config } from '../../../config.ts';
-import { chatJson, type ChatEndpoint, type ChatMessage } from '../../../runtime/chat-completions.ts';
-import { sentimentFallbacks } from '../../../runtime/metrics.ts';
-import type { EntitySentiment } from './entity-sentiment.ts';
-import type { Entity } from '../../../tenancy/tracked.ts';
+import type { Config } from '../../config.ts';
+import { chatJson, type ChatEndpoint, type ChatMessage } from '../../runtime/chat-completions.ts';
+import { sentimentFallbacks } from '../../runtime/metrics.ts';
+import { POLARITY_VALUE, type EntitySentiment } from '../analysis/sentiment/entity-sentiment.ts';
+import type { Entity } from '../../tenancy/tracked.ts';
+import { chTime } from '../../stores/scoped-query.ts';
+import { analyzeAnswer } from '../analysis/analyze.ts';
+import type { ValidAnswer } from '../ingest/answer-schema.ts';
+import { answerId } from '../ingest/ids.ts';
+import type { BatchVerdicts, Lookups } from '../ingest/batch.ts';
+import { textHash, type VerdictRow } from '../ingest/sentiment-verdicts.ts';
 
 /** Calls to the model at once, per capture run: answers arrive a few at a time, and the model is shared. */
 export const JUDGE_CONCURRENCY = 4;
@@ -125,4 +132,59 @@ export function sentimentJudge(llm: Config['llm'], log: Logger): SentimentJudge 
     return null;
   }
   return new SentimentJudge({ baseUrl, apiKey, model, timeoutMs }, log);
+}
+
+/** What the capture of a batch stores of the model's judging, and the verdicts its rows take. */
+export interface JudgedBatch {
+  rows: VerdictRow[];
+  verdicts: BatchVerdicts;
+}
+
+/**
+ * Asks the model about every standard answer of the batch that names at least one of its brand's
+ * entities (the analysis says which), a few calls at a time. An answer of an unknown prompt is
+ * left to ingestion, which refuses it.
+ */
+export async function judgeBatch(
+  judge: SentimentJudge,
+  lookups: Lookups,
+  answers: readonly ValidAnswer[],
+  judgedAt: Date,
+): Promise<JudgedBatch> {
+  await lookups.resolvePrompts(answers.map((a) => a.prompt_id));
+  const limit = pLimit(JUDGE_CONCURRENCY);
+  const at = chTime(judgedAt.toISOString());
+  const verdicts = new Map<string, ReadonlyMap<string, EntitySentiment>>();
+  const perAnswer = await Promise.all(
+    answers.map(async (a) => {
+      const prompt = lookups.prompt(a.prompt_id);
+      if (!prompt || a.mode !== 'standard') return [];
+      const compiled = await lookups.compiled(prompt.brandId);
+      const builtin = analyzeAnswer(a, compiled).sentiments;
+      const named = compiled.entities.filter((_, i) => builtin[i] !== null);
+      if (!named.length) return [];
+      const id = a.id ?? answerId(a);
+      const judged = await limit(() => judge.judge(a.text, named, { answerId: id, brandId: prompt.brandId }));
+      verdicts.set(id, judged);
+      const hash = textHash(a.text);
+      return compiled.entities.flatMap((e, i): VerdictRow[] => {
+        const s = judged.get(e.id) ?? builtin[i];
+        if (!s) return [];
+        return [
+          {
+            brand_id: prompt.brandId,
+            day: a.collected_at.slice(0, 10),
+            answer_id: id,
+            entity_id: e.id,
+            judged_at: at,
+            text_hash: hash,
+            judged: judged.has(e.id) ? 1 : 0,
+            sentiment: POLARITY_VALUE[s.sentiment],
+            sentiment_score: s.score,
+          },
+        ];
+      });
+    }),
+  );
+  return { rows: perAnswer.flat(), verdicts };
 }

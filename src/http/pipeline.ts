@@ -1,4 +1,5 @@
-// The Koa application: request id and logging, JSON errors, then the rate limit and API-key check
+// The service's one Koa pipeline, every surface behind it (the app for people is one of them,
+// http/app/): request id and logging, JSON errors, then the rate limit and API-key check
 // in front of every path under /api/ in any case (docs/api.md section 9), then the other surfaces
 // and the operations, whose router matches paths exactly as written.
 import { randomUUID } from 'node:crypto';
@@ -10,11 +11,11 @@ import { rateLimit, createLimiter } from '../runtime/rate-limit.ts';
 import { requireKey } from './auth.ts';
 import { mountOperations } from './mount.ts';
 import { recordRequest } from './metrics.ts';
-import { oauthMount } from './oauth.ts';
+import { oauthMount } from './oauth/mount.ts';
 import { rawEndpoints } from '../operations/raw-endpoints.ts';
 import { clientAddress } from './client-address.ts';
 
-export interface AppOptions extends AppDeps {
+export interface PipelineOptions extends AppDeps {
   operations: Operation[];
   /** Extra routes mounted before the operations (health, tracking script, MCP...), behind the guard. */
   extra?: ((app: Koa) => void)[];
@@ -48,7 +49,7 @@ export function underApi(path: string): boolean {
   return p === '/api' || p.startsWith('/api/');
 }
 
-export async function createApp(opts: AppOptions): Promise<Koa> {
+export async function createPipeline(opts: PipelineOptions): Promise<Koa> {
   const app = new Koa();
   // X-Forwarded-Proto and -Host are believed only behind trusted proxies; the client address is ours.
   app.proxy = opts.config.trustProxy > 0;

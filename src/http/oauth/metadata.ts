@@ -3,9 +3,9 @@
 // URL: PUBLIC_URL, or else the request's own origin (docs/oauth.md).
 import type Koa from 'koa';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Config } from '../config.ts';
-import { badRequest } from '../errors.ts';
-import { isHostAndPort } from './hosts.ts';
+import type { Config } from '../../config.ts';
+import { badRequest } from '../../errors.ts';
+import { isHostAndPort } from '../hosts.ts';
 
 /** The MCP transport endpoint (src/mcp/http.ts): the one path that takes OAuth access tokens. */
 export const MCP_ENDPOINT = '/api/mcp';

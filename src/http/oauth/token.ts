@@ -17,9 +17,9 @@ import {
   OAuthError,
   UnsupportedGrantTypeError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { Config } from '../config.ts';
-import type { Postgres } from '../stores/postgres.ts';
-import { clientById, secretMatches, type OAuthClient } from '../tenancy/oauth-clients.ts';
+import type { Config } from '../../config.ts';
+import type { Postgres } from '../../stores/postgres.ts';
+import { clientById, secretMatches, type OAuthClient } from '../../tenancy/oauth-clients.ts';
 import {
   issueTokens,
   redeemCode,
@@ -27,9 +27,9 @@ import {
   revokeGrant,
   revokeToken,
   type IssuedTokens,
-} from '../tenancy/oauth-grants.ts';
-import { baseUrl, isOurResource } from './oauth-metadata.ts';
-import { oauthError, readForm } from './oauth-form.ts';
+} from '../../tenancy/oauth-grants.ts';
+import { baseUrl, isOurResource } from './metadata.ts';
+import { oauthError, readForm } from './form.ts';
 
 /** RFC 7636 section 4.1: 43 to 128 unreserved characters. */
 const VERIFIER_RE = /^[A-Za-z0-9._~-]{43,128}$/;

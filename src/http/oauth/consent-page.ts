@@ -6,7 +6,7 @@
 // redirect URI.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
-import { isWebOrigin } from './hosts.ts';
+import { isWebOrigin } from '../hosts.ts';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

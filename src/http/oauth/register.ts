@@ -4,19 +4,19 @@
 import type Koa from 'koa';
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { InvalidClientMetadataError, OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { Postgres } from '../stores/postgres.ts';
-import { ApiError, validationMessage } from '../errors.ts';
-import { readJsonBody } from '../runtime/json-body.ts';
+import type { Postgres } from '../../stores/postgres.ts';
+import { ApiError, validationMessage } from '../../errors.ts';
+import { readJsonBody } from '../../runtime/json-body.ts';
 import {
   addressHash,
   createClient,
   REGISTRATION_WINDOW_MS,
   registrationsSince,
   removeUnusedClients,
-} from '../tenancy/oauth-clients.ts';
-import { CLIENT_AUTH_METHODS } from './oauth-metadata.ts';
-import { oauthError } from './oauth-form.ts';
-import { isHostName } from './hosts.ts';
+} from '../../tenancy/oauth-clients.ts';
+import { CLIENT_AUTH_METHODS } from './metadata.ts';
+import { oauthError } from './form.ts';
+import { isHostName } from '../hosts.ts';
 
 class InvalidRedirectUriError extends OAuthError {
   static errorCode = 'invalid_redirect_uri';
