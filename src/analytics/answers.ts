@@ -77,6 +77,8 @@ export interface AnswerFilters extends PlainFilters {
   mentioned?: string;
   /** A cited domain, exactly as stored (lower case, no `www.`): answers citing it. */
   domain?: string;
+  /** A cited URL, normalised as citations store it: answers citing that page. */
+  url?: string;
   /** An entity id: answers citing one of its domains (its entity row counts citations). */
   cited?: string;
   /** With `mentioned` (an entity): that entity's sentiment in the answer (section 13's verdict). */
@@ -145,13 +147,27 @@ const LISTED = `sign = 1 AND ${DEFAULT_SOURCES_SQL}`;
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
-  const { generation: _g, platform, mode, mentioned, domain, cited, sentiment, words, gap, untracked, ...scope } = f;
+  const {
+    generation: _g,
+    platform,
+    mode,
+    mentioned,
+    domain,
+    url,
+    cited,
+    sentiment,
+    words,
+    gap,
+    untracked,
+    ...scope
+  } = f;
   // Each condition is a read over the analysis rows; a select takes one IN, so they nest, innermost first.
   const builders: ((inner?: AnswerCondition) => AnswerCondition)[] = [];
   if (mentioned) builders.push((inner) => mentionedIn(scope, f.generation, mentioned, sentiment, inner));
   if (cited) builders.push((inner) => citedIn(scope, f.generation, cited, inner));
   if (gap) builders.push((inner) => gapIn(scope, f.generation, inner));
   if (domain) builders.push((inner) => citingIn(scope, f.generation, domain, inner));
+  if (url) builders.push((inner) => citingUrlIn(scope, f.generation, url, inner));
   if (untracked) builders.push((inner) => untrackedIn(scope, untracked, inner));
   const condition = builders.reduceRight<AnswerCondition | undefined>((inner, build) => build(inner), undefined);
   const text = (words ?? []).map((_, i) => `positionCaseInsensitiveUTF8(text, {word${i}:String}) > 0`);
@@ -189,6 +205,19 @@ const citingIn = (scope: Scope, generation: number, domain: string, inner?: Answ
     scope,
     generation,
     { where: 'domain = {citedDomain:String}', having: 'sum(sign) > 0', params: { citedDomain: domain } },
+    inner,
+  );
+
+/**
+ * The answers citing the page: its live citation rows sum positive by sign. Matched by url_hash, the
+ * column citations and citation-gap group a page's count by, so the list is exactly what they count.
+ */
+const citingUrlIn = (scope: Scope, generation: number, url: string, inner?: AnswerCondition) =>
+  answersWhere(
+    'answer_citations',
+    scope,
+    generation,
+    { where: 'url_hash = cityHash64({citedUrl:String})', having: 'sum(sign) > 0', params: { citedUrl: url } },
     inner,
   );
 

@@ -1,6 +1,6 @@
 // The answers explorer: the answers behind a figure, read from the address with the answers
 // operation's own parameters (date_from, date_to, model, region, topic_id, prompt_id, platform,
-// mode, mentioned with sentiment, cited, domain, q, gap, untracked), newest first, under the operation's
+// mode, mentioned with sentiment, cited, domain, url, q, gap, untracked), newest first, under the operation's
 // `total` of answers matching ("130 answers"): a figure's link opens exactly the answers it
 // counts. Pages follow the operation's cursor ("Load more" appends the next page, so nothing is
 // skipped or repeated); the CSV walks every page at these filters.
@@ -30,6 +30,7 @@ const OWN = [
   'sentiment',
   'cited',
   'domain',
+  'url',
   'q',
   'gap',
   'untracked',
@@ -255,6 +256,8 @@ export function AnswersPage(p: PageProps) {
         />
         {/* A cited domain comes from a link (a top or gap domain); here it can only be cleared. */}
         {own.domain && <QuerySelect name="domain" label="Citing" all="Any domain" options={[]} />}
+        {/* A cited page comes from a link (a top or gap page's count); here it can only be cleared. */}
+        {own.url && <QuerySelect name="url" label="Citing the page" all="Any page" options={[]} />}
         {/* An untracked brand's answers come from its count's link; here they can only be cleared. */}
         {own.untracked && <QuerySelect name="untracked" label="Naming, untracked" all="Any answer" options={[]} />}
         {own.gap && (

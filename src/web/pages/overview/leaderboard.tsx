@@ -3,6 +3,7 @@
 // naming that entity (mentioned=brand or the competitor's id).
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
+import { figureName } from '../../figure-definitions.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { type PartProps, useReport } from './part.ts';
@@ -76,7 +77,7 @@ export function Leaderboard(p: PartProps) {
                   </BarLabel>
                 ),
               },
-              { key: 'ai_visibility_score', label: 'Score', align: 'right' },
+              { key: 'ai_visibility_score', label: figureName('AI visibility score'), align: 'right' },
               {
                 key: 'appearance_count',
                 label: 'Answers naming',
