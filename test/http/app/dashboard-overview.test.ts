@@ -317,6 +317,16 @@ serialBrowserTest(
       page.getByRole('table', { name: 'Top cited domains' }).getByRole('link', { name: 'review.example', exact: true }),
       { domain: 'review.example' },
     );
+    // A top page's count opens the answers citing that page; the explorer shows the filter to clear.
+    await follow(
+      page
+        .getByRole('table', { name: 'Top cited URLs' })
+        .getByRole('link', { name: /^Answers citing https:/ })
+        .first(),
+      { url: 'https://review.example/crm' },
+    );
+    await page.getByLabel('Citing the page', { exact: true }).selectOption('');
+    await page.waitForURL((u) => !u.searchParams.has('url'));
     const gap = page.getByRole('table', { name: 'Citation gap: domains' });
     await follow(gap.getByRole('link', { name: 'forum.example', exact: true }), { domain: 'forum.example' });
     await follow(
@@ -440,7 +450,7 @@ serialBrowserTest(
     }
     // Every count of answers in the overview's tables: one link a row (the first three followed: each
     // is the same link of another row), opening that many answers.
-    for (const caption of ['Competitor leaderboard', 'Top cited domains', 'Citation gap: domains']) {
+    for (const caption of ['Competitor leaderboard', 'Top cited domains', 'Top cited URLs', 'Citation gap: domains']) {
       const table = page.getByRole('table', { name: caption, exact: true });
       const counted = await table
         .locator('tbody a[data-count]')
@@ -450,6 +460,9 @@ serialBrowserTest(
       for (const [href, n] of counted.slice(0, 3)) await explorerTotalIs(t, explorer, href, n, caption);
     }
     await explorer.context().close();
+    // The score is headed by its one name (figure-definitions.ts), as on the Competitors page.
+    const leaderboard = page.getByRole('table', { name: 'Competitor leaderboard', exact: true });
+    t.is(await leaderboard.getByRole('columnheader', { name: 'AI visibility score' }).count(), 1);
     // The trend: one line per entity of entity-trend, the same buckets in its table, every count a link.
     const trend = await api('entity-trend', { date_from: FROM, date_to: TO });
     await page.getByText('Show as table').click();
