@@ -242,6 +242,9 @@ browserTest(
     const filters = new URLSearchParams({ ...LAST_30, model: 'gpt-4o' });
     const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
     const rows = await cells(page, 'Leaderboard: the brand and its competitors');
+    // The score is headed by its one name (figure-definitions.ts), as on the overview's leaderboard.
+    const board = page.getByRole('table', { name: 'Leaderboard: the brand and its competitors' });
+    t.is(await board.getByRole('columnheader', { name: 'AI visibility score' }).count(), 1);
     const q = `brand_id=${who.brandId}&${filters}`;
     const [comparison, confidence, sentiment] = await Promise.all([
       api(who, `/competitor-comparison?${q}`),
@@ -344,7 +347,7 @@ browserTest(
 );
 
 browserTest(
-  'citations and the gap: the API figures at the same filters; a domain opens the answers citing it',
+  'citations and the gap: the API figures at the same filters; a domain or a page opens the answers citing it',
   async (t) => {
     const who = await seededPerson(server);
     const [hiking] = who.topicIds;
@@ -425,12 +428,33 @@ browserTest(
       await page.goBack();
     }
     t.true(globexGap.body.domains.some((d: any) => d.brand_answers > 0));
+    // A gap domain's top page for that competitor: the gap answers naming it that cite the page.
+    const page1 = first.top_urls[0];
+    t.truthy(page1, 'the gap domain lists a page');
+    const pageUrl = await follow(page, `${page1.gap_answers} gap answers citing ${page1.url}`);
+    t.deepEqual(Object.fromEntries(pageUrl.searchParams), {
+      ...Object.fromEntries(filters),
+      gap: 'true',
+      url: page1.url,
+      mentioned: who.competitorIds[0],
+    });
+    t.is(await answersOf(who, pageUrl.searchParams), page1.gap_answers);
+    await page.goBack();
 
     // A top domain: the answers citing it.
     const top = citations.body.top_domains[0];
     const url = await follow(page, `${top.domain}: answers citing it`);
     t.deepEqual(Object.fromEntries(url.searchParams), { ...Object.fromEntries(filters), domain: top.domain });
     t.is(await answersOf(who, url.searchParams), top.results_citing);
+    // A top page's count: the answers citing that page, the explorer's total that count.
+    await page.goBack();
+    const topPage = citations.body.top_urls[0];
+    const pageAnswers = await follow(page, `${topPage.results_citing} answers citing ${topPage.url}`);
+    t.deepEqual(Object.fromEntries(pageAnswers.searchParams), { ...Object.fromEntries(filters), url: topPage.url });
+    const total = page.locator('.answers-total[data-total]');
+    await total.waitFor();
+    t.is(await total.getAttribute('data-total'), String(topPage.results_citing));
+    t.is(await answersOf(who, pageAnswers.searchParams), topPage.results_citing);
   },
 );
 
