@@ -335,15 +335,13 @@ test('visibility differs by platform and drifts over the days', (t) => {
   t.true(Math.max(...byMonth) - Math.min(...byMonth) > 0.02, `by month ${byMonth.map((x) => x.toFixed(3))}`);
 });
 
-test('streams lazily and quickly', (t) => {
+// How fast it streams is for the benches that use it (bench/ingest-workspace.ts), not for a test.
+test('streams lazily: the first answers of a million days come without the rest', (t) => {
   const gen = simulateDays({ seed: 1, brands: [acme], from: '2026-01-01', days: 1_000_000 });
   let n = 0;
-  const t0 = performance.now();
   for (const a of gen) {
     if (!a.text) t.fail();
     if (++n === 20_000) break;
   }
-  const perSec = n / ((performance.now() - t0) / 1000);
-  t.log(`${Math.round(perSec)} answers/s`);
-  t.true(perSec > 5_000); // loose: the machine is shared; the engine does ~100,000/s alone
+  t.is(n, 20_000);
 });

@@ -309,7 +309,8 @@ browserTest('every page works with the keyboard alone', async (t) => {
   await page.keyboard.press('Tab');
   await page.keyboard.type(who.password);
   await Promise.all([page.waitForURL(/\/app\/brands\//), page.keyboard.press('Enter')]);
-  await page.getByText('Latest answers').waitFor();
+  // The overview has drawn every part (its main element says so).
+  await page.locator('#main[data-ready="true"]').waitFor();
 
   // Every control of every page is reached by Tab (none is only for the mouse).
   for (const name of ['', ...SETTINGS]) {
