@@ -25,6 +25,7 @@ import type { Entity } from '../tenancy/tracked.ts';
 import { polarityOfValue, type Polarity } from '../tracking/analysis/sentiment/entity-sentiment.ts';
 import { round } from './formulas.ts';
 import { analysisVersion } from './analysis-version.ts';
+import { untrackedMentions } from './untracked-brands.ts';
 
 /** One tracked entity's analysis of an answer. */
 export interface AnswerEntity {
@@ -76,6 +77,8 @@ export interface AnswerFilters extends PlainFilters {
   mentioned?: string;
   /** A cited domain, exactly as stored (lower case, no `www.`): answers citing it. */
   domain?: string;
+  /** A cited URL, normalised as citations store it: answers citing that page. */
+  url?: string;
   /** An entity id: answers citing one of its domains (its entity row counts citations). */
   cited?: string;
   /** With `mentioned` (an entity): that entity's sentiment in the answer (section 13's verdict). */
@@ -84,6 +87,8 @@ export interface AnswerFilters extends PlainFilters {
   words?: string[];
   /** Gap answers only: naming a competitor (the `mentioned` one, if any) and not the brand. */
   gap?: boolean;
+  /** Answers untracked-brands counts for this name (exactly as it lists it), the tracked forms left out. */
+  untracked?: { name: string; trackedForms: string[] };
 }
 
 /** Stored sentiment values (clickhouse/015_sentiment.sql). */
@@ -142,13 +147,28 @@ const listed = (f: { source?: string }) => ['sign = 1', sourcesUnless(f)].filter
 
 /** Live answers of the filters: FINAL collapses each answer's +1/-1 rows (its own sort key). */
 function liveAnswers(f: AnswerFilters) {
-  const { generation: _g, platform, mode, mentioned, domain, cited, sentiment, words, gap, ...scope } = f;
+  const {
+    generation: _g,
+    platform,
+    mode,
+    mentioned,
+    domain,
+    url,
+    cited,
+    sentiment,
+    words,
+    gap,
+    untracked,
+    ...scope
+  } = f;
   // Each condition is a read over the analysis rows; a select takes one IN, so they nest, innermost first.
   const builders: ((inner?: AnswerCondition) => AnswerCondition)[] = [];
   if (mentioned) builders.push((inner) => mentionedIn(scope, f.generation, mentioned, sentiment, inner));
   if (cited) builders.push((inner) => citedIn(scope, f.generation, cited, inner));
   if (gap) builders.push((inner) => gapIn(scope, f.generation, inner));
   if (domain) builders.push((inner) => citingIn(scope, f.generation, domain, inner));
+  if (url) builders.push((inner) => citingUrlIn(scope, f.generation, url, inner));
+  if (untracked) builders.push((inner) => untrackedIn(scope, untracked, inner));
   const condition = builders.reduceRight<AnswerCondition | undefined>((inner, build) => build(inner), undefined);
   const text = (words ?? []).map((_, i) => `positionCaseInsensitiveUTF8(text, {word${i}:String}) > 0`);
   return {
@@ -185,6 +205,19 @@ const citingIn = (scope: Scope, generation: number, domain: string, inner?: Answ
     scope,
     generation,
     { where: 'domain = {citedDomain:String}', having: 'sum(sign) > 0', params: { citedDomain: domain } },
+    inner,
+  );
+
+/**
+ * The answers citing the page: its live citation rows sum positive by sign. Matched by url_hash, the
+ * column citations and citation-gap group a page's count by, so the list is exactly what they count.
+ */
+const citingUrlIn = (scope: Scope, generation: number, url: string, inner?: AnswerCondition) =>
+  answersWhere(
+    'answer_citations',
+    scope,
+    generation,
+    { where: 'url_hash = cityHash64({citedUrl:String})', having: 'sum(sign) > 0', params: { citedUrl: url } },
     inner,
   );
 
@@ -245,6 +278,18 @@ const gapIn = (scope: Scope, generation: number, inner?: AnswerCondition) =>
     { having: 'sumIf(sign * mentions, is_brand = 1) <= 0 AND sumIf(sign * mentions, is_brand = 0) > 0' },
     inner,
   );
+
+/** The answers untracked-brands counts for the name: its (answer, name) pairs, read as the count reads them. */
+const untrackedIn = (scope: Scope, u: NonNullable<AnswerFilters['untracked']>, inner?: AnswerCondition) => ({
+  column: 'answer_id',
+  query: select(untrackedMentions(scope, u.trackedForms), {
+    select: 'answer_id',
+    where: 'brand_name = {untrackedName:String}',
+    params: { untrackedName: u.name },
+    in: inner,
+  }),
+  not: false,
+});
 
 /** The page's keys: (collected_at, answer_id) strictly after the cursor, newest first. */
 async function pageKeys(ch: ClickHouse, f: AnswerFilters, limit: number, after?: PageCursor) {

@@ -1,5 +1,6 @@
 // prompt-performance: per prompt with at least one answer in range, the brand's figures and the
-// competitors' mean score, sorted and limited as asked.
+// competitors' mean score, sorted and limited as asked. The brand's AI visibility score and mention
+// rate are computed here, for every prompt, so a sort by them orders by the very values shown.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
 import { entitySource } from './entity-source.ts';
@@ -10,15 +11,29 @@ import { select } from '../stores/scoped-query.ts';
 import { humanOrder } from '../text-order.ts';
 import { trendValue } from './entity-trend.ts';
 
-export type PromptSort = 'visibility' | 'mentions' | 'citations' | 'appearances';
+/** `visibility` is the seed's avg_visibility; the app sorts by the figures it shows (ai_visibility_score...). */
+export const PROMPT_SORTS = [
+  'visibility',
+  'mentions',
+  'citations',
+  'appearances',
+  'ai_visibility_score',
+  'mention_rate',
+] as const;
+export type PromptSort = (typeof PROMPT_SORTS)[number];
 
 export interface PromptFigures {
   prompt_id: string;
   result_count: number;
+  /** The seed's figure: the mean of per-answer scores. */
   avg_visibility: number | null;
   total_mentions: number;
   total_citations: number;
   avg_competitor_score: number | null;
+  /** The brand's AI visibility score over the prompt's answers, as the summary computes it. */
+  ai_visibility_score: number | null;
+  /** The share of the prompt's answers naming the brand, %. */
+  mention_rate: number | null;
 }
 
 /** `raw` reads answer_entities alone, never the rollups (tests compare both). */
@@ -45,12 +60,16 @@ export async function promptFigures(
       total_mentions: brand.mentions,
       total_citations: brand.citations,
       avg_competitor_score: roundOrNull(meanScore(comp, comp.rows), 1),
+      ai_visibility_score: trendValue('ai_visibility_score', brand, brand.rows),
+      mention_rate: trendValue('mention_rate', brand, brand.rows),
     };
   });
 }
 
 const SORT_KEY: Record<PromptSort, (p: PromptFigures) => number> = {
   visibility: (p) => p.avg_visibility ?? -1,
+  ai_visibility_score: (p) => p.ai_visibility_score ?? -1,
+  mention_rate: (p) => p.mention_rate ?? -1,
   mentions: (p) => p.total_mentions,
   citations: (p) => p.total_citations,
   appearances: (p) => p.result_count,
@@ -70,10 +89,11 @@ export function sortPrompts<T extends PromptFigures & { prompt_text: string }>(
   );
 }
 
-/** A prompt's brand and best competitor on one basis: the AI visibility score and mention rate over its answers. */
+/**
+ * A prompt's best competitor, on the basis of the brand's own figures (promptFigures): the AI
+ * visibility score and mention rate over the prompt's answers.
+ */
 export interface PromptBasis {
-  ai_visibility_score: number | null;
-  mention_rate: number | null;
   best_competitor: {
     competitor_id: string;
     name: string;
@@ -83,9 +103,9 @@ export interface PromptBasis {
 }
 
 /**
- * For the listed prompts: the brand's score and mention rate and those of the competitor with the
- * highest score (ties by name), every figure over the prompt's answers (docs/api.md section 24), as
- * entity-trend and the summary compute them. Reads answer_entities: no rollup keeps prompt and entity.
+ * For the listed prompts: the score and mention rate of the competitor with the highest score (ties
+ * by name), over the prompt's answers as the brand's (docs/api.md section 24), as entity-trend and
+ * the summary compute them. Reads answer_entities: no rollup keeps prompt and entity.
  * A prompt whose answers name or cite no tracked competitor has none.
  */
 export async function promptBasis(
@@ -122,11 +142,7 @@ export async function promptBasis(
         mention_rate: trendValue('mention_rate', toSums(r), n),
       }))
       .sort((a, b) => (b.ai_visibility_score ?? -1) - (a.ai_visibility_score ?? -1) || humanOrder(a.name, b.name))[0];
-    out.set(id, {
-      ai_visibility_score: trendValue('ai_visibility_score', brand, n),
-      mention_rate: trendValue('mention_rate', brand, n),
-      best_competitor: best ?? null,
-    });
+    out.set(id, { best_competitor: best ?? null });
   }
   return out;
 }

@@ -3,10 +3,11 @@
 // names: the name opening a numbered or bulleted list item, a bold name, and a shopping card's
 // product brand. ClickHouse extracts them (re2), so only the per-name counts leave the store; the
 // brand's and its competitors' every form (name and aliases, and names starting with one, such as a
-// product line) are dropped here, before the 3-answer threshold is applied.
+// product line) are dropped in the same read, before the 3-answer threshold is applied. The answers
+// explorer's `untracked` filter reads the same pairs (untrackedMentions), so a count opens its answers.
 import type { ClickHouse } from '../stores/clickhouse.ts';
 import type { Filters } from './filters.ts';
-import { select, unionAll } from '../stores/scoped-query.ts';
+import { select, unionAll, type PlainFilters, type ScopedQuery } from '../stores/scoped-query.ts';
 import { byteOrder } from '../text-order.ts';
 import { sourcesUnless } from '../tracking/types.ts';
 
@@ -26,50 +27,71 @@ const BOLD = `\\*\\*(${NAME})\\*\\*`;
 const TRAILING = "[.'’+-]+$";
 
 /** A name as compared with the tracked forms: lower case, trailing punctuation dropped. */
-export const nameKey = (s: string) => s.trim().replace(new RegExp(TRAILING), '').toLowerCase();
+const nameKey = (s: string) => s.trim().replace(new RegExp(TRAILING), '').toLowerCase();
 
-/** Whether a candidate is one of the tracked forms, or starts with one (a product line of a tracked brand). */
-export function isTracked(candidate: string, forms: string[]): boolean {
-  const key = nameKey(candidate);
-  return forms.some((f) => key === f || key.startsWith(`${f} `));
-}
+/** Every form the workspace tracks: the brand's and each competitor's name and aliases. */
+export const trackedForms = (entities: readonly { name: string; aliases: readonly string[] }[]) =>
+  entities.flatMap((e) => [e.name, ...e.aliases]);
 
-export async function untrackedBrands(ch: ClickHouse, f: Filters, trackedForms: string[]) {
-  const { generation: _g, ...scope } = f;
+/**
+ * Each (answer, name) pair the count is made of: a candidate name as compared (trailing punctuation
+ * dropped), every tracked form and a name starting with one left out, from answers the explorer
+ * lists (live, of the sources the figures count). The count groups these by name; the explorer's
+ * `untracked` filter keeps the answers of one name, so a count's link opens exactly its answers.
+ */
+export function untrackedMentions(scope: PlainFilters, trackedForms: string[]): ScopedQuery {
+  const { generation: _g, ...facts } = scope;
   const fromText = select(
-    { table: 'answers', scope, final: true, eq: { mode: 'standard' } },
+    { table: 'answers', scope: facts, final: true },
     {
       select: `answer_id, day, platform,
         arrayJoin(arrayDistinct(arrayConcat(extractAll(text, {listItem:String}), extractAll(text, {bold:String})))) AS name`,
       // Other trackers' imported answers only when the filter asks for their source (as the figures).
-      where: ['sign = 1', sourcesUnless(scope)].filter(Boolean).join(' AND '),
+      // The mode is a condition of this text, not `eq`: the explorer binds its own mode beside it.
+      where: ['sign = 1', "mode = 'standard'", sourcesUnless(scope)].filter(Boolean).join(' AND '),
       params: { listItem: LIST_ITEM, bold: BOLD },
     },
   );
+  // A card counts when its answer is one the explorer lists (live, of the sources counted): the same answers again.
+  const listed = select(
+    { table: 'answers', scope: facts, final: true },
+    { select: 'answer_id', where: ['sign = 1', sourcesUnless(scope)].filter(Boolean).join(' AND ') },
+  );
   const fromCards = select(
-    { table: 'shopping_cards', scope, final: true },
-    { select: 'answer_id, day, platform, trimBoth(product_brand) AS name', where: "product_brand != ''" },
+    { table: 'shopping_cards', scope: facts, final: true },
+    {
+      select: 'answer_id, day, platform, trimBoth(product_brand) AS name',
+      where: "product_brand != ''",
+      in: { column: 'answer_id', query: listed },
+    },
   );
   const forms = [...new Set(trackedForms.map(nameKey).filter(Boolean))];
-  const rows = await ch.rows<{ name: string; answers: number; first_seen: string; platforms: string[] }>(
-    select(unionAll([fromText, fromCards]), {
-      select: `replaceRegexpOne(name, {trailing:String}, '') AS brand_name, uniqExact(answer_id) AS answers,
+  // Tracked: the name (lower case) is a form, or starts with one and a space (a product line of it).
+  return select(unionAll([fromText, fromCards]), {
+    select: "answer_id, day, platform, replaceRegexpOne(name, {trailing:String}, '') AS brand_name",
+    where: `brand_name != '' AND NOT arrayExists(
+      f -> lowerUTF8(brand_name) = f OR startsWith(lowerUTF8(brand_name), concat(f, ' ')), {untrackedForms:Array(String)})`,
+    params: { untrackedForms: forms, trailing: TRAILING },
+  });
+}
+
+export async function untrackedBrands(ch: ClickHouse, f: Filters, trackedForms: string[]) {
+  const rows = await ch.rows<{ brand_name: string; answers: number; first_seen: string; platforms: string[] }>(
+    select(untrackedMentions(f, trackedForms), {
+      select: `brand_name, uniqExact(answer_id) AS answers,
         toString(min(day)) AS first_seen, arraySort(groupUniqArray(platform)) AS platforms`,
-      where: "lowerUTF8(replaceRegexpOne(name, {trailing:String}, '')) NOT IN {forms:Array(String)}",
       groupBy: 'brand_name',
       having: `answers >= ${MIN_ANSWERS}`,
       orderBy: 'answers DESC, brand_name',
       limit: String(CANDIDATES),
-      params: { forms, trailing: TRAILING },
     }),
   );
   return rows
     .map((r) => ({
-      name: String((r as unknown as { brand_name: string }).brand_name),
+      name: String(r.brand_name),
       answers: Number(r.answers),
       first_seen: r.first_seen,
       platforms: r.platforms,
     }))
-    .filter((r) => r.name !== '' && !isTracked(r.name, forms))
     .sort((a, b) => b.answers - a.answers || byteOrder(a.name, b.name));
 }

@@ -22,11 +22,12 @@ import {
 } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { answerById, answerPage, type AnswerFilters } from '../analytics/answers.ts';
+import { trackedForms } from '../analytics/untracked-brands.ts';
 import { brandEntities, type BrandRecord } from '../tenancy/brands.ts';
 import { PLATFORMS } from '../tenancy/tracked.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { UUID_RE } from '../uuid.ts';
-import { normaliseDomain } from '../tracking/analysis/urls.ts';
+import { normaliseDomain, normaliseUrl } from '../tracking/analysis/urls.ts';
 
 export const ANSWER_NOT_FOUND = 'Answer not found';
 /** Malformed, or an id that is not one of the brand's competitors (another brand's included). */
@@ -34,6 +35,7 @@ export const MENTIONED_INVALID = 'mentioned must be brand, none or a competitor 
 /** A well-formed id that is not one of the brand's competitors: unknown, or another brand's (SPEC: 404 names the resource). */
 export const COMPETITOR_NOT_FOUND = 'Competitor not found';
 export const DOMAIN_INVALID = 'domain must be a domain, e.g. example.com';
+export const URL_INVALID = 'url must be an http(s) URL, e.g. https://example.com/page';
 export const CITED_INVALID = 'cited must be brand or a competitor id of the brand';
 export const SENTIMENT_NEEDS_ENTITY = 'sentiment needs mentioned: brand or a competitor id';
 
@@ -116,6 +118,7 @@ export const answers = operation({
     { status: 404, message: COMPETITOR_NOT_FOUND },
     { status: 400, message: MENTIONED_INVALID },
     { status: 400, message: DOMAIN_INVALID },
+    { status: 400, message: URL_INVALID },
     { status: 400, message: CITED_INVALID },
     { status: 400, message: SENTIMENT_NEEDS_ENTITY },
   ],
@@ -131,6 +134,9 @@ export const answers = operation({
     domain: optionalText('domain', 253).describe(
       'Answers citing this domain (as list_citations and get_citation_gap give it, e.g. example.com; www. and case do not matter)',
     ),
+    url: optionalText('url', 2048).describe(
+      'Answers citing this page (a URL as list_citations and get_citation_gap give it; normalised as citations are stored)',
+    ),
     cited: optionalText('cited', 64).describe(
       "brand: answers citing one of the brand's domains; a competitor id: citing one of that competitor's",
     ),
@@ -138,6 +144,9 @@ export const answers = operation({
       "With mentioned (brand or a competitor id): that entity's sentiment in the answer",
     ),
     q: optionalText('q', 200).describe('Words the answer text contains, all of them, case-insensitive'),
+    untracked: optionalText('untracked', 1000).describe(
+      'A name as get_untracked_brands lists it: exactly the answers it counts for that name (standard and shopping answers unless mode is given)',
+    ),
     gap: optionalBool('gap').describe(
       "true: the citation gap's answers only, naming a competitor (the mentioned one, if given) and not the brand",
     ),
@@ -146,7 +155,7 @@ export const answers = operation({
   }),
   result: AnswerList,
   description:
-    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) with its sentiment, cited (brand or a competitor id), cited domain, words of the text (q) and the citation gap's answers (gap). total counts every match; page with cursor.",
+    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) with its sentiment, cited (brand or a competitor id), cited domain, cited page (url), words of the text (q), the citation gap's answers (gap) and an untracked brand's answers (untracked, as get_untracked_brands counts them). total counts every match; page with cursor.",
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const entities = await entitiesOf(ctx, brand);
@@ -156,13 +165,16 @@ export const answers = operation({
     const f: AnswerFilters = {
       ...filters,
       platform: p.platform,
-      mode: p.mode ?? 'standard',
+      // untracked-brands counts shopping cards' brands too: its answers are of both modes unless one is asked for.
+      mode: p.mode ?? (p.untracked === undefined ? 'standard' : undefined),
       mentioned,
       domain: citedDomain(p.domain),
+      url: citedUrl(p.url),
       cited: citedEntity(p.cited, brand, entities),
       sentiment: p.sentiment,
       words: words?.length ? words : undefined,
       gap: p.gap,
+      untracked: p.untracked === undefined ? undefined : { name: p.untracked, trackedForms: trackedForms(entities) },
     };
     const page = await answerPage(
       ctx.stores.ch,
@@ -181,6 +193,14 @@ function citedDomain(value: string | undefined): string | undefined {
   const domain = normaliseDomain(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`);
   if (!domain) throw badRequest(DOMAIN_INVALID);
   return domain;
+}
+
+/** `url` as citations store it (normaliseUrl, as analysis does), or nothing; not an http(s) URL is a 400. */
+function citedUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = normaliseUrl(value);
+  if (!url) throw badRequest(URL_INVALID);
+  return url;
 }
 
 /** `cited` as an entity id (`brand` is the brand's own id), or nothing. */

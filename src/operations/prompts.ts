@@ -17,7 +17,7 @@ import {
 import { listPrompts, listTopics, promptTexts } from '../tenancy/prompts.ts';
 import { describeBound, resolveFilters } from './analytics-filters.ts';
 import { PromptPerformance } from './analytics-schemas.ts';
-import { promptBasis, promptFigures, sortPrompts } from '../analytics/prompt-performance.ts';
+import { PROMPT_SORTS, promptBasis, promptFigures, sortPrompts } from '../analytics/prompt-performance.ts';
 import { competitorsOf } from '../tenancy/brands.ts';
 import { PLATFORMS } from '../tenancy/tracked.ts';
 import { withAnalysisVersions } from './analysis-versions.ts';
@@ -87,15 +87,17 @@ export const promptPerformance = withAnalysisVersions(
       region: optionalText('region', 64).describe('Region code, e.g. US'),
       source: sourceFilter,
       topic_id: optionalUuid('topic_id').describe('Only prompts of this topic (UUID from list_topics)'),
-      sort_by: oneOf('sort_by', ['visibility', 'mentions', 'citations', 'appearances'])
+      sort_by: oneOf('sort_by', PROMPT_SORTS)
         .default('visibility')
-        .describe('visibility (default), mentions, citations, or appearances (answer count)'),
+        .describe(
+          'visibility (default: avg_visibility), ai_visibility_score, mention_rate, mentions, citations, or appearances (answer count)',
+        ),
       order: oneOf('order', ['desc', 'asc']).default('desc'),
       limit: limit(1, 100, 10).describe('1-100, default 10'),
     }),
     result: PromptPerformance,
     description:
-      "Per tracked prompt with answers in range: answer count, the brand's mean visibility, mentions, citations and the competitors' mean score. Sort ascending by visibility to find the prompts where the brand is weakest.",
+      "Per tracked prompt with answers in range: answer count, the brand's mean visibility, mentions, citations and the competitors' mean score. Sort ascending by ai_visibility_score (the score shown beside the best competitor's) to find the prompts where the brand is weakest.",
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       const [figures, texts] = await Promise.all([
@@ -132,6 +134,8 @@ export const promptPerformance = withAnalysisVersions(
           total_mentions: r.total_mentions,
           total_citations: r.total_citations,
           avg_competitor_score: r.avg_competitor_score,
+          ai_visibility_score: r.ai_visibility_score,
+          mention_rate: r.mention_rate,
           ...basis[r.prompt_id],
         })),
       };

@@ -6,7 +6,7 @@ import { withAnalysisVersions } from './analysis-versions.ts';
 import { topicFilters, topicNotFound, sourceUnknown } from './params.ts';
 import { resolveFilters } from './analytics-filters.ts';
 import { brandEntities } from '../tenancy/brands.ts';
-import { MIN_ANSWERS, untrackedBrands as untracked } from '../analytics/untracked-brands.ts';
+import { MIN_ANSWERS, trackedForms, untrackedBrands as untracked } from '../analytics/untracked-brands.ts';
 
 export const UntrackedBrands = z.object({
   brands: z
@@ -30,11 +30,10 @@ export const untrackedBrands = withAnalysisVersions(
     errors: [topicNotFound, sourceUnknown],
     params: z.object(topicFilters),
     result: UntrackedBrands,
-    description: `Brands the AI answers name that you do not track: the name opening a numbered or bulleted list item, a bold name, and shopping cards' product brands, leaving out every form (name, alias) of the brand and its competitors. Listed when named in at least ${MIN_ANSWERS} answers in range, most named first. Track one with add_competitor. Dates are YYYY-MM-DD (UTC); omit both for all history.`,
+    description: `Brands the AI answers name that you do not track: the name opening a numbered or bulleted list item, a bold name, and shopping cards' product brands, leaving out every form (name, alias) of the brand and its competitors. Listed when named in at least ${MIN_ANSWERS} answers in range, most named first. Track one with add_competitor; list_answers with untracked=<name> lists exactly the answers counted. Dates are YYYY-MM-DD (UTC); omit both for all history.`,
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
-      const entities = await brandEntities(ctx.stores.pg, brand);
-      const forms = entities.flatMap((e) => [e.name, ...e.aliases]);
+      const forms = trackedForms(await brandEntities(ctx.stores.pg, brand));
       return ctx.cached(
         brand,
         ['untracked-brands', filters, forms],

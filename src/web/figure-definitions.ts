@@ -20,3 +20,6 @@ export const FIGURE_DEFINITIONS = {
 } as const;
 
 export type FigureName = keyof typeof FIGURE_DEFINITIONS;
+
+/** A column or heading naming a figure: only a defined name type-checks, so a table cannot rename it. */
+export const figureName = (name: FigureName): string => name;

@@ -1,7 +1,8 @@
 // The answers explorer's filters of docs/api.md section 24 against the running service: cited (an
-// entity's domains), sentiment (with mentioned), q (every word, any case) and gap (a competitor
-// named, the brand not), each the same answers as a filter applied here to the whole unfiltered
-// list; total counts every match before paging, alone and with the older filters; bad input.
+// entity's domains), sentiment (with mentioned), q (every word, any case), gap (a competitor
+// named, the brand not) and url (each top page's count of citations and citation-gap), each the
+// same answers as a filter applied here to the whole unfiltered list; total counts every match
+// before paging, alone and with the older filters; bad input.
 // test-process: shared
 import test from 'ava';
 import { get, ingestLines, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
@@ -110,6 +111,38 @@ test('cited, sentiment, q and gap keep exactly the answers the whole list says t
   }
 });
 
+test("url keeps exactly the answers each top page's count counts, on the citations page and in the gap", async (t) => {
+  const x = await seeded();
+  const [globex] = x.competitorIds;
+  const range = '&date_from=2026-06-01&date_to=2026-06-30';
+  const figures = async (op: string, query: string) => {
+    const r = await get(server, `/api/mcp/${op}?brand_id=${x.brandId}&limit=200${range}${query}`, x.key);
+    if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const all = (await list(x, range)).answers;
+  const tops: { url: string; results_citing: number }[] = (await figures('citations', '')).top_urls;
+  t.is(tops.length, URLS.length);
+  for (const u of tops) {
+    const got = await list(x, `${range}&url=${encodeURIComponent(u.url)}`);
+    t.is(got.total, u.results_citing, u.url);
+    t.deepEqual(ids(got.answers), ids(all.filter((a) => a.citations.some((c: any) => c.url === u.url))), u.url);
+  }
+  // The gap's top pages, for every competitor and for one: gap answers (naming that competitor) citing the page.
+  for (const competitor of ['', globex]) {
+    const gap = await figures('citation-gap', competitor ? `&competitor_id=${competitor}` : '');
+    const pages = gap.domains.flatMap((d: any) => d.top_urls) as { url: string; gap_answers: number }[];
+    t.true(pages.length > 0, 'the gap lists pages');
+    for (const u of pages) {
+      const query = `${range}&gap=true&url=${encodeURIComponent(u.url)}${competitor ? `&mentioned=${competitor}` : ''}`;
+      t.is((await list(x, query)).total, u.gap_answers, query);
+    }
+  }
+  // The page as engines spell it (case, www., a trailing slash, tracking) is the page citations list.
+  const spelled = await list(x, `${range}&url=${encodeURIComponent('HTTPS://WWW.News.example/n/?utm_source=x')}`);
+  t.is(spelled.total, tops.find((u) => u.url === 'https://news.example/n')!.results_citing);
+});
+
 test('total counts every match before paging, on every page', async (t) => {
   const x = await seeded();
   const first = await list(x, '&mentioned=brand', 4);
@@ -132,6 +165,8 @@ test('bad input is a 400 naming the field', async (t) => {
     ['&mentioned=brand&sentiment=happy', 'sentiment must be one of: positive, neutral, negative'],
     ['&gap=maybe', 'gap must be true or false'],
     [`&q=${'x'.repeat(201)}`, 'q must be at most 200 characters'],
+    ['&url=not%20a%20page', 'url must be an http(s) URL, e.g. https://example.com/page'],
+    ['&url=ftp%3A%2F%2Fnews.example%2Fn', 'url must be an http(s) URL, e.g. https://example.com/page'],
   ]) {
     const r = await ask(q);
     t.is(r.status, 400, q);

@@ -38,7 +38,7 @@ test('bad values are 400s that name the parameter; limits are clamped', async (t
     [`/api/v1/citations?${b}&source_filter=mine`, 'source_filter must be one of: all, owned, competitor, external'],
     [
       `/api/mcp/prompt-performance?${b}&sort_by=fame`,
-      'sort_by must be one of: visibility, mentions, citations, appearances',
+      'sort_by must be one of: visibility, mentions, citations, appearances, ai_visibility_score, mention_rate',
     ],
     [`/api/mcp/prompt-performance?${b}&order=up`, 'order must be one of: desc, asc'],
     [

@@ -95,6 +95,73 @@ test('names from list items, bold and shopping cards, tracked forms left out, 3 
   t.deepEqual((await untracked(x, '&model=gpt-4o')).brands, []);
 });
 
+/** list_answers' total for these filters. */
+async function total(x: Tenant, query: string, surface = 'mcp'): Promise<number> {
+  const r = await get(server, `/api/${surface}/answers?brand_id=${x.brandId}${query}`, x.key);
+  if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.total;
+}
+
+test("untracked=<name> lists exactly the answers a name's count counts; the words search lists others", async (t) => {
+  const x = await seeded();
+  // Osprey and Deuter in prose: the words find this answer, the names' counts do not count it.
+  await ingestLines(server, [
+    {
+      prompt_id: x.promptIds[0],
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      collected_at: '2026-07-07T10:00:00Z',
+      text: 'Some swear by Osprey, others by Deuter.',
+      citations: [],
+    },
+  ]);
+  const listed = (await untracked(x)).brands;
+  t.deepEqual(
+    listed.map((b: any) => [b.name, b.answers]),
+    [
+      ['Deuter', 3],
+      ['Gregory Packs', 3],
+      ['Osprey', 3],
+    ],
+  );
+  for (const b of listed) {
+    const name = encodeURIComponent(b.name);
+    t.is(await total(x, `&untracked=${name}`), b.answers, b.name);
+    t.is(await total(x, `&untracked=${name}`, 'v1'), b.answers, b.name);
+  }
+  // The words search lists the prose answer too (Osprey), and misses Deuter's shopping card.
+  t.is(await total(x, '&q=Osprey'), 4);
+  t.is(await total(x, '&q=Deuter'), 3);
+  const deuter = await get(server, `/api/mcp/answers?brand_id=${x.brandId}&untracked=Deuter`, x.key);
+  t.deepEqual(deuter.body.answers.map((a: any) => a.mode).sort(), ['shopping', 'standard', 'standard']);
+  // The other filters narrow it as they narrow the count.
+  t.is(await total(x, '&untracked=Deuter&mode=standard'), 2);
+  const later = (await untracked(x, '&date_from=2026-07-02')).brands;
+  t.deepEqual(
+    later.map((b: any) => [b.name, b.answers]),
+    [['Deuter', 3]],
+  );
+  t.is(await total(x, '&untracked=Deuter&date_from=2026-07-02'), 3);
+  t.is(await total(x, '&untracked=Osprey&date_from=2026-07-02'), 2);
+  // A tracked form, or a product line of one, is counted nowhere: no answers.
+  t.is(await total(x, `&untracked=${encodeURIComponent('Trailpeak Summit 40')}`), 0);
+  t.is(await total(x, `&untracked=${encodeURIComponent('North Fork Gear')}`), 0);
+  // The name as listed, not a search: another case is another name.
+  t.is(await total(x, '&untracked=osprey'), 0);
+  const mcp = await connect(server, x.key);
+  try {
+    const res: any = await mcp.callTool({
+      name: 'list_answers',
+      arguments: { brand_id: x.brandId, untracked: 'Gregory Packs' },
+    });
+    t.falsy(res.isError, JSON.stringify(res.content));
+    t.is(res.structuredContent.total, 3);
+  } finally {
+    await mcp.close();
+  }
+});
+
 test('a name tracked later leaves the list; the surfaces answer alike; another brand is 404', async (t) => {
   const x = await seeded();
   const r = await call(server, 'POST', '/api/mcp/competitors', {

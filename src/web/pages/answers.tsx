@@ -1,6 +1,6 @@
 // The answers explorer: the answers behind a figure, read from the address with the answers
 // operation's own parameters (date_from, date_to, model, region, topic_id, prompt_id, platform,
-// mode, mentioned with sentiment, cited, domain, q, gap), newest first, under the operation's
+// mode, mentioned with sentiment, cited, domain, url, q, gap, untracked), newest first, under the operation's
 // `total` of answers matching ("130 answers"): a figure's link opens exactly the answers it
 // counts. Pages follow the operation's cursor ("Load more" appends the next page, so nothing is
 // skipped or repeated); the CSV walks every page at these filters.
@@ -22,7 +22,19 @@ import { PLATFORMS, platformName } from '../../tenancy/tracked.ts';
 import '../honest-figures.css';
 
 /** The explorer's own parameters, beside the filter bar's. */
-const OWN = ['prompt_id', 'platform', 'mode', 'mentioned', 'sentiment', 'cited', 'domain', 'q', 'gap'] as const;
+const OWN = [
+  'prompt_id',
+  'platform',
+  'mode',
+  'mentioned',
+  'sentiment',
+  'cited',
+  'domain',
+  'url',
+  'q',
+  'gap',
+  'untracked',
+] as const;
 const PAGE = 20;
 const CSV_PAGE = '100';
 
@@ -222,7 +234,16 @@ export function AnswersPage(p: PageProps) {
           all="All platforms"
           options={PLATFORMS.map((x) => ({ value: x, label: platformName(x) }))}
         />
-        <QuerySelect name="mode" label="Mode" all="Standard" options={[{ value: 'shopping', label: 'Shopping' }]} />
+        {/* An untracked brand's answers are of both modes (its count reads shopping cards too) unless one is chosen. */}
+        <QuerySelect
+          name="mode"
+          label="Mode"
+          all={own.untracked ? 'Standard and shopping' : 'Standard'}
+          options={[
+            ...(own.untracked ? [{ value: 'standard', label: 'Standard' }] : []),
+            { value: 'shopping', label: 'Shopping' },
+          ]}
+        />
         <QuerySelect
           name="prompt_id"
           id="filter-prompt"
@@ -235,6 +256,10 @@ export function AnswersPage(p: PageProps) {
         />
         {/* A cited domain comes from a link (a top or gap domain); here it can only be cleared. */}
         {own.domain && <QuerySelect name="domain" label="Citing" all="Any domain" options={[]} />}
+        {/* A cited page comes from a link (a top or gap page's count); here it can only be cleared. */}
+        {own.url && <QuerySelect name="url" label="Citing the page" all="Any page" options={[]} />}
+        {/* An untracked brand's answers come from its count's link; here they can only be cleared. */}
+        {own.untracked && <QuerySelect name="untracked" label="Naming, untracked" all="Any answer" options={[]} />}
         {own.gap && (
           <QuerySelect
             name="gap"

@@ -1,8 +1,9 @@
 // Citations: what the engines cite for the brand's prompts (citations: totals, sources by
 // category, top domains and URLs) and the citation gap (citation-gap: the sources of the answers
 // naming a competitor and not the brand), optionally for one competitor (competitor_id, kept in
-// the address). A domain leads to the answers citing it (the explorer's domain filter); a gap count
-// to exactly the gap answers it counts (gap=true), a competitor's to those naming that competitor.
+// the address). A domain leads to the answers citing it (the explorer's domain filter), a page's
+// count to those citing the page (its url filter); a gap count to exactly the gap answers it
+// counts (gap=true), a competitor's to those naming that competitor.
 import { read } from '../api.ts';
 import { answersHref } from '../answers-link.ts';
 import { filterParams, useFilters } from '../filters.ts';
@@ -121,7 +122,20 @@ function GapPanel(p: {
                   </AppLink>
                 ),
               },
-              { key: 'brand_answers', label: 'Answers naming you', align: 'right' },
+              {
+                key: 'brand_answers',
+                label: 'Answers naming you',
+                align: 'right',
+                // Whichever competitor is picked: the answers naming the brand citing the domain.
+                render: (d) => (
+                  <AppLink
+                    href={href({ domain: d.domain, mentioned: 'brand' })}
+                    label={`${d.domain}: ${d.brand_answers} answers naming you citing it`}
+                  >
+                    {d.brand_answers}
+                  </AppLink>
+                ),
+              },
               { key: 'gap_share', label: 'Gap share %', align: 'right' },
               {
                 key: 'competitors',
@@ -149,8 +163,14 @@ function GapPanel(p: {
                   <ul class="url-list">
                     {d.top_urls.map((u) => (
                       <li key={u.url}>
-                        <CitationLink url={u.url} title={u.title} mono={false} />{' '}
-                        <span class="muted">({u.gap_answers})</span>
+                        <CitationLink url={u.url} title={u.title} mono={false} /> (
+                        <AppLink
+                          href={href({ gap: 'true', url: u.url, mentioned: competitorId })}
+                          label={`${u.gap_answers} gap answers citing ${u.url}`}
+                        >
+                          {u.gap_answers}
+                        </AppLink>
+                        )
                       </li>
                     ))}
                   </ul>
@@ -280,13 +300,22 @@ export function CitationsPage(p: PageProps) {
                   </span>
                 ),
               },
-              { key: 'results_citing', label: 'Answers citing', align: 'right' },
+              {
+                key: 'results_citing',
+                label: 'Answers citing',
+                align: 'right',
+                render: (r) => (
+                  <AppLink href={href({ url: r.url })} label={`${r.results_citing} answers citing ${r.url}`}>
+                    {r.results_citing}
+                  </AppLink>
+                ),
+              },
               { key: 'total_citations', label: 'Citations', align: 'right' },
               { key: 'usage_pct', label: 'Share of answers', align: 'right', render: (r) => percent(r.usage_pct) },
             ]}
           />
           <p class="hint">
-            A page's domain leads to the answers citing that domain (the explorer filters by domain, not by page).
+            A page's count leads to the answers citing that page; its domain to the answers citing the domain.
           </p>
         </Panel>
       )}

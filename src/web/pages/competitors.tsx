@@ -13,6 +13,7 @@ import { useApp } from '../context.ts';
 import { answersHref } from '../answers-link.ts';
 import { type Filters, filterParams, useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
+import { figureName } from '../figure-definitions.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending, Problem } from '../components/page.tsx';
@@ -189,7 +190,7 @@ export function CompetitorsPage(p: PageProps) {
                   </BarLabel>
                 ),
               },
-              { key: 'ai_visibility_score', label: 'Visibility', align: 'right' },
+              { key: 'ai_visibility_score', label: figureName('AI visibility score'), align: 'right' },
               {
                 key: 'mention_rate',
                 label: 'Mention rate',
@@ -230,8 +231,8 @@ export function CompetitorsPage(p: PageProps) {
             ]}
           />
           <p class="hint">
-            Visibility: the AI visibility score (0-100). Answers: the answers naming it. Sentiment: net sentiment, -100
-            to 100. Mention rate with its 95% interval; its change in points against the previous{' '}
+            AI visibility score: 0-100. Answers: the answers naming it. Sentiment: net sentiment, -100 to 100. Mention
+            rate with its 95% interval; its change in points against the previous{' '}
             {change ? `period (${change.previous.date_from} – ${change.previous.date_to})` : 'period'}, with the
             change's 95% interval and whether it is more than noise.
             {filters.topic_id && ' The mention rate is not given for one topic; clear the topic to see it.'}
@@ -405,10 +406,7 @@ function UntrackedPanel(p: {
               label: 'Answers',
               align: 'right',
               render: (b) => (
-                <AppLink
-                  href={p.href({ q: b.name })}
-                  label={`${b.answers} answers naming ${b.name}: those containing it`}
-                >
+                <AppLink href={p.href({ untracked: b.name })} label={`${b.answers} answers naming ${b.name}`}>
                   {b.answers}
                 </AppLink>
               ),

@@ -28,11 +28,16 @@ interface Tracked {
   is_active: boolean;
 }
 
+/**
+ * Each sort orders by a column shown, named as its header: prompt-performance's `visibility` is the
+ * seed's mean of per-answer scores, which the table does not show, so it is not offered.
+ */
 const SORTS = [
-  { value: 'visibility', label: 'Visibility' },
+  { value: 'ai_visibility_score', label: 'Your score' },
+  { value: 'mention_rate', label: 'Your mention rate' },
+  { value: 'appearances', label: 'Answers' },
   { value: 'mentions', label: 'Mentions' },
   { value: 'citations', label: 'Citations' },
-  { value: 'appearances', label: 'Answers' },
 ];
 
 /** The API's most: prompt-performance lists at most 100 prompts. */
@@ -42,7 +47,9 @@ export function PromptsPage(p: PageProps) {
   const brandId = p.params.brandId;
   const { path, query } = useLocation();
   const [filters] = useFilters();
-  const sortBy = SORTS.some((s) => s.value === query.get('sort_by')) ? (query.get('sort_by') as string) : 'visibility';
+  const sortBy = SORTS.some((s) => s.value === query.get('sort_by'))
+    ? (query.get('sort_by') as string)
+    : SORTS[0].value;
   const order = query.get('order') === 'asc' ? 'asc' : 'desc';
   const base = { brand_id: brandId, ...filterParams(filters) };
   const key = JSON.stringify([base, sortBy, order]);

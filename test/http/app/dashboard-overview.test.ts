@@ -4,7 +4,7 @@
 // texts and URLs stay text, axe-core finds nothing serious, and a CSV holds a header and every row.
 // test-process: shared
 import fs from 'node:fs';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { get, ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
@@ -317,6 +317,16 @@ serialBrowserTest(
       page.getByRole('table', { name: 'Top cited domains' }).getByRole('link', { name: 'review.example', exact: true }),
       { domain: 'review.example' },
     );
+    // A top page's count opens the answers citing that page; the explorer shows the filter to clear.
+    await follow(
+      page
+        .getByRole('table', { name: 'Top cited URLs' })
+        .getByRole('link', { name: /^Answers citing https:/ })
+        .first(),
+      { url: 'https://review.example/crm' },
+    );
+    await page.getByLabel('Citing the page', { exact: true }).selectOption('');
+    await page.waitForURL((u) => !u.searchParams.has('url'));
     const gap = page.getByRole('table', { name: 'Citation gap: domains' });
     await follow(gap.getByRole('link', { name: 'forum.example', exact: true }), { domain: 'forum.example' });
     await follow(
@@ -394,13 +404,25 @@ serialBrowserTest(
   },
 );
 
+/** Opens the explorer at `href` (a page load: no total of the page before it stays): its shown total is `n`. */
+async function explorerTotalIs(t: ExecutionContext, explorer: Page, href: string, n: string, what: string) {
+  await explorer.goto(`${server.url}${href}`);
+  const total = explorer.locator('.answers-total[data-total]');
+  await total.waitFor();
+  t.is(await total.getAttribute('data-total'), n, `${what}: ${href}`);
+  t.is(await total.textContent(), `${Number(n).toLocaleString('en')} ${n === '1' ? 'answer' : 'answers'}`, what);
+}
+
 serialBrowserTest(
-  "each card's counts open an explorer whose total is that count; the trend draws entity-trend",
+  "each card's and table's counts open an explorer whose total is that count; the trend draws entity-trend",
   async (t) => {
     const { page, errors } = await newPage();
     await signIn(page, server, who);
     const query = `date_from=${FROM}&date_to=${TO}`;
     await openOverview(page, query);
+    // One session for the explorer the counts open, beside the overview's.
+    const explorer = await (await browser.newContext()).newPage();
+    await signIn(explorer, server, who);
     const change = await api('visibility-change', { date_from: FROM, date_to: TO });
     const expected: Record<string, number[]> = {
       'AI visibility score': [change.counts.answers],
@@ -424,17 +446,23 @@ serialBrowserTest(
       // The About control opens the definition docs/metrics.md holds.
       await page.getByRole('region', { name: title, exact: true }).getByText('About').click();
       t.true(await page.getByRole('region', { name: title, exact: true }).locator('.about p').isVisible(), title);
-      for (const [href, n] of hrefs) {
-        const explorer = await (await browser.newContext()).newPage();
-        await signIn(explorer, server, who);
-        await explorer.goto(`${server.url}${href}`);
-        const total = explorer.locator('.answers-total[data-total]');
-        await total.waitFor();
-        t.is(await total.getAttribute('data-total'), n, `${title}: ${href}`);
-        t.is(await total.textContent(), `${Number(n).toLocaleString('en')} answers`, title);
-        await explorer.context().close();
-      }
+      for (const [href, n] of hrefs) await explorerTotalIs(t, explorer, href, n, title);
     }
+    // Every count of answers in the overview's tables: one link a row (the first three followed: each
+    // is the same link of another row), opening that many answers.
+    for (const caption of ['Competitor leaderboard', 'Top cited domains', 'Top cited URLs', 'Citation gap: domains']) {
+      const table = page.getByRole('table', { name: caption, exact: true });
+      const counted = await table
+        .locator('tbody a[data-count]')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('href')!, e.getAttribute('data-count')!]));
+      t.is(counted.length, await table.locator('tbody tr').count(), caption);
+      t.true(counted.length > 0, caption);
+      for (const [href, n] of counted.slice(0, 3)) await explorerTotalIs(t, explorer, href, n, caption);
+    }
+    await explorer.context().close();
+    // The score is headed by its one name (figure-definitions.ts), as on the Competitors page.
+    const leaderboard = page.getByRole('table', { name: 'Competitor leaderboard', exact: true });
+    t.is(await leaderboard.getByRole('columnheader', { name: 'AI visibility score' }).count(), 1);
     // The trend: one line per entity of entity-trend, the same buckets in its table, every count a link.
     const trend = await api('entity-trend', { date_from: FROM, date_to: TO });
     await page.getByText('Show as table').click();
@@ -523,7 +551,7 @@ serialBrowserTest('CSV downloads hold a header and every row, not only those on 
   const prompts = page.getByRole('table', { name: 'Prompts by visibility' });
   t.is(await prompts.locator('tbody tr').count(), 10);
   const csv = await download(page, page.getByRole('button', { name: 'Download CSV: Prompts by visibility' }));
-  const performance = await api('prompt-performance', { ...filters, limit: '100' });
+  const performance = await api('prompt-performance', { ...filters, sort_by: 'ai_visibility_score', limit: '100' });
   t.deepEqual(csv[0], [
     'Prompt',
     'Prompt id',
@@ -539,6 +567,12 @@ serialBrowserTest('CSV downloads hold a header and every row, not only those on 
   t.deepEqual(
     csv.slice(1).map((r) => [r[1], Number(r[3])]),
     performance.prompts.map((p: any) => [p.prompt_id, p.result_count]),
+  );
+  // By the score the table shows, highest first.
+  const scores = csv.slice(1).map((r) => Number(r[4]));
+  t.deepEqual(
+    scores,
+    [...scores].sort((a, b) => b - a),
   );
   t.deepEqual(errors, []);
 });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { call, get, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { call, get, ingestLines, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, seriousViolations, signIn } from './helpers.ts';
 import { missedByTab } from './keyboard.ts';
 import { BRAND, seededPerson, type SeededPerson } from './workspace-seed.ts';
@@ -257,6 +257,9 @@ browserTest(
     const filters = new URLSearchParams({ ...LAST_30, model: 'gpt-4o' });
     const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
     const rows = await cells(page, 'Leaderboard: the brand and its competitors');
+    // The score is headed by its one name (figure-definitions.ts), as on the overview's leaderboard.
+    const board = page.getByRole('table', { name: 'Leaderboard: the brand and its competitors' });
+    t.is(await board.getByRole('columnheader', { name: 'AI visibility score' }).count(), 1);
     const q = `brand_id=${who.brandId}&${filters}`;
     const [comparison, confidence, sentiment] = await Promise.all([
       api(who, `/competitor-comparison?${q}`),
@@ -300,7 +303,66 @@ browserTest(
 );
 
 browserTest(
-  'citations and the gap: the API figures at the same filters; a domain opens the answers citing it',
+  'untracked brands: each count opens the explorer on exactly its answers, though its words are in others',
+  async (t) => {
+    const who = await seededPerson(server);
+    // Vasque and Merrell Moab open list items in three answers; Vasque is a shopping card's brand in a
+    // fourth; both are named in prose in a fifth (Vasque in a sixth too), which the words search finds
+    // and the counts leave out.
+    const line = (ago: number, text: string, more: object = {}) => ({
+      prompt_id: who.promptIds[0],
+      platform: 'chatgpt',
+      model: 'gpt-4o',
+      region: 'US',
+      collected_at: `${day(today - ago * DAY_MS)}T18:00:00Z`,
+      text,
+      citations: [],
+      ...more,
+    });
+    await ingestLines(server, [
+      ...[2, 3, 4].map((ago) => line(ago, '1. **Vasque** - sturdy.\n2. Merrell Moab: roomy.')),
+      line(5, 'Boots to buy.', {
+        mode: 'shopping',
+        products: [{ position: 1, title: 'Vasque Breeze', brand: 'Vasque', price: '$180' }],
+      }),
+      line(6, 'Vasque and Merrell Moab are fine too.'),
+      line(7, 'Vasque resoles boots.'),
+    ]);
+    const filters = new URLSearchParams(LAST_30);
+    const listed = (await api(who, `/untracked-brands?brand_id=${who.brandId}&${filters}`)).body.brands;
+    t.deepEqual(
+      listed.map((b: any) => [b.name, b.answers]),
+      [
+        ['Vasque', 4],
+        ['Merrell Moab', 3],
+      ],
+    );
+    const page = await signedIn(who, `/app/brands/${who.brandId}/competitors?${filters}`);
+    const rows = await cells(page, 'Untracked brands named in the answers');
+    t.deepEqual(
+      rows.map((r) => [r[0], r[1]]),
+      listed.map((b: any) => [b.name, String(b.answers)]),
+    );
+    for (const b of listed) {
+      // The words search would list more: the prose answer names both.
+      const words = (await api(who, `/answers?brand_id=${who.brandId}&${filters}&q=${encodeURIComponent(b.name)}`))
+        .body;
+      t.not(words.total, b.answers, b.name);
+      const url = await follow(page, `${b.answers} answers naming ${b.name}`);
+      t.deepEqual(Object.fromEntries(url.searchParams), { ...LAST_30, untracked: b.name });
+      const total = page.locator('.answers-total[data-total]');
+      await total.waitFor();
+      t.is(await total.getAttribute('data-total'), String(b.answers), b.name);
+      t.is(await total.textContent(), `${b.answers} answers`, b.name);
+      t.is(await answersOf(who, url.searchParams), b.answers, b.name);
+      await page.goBack();
+      await page.getByRole('table', { name: 'Untracked brands named in the answers' }).waitFor();
+    }
+  },
+);
+
+browserTest(
+  'citations and the gap: the API figures at the same filters; a domain or a page opens the answers citing it',
   async (t) => {
     const who = await seededPerson(server);
     const [hiking] = who.topicIds;
@@ -368,13 +430,46 @@ browserTest(
       mentioned: who.competitorIds[0],
     });
     t.is(await answersOf(who, gapUrl.searchParams), first.gap_answers);
+    // Its answers naming the brand: every such count opens exactly its answers, 0 included.
+    await page.goBack();
+    for (const d of globexGap.body.domains) {
+      const brandUrl = await follow(page, `${d.domain}: ${d.brand_answers} answers naming you citing it`);
+      t.deepEqual(Object.fromEntries(brandUrl.searchParams), {
+        ...Object.fromEntries(filters),
+        domain: d.domain,
+        mentioned: 'brand',
+      });
+      t.is(await answersOf(who, brandUrl.searchParams), d.brand_answers, d.domain);
+      await page.goBack();
+    }
+    t.true(globexGap.body.domains.some((d: any) => d.brand_answers > 0));
+    // A gap domain's top page for that competitor: the gap answers naming it that cite the page.
+    const page1 = first.top_urls[0];
+    t.truthy(page1, 'the gap domain lists a page');
+    const pageUrl = await follow(page, `${page1.gap_answers} gap answers citing ${page1.url}`);
+    t.deepEqual(Object.fromEntries(pageUrl.searchParams), {
+      ...Object.fromEntries(filters),
+      gap: 'true',
+      url: page1.url,
+      mentioned: who.competitorIds[0],
+    });
+    t.is(await answersOf(who, pageUrl.searchParams), page1.gap_answers);
+    await page.goBack();
 
     // A top domain: the answers citing it.
-    await page.goBack();
     const top = citations.body.top_domains[0];
     const url = await follow(page, `${top.domain}: answers citing it`);
     t.deepEqual(Object.fromEntries(url.searchParams), { ...Object.fromEntries(filters), domain: top.domain });
     t.is(await answersOf(who, url.searchParams), top.results_citing);
+    // A top page's count: the answers citing that page, the explorer's total that count.
+    await page.goBack();
+    const topPage = citations.body.top_urls[0];
+    const pageAnswers = await follow(page, `${topPage.results_citing} answers citing ${topPage.url}`);
+    t.deepEqual(Object.fromEntries(pageAnswers.searchParams), { ...Object.fromEntries(filters), url: topPage.url });
+    const total = page.locator('.answers-total[data-total]');
+    await total.waitFor();
+    t.is(await total.getAttribute('data-total'), String(topPage.results_citing));
+    t.is(await answersOf(who, pageAnswers.searchParams), topPage.results_citing);
   },
 );
 
@@ -404,6 +499,86 @@ browserTest('prompts: the API figures at the default range; a prompt opens its a
   const url = await follow(page, `${p.prompt_text}: its answers`);
   t.deepEqual(Object.fromEntries(url.searchParams), { ...LAST_30, prompt_id: p.prompt_id });
   t.is(await answersOf(who, url.searchParams), p.result_count);
+});
+
+browserTest('prompts: a sort orders by the values its column shows, not by an older average', async (t) => {
+  const who = await seededPerson(server);
+  // The third prompt gains answers naming Acme third (after Globex and Initech) and answers naming no
+  // one: its mean per-answer score (avg_visibility) passes the second prompt's, its AI visibility
+  // score (shown as Your score) stays below it.
+  const line = (ago: number, text: string) => ({
+    prompt_id: who.promptIds[2],
+    platform: 'chatgpt',
+    model: 'gpt-4o',
+    region: 'US',
+    collected_at: `${day(today - ago * DAY_MS)}T20:00:00Z`,
+    text,
+    citations: [],
+  });
+  await ingestLines(server, [
+    ...[1, 2, 3, 4].map((ago) => line(ago, 'Globex and Initech lead; Acme trails.')),
+    ...[5, 6, 7, 8].map((ago) => line(ago, 'Fit matters most.')),
+  ]);
+  const q = `brand_id=${who.brandId}&date_from=${LAST_30.date_from}&date_to=${LAST_30.date_to}&limit=100`;
+  const texts = async (sort: string, order = 'desc') =>
+    (await api(who, `/prompt-performance?${q}&sort_by=${sort}&order=${order}`)).body.prompts.map(
+      (p: any) => p.prompt_text,
+    );
+  // The older average orders them otherwise, so a sort by it fails the checks below.
+  t.notDeepEqual(await texts('visibility'), await texts('ai_visibility_score'));
+
+  const page = await signedIn(who, `/app/brands/${who.brandId}/prompts`);
+  const sort = page.getByLabel('Sort by');
+  t.is(await sort.locator('option:checked').textContent(), 'Your score');
+  /** The rows once they are in this order of prompts. */
+  const rowsIn = async (order: string[]) => {
+    await page.waitForFunction(
+      (want) =>
+        JSON.stringify(
+          [
+            ...([...document.querySelectorAll('table')].find((x) => x.caption?.textContent === 'Prompt performance')
+              ?.tBodies[0]?.rows ?? []),
+          ].map((r) => r.cells[0].textContent?.trim()),
+        ) === JSON.stringify(want),
+      order,
+    );
+    return cells(page, 'Prompt performance');
+  };
+  const value = (cell: string) => Number(cell.replace('%', ''));
+  const sorted = (values: number[], dir: 1 | -1) => values.every((v, i) => i === 0 || dir * (v - values[i - 1]) >= 0);
+  // Your score, highest first, then lowest first: the scores as shown are in that order.
+  const desc = await rowsIn(await texts('ai_visibility_score'));
+  t.is(desc.length, 3);
+  t.true(
+    sorted(
+      desc.map((r) => value(r[3])),
+      -1,
+    ),
+    JSON.stringify(desc.map((r) => r[3])),
+  );
+  await page.getByLabel('Order').selectOption('asc');
+  const asc = await rowsIn(await texts('ai_visibility_score', 'asc'));
+  t.true(
+    sorted(
+      asc.map((r) => value(r[3])),
+      1,
+    ),
+    JSON.stringify(asc.map((r) => r[3])),
+  );
+  // Your mention rate: the rates as shown.
+  await sort.selectOption({ label: 'Your mention rate' });
+  await page.waitForURL(/sort_by=mention_rate/);
+  const rates = await rowsIn(await texts('mention_rate', 'asc'));
+  t.true(
+    sorted(
+      rates.map((r) => value(r[4])),
+      1,
+    ),
+    JSON.stringify(rates.map((r) => r[4])),
+  );
+  // Every choice is a column of the table, named as its header.
+  const headers = await page.getByRole('table', { name: 'Prompt performance' }).locator('thead th').allTextContents();
+  for (const label of await sort.locator('option').allTextContents()) t.true(headers.includes(label), label);
 });
 
 browserTest('each page: no serious or critical axe violation, and Tab reaches every control', async (t) => {

@@ -1,8 +1,9 @@
 // Citations (the citations operation): the mix of source categories, the top domains and the top
 // URLs cited in the answers at the page's filters. The tables show ten rows; their CSV holds every
 // row the operation lists (up to its limit of 200). A domain links to the answers citing it (the
-// answers operation's domain filter); a category, which the answers operation does not filter by,
-// links to the answers at the page's filters, the answers its figures count.
+// answers operation's domain filter), a URL's count to those citing the page (its url filter); a
+// category, which the answers operation does not filter by, links to the answers at the page's
+// filters, the answers its figures count.
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Pending } from '../../components/page.tsx';
@@ -58,7 +59,20 @@ export function CitationsPanel(p: PartProps) {
                     ),
                   },
                   { key: 'category', label: 'Category', csvOnly: true },
-                  { key: 'results_citing', label: 'Answers', align: 'right' },
+                  {
+                    key: 'results_citing',
+                    label: 'Answers',
+                    align: 'right',
+                    render: (r) => (
+                      <a
+                        href={p.link({ domain: r.domain })}
+                        data-count={r.results_citing}
+                        aria-label={`Answers citing ${r.domain}: ${r.results_citing}`}
+                      >
+                        {r.results_citing}
+                      </a>
+                    ),
+                  },
                   { key: 'usage_pct', label: '% of answers', align: 'right' },
                 ]}
               />
@@ -75,7 +89,20 @@ export function CitationsPanel(p: PartProps) {
             columns={[
               { key: 'url', label: 'URL', render: (r) => <CitationLink url={r.url} title={r.title || r.url} /> },
               { key: 'title', label: 'Title', csvOnly: true },
-              { key: 'results_citing', label: 'Answers', align: 'right' },
+              {
+                key: 'results_citing',
+                label: 'Answers',
+                align: 'right',
+                render: (r) => (
+                  <a
+                    href={p.link({ url: r.url })}
+                    data-count={r.results_citing}
+                    aria-label={`Answers citing ${r.url}: ${r.results_citing}`}
+                  >
+                    {r.results_citing}
+                  </a>
+                ),
+              },
             ]}
           />
         </>

@@ -3,6 +3,7 @@
 // naming that entity (mentioned=brand or the competitor's id).
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
+import { figureName } from '../../figure-definitions.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { type PartProps, useReport } from './part.ts';
@@ -76,8 +77,21 @@ export function Leaderboard(p: PartProps) {
                   </BarLabel>
                 ),
               },
-              { key: 'ai_visibility_score', label: 'Score', align: 'right' },
-              { key: 'appearance_count', label: 'Answers naming', align: 'right' },
+              { key: 'ai_visibility_score', label: figureName('AI visibility score'), align: 'right' },
+              {
+                key: 'appearance_count',
+                label: 'Answers naming',
+                align: 'right',
+                render: (r) => (
+                  <a
+                    href={p.link({ mentioned: r.mentioned })}
+                    data-count={r.appearance_count}
+                    aria-label={`Answers naming ${r.name}: ${r.appearance_count}`}
+                  >
+                    {r.appearance_count}
+                  </a>
+                ),
+              },
               { key: 'total_mentions', label: 'Mentions', align: 'right' },
               { key: 'total_citations', label: 'Citations', align: 'right' },
             ]}

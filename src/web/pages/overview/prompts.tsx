@@ -1,4 +1,4 @@
-// The prompts (prompt-performance), by the brand's mean visibility: ten on screen, and every prompt
+// The prompts (prompt-performance), by the brand's AI visibility score as shown: ten on screen, and every prompt
 // the operation lists (up to its limit of 100) in the CSV, the brand beside its best competitor on
 // one basis (prompt-basis.tsx). A prompt, and each count, opens its answers.
 import { read } from '../../api.ts';
@@ -23,7 +23,13 @@ const SHOWN = 10;
 
 export function PromptsPanel(p: PartProps) {
   const prompts = useLoad(
-    () => read<{ prompts: PromptRow[] }>('prompt-performance', { ...p.params, limit: '100' }),
+    // By the score the table shows (the API's default, `visibility`, is the seed's older average).
+    () =>
+      read<{ prompts: PromptRow[] }>('prompt-performance', {
+        ...p.params,
+        sort_by: 'ai_visibility_score',
+        limit: '100',
+      }),
     [p.paramsKey],
   );
   useReport(p.report, 'prompts', !prompts.loading);
