@@ -56,10 +56,15 @@ test('requests at once start one capture; the others are 409 until the next UTC 
   t.is(done.answered, 2);
   t.is(done.capture_now.error, null);
   t.is(done.can_run_again_at, tomorrow);
-  // The answers are the brand's: the figures count them.
+  // The answers are the brand's: the figures count them. The simulated engine answers a standard
+  // question with a shopping answer now and then, which the figures leave to the shopping ones.
+  const total = async (mode: string) =>
+    (await get(server, `/api/mcp/answers?brand_id=${tenant.brandId}&mode=${mode}`, tenant.key)).body.total as number;
+  const standard = await total('standard');
+  t.is(standard + (await total('shopping')), 2);
   const summary = await get(server, `/api/mcp/visibility-summary?brand_id=${tenant.brandId}`, tenant.key);
   t.is(summary.status, 200);
-  t.is(summary.body.totals.resultCount, 2);
+  t.is(summary.body.totals.resultCount, standard);
 });
 
 test('a brand with no active prompt is refused and keeps its day', async (t) => {

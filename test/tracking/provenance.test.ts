@@ -48,8 +48,18 @@ test('captured and imported answers carry their provenance; a re-analysis change
   if (!imported.ok) throw new Error(imported.error);
   await ingestBatch(server.stores, new IngestCache(server.stores), [imported.answer]);
 
+  // Both modes: the simulated engine answers a standard question with a shopping answer now and then.
   const list = async () =>
-    (await get(server, `/api/v1/answers?brand_id=${tenant.brandId}&limit=100`, tenant.key)).body.answers as any[];
+    (
+      await Promise.all(
+        ['standard', 'shopping'].map(
+          async (mode) =>
+            (
+              await get(server, `/api/v1/answers?brand_id=${tenant.brandId}&mode=${mode}&limit=100`, tenant.key)
+            ).body.answers as any[],
+        ),
+      )
+    ).flat();
   const answers = await list();
   const captured = answers.filter((a) => a.source === 'capture');
   t.is(captured.length, captureSummary.answers);

@@ -41,23 +41,40 @@ async function loadModels(brandId: string): Promise<Choices['models']> {
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 
-/** The brand's value of a once-per-page-load list: undefined until loaded, `fallback` if it failed. */
+/** Tries after a failed read of a list (the store busy, the network gone), a little apart. */
+const RETRIES = 3;
+const RETRY_MS = 5_000;
+
+/**
+ * The brand's value of a once-per-page-load list: undefined until loaded, `fallback` while it
+ * failed. A failed read is tried again a few times: the lists are the filters' choices, and a
+ * moment's refusal should not leave a select empty until the page is reloaded.
+ */
 function useOnce<T>(cache: Map<string, Promise<T>>, brandId: string, load: (id: string) => Promise<T>, fallback: T) {
   const [value, setValue] = useState<T>();
   useEffect(() => {
     let current = true;
-    let pending = cache.get(brandId);
-    if (!pending) {
-      pending = load(brandId);
-      cache.set(brandId, pending);
-      pending.catch(() => cache.delete(brandId));
-    }
-    pending.then(
-      (v) => current && setValue(() => v),
-      () => current && setValue(() => fallback),
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (left: number) => {
+      let pending = cache.get(brandId);
+      if (!pending) {
+        pending = load(brandId);
+        cache.set(brandId, pending);
+        pending.catch(() => cache.delete(brandId));
+      }
+      pending.then(
+        (v) => current && setValue(() => v),
+        () => {
+          if (!current) return;
+          setValue(() => fallback);
+          if (left > 0) timer = setTimeout(() => attempt(left - 1), RETRY_MS);
+        },
+      );
+    };
+    attempt(RETRIES);
     return () => {
       current = false;
+      clearTimeout(timer);
     };
   }, [brandId]);
   return value;
