@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { cli } from '../helpers/cli.ts';
+import { asJson, jsonLines, readParquet } from '../helpers/answer-files.ts';
 import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
 import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { ANSWER_PARQUET_COLUMNS } from '../../src/analytics/answer-parquet.ts';
@@ -43,30 +43,6 @@ test.before(async () => {
 test.after.always(async () => {
   await server?.stop();
 });
-
-const jsonLines = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-
-/** A Parquet file's rows as hyparquet reads them, with the file's column names in order. */
-async function readParquet(bytes: Buffer) {
-  const file = new Uint8Array(bytes).buffer; // a copy: an ArrayBuffer of the file alone
-  const metadata = parquetMetadata(file);
-  const columns = parquetSchema(metadata).children.map((c) => c.element.name);
-  return { rows: (await parquetReadObjects({ file })) as Record<string, any>[], columns, metadata };
-}
-
-/** A row of the file as the JSON object of the same answer (docs/warehouse.md says how). */
-function asJson(row: Record<string, any>) {
-  const { search_queries_known, ...rest } = row;
-  return {
-    ...rest,
-    collected_at: (row.collected_at as Date).toISOString(),
-    search_queries: search_queries_known ? row.search_queries : null,
-  };
-}
 
 test('the Parquet export holds every row and column of the JSON Lines export', async (t) => {
   const lines = await cli(['export', 'answers', '--brand', tenant.brandId], server.env);

@@ -4,9 +4,9 @@
 // organization's brand is not found.
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { parquetReadObjects } from 'hyparquet';
 import { call, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { cli } from '../helpers/cli.ts';
+import { asJson, jsonLines, readParquet } from '../helpers/answer-files.ts';
 import { IngestCache, ingestBatch } from '../../src/tracking/ingest/batch.ts';
 import { validateAnswer } from '../../src/tracking/ingest/answer-schema.ts';
 import { SOURCE_INVALID } from '../../src/operations/params.ts';
@@ -47,23 +47,6 @@ async function download(query: string, key = tenant.key) {
   return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-const jsonLines = (bytes: Buffer) =>
-  bytes
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-
-/** A row of the Parquet file as the JSON object of the same answer (docs/warehouse.md says how). */
-function asJson(row: Record<string, any>) {
-  const { search_queries_known, ...rest } = row;
-  return {
-    ...rest,
-    collected_at: (row.collected_at as Date).toISOString(),
-    search_queries: search_queries_known ? row.search_queries : null,
-  };
-}
-
 test('format=parquet streams the rows and columns of the JSON Lines export, which is the CLI export', async (t) => {
   const lines = await download(`brand_id=${tenant.brandId}`);
   t.is(lines.status, 200);
@@ -71,20 +54,18 @@ test('format=parquet streams the rows and columns of the JSON Lines export, whic
   const expected = jsonLines(lines.bytes);
   t.is(expected.length, 12);
   const fromCli = await cli(['export', 'answers', '--brand', tenant.brandId], server.env);
-  t.deepEqual(expected, jsonLines(Buffer.from(fromCli.stdout)));
+  t.deepEqual(expected, jsonLines(fromCli.stdout));
 
   const parquet = await download(`brand_id=${tenant.brandId}&format=parquet`);
   t.is(parquet.status, 200);
   t.is(parquet.type, 'application/vnd.apache.parquet');
   t.is(parquet.bytes.subarray(0, 4).toString(), 'PAR1');
-  const rows = (await parquetReadObjects({ file: new Uint8Array(parquet.bytes).buffer })) as Record<string, any>[];
+  const { rows } = await readParquet(parquet.bytes);
   t.deepEqual(rows.map(asJson), expected);
 
   // A range and a source, as the figures take them: 2026-04-02 holds answers 3 to 5; none was captured.
   const day = `brand_id=${tenant.brandId}&date_from=2026-04-02&date_to=2026-04-02`;
-  const dayRows = await parquetReadObjects({
-    file: new Uint8Array((await download(`${day}&format=parquet`)).bytes).buffer,
-  });
+  const { rows: dayRows } = await readParquet((await download(`${day}&format=parquet`)).bytes);
   t.deepEqual(dayRows.map(asJson), jsonLines((await download(day)).bytes));
   t.is(dayRows.length, 3);
   t.is(jsonLines((await download(`${day}&source=import`)).bytes).length, 3);
