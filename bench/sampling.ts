@@ -153,6 +153,61 @@ function detection(cells: Cell[], drawn: Drawn) {
   return { changed, detected: detected / changed, steady, false_alarms: alarms / steady };
 }
 
+/** log(k!) for k up to n. */
+function logFactorials(n: number): number[] {
+  const table = [0];
+  for (let k = 1; k <= n; k++) table.push(table[k - 1] + Math.log(k));
+  return table;
+}
+const MAX_ORACLE_SAMPLES = 30;
+const LOG_FACTORIAL = logFactorials(SAMPLING_WINDOW_DAYS * MAX_ORACLE_SAMPLES);
+
+/** The expected half-width (points) of a cell's window of `n` answers at true rate `p`; 50 without answers, as above. */
+function expectedHalfWidth(n: number, p: number): number {
+  if (n === 0) return 50;
+  let sum = 0;
+  for (let k = 0; k <= n; k++) {
+    const logChoose = LOG_FACTORIAL[n] - LOG_FACTORIAL[k] - LOG_FACTORIAL[n - k];
+    const logP = (k === 0 ? 0 : k * Math.log(p)) + (k === n ? 0 : (n - k) * Math.log(1 - p));
+    const probability = p <= 0 ? Number(k === 0) : p >= 1 ? Number(k === n) : Math.exp(logChoose + logP);
+    if (probability > 0) sum += probability * (halfWidth({ answers: n, named: k }) ?? 50);
+  }
+  return sum;
+}
+
+/**
+ * The bound no sampling rule passes: an oracle that knows every cell's true rate (its mean over the
+ * days measured) and gives each cell the answers a day that minimise the expected mean half-width,
+ * one answer a day at a time to the cell whose expected half-width falls most (the half-width falls
+ * less with each answer, so this order is optimal). Returns the fewest captures with which its
+ * expected mean half-width reaches that of fixed sampling, as a share of fixed's captures.
+ */
+function oracleShare(cells: Cell[]): { share: number; fixedExpected: number } {
+  const measured = DAYS - SAMPLING_WINDOW_DAYS;
+  const rates = cells.map((c) => {
+    const after = Math.max(0, Math.min(DAYS, DAYS - c.changeDay));
+    return (c.before * (measured - Math.min(measured, after)) + c.after * Math.min(measured, after)) / measured;
+  });
+  const widthAt = rates.map((p) =>
+    Array.from({ length: MAX_ORACLE_SAMPLES + 1 }, (_, s) => expectedHalfWidth(SAMPLING_WINDOW_DAYS * s, p)),
+  );
+  const fixedExpected = widthAt.reduce((sum, w) => sum + w[FIXED], 0) / cells.length;
+  const samples = cells.map(() => 0);
+  let total = widthAt.reduce((sum, w) => sum + w[0], 0);
+  while (total / cells.length > fixedExpected) {
+    let best = -1;
+    for (let i = 0; i < cells.length; i++) {
+      if (samples[i] >= MAX_ORACLE_SAMPLES) continue;
+      const gain = widthAt[i][samples[i]] - widthAt[i][samples[i] + 1];
+      if (best < 0 || gain > widthAt[best][samples[best]] - widthAt[best][samples[best] + 1]) best = i;
+    }
+    if (best < 0) break;
+    total -= widthAt[best][samples[best]] - widthAt[best][samples[best] + 1];
+    samples[best]++;
+  }
+  return { share: samples.reduce((a, b) => a + b, 0) / (FIXED * cells.length), fixedExpected };
+}
+
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const simSeed = SEED * 7919;
 let met = false;
@@ -187,6 +242,11 @@ const mixes = (['spread', 'extremes'] as const).map((mix) => {
         `captures ${pct(share)} of fixed's: ${ok ? 'met' : 'NOT met'}`,
     );
   }
+  const oracle = oracleShare(cells);
+  verdicts.push(
+    `${mix}, the oracle (true rates known, answers a day per cell chosen to narrow the mean most): ` +
+      `fixed's expected mean half-width ${round(oracle.fixedExpected, 2)} with ${pct(oracle.share)} of fixed's captures`,
+  );
   return { mix, results, verdicts };
 });
 console.log(
