@@ -193,7 +193,7 @@ browserTest('the settings forms run their operations and show the API refusals b
   await topicForm.getByRole('button', { name: 'Create topic' }).click();
   await page.getByRole('cell', { name: 'Camping', exact: true }).waitFor();
   await page.getByRole('button', { name: 'Deactivate Camping' }).click();
-  await page.getByRole('button', { name: 'Activate Camping' }).waitFor();
+  await page.getByRole('button', { name: 'Activate Camping', exact: true }).waitFor();
   const topics = (await api(who, `/topics?brand_id=${who.brandId}`)).body;
   t.deepEqual(
     topics.map((x: any) => [x.name, x.is_active]),
@@ -222,7 +222,7 @@ browserTest('the settings forms run their operations and show the API refusals b
   t.like(byText.get('four season tent'), { topic_name: 'Camping', platforms: ['claude'] });
   t.deepEqual((byText.get('best waterproof hiking boots') as any).platforms, ['chatgpt']);
   await page.getByRole('button', { name: 'Deactivate four season tent' }).click();
-  await page.getByRole('button', { name: 'Activate four season tent' }).waitFor();
+  await page.getByRole('button', { name: 'Activate four season tent', exact: true }).waitFor();
   const after = (await api(who, `/prompts?brand_id=${who.brandId}`)).body;
   t.false(after.find((p: any) => p.text === 'four season tent').is_active);
 });
