@@ -499,7 +499,6 @@ serialBrowserTest('axe-core finds no serious or critical violation on the overvi
   await page.goto(`${server.url}/app/brands/${who.brandId}/answers?date_from=${FROM}&date_to=${TO}&mentioned=brand`);
   await page.locator('article[data-answer-id]').first().waitFor();
   const filtered = await seriousViolations(page);
-  await page.screenshot({ path: '/tmp/i54-explorer.png', fullPage: false });
   await page.goto(`${server.url}/app/brands/${who.brandId}/competitors?date_from=${FROM}&date_to=${TO}`);
   await page
     .getByRole('table', { name: 'Untracked brands named in the answers' })
@@ -508,7 +507,6 @@ serialBrowserTest('axe-core finds no serious or critical violation on the overvi
     .waitFor();
   await settled(page);
   const competitors = await seriousViolations(page);
-  await page.screenshot({ path: '/tmp/i54-competitors.png', fullPage: true });
   await page.goto(`${server.url}/app/brands/${who.brandId}/citations?date_from=${FROM}&date_to=${TO}`);
   await page.getByRole('table', { name: 'Citation gap: domains the gap answers cite' }).waitFor();
   await settled(page);
@@ -518,7 +516,6 @@ serialBrowserTest('axe-core finds no serious or critical violation on the overvi
   await settled(page);
   const prompts = await seriousViolations(page);
   await openOverview(page, `date_from=${FROM}&date_to=${TO}`);
-  await page.screenshot({ path: '/tmp/i54-overview.png', fullPage: true });
   t.deepEqual(
     { overview, trendTable, explorer, filtered, competitors, citations, prompts },
     { overview: [], trendTable: [], explorer: [], filtered: [], competitors: [], citations: [], prompts: [] },
