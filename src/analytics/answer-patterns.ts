@@ -18,7 +18,9 @@ export function voicePatterns(
   const perAnswer = select(
     { table: 'answer_entities', scope: f },
     {
-      select: `answer_id, ${by ? `${by.expression} AS period, ` : ''}sumIf(sign * mentions, is_brand = 1) AS brand_mentions,
+      select:
+        `answer_id, ${by ? `${by.expression} AS period, ` : ''}sumIf(sign * mentions, is_brand = 1) AS ` +
+        `brand_mentions,
         sumIf(sign * mentions, ${competitor}) AS competitor_mentions`,
       where: 'mentions > 0',
       groupBy: by ? 'answer_id, period' : 'answer_id',

@@ -114,7 +114,8 @@ export async function citationGap(
               // One row per (citation, competitor its answer names): each answer citing the domain
               // counts once per competitor it names, by its first citation of the domain.
               select:
-                'domain, toString(arrayJoin(named_competitors) AS named) AS competitor, sum(sign * domain_first) AS answers',
+                'domain, toString(arrayJoin(named_competitors) AS named) AS competitor, sum(sign * ' +
+                'domain_first) AS answers',
               where: `domain IN {listed:Array(String)} AND ${competitor.condition}`,
               groupBy: 'domain, named',
               having: `answers > 0${opts.competitorId ? ' AND named = {competitor:UUID}' : ''}`,

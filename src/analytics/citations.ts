@@ -40,8 +40,9 @@ export async function citations(
   const answers = entitySource(f, ['is_brand']);
   const paths = { raw: opts.raw };
 
-  // Two rounds, each one query (read-together.ts). Round 1: every domain of the range (a brand cites thousands, not millions: totals, the category
-  // breakdown and the top list follow from them), and the top URLs. URLs group by a 64-bit hash of
+  // Two rounds, each one query (read-together.ts). Round 1: every domain of the range (a brand
+  // cites thousands, not millions: totals, the category breakdown and the top list follow from
+  // them), and the top URLs. URLs group by a 64-bit hash of
   // the URL; two of a brand's URLs sharing one is negligible.
   const domainSource = citationSource(
     f,

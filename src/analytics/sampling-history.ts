@@ -32,7 +32,8 @@ export async function cellHistories(
       },
       {
         select:
-          'toString(prompt_id) AS prompt_id, platform, region, sum(sign) AS answers, sumIf(sign, mentions > 0) AS named',
+          'toString(prompt_id) AS prompt_id, platform, region, sum(sign) AS answers, sumIf(sign, mentions > 0) ' +
+          'AS named',
         where: 'is_brand = 1',
         groupBy: 'prompt_id, platform, region',
         having: 'answers > 0',

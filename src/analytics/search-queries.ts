@@ -37,7 +37,8 @@ export interface SearchQueries {
 // Unicode-aware: lowerUTF8 folds non-ASCII letters, and \p{Z} catches no-break and other spaces
 // (RE2's \s is ASCII only). The same text in any case or spacing is one query.
 const normalised = (list: string) =>
-  String.raw`arrayFilter(x -> x != '', arrayDistinct(arrayMap(x -> trimBoth(replaceRegexpAll(lowerUTF8(x), '[\s\p{Z}]+', ' ')), ${list})))`;
+  `arrayFilter(x -> x != '', arrayDistinct(arrayMap(x -> ` +
+  String.raw`trimBoth(replaceRegexpAll(lowerUTF8(x), '[\s\p{Z}]+', ' ')), ${list})))`;
 
 /** One row per live non-shopping answer in range: platform, known, normalised queries, named. */
 function perAnswer(f: Filters) {
@@ -83,7 +84,8 @@ export async function searchQueries(ch: ClickHouse, f: Filters, opts: { limit: n
     ch.rows<{ query: string; answers: number | string; platforms: string[]; named_answers: number | string }>(
       select(answers, {
         select:
-          'arrayJoin(nq) AS query, count() AS answers, arraySort(groupUniqArray(platform)) AS platforms, sum(named) AS named_answers',
+          'arrayJoin(nq) AS query, count() AS answers, arraySort(groupUniqArray(platform)) AS platforms, ' +
+          'sum(named) AS named_answers',
         where: 'known = 1',
         groupBy: 'query',
         // Byte order breaks ties, as ClickHouse compares strings.

@@ -30,7 +30,10 @@ function countsSql(src: EntitySource): string {
   if (!rollup && src.table !== 'answer_entities') throw new Error(`sentiment is not kept in ${src.table}`);
   const positive = rollup ? 'positive_count' : 'sign * (mentions > 0 AND sentiment = 1)';
   const negative = rollup ? 'negative_count' : 'sign * (mentions > 0 AND sentiment = -1)';
-  return `${src.m('named')} AS assessed, sum(${positive}) AS positive, sum(${negative}) AS negative, ${src.m('rows')} AS row_count`;
+  return (
+    `${src.m('named')} AS assessed, sum(${positive}) AS positive, sum(${negative}) AS negative, ` +
+    `${src.m('rows')} AS row_count`
+  );
 }
 
 interface CountRow {

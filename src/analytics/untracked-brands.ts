@@ -44,8 +44,10 @@ export function untrackedMentions(scope: PlainFilters, trackedForms: string[]): 
   const fromText = select(
     { table: 'answers', scope: facts, final: true },
     {
-      select: `answer_id, day, platform,
-        arrayJoin(arrayDistinct(arrayConcat(extractAll(text, {listItem:String}), extractAll(text, {bold:String})))) AS name`,
+      select:
+        `answer_id, day, platform,
+        arrayJoin(arrayDistinct(arrayConcat(extractAll(text, {listItem:String}), extractAll(text, ` +
+        '{bold:String})))) AS name',
       // Other trackers' imported answers only when the filter asks for their source (as the figures).
       // The mode is a condition of this text, not `eq`: the explorer binds its own mode beside it.
       where: ['sign = 1', "mode = 'standard'", sourcesUnless(scope)].filter(Boolean).join(' AND '),
@@ -69,8 +71,10 @@ export function untrackedMentions(scope: PlainFilters, trackedForms: string[]): 
   // Tracked: the name (lower case) is a form, or starts with one and a space (a product line of it).
   return select(unionAll([fromText, fromCards]), {
     select: "answer_id, day, platform, replaceRegexpOne(name, {trailing:String}, '') AS brand_name",
-    where: `brand_name != '' AND NOT arrayExists(
-      f -> lowerUTF8(brand_name) = f OR startsWith(lowerUTF8(brand_name), concat(f, ' ')), {untrackedForms:Array(String)})`,
+    where:
+      `brand_name != '' AND NOT arrayExists(
+      f -> lowerUTF8(brand_name) = f OR startsWith(lowerUTF8(brand_name), concat(f, ' ')), ` +
+      '{untrackedForms:Array(String)})',
     params: { untrackedForms: forms, trailing: TRAILING },
   });
 }

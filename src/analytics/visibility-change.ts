@@ -64,7 +64,9 @@ interface VoiceRow {
 async function periodPatterns(ch: ClickHouse, f: Filters, current: Period, previous: Period) {
   const scope: Filters = { ...f, from: previous.from, to: current.to };
   const period = {
-    expression: `multiIf(collected_at >= {currentFrom:DateTime64(3, 'UTC')}, 1, collected_at <= {previousTo:DateTime64(3, 'UTC')}, 0, 2)`,
+    expression:
+      "multiIf(collected_at >= {currentFrom:DateTime64(3, 'UTC')}, 1, collected_at <= " +
+      "{previousTo:DateTime64(3, 'UTC')}, 0, 2)",
     params: { currentFrom: chTime(current.from.toISOString()), previousTo: chTime(previous.to.toISOString()) },
   };
   const read = (await readTogether(ch, {
@@ -193,7 +195,9 @@ export async function competitorMentionChanges(
     select(
       { table: 'answer_entities', scope },
       {
-        select: `multiIf(collected_at >= {currentFrom:DateTime64(3, 'UTC')}, 1, collected_at <= {previousTo:DateTime64(3, 'UTC')}, 0, 2) AS period,
+        select:
+          "multiIf(collected_at >= {currentFrom:DateTime64(3, 'UTC')}, 1, collected_at <= " +
+          `{previousTo:DateTime64(3, 'UTC')}, 0, 2) AS period,
           toString(entity_id) AS entity, is_brand, sumIf(sign, is_brand = 1 OR mentions > 0) AS answers`,
         groupBy: 'period, entity, is_brand',
         having: 'period < 2',

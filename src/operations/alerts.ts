@@ -30,7 +30,8 @@ const threshold = z
       .refine((n) => fitsColumn(n, FLOAT64), 'threshold must be a number'),
   )
   .describe(
-    'Points. below/above: a level of the metric (0-100; net_sentiment -100 to 100). drops_by/rises_by: a change between the windows, more than 0 and at most 100 (net_sentiment 200)',
+    'Points. below/above: a level of the metric (0-100; net_sentiment -100 to 100). drops_by/rises_by: a ' +
+      'change between the windows, more than 0 and at most 100 (net_sentiment 200)',
   );
 
 const WINDOW_MESSAGE = 'window_days must be an integer from 1 to 90';
@@ -46,7 +47,8 @@ const metric = oneOf('metric', METRICS).describe(
   `One of: ${METRICS.join(', ')}. Rates, score and share of voice are percentages; net_sentiment is -100 to 100`,
 );
 const condition = oneOf('condition', CONDITIONS).describe(
-  'drops_by / rises_by: the change in points from the previous window to the current one; below / above: the current window',
+  'drops_by / rises_by: the change in points from the previous window to the current one; below / above: the ' +
+    'current window',
 );
 
 const Rule = z.object({
@@ -108,7 +110,10 @@ export const createAlertRule = operation({
     }),
   result: Rule,
   description:
-    "Creates an alert rule for a brand: the daily evaluation compares the metric over the last window_days complete days with the window before and sends the alert.fired webhook when the condition holds, only when both windows have at least 20 answers (and mostly complete capture); it fires once and again only after clearing. Run only at the user's explicit request.",
+    'Creates an alert rule for a brand: the daily evaluation compares the metric over the last window_days ' +
+    'complete days with the window before and sends the alert.fired webhook when the condition holds, only ' +
+    'when both windows have at least 20 answers (and mostly complete capture); it fires once and again only ' +
+    "after clearing. Run only at the user's explicit request.",
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const row = await createRule(ctx.stores.pg, {

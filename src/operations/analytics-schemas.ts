@@ -153,7 +153,8 @@ export const PromptPerformance = z.object({
       total_mentions: int,
       total_citations: int,
       avg_competitor_score: nullableNum.describe(
-        "The seed's figure: competitors' mean score over only the answers naming or citing them (not comparable with avg_visibility)",
+        "The seed's figure: competitors' mean score over only the answers naming or citing them (not " +
+          'comparable with avg_visibility)',
       ),
       ai_visibility_score: nullableNum.describe("The brand's AI visibility score over the prompt's answers, 1 decimal"),
       mention_rate: nullableNum.describe("Share of the prompt's answers naming the brand, %, 1 decimal"),
@@ -166,7 +167,8 @@ export const PromptPerformance = z.object({
         })
         .nullable()
         .describe(
-          'The competitor with the highest AI visibility score over the same answers (ties by name), with its mention rate; null when none is named or cited',
+          'The competitor with the highest AI visibility score over the same answers (ties by name), with its ' +
+            'mention rate; null when none is named or cited',
         ),
     }),
   ),

@@ -32,7 +32,10 @@ import { normaliseDomain, normaliseUrl } from '../tracking/analysis/urls.ts';
 export const ANSWER_NOT_FOUND = 'Answer not found';
 /** Malformed, or an id that is not one of the brand's competitors (another brand's included). */
 export const MENTIONED_INVALID = 'mentioned must be brand, none or a competitor id of the brand';
-/** A well-formed id that is not one of the brand's competitors: unknown, or another brand's (SPEC: 404 names the resource). */
+/**
+ * A well-formed id that is not one of the brand's competitors: unknown, or another brand's
+ * (SPEC: 404 names the resource).
+ */
 export const COMPETITOR_NOT_FOUND = 'Competitor not found';
 export const DOMAIN_INVALID = 'domain must be a domain, e.g. example.com';
 export const URL_INVALID = 'url must be an http(s) URL, e.g. https://example.com/page';
@@ -132,10 +135,12 @@ export const answers = operation({
       'brand: answers naming the brand; a competitor id: naming that competitor; none: naming no tracked entity',
     ),
     domain: optionalText('domain', 253).describe(
-      'Answers citing this domain (as list_citations and get_citation_gap give it, e.g. example.com; www. and case do not matter)',
+      'Answers citing this domain (as list_citations and get_citation_gap give it, e.g. example.com; www. and ' +
+        'case do not matter)',
     ),
     url: optionalText('url', 2048).describe(
-      'Answers citing this page (a URL as list_citations and get_citation_gap give it; normalised as citations are stored)',
+      'Answers citing this page (a URL as list_citations and get_citation_gap give it; normalised as citations ' +
+        'are stored)',
     ),
     cited: optionalText('cited', 64).describe(
       "brand: answers citing one of the brand's domains; a competitor id: citing one of that competitor's",
@@ -145,7 +150,8 @@ export const answers = operation({
     ),
     q: optionalText('q', 200).describe('Words the answer text contains, all of them, case-insensitive'),
     untracked: optionalText('untracked', 1000).describe(
-      'A name as get_untracked_brands lists it: exactly the answers it counts for that name (standard and shopping answers unless mode is given)',
+      'A name as get_untracked_brands lists it: exactly the answers it counts for that name (standard and ' +
+        'shopping answers unless mode is given)',
     ),
     gap: optionalBool('gap').describe(
       "true: the citation gap's answers only, naming a competitor (the mentioned one, if given) and not the brand",
@@ -155,7 +161,12 @@ export const answers = operation({
   }),
   result: AnswerList,
   description:
-    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with the answer's classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a competitor id, none) with its sentiment, cited (brand or a competitor id), cited domain, cited page (url), words of the text (q), the citation gap's answers (gap) and an untracked brand's answers (untracked, as get_untracked_brands counts them). total counts every match; page with cursor.",
+    "The AI answers collected for the brand's prompts, newest first: text, platform, model, region, and per " +
+    "tracked entity the mentions, position, citations and score the figures count, with the answer's " +
+    'classified citations. Filter by date, model, region, topic, prompt, platform, mode, mentioned (brand, a ' +
+    'competitor id, none) with its sentiment, cited (brand or a competitor id), cited domain, cited page ' +
+    "(url), words of the text (q), the citation gap's answers (gap) and an untracked brand's answers " +
+    '(untracked, as get_untracked_brands counts them). total counts every match; page with cursor.',
   run: async (ctx, p) => {
     const { brand, filters } = await resolveFilters(ctx, p);
     const entities = await entitiesOf(ctx, brand);
@@ -244,7 +255,8 @@ export const answer = operation({
   }),
   result: Answer,
   description:
-    'One AI answer by id: its text, prompt, platform, model, region, and per tracked entity the mentions, position, citations and score the figures count, with its classified citations.',
+    'One AI answer by id: its text, prompt, platform, model, region, and per tracked entity the mentions, ' +
+    'position, citations and score the figures count, with its classified citations.',
   run: async (ctx, p) => {
     // A malformed id names no answer: the same 404 as an unknown one or another organization's.
     const found = UUID_RE.test(p.id)

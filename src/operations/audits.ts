@@ -136,7 +136,9 @@ export const runSiteAudit = operation({
     status: z.literal('running'),
   }),
   description:
-    "Starts an AI-readiness audit of one page and returns its id at once (status running). Uses one site audit of the monthly quota; 402 when the quota is used up. The audit finishes in about 30 seconds: poll get_site_audit. Run only at the user's explicit request.",
+    'Starts an AI-readiness audit of one page and returns its id at once (status running). Uses one site audit ' +
+    'of the monthly quota; 402 when the quota is used up. The audit finishes in about 30 seconds: poll ' +
+    "get_site_audit. Run only at the user's explicit request.",
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const row = await createAudit(ctx.stores.pg, {
@@ -192,7 +194,8 @@ export const siteAudit = operation({
   }),
   result: Audit,
   description:
-    'One site audit: status, total score (0-100), category scores, every signal checked with its evidence, and recommendations ordered by expected gain. While status is running, poll again.',
+    'One site audit: status, total score (0-100), category scores, every signal checked with its evidence, and ' +
+    'recommendations ordered by expected gain. While status is running, poll again.',
   run: async (ctx, p) => {
     // A malformed id names no audit: the same 404 as an unknown or foreign one.
     const row = UUID_RE.test(p.id)

@@ -28,7 +28,10 @@ export const brandProposal = operation({
     aliases: z.array(z.string()),
   }),
   description:
-    "Fetches a website's home page (public addresses only, as site audits do) and proposes the brand's name, domain and aliases from its JSON-LD Organization, og:site_name and title, for create-brand. Creates nothing. A site that does not answer, is not HTML or redirects to a private address is a 400 about `website`.",
+    "Fetches a website's home page (public addresses only, as site audits do) and proposes the brand's name, " +
+    'domain and aliases from its JSON-LD Organization, og:site_name and title, for create-brand. Creates ' +
+    'nothing. A site that does not answer, is not HTML or redirects to a private address is a 400 about ' +
+    '`website`.',
   run: async (ctx, p) => {
     organizationOf(ctx);
     try {

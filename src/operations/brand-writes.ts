@@ -41,7 +41,9 @@ export const SamplingResult = z
     }),
   ])
   .describe(
-    "How the daily capture samples the brand's prompts: fixed, samples a day per prompt, platform and region; or adaptive, max_samples while the cell's 28-day mention-rate interval is wider than target_half_width points, else min_samples",
+    "How the daily capture samples the brand's prompts: fixed, samples a day per prompt, platform and region; " +
+      "or adaptive, max_samples while the cell's 28-day mention-rate interval is wider than target_half_width " +
+      'points, else min_samples',
   );
 
 const WrittenBrandResult = z.object({
@@ -65,7 +67,8 @@ const fields = {
   domains: domains.describe('Bare domains of the brand, e.g. acme.example (sub-domains count too)'),
   aliases: aliases.describe('Other names answers may use for the brand'),
   sampling: sampling.describe(
-    'How the daily capture samples: {mode: "fixed", samples} (default TRACKING_SAMPLES) or {mode: "adaptive", min_samples (default 1), max_samples, target_half_width (points, default 5)}',
+    'How the daily capture samples: {mode: "fixed", samples} (default TRACKING_SAMPLES) or {mode: "adaptive", ' +
+      'min_samples (default 1), max_samples, target_half_width (points, default 5)}',
   ),
 };
 
@@ -103,7 +106,9 @@ export const createBrand = operation({
     sampling: fields.sampling.optional(),
   }),
   result: WrittenBrandResult,
-  description: `Creates a brand to track in the organization; a second brand with the same slug is refused (409). Add its competitors, topics and prompts next. ${AT_USER_REQUEST}`,
+  description:
+    'Creates a brand to track in the organization; a second brand with the same slug is refused (409). ' +
+    `Add its competitors, topics and prompts next. ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const organizationId = organizationOf(ctx);
     const brandSlug = p.slug ?? slugOf(p.name);
@@ -139,7 +144,10 @@ export const updateBrandOperation = operation({
     sampling: fields.sampling.optional(),
   }),
   result: WrittenBrandResult.extend({ reanalysis_queued: reanalysisQueuedField }),
-  description: `Changes a brand's name, slug, industry, region, domains, aliases (lists are replaced) or sampling. A new name, alias or domain queues a re-analysis of all its stored answers (reanalysis_queued). ${AT_USER_REQUEST}`,
+  description:
+    "Changes a brand's name, slug, industry, region, domains, aliases (lists are replaced) or " +
+    'sampling. A new name, alias or domain queues a re-analysis of all its stored answers (reanalysis_queued). ' +
+    `${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const { id, ...change } = p;
     const brand = await brandOfPath(ctx, id);
@@ -176,7 +184,8 @@ export const reanalysisStatus = operation({
     last_finished_at: z.string().nullable().describe('When a re-analysis of the brand last finished'),
   }),
   description:
-    "The state of a brand's re-analysis, queued by a change of its name, aliases, domains or competitors: idle, queued, running (with progress 0-100) or failed (with error), and when one last finished.",
+    "The state of a brand's re-analysis, queued by a change of its name, aliases, domains or competitors: " +
+    'idle, queued, running (with progress 0-100) or failed (with error), and when one last finished.',
   run: async (ctx, p) => reanalysisReport(ctx.stores.pg, (await brandOfPath(ctx, p.id)).id),
 });
 

@@ -87,7 +87,8 @@ const Estimate = z.object({
       ),
     })
     .describe(
-      "The same with adaptive sampling: today's plan of each cell from its last 28 days (a set-up being chosen has no history yet: every cell max_samples), a month as 30 such days",
+      "The same with adaptive sampling: today's plan of each cell from its last 28 days (a set-up being chosen " +
+        'has no history yet: every cell max_samples), a month as 30 such days',
     ),
 });
 
@@ -136,7 +137,11 @@ export const captureEstimate = operation({
   }),
   result: Estimate,
   description:
-    "What the brand's daily capture asks and costs before it is spent: captures a day and a 30-day month per platform and the monthly provider cost from the price table (each price with its public source and date; PROVIDER_PRICES replaces the table). For the brand as set up, or, with platforms (and prompts, regions, samples), for a set-up being chosen. Fixed sampling's figures at the top level, adaptive sampling's beside them in adaptive.",
+    "What the brand's daily capture asks and costs before it is spent: captures a day and a 30-day month per " +
+    'platform and the monthly provider cost from the price table (each price with its public source and date; ' +
+    'PROVIDER_PRICES replaces the table). For the brand as set up, or, with platforms (and prompts, regions, ' +
+    "samples), for a set-up being chosen. Fixed sampling's figures at the top level, adaptive sampling's " +
+    'beside them in adaptive.',
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const tracking = ctx.config.tracking;

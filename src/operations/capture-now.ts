@@ -21,7 +21,8 @@ const Progress = z.object({
   by_reason: z
     .partialRecord(SampleReason, z.number().int())
     .describe(
-      "The planned answers by why: fixed (the brand samples a fixed number), no_history, interval_wide or interval_narrow (adaptive sampling), limit (cut by the plan's capture limits)",
+      'The planned answers by why: fixed (the brand samples a fixed number), no_history, interval_wide or ' +
+        "interval_narrow (adaptive sampling), limit (cut by the plan's capture limits)",
     ),
   answered: z.number().int().describe('Answers captured so far today'),
   failed: z.number().int(),
@@ -52,7 +53,10 @@ export const captureNow = operation({
     planned: z.number().int(),
     status: z.literal('running'),
   }),
-  description: `Starts today's capture of the brand's active prompts on its plan's platforms now instead of at the daily run, once per brand per UTC day (409 saying when it can run again); returns at once: follow capture-progress. ${AT_USER_REQUEST}`,
+  description:
+    "Starts today's capture of the brand's active prompts on its plan's platforms now instead of at " +
+    'the daily run, once per brand per UTC day (409 saying when it can run again); returns at once: follow ' +
+    `capture-progress. ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const started = await startCaptureNow(
@@ -71,7 +75,8 @@ export const captureProgress = operation({
   params: z.object({ brand_id: brandId }),
   result: Progress,
   description:
-    "Today's capture of the brand so far: answers captured of those planned, failures, platforms not configured, today's Capture now and when the daily capture runs next.",
+    "Today's capture of the brand so far: answers captured of those planned, failures, platforms not " +
+    "configured, today's Capture now and when the daily capture runs next.",
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     return readProgress(ctx.stores.pg, brand.id, { now: ctx.now(), sampler: captureSampler(ctx) });

@@ -19,7 +19,8 @@ export const checklist = operation({
     steps: z.array(z.object({ step: z.enum(STEPS), done: z.boolean() })),
   }),
   description:
-    "The organization's set-up checklist: a brand, competitors, prompts, platforms configured, a first capture, someone invited, an assistant connected; each done when it is.",
+    "The organization's set-up checklist: a brand, competitors, prompts, platforms configured, a first " +
+    'capture, someone invited, an assistant connected; each done when it is.',
   run: async (ctx) => {
     const organizationId = organizationOf(ctx);
     const pg = ctx.stores.pg;

@@ -17,7 +17,8 @@ export const CitationGap = z.object({
   totals: z.object({
     answers: int.describe('Answers in range (shopping answers excluded)'),
     gap_answers: int.describe(
-      'Gap answers in range, citing or not: naming at least one competitor (that competitor, with competitor_id) and not the brand',
+      'Gap answers in range, citing or not: naming at least one competitor (that competitor, with ' +
+        'competitor_id) and not the brand',
     ),
     domains: int.describe('Domains listed before limit: those cited by at least one gap answer'),
   }),
@@ -32,7 +33,8 @@ export const CitationGap = z.object({
         competitors: z
           .array(z.object({ competitor_id: z.string(), name: z.string(), answers: int }))
           .describe(
-            'Gap answers citing the domain that name each competitor (with competitor_id, that one only), by answers descending then name',
+            'Gap answers citing the domain that name each competitor (with competitor_id, that one only), by ' +
+              'answers descending then name',
           ),
         top_urls: z
           .array(z.object({ url: z.string(), title: z.string(), gap_answers: int }))
@@ -58,7 +60,11 @@ export const citationGap = withAnalysisVersions(
     }),
     result: CitationGap,
     description:
-      "The citation gap: the sources of the gap answers, those that name a competitor and not the brand, the first list to work from for earned media. Per domain: gap answers citing it, answers naming the brand citing it, the gap share, the competitors named and its top URLs; totals of answers and gap answers in range. Optionally for one competitor (competitor_id). The brand's own domains and shopping answers are left out. Dates are YYYY-MM-DD (UTC); omit both for all history.",
+      'The citation gap: the sources of the gap answers, those that name a competitor and not the brand, the ' +
+      'first list to work from for earned media. Per domain: gap answers citing it, answers naming the brand ' +
+      'citing it, the gap share, the competitors named and its top URLs; totals of answers and gap answers in ' +
+      "range. Optionally for one competitor (competitor_id). The brand's own domains and shopping answers are " +
+      'left out. Dates are YYYY-MM-DD (UTC); omit both for all history.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       const competitors = await competitorsOf(ctx.stores.pg, brand.id);

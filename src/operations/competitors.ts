@@ -62,7 +62,9 @@ export const addCompetitor = operation({
     aliases: fields.aliases.default([]),
   }),
   result: Competitor.extend({ reanalysis_queued: reanalysisQueuedField }),
-  description: `Adds a competitor to a brand; one of the same name is refused (409). All the brand's stored answers are analysed again so its figures cover the whole history (reanalysis_queued). ${AT_USER_REQUEST}`,
+  description:
+    "Adds a competitor to a brand; one of the same name is refused (409). All the brand's stored " +
+    `answers are analysed again so its figures cover the whole history (reanalysis_queued). ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const { result, reanalysis_queued } = await writeBrand(ctx, brand.id, async (db) => {
@@ -92,7 +94,9 @@ export const updateCompetitorOperation = operation({
     aliases: fields.aliases.optional().describe('Replaces the competitor aliases'),
   }),
   result: Competitor.extend({ reanalysis_queued: reanalysisQueuedField }),
-  description: `Changes a competitor's name, domains or aliases (lists are replaced); the brand's stored answers are analysed again (reanalysis_queued). ${AT_USER_REQUEST}`,
+  description:
+    "Changes a competitor's name, domains or aliases (lists are replaced); the brand's stored answers " +
+    `are analysed again (reanalysis_queued). ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const { id, ...change } = p;
     const brand = await competitorBrand(ctx.stores.pg, ctx.identity.organizationId, id);
@@ -117,7 +121,9 @@ export const removeCompetitor = operation({
   errors: [notFound],
   params: strictObject({ id: competitorId }),
   result: z.object({ id: z.string().uuid(), removed: z.literal(true), reanalysis_queued: reanalysisQueuedField }),
-  description: `Removes a competitor from a brand. Its figures leave every report over all history once the brand's stored answers are analysed again (reanalysis_queued). ${AT_USER_REQUEST}`,
+  description:
+    'Removes a competitor from a brand. Its figures leave every report over all history once the ' +
+    `brand's stored answers are analysed again (reanalysis_queued). ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const id = p.id.toLowerCase();
     const brand = await competitorBrand(ctx.stores.pg, ctx.identity.organizationId, id);

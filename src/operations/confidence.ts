@@ -76,7 +76,11 @@ export const visibilityConfidence = withAnalysisVersions(
     params: visibilitySummary.params,
     result: VisibilityConfidence,
     description:
-      'How sure the visibility figures are, for the same filters as get_visibility_summary: n (answers), and for the brand and each competitor the mention rate and citation rate (Wilson 95% interval) and AI visibility score (bootstrap 95% interval), the brand share of voice with its interval, mean answers per prompt/platform/region/day slot, and capture completeness. A change smaller than the interval may be noise.',
+      'How sure the visibility figures are, for the same filters as get_visibility_summary: n (answers), and ' +
+      'for the brand and each competitor the mention rate and citation rate (Wilson 95% interval) and AI ' +
+      'visibility score (bootstrap 95% interval), the brand share of voice with its interval, mean answers per ' +
+      'prompt/platform/region/day slot, and capture completeness. A change smaller than the interval may be ' +
+      'noise.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       // The figures are cached with the summary's key rules; completeness is read each time, since a

@@ -63,7 +63,8 @@ export const contentOpportunities = operation({
   }),
   result: z.array(OpportunityItem),
   description:
-    'Content opportunities of a brand: tracked prompts where AI answers name or cite competitors and not the brand, sorted by opportunity_score (highest first). Filter by status, impact or type.',
+    'Content opportunities of a brand: tracked prompts where AI answers name or cite competitors and not the ' +
+    'brand, sorted by opportunity_score (highest first). Filter by status, impact or type.',
   run: async (ctx, p) => listOpportunities(ctx.stores.pg, (await ctx.brand(p.brand_id)).id, p),
 });
 
@@ -94,7 +95,9 @@ export const contentBrief = operation({
   params: opportunityId,
   result: z.object({ id: z.string().uuid(), brief: Brief, generated_at: z.string(), regenerated: z.boolean() }),
   description:
-    "Generates a fresh content brief for an opportunity and saves it in place of any earlier one (regenerated tells whether one was replaced). Uses one brief of the monthly allowance; 402 when it is used up. Run only at the user's explicit request.",
+    'Generates a fresh content brief for an opportunity and saves it in place of any earlier one (regenerated ' +
+    'tells whether one was replaced). Uses one brief of the monthly allowance; 402 when it is used up. Run ' +
+    "only at the user's explicit request.",
   run: (ctx, p) => generateBrief(ctx, ctx.identity.organizationId, p.id),
 });
 
@@ -111,7 +114,9 @@ export const contentDraft = operation({
   params: opportunityId,
   result: z.object({ id: z.string().uuid(), content: Draft, generated_at: z.string(), regenerated: z.boolean() }),
   description:
-    "Writes the full draft (HTML, meta tags, FAQs, key takeaways, JSON-LD) from the opportunity's saved brief; generate the brief first. Uses one draft of the monthly allowance; 402 when it is used up. Run only at the user's explicit request.",
+    "Writes the full draft (HTML, meta tags, FAQs, key takeaways, JSON-LD) from the opportunity's saved brief; " +
+    'generate the brief first. Uses one draft of the monthly allowance; 402 when it is used up. Run only at ' +
+    "the user's explicit request.",
   run: (ctx, p) => generateDraft(ctx, ctx.identity.organizationId, p.id),
 });
 
@@ -127,7 +132,8 @@ export const opportunityStatus = operation({
   params: opportunityId.extend({ status: oneOf('status', OPPORTUNITY_STATUSES) }),
   result: z.object({ id: z.string().uuid(), status: z.enum(OPPORTUNITY_STATUSES), updated_at: z.string() }),
   description:
-    "Sets the status of a content opportunity: new, sent, in_progress, done or dismissed. Changing it to sent sends the opportunity.sent webhook. Run only at the user's explicit request.",
+    'Sets the status of a content opportunity: new, sent, in_progress, done or dismissed. Changing it to sent ' +
+    "sends the opportunity.sent webhook. Run only at the user's explicit request.",
   run: (ctx, p) => setOpportunityStatus(ctx.stores.pg, ctx.identity.organizationId, p.id, p.status),
 });
 

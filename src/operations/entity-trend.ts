@@ -50,12 +50,16 @@ export const entityTrend = withAnalysisVersions(
         .default('ai_visibility_score')
         .describe('ai_visibility_score (default), mention_rate or citation_rate'),
       competitor_id: commaList('competitor_id').describe(
-        `Competitors to draw (repeatable or comma-separated, see list_competitors); default the ${DEFAULT_COMPETITORS} most mentioned in range`,
+        'Competitors to draw (repeatable or comma-separated, see list_competitors); default the ' +
+          `${DEFAULT_COMPETITORS} most mentioned in range`,
       ),
     }),
     result: EntityTrend,
     description:
-      "The brand and its competitors on the same figure (AI visibility score, mention rate or citation rate) per day or ISO week, over the same answers: each value is what get_visibility_summary (brand) or get_competitor_comparison (competitor) gives for that bucket's dates. Every day or week of the range has a bucket; one without answers holds null (a gap, not a zero). Dates are YYYY-MM-DD (UTC).",
+      'The brand and its competitors on the same figure (AI visibility score, mention rate or citation rate) ' +
+      'per day or ISO week, over the same answers: each value is what get_visibility_summary (brand) or ' +
+      "get_competitor_comparison (competitor) gives for that bucket's dates. Every day or week of the range " +
+      'has a bucket; one without answers holds null (a gap, not a zero). Dates are YYYY-MM-DD (UTC).',
     run: async (ctx, p) => {
       const asked = p.competitor_id?.map((id) => id.toLowerCase());
       if (asked?.some((id) => !UUID_RE.test(id))) throw badRequest(COMPETITOR_ID_INVALID);

@@ -45,7 +45,8 @@ export const brands = operation({
   params: z.object({}),
   result: z.array(Brand),
   description:
-    'Lists the brands of your organization, newest first. Call this first: every other tool needs a brand_id from here.',
+    'Lists the brands of your organization, newest first. Call this first: every other tool needs a brand_id ' +
+    'from here.',
   run: async (ctx) =>
     (await brandsOfOrganization(ctx.stores.pg, ctx.identity.organizationId)).map((b) => ({
       id: b.id,

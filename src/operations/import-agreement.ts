@@ -72,7 +72,10 @@ export const importAgreementOperation = operation({
   }),
   result: ImportAgreement,
   description:
-    "How another tracker's readings of the answers imported from it (answerscope import-tracker) agree with Answerscope's readings of the same answers: per reading (mentioned, position, sentiment, cited) both figures, agreement percent, Cohen's kappa for mentioned and cited, the mean absolute position difference, and the answers where they differ with both readings.",
+    "How another tracker's readings of the answers imported from it (answerscope import-tracker) agree with " +
+    "Answerscope's readings of the same answers: per reading (mentioned, position, sentiment, cited) both " +
+    "figures, agreement percent, Cohen's kappa for mentioned and cited, the mean absolute position difference, " +
+    'and the answers where they differ with both readings.',
   run: async (ctx, p) => {
     if (!SOURCE_SLUG.test(p.source)) throw badRequest(SOURCE_INVALID);
     const brand = await ctx.brand(p.brand_id);

@@ -129,8 +129,10 @@ export function dateBound(name: string, end: boolean) {
     )
     .describe(
       end
-        ? 'End of the period, inclusive: YYYY-MM-DD (through the end of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31'
-        : 'Start of the period, inclusive: YYYY-MM-DD (from the start of that UTC day) or an ISO 8601 timestamp, from 2000-01-01 to 2099-12-31',
+        ? 'End of the period, inclusive: YYYY-MM-DD (through the end of that UTC day) or an ISO 8601 timestamp, ' +
+            'from 2000-01-01 to 2099-12-31'
+        : 'Start of the period, inclusive: YYYY-MM-DD (from the start of that UTC day) or an ISO 8601 timestamp, ' +
+            'from 2000-01-01 to 2099-12-31',
     );
 }
 
@@ -260,7 +262,8 @@ export function commaList(name: string) {
         .optional(),
     )
     .describe(
-      `A comma-separated list (an array of strings works too): at most ${LIST_MAX_ITEMS} values of at most ${LIST_ITEM_MAX_LENGTH} characters`,
+      `A comma-separated list (an array of strings works too): at most ${LIST_MAX_ITEMS} values of at most ` +
+        `${LIST_ITEM_MAX_LENGTH} characters`,
     );
 }
 
@@ -282,7 +285,8 @@ export const sourceFilter = z
     z.string({ error: SOURCE_INVALID }).max(40, SOURCE_INVALID).regex(SOURCE_SLUG, SOURCE_INVALID).optional(),
   )
   .describe(
-    "Only answers of this source: capture (Answerscope's captures), import (answer files) or the name of another tracker they were imported from; default capture and import",
+    "Only answers of this source: capture (Answerscope's captures), import (answer files) or the name of " +
+      'another tracker they were imported from; default capture and import',
   );
 
 /** The filters of a figure (get_visibility_summary's): the brand, the dates, models, a region and a source. */

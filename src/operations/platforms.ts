@@ -27,7 +27,9 @@ export const platforms = operation({
     }),
   ),
   description:
-    "Every platform as this server captures it: configured or not (which variable holds its provider's key), the model asked, whether the plan captures it, and the organization's last capture on it with its status and error.",
+    "Every platform as this server captures it: configured or not (which variable holds its provider's key), " +
+    "the model asked, whether the plan captures it, and the organization's last capture on it with its status " +
+    'and error.',
   run: async (ctx) => {
     const organizationId = organizationOf(ctx);
     const plan = await planOf(ctx.stores.pg, organizationId);

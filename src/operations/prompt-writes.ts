@@ -74,7 +74,10 @@ export const addPrompts = operation({
       }),
   }),
   result: z.object({ prompts: z.array(Prompt), platforms_not_in_plan: notInPlan }),
-  description: `Adds 1 to ${MAX_PROMPTS_PER_ADD} tracked prompts to a brand, active, captured daily from the next run. A text the brand tracks already is refused (409) and nothing is added; so is going past the plan's active prompt limit (402). ${AT_USER_REQUEST}`,
+  description:
+    `Adds 1 to ${MAX_PROMPTS_PER_ADD} tracked prompts to a brand, active, captured daily from the next ` +
+    "run. A text the brand tracks already is refused (409) and nothing is added; so is going past the plan's " +
+    `active prompt limit (402). ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const organizationId = organizationOf(ctx);
     const brand = await ctx.brand(p.brand_id);
@@ -144,13 +147,16 @@ export const updatePromptOperation = operation({
       platforms: platformsField.optional().describe('Replaces the prompt platforms; []: every platform of the plan'),
       regions: regionsField.optional().describe("Replaces the prompt regions; []: the brand's region"),
       is_active: optionalBool('is_active').describe(
-        "false: no longer captured (its history stays); true: captured again (counted against the plan's active prompt limit)",
+        "false: no longer captured (its history stays); true: captured again (counted against the plan's " +
+          'active prompt limit)',
       ),
     },
     { text: TEXT_FIXED },
   ),
   result: Prompt.extend({ platforms_not_in_plan: notInPlan }),
-  description: `Changes a tracked prompt's topic, platforms, regions, or whether it is active. Its text never changes. ${AT_USER_REQUEST}`,
+  description:
+    "Changes a tracked prompt's topic, platforms, regions, or whether it is active. Its text never " +
+    `changes. ${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const { id, ...change } = p;
     const organizationId = organizationOf(ctx);

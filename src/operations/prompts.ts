@@ -90,14 +90,17 @@ export const promptPerformance = withAnalysisVersions(
       sort_by: oneOf('sort_by', PROMPT_SORTS)
         .default('visibility')
         .describe(
-          'visibility (default: avg_visibility), ai_visibility_score, mention_rate, mentions, citations, or appearances (answer count)',
+          'visibility (default: avg_visibility), ai_visibility_score, mention_rate, mentions, citations, or ' +
+            'appearances (answer count)',
         ),
       order: oneOf('order', ['desc', 'asc']).default('desc'),
       limit: limit(1, 100, 10).describe('1-100, default 10'),
     }),
     result: PromptPerformance,
     description:
-      "Per tracked prompt with answers in range: answer count, the brand's mean visibility, mentions, citations and the competitors' mean score. Sort ascending by ai_visibility_score (the score shown beside the best competitor's) to find the prompts where the brand is weakest.",
+      "Per tracked prompt with answers in range: answer count, the brand's mean visibility, mentions, " +
+      "citations and the competitors' mean score. Sort ascending by ai_visibility_score (the score shown " +
+      "beside the best competitor's) to find the prompts where the brand is weakest.",
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       const [figures, texts] = await Promise.all([

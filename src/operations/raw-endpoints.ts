@@ -139,7 +139,8 @@ export const rawEndpoints: readonly RawEndpoint[] = [
         responses: {
           204: {
             description:
-              'Any origin may post: `Access-Control-Allow-Methods: POST, OPTIONS`, `Content-Type` allowed, cached a day',
+              'Any origin may post: `Access-Control-Allow-Methods: POST, OPTIONS`, `Content-Type` allowed, ' +
+              'cached a day',
           },
         },
       },
@@ -213,7 +214,10 @@ export const rawEndpoints: readonly RawEndpoint[] = [
     key: true,
     rateLimit: null,
     description:
-      "Every answer of the brand in range, newest first, as a file: JSON Lines (`format=jsonl`, default: one answer a line, as `list_answers` gives it) or Parquet (`format=parquet`: the columns of docs/warehouse.md). Streamed in constant memory however many answers. `source` as the figures take it (default: capture and import). Takes the API key; the brand must be the key's organization's.",
+      'Every answer of the brand in range, newest first, as a file: JSON Lines (`format=jsonl`, default: one ' +
+      'answer a line, as `list_answers` gives it) or Parquet (`format=parquet`: the columns of ' +
+      'docs/warehouse.md). Streamed in constant memory however many answers. `source` as the figures take it ' +
+      "(default: capture and import). Takes the API key; the brand must be the key's organization's.",
     openapi: {
       GET: {
         summary: 'answers export',

@@ -62,7 +62,10 @@ export const searchQueries = withAnalysisVersions(
     }),
     result: SearchQueries,
     description:
-      "The web searches AI platforms ran before answering the brand's prompts (query fan-out): how many answers searched (trigger_rate, over the answers whose searches are known), queries per search, and the most frequent queries with the platforms that ran them and how often those answers name the brand. Use it to see which searches a page must rank for. Filter by date, model, region, topic and prompt.",
+      "The web searches AI platforms ran before answering the brand's prompts (query fan-out): how many " +
+      'answers searched (trigger_rate, over the answers whose searches are known), queries per search, and the ' +
+      'most frequent queries with the platforms that ran them and how often those answers name the brand. Use ' +
+      'it to see which searches a page must rank for. Filter by date, model, region, topic and prompt.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       return ctx.cached(

@@ -39,7 +39,10 @@ export const sentiment = withAnalysisVersions(
     params: z.object(topicFilters),
     result: Sentiment,
     description:
-      'How AI answers speak of the brand and each competitor: for each, the answers naming it (assessed) split into positive, neutral and negative, and net sentiment (-100 to 100); plus the brand per platform and model. Each answer is judged from the sentences naming the entity. Dates are YYYY-MM-DD (UTC); omit both for all history.',
+      'How AI answers speak of the brand and each competitor: for each, the answers naming it (assessed) split ' +
+      'into positive, neutral and negative, and net sentiment (-100 to 100); plus the brand per platform and ' +
+      'model. Each answer is judged from the sentences naming the entity. Dates are YYYY-MM-DD (UTC); omit ' +
+      'both for all history.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       return ctx.cached(

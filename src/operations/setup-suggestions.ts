@@ -43,7 +43,11 @@ export const setupSuggestions = operation({
     }),
   }),
   description:
-    "Suggestions for a new brand's set-up, to add one by one: competitors the brand's answers of the last 30 days name most without tracking them (as untracked-brands counts them), topics and prompts from built-in templates per kind of business with the category filled in, imported keyword volumes naming the category, and competitors, topics and prompts from the configured model when LLM_BASE_URL is set. Competitors already tracked are left out. Creates nothing.",
+    "Suggestions for a new brand's set-up, to add one by one: competitors the brand's answers of the last 30 " +
+    'days name most without tracking them (as untracked-brands counts them), topics and prompts from built-in ' +
+    'templates per kind of business with the category filled in, imported keyword volumes naming the category, ' +
+    'and competitors, topics and prompts from the configured model when LLM_BASE_URL is set. Competitors ' +
+    'already tracked are left out. Creates nothing.',
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const kind = p.kind ?? 'software';

@@ -25,7 +25,9 @@ export const shoppingCards = operation({
   }),
   result: ShoppingCards,
   description:
-    "Product cards shown in shopping-mode AI answers for the brand's prompts, newest first, with price, merchant, rating and whether the product is the brand's own, a competitor's or another maker's. Page with cursor.",
+    "Product cards shown in shopping-mode AI answers for the brand's prompts, newest first, with price, " +
+    "merchant, rating and whether the product is the brand's own, a competitor's or another maker's. Page with " +
+    'cursor.',
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const f = { brandId: brand.id, role: p.role, platform: p.platform, region: p.region };
@@ -48,7 +50,9 @@ export const productVisibility = operation({
   }),
   result: ProductVisibility,
   description:
-    'Where and how often one product appears in shopping answers: by platform, region and day, latest appearance, average rating, reviews and merchants. product_title must be exactly as list_shopping_cards returns it.',
+    'Where and how often one product appears in shopping answers: by platform, region and day, latest ' +
+    'appearance, average rating, reviews and merchants. product_title must be exactly as list_shopping_cards ' +
+    'returns it.',
   run: async (ctx, p) => {
     // docs/api.md section 25 names both parameters in one message.
     if (!p.brand_id || !p.product_title) throw badRequest(PARAMS_REQUIRED);

@@ -28,7 +28,8 @@ export const topicSuggestions = operation({
     ),
   }),
   description:
-    'Pending topic suggestions for a brand, newest first, each with the tracking evidence behind it. Listing does not generate new ones.',
+    'Pending topic suggestions for a brand, newest first, each with the tracking evidence behind it. Listing ' +
+    'does not generate new ones.',
   run: async (ctx, p) => ({ suggestions: await pendingSuggestions(ctx.stores.pg, (await ctx.brand(p.brand_id)).id) }),
 });
 
@@ -44,7 +45,8 @@ export const acceptTopicSuggestion = operation({
   params: suggestionId,
   result: z.object({ suggestion_id: z.string().uuid(), topic_id: z.string().uuid(), topic_name: z.string() }),
   description:
-    "Accepts a pending topic suggestion: creates the topic and returns its id. Run only at the user's explicit request.",
+    "Accepts a pending topic suggestion: creates the topic and returns its id. Run only at the user's explicit " +
+    'request.',
   run: (ctx, p) => acceptSuggestion(ctx.stores.pg, ctx.identity.organizationId, p.id),
 });
 
@@ -91,7 +93,8 @@ export const promptVolumes = operation({
   params: z.object({ brand_id: brandId, limit: limit(1, 500, 100) }),
   result: z.array(VolumeRow),
   description:
-    "Estimated search demand of a brand's tracked prompts: intent, keywords, Google volumes and the estimated monthly AI volume, highest first. Prompts not yet analysed are not listed.",
+    "Estimated search demand of a brand's tracked prompts: intent, keywords, Google volumes and the estimated " +
+    'monthly AI volume, highest first. Prompts not yet analysed are not listed.',
   run: async (ctx, p) => listPromptVolumes(ctx.stores.pg, (await ctx.brand(p.brand_id)).id, p.limit),
 });
 

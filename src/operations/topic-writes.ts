@@ -31,7 +31,9 @@ export const createTopic = operation({
   errors: [exists],
   params: strictObject({ brand_id: brandId, name }),
   result: Topic,
-  description: `Creates a topic (a group of tracked prompts) for a brand; one of the same name is refused (409). ${AT_USER_REQUEST}`,
+  description:
+    'Creates a topic (a group of tracked prompts) for a brand; one of the same name is refused (409). ' +
+    `${AT_USER_REQUEST}`,
   run: async (ctx, p) => {
     const brand = await ctx.brand(p.brand_id);
     const { result } = await writeBrand(ctx, brand.id, async (db) => {
@@ -58,7 +60,8 @@ export const updateTopicOperation = operation({
     id: pathId('topic_id').describe('The topic (UUID), as returned by list_topics'),
     name: name.optional(),
     is_active: optionalBool('is_active').describe(
-      "false: its prompts are no longer captured; true: captured again (counted against the plan's active prompt limit)",
+      "false: its prompts are no longer captured; true: captured again (counted against the plan's active " +
+        'prompt limit)',
     ),
   }),
   result: Topic,

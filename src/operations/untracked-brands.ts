@@ -30,7 +30,12 @@ export const untrackedBrands = withAnalysisVersions(
     errors: [topicNotFound, sourceUnknown],
     params: z.object(topicFilters),
     result: UntrackedBrands,
-    description: `Brands the AI answers name that you do not track: the name opening a numbered or bulleted list item, a bold name, and shopping cards' product brands, leaving out every form (name, alias) of the brand and its competitors. Listed when named in at least ${MIN_ANSWERS} answers in range, most named first. Track one with add_competitor; list_answers with untracked=<name> lists exactly the answers counted. Dates are YYYY-MM-DD (UTC); omit both for all history.`,
+    description:
+      'Brands the AI answers name that you do not track: the name opening a numbered or bulleted list ' +
+      "item, a bold name, and shopping cards' product brands, leaving out every form (name, alias) of the brand " +
+      `and its competitors. Listed when named in at least ${MIN_ANSWERS} answers in range, most named first. ` +
+      'Track one with add_competitor; list_answers with untracked=<name> lists exactly the answers counted. Dates ' +
+      'are YYYY-MM-DD (UTC); omit both for all history.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       const forms = trackedForms(await brandEntities(ctx.stores.pg, brand));

@@ -29,7 +29,8 @@ export const usage = operation({
     audits: Quota,
   }),
   description:
-    "The organization's plan, trial end and this calendar month's (UTC) content briefs, drafts and site audits used against their limits.",
+    "The organization's plan, trial end and this calendar month's (UTC) content briefs, drafts and site audits " +
+    'used against their limits.',
   run: async (ctx) => {
     const org = ctx.identity.organizationId;
     const row = org ? await organizationPlan(ctx.stores.pg, org) : null;

@@ -24,7 +24,8 @@ const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 
 /**
  * The current period (default: the last 7 complete UTC days before `now`; date_from alone: from it
- * to the end of yesterday; date_to alone: the 7 days ending with it) and the previous one: as many days, ending the day before date_from's day.
+ * to the end of yesterday; date_to alone: the 7 days ending with it) and the previous one: as many
+ * days, ending the day before date_from's day.
  */
 export function changePeriods(from: Date | undefined, to: Date | undefined, now: Date) {
   const end = to ?? new Date(startOfDay(now.getTime()) - 1);
@@ -62,12 +63,15 @@ export const VisibilityChange = z.object({
           .length(2)
           .nullable()
           .describe(
-            "[low, high] of the change's 95% interval: Newcombe's hybrid score interval for mention_rate and citation_rate, a percentile bootstrap (1,000 resamples of each period's answers, fixed seed) for the others; null where the metric is null in a period",
+            "[low, high] of the change's 95% interval: Newcombe's hybrid score interval for mention_rate and " +
+              "citation_rate, a percentile bootstrap (1,000 resamples of each period's answers, fixed seed) for " +
+              'the others; null where the metric is null in a period',
           ),
         verdict: z
           .enum(['up', 'down', 'within_noise', 'not_enough_data'])
           .describe(
-            `not_enough_data when a period has fewer than ${MIN_ANSWERS} answers or the metric is null in either; else up when the whole interval is above 0, down when below, within_noise otherwise`,
+            `not_enough_data when a period has fewer than ${MIN_ANSWERS} answers or the metric is null in ` +
+              'either; else up when the whole interval is above 0, down when below, within_noise otherwise',
           ),
       }),
     )
@@ -97,7 +101,8 @@ export const VisibilityChange = z.object({
       }),
     )
     .describe(
-      "Each tracked competitor's mention rate over the same answers, with its change, interval (Newcombe) and verdict as mention_rate has them, in workspace order",
+      "Each tracked competitor's mention rate over the same answers, with its change, interval (Newcombe) and " +
+        'verdict as mention_rate has them, in workspace order',
     ),
 });
 
@@ -110,7 +115,12 @@ export const visibilityChange = withAnalysisVersions(
     errors: [topicNotFound, sourceUnknown],
     params: z.object(topicFilters),
     result: VisibilityChange,
-    description: `Whether visibility really changed: a period (default the last 7 complete UTC days) against the period of the same length before it, for ai_visibility_score, mention_rate, citation_rate, share_of_voice, average_position and net_sentiment. Each metric has both values, the change, the 95% interval of the change and a verdict: up, down, within_noise (the interval includes 0: may be noise) or not_enough_data (fewer than ${MIN_ANSWERS} answers in a period). Dates are YYYY-MM-DD (UTC).`,
+    description:
+      'Whether visibility really changed: a period (default the last 7 complete UTC days) against the ' +
+      'period of the same length before it, for ai_visibility_score, mention_rate, citation_rate, share_of_voice, ' +
+      'average_position and net_sentiment. Each metric has both values, the change, the 95% interval of the ' +
+      'change and a verdict: up, down, within_noise (the interval includes 0: may be noise) or not_enough_data ' +
+      `(fewer than ${MIN_ANSWERS} answers in a period). Dates are YYYY-MM-DD (UTC).`,
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       const periods = changePeriods(p.date_from, p.date_to, ctx.now());

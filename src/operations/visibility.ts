@@ -28,7 +28,9 @@ export const visibilitySummary = withAnalysisVersions(
     params: z.object(base),
     result: VisibilitySummary,
     description:
-      'How visible a brand is in AI answers over a date range: answer count, mention and citation counts, the 0-100 AI visibility score and its components, and the top 5 competitors. Filter by model_used or region. Dates are YYYY-MM-DD (UTC); omit both for all history.',
+      'How visible a brand is in AI answers over a date range: answer count, mention and citation counts, the ' +
+      '0-100 AI visibility score and its components, and the top 5 competitors. Filter by model_used or ' +
+      'region. Dates are YYYY-MM-DD (UTC); omit both for all history.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       return ctx.cached(
@@ -59,7 +61,9 @@ export const visibilityTrend = withAnalysisVersions(
     }),
     result: VisibilityTrend,
     description:
-      "The brand's visibility over time, one bucket per day or ISO week that has answers: answer count, mean score, daily AI visibility score, mentions, citations and the mean competitor score. Use it to see whether visibility is rising or falling.",
+      "The brand's visibility over time, one bucket per day or ISO week that has answers: answer count, mean " +
+      'score, daily AI visibility score, mentions, citations and the mean competitor score. Use it to see ' +
+      'whether visibility is rising or falling.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       return ctx.cached(
@@ -82,7 +86,9 @@ export const competitorComparison = withAnalysisVersions(
     params: z.object(withTopic),
     result: CompetitorComparison,
     description:
-      'The brand against each tracked competitor on the same answers (mean score, AI visibility score, mentions, citations, appearances) and share of voice overall and per model_used and platform. Its model_used values are the ones the model filter takes.',
+      'The brand against each tracked competitor on the same answers (mean score, AI visibility score, ' +
+      'mentions, citations, appearances) and share of voice overall and per model_used and platform. Its ' +
+      'model_used values are the ones the model filter takes.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       return ctx.cached(
@@ -111,7 +117,9 @@ export const citations = withAnalysisVersions(
     }),
     result: Citations,
     description:
-      "Which sources AI answers cite for the brand's prompts: totals, the mix of source types (your site, competitors, editorial, forums, social, reviews, institutions), top domains and top URLs with how many answers cite them. Use it to find the pages and publications to win.",
+      "Which sources AI answers cite for the brand's prompts: totals, the mix of source types (your site, " +
+      'competitors, editorial, forums, social, reviews, institutions), top domains and top URLs with how many ' +
+      'answers cite them. Use it to find the pages and publications to win.',
     run: async (ctx, p) => {
       const { brand, filters } = await resolveFilters(ctx, p);
       const opts = { limit: p.limit, source: p.source_filter };

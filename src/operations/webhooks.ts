@@ -82,7 +82,8 @@ export const createWebhook = operation({
     url: webhookUrl,
     events,
     format: optionalOneOf('format', FORMATS).describe(
-      `standard (default) or slack: a Slack incoming-webhook URL receiving ${SLACK_EVENTS.join(', ')} as Slack messages`,
+      `standard (default) or slack: a Slack incoming-webhook URL receiving ${SLACK_EVENTS.join(', ')} as Slack ` +
+        'messages',
     ),
   }),
   result: Endpoint.extend({
@@ -92,7 +93,9 @@ export const createWebhook = operation({
       .describe('whsec_... signing secret, shown only in this response; null for a slack webhook (sent unsigned)'),
   }),
   description:
-    'Registers a webhook endpoint for the organization. The response carries the signing secret, shown only this once. Private and loopback addresses are refused (unless ALLOW_PRIVATE_URLS=1). With format slack the URL is a Slack incoming webhook: alert.fired and digest.daily arrive as Slack messages, unsigned.',
+    'Registers a webhook endpoint for the organization. The response carries the signing secret, shown only ' +
+    'this once. Private and loopback addresses are refused (unless ALLOW_PRIVATE_URLS=1). With format slack ' +
+    'the URL is a Slack incoming webhook: alert.fired and digest.daily arrive as Slack messages, unsigned.',
   run: async (ctx, p) => {
     const org = ctx.identity.organizationId;
     if (!org) throw badRequest(NO_ORGANIZATION);
@@ -181,7 +184,8 @@ export const webhookDeliveries = operation({
     }),
   ),
   description:
-    "The endpoint's most recent deliveries, newest first, each with its attempts (status code, latency, response excerpt, error) and next attempt.",
+    "The endpoint's most recent deliveries, newest first, each with its attempts (status code, latency, " +
+    'response excerpt, error) and next attempt.',
   run: async (ctx, p) => listDeliveries(ctx.stores.pg, (await ownEndpoint(ctx, p.id)).id, p.limit),
 });
 

@@ -48,7 +48,8 @@ export function requireChange(p: Record<string, unknown>, fields: readonly strin
 export const reanalysisQueuedField = z
   .boolean()
   .describe(
-    "Whether the change queued a re-analysis of the brand's stored answers (their figures follow the workspace); follow it with get_reanalysis_status",
+    "Whether the change queued a re-analysis of the brand's stored answers (their figures follow the " +
+      'workspace); follow it with get_reanalysis_status',
   );
 
 /** The `explicit-request` guidance every workspace write's description ends with. */

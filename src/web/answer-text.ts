@@ -26,8 +26,12 @@ const NUMBERED = /^[ \t]*(\d{1,9})[.)][ \t]+(.*)$/;
 
 // `**bold**`, `[label](target "title")` (a target may hold one level of parentheses, as
 // Wikipedia's do), a `[3]` footnote marker.
-const INLINE =
-  /\*\*(?=\S)([\s\S]+?)(?<=\S)\*\*|\[([^\]\n]+)\]\([ \t]*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?(?:[ \t]+"[^"\n]*")?[ \t]*\)|\[(\d{1,3})\]/g;
+const INLINE = new RegExp(
+  String.raw`\*\*(?=\S)([\s\S]+?)(?<=\S)\*\*` +
+    String.raw`|\[([^\]\n]+)\]\([ \t]*<?((?:[^\s()<>]|\([^\s()<>]*\))+)>?(?:[ \t]+"[^"\n]*")?[ \t]*\)` +
+    String.raw`|\[(\d{1,3})\]`,
+  'g',
+);
 
 const isWebUrl = (url: string) => /^https?:\/\/[^\s]/i.test(url);
 

@@ -79,7 +79,10 @@ export function AiCrawlersPage(p: PageProps) {
         <>
           <Panel title="By bot">
             <DataTable
-              caption="Hits by bot, most first. Verified: from the provider's published addresses; spoofed: claiming the bot from elsewhere (counted only there)."
+              caption={
+                "Hits by bot, most first. Verified: from the provider's published addresses; spoofed: claiming " +
+                'the bot from elsewhere (counted only there).'
+              }
               csvName={csv('bots')}
               columns={[
                 { key: 'bot_name', label: 'Bot' },

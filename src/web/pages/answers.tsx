@@ -199,7 +199,10 @@ export function AnswersPage(p: PageProps) {
     <>
       <PageHead
         title="Answers"
-        intro={`${brand?.name ?? ''}: ${utcDay(filters.date_from)} – ${utcDay(filters.date_to)} (UTC days), newest first`}
+        intro={
+          `${brand?.name ?? ''}: ${utcDay(filters.date_from)} – ${utcDay(filters.date_to)} (UTC days), ` +
+          'newest first'
+        }
       >
         <button type="button" onClick={downloadAll} disabled={csv.busy}>
           {csv.busy ? 'Preparing CSV…' : 'Download CSV'}
@@ -234,7 +237,8 @@ export function AnswersPage(p: PageProps) {
           all="All platforms"
           options={PLATFORMS.map((x) => ({ value: x, label: platformName(x) }))}
         />
-        {/* An untracked brand's answers are of both modes (its count reads shopping cards too) unless one is chosen. */}
+        {/* An untracked brand's answers are of both modes (its count reads shopping cards too) unless one
+            is chosen. */}
         <QuerySelect
           name="mode"
           label="Mode"

@@ -153,7 +153,10 @@ export function BrandSetupPage(p: PageProps) {
     <>
       <PageHead
         title={`Set up ${brand?.name ?? 'the brand'}`}
-        intro="Add the competitors, topics and prompts to track, choose where they are asked, and see what that costs before anything is captured. Each suggestion is added with one click."
+        intro={
+          'Add the competitors, topics and prompts to track, choose where they are asked, and see what that ' +
+          'costs before anything is captured. Each suggestion is added with one click.'
+        }
       >
         <a class="button primary" href={`/app/brands/${brandId}`}>
           Go to the overview
@@ -215,7 +218,8 @@ export function BrandSetupPage(p: PageProps) {
           <p class="muted">
             {s.model.configured
               ? (s.model.error ?? 'The model suggested no competitor.')
-              : 'No competitor to suggest: no model is configured (LLM_BASE_URL), and the brand has no answers yet to find competitors in.'}
+              : 'No competitor to suggest: no model is configured (LLM_BASE_URL), and the brand has no answers ' +
+                'yet to find competitors in.'}
           </p>
         )}
         <form
@@ -272,8 +276,10 @@ export function BrandSetupPage(p: PageProps) {
             error={samplesError}
             hint={
               stored?.mode === 'adaptive'
-                ? 'Answers per prompt, platform and region each day. The brand samples adaptively now: saving a number here makes it fixed.'
-                : 'Answers per prompt, platform and region each day, 1 to 20: the cost below follows it, and saving keeps it for the daily capture.'
+                ? 'Answers per prompt, platform and region each day. The brand samples adaptively now: saving a ' +
+                  'number here makes it fixed.'
+                : 'Answers per prompt, platform and region each day, 1 to 20: the cost below follows it, and ' +
+                  'saving keeps it for the daily capture.'
             }
           />
           <div class="form-foot">

@@ -268,7 +268,10 @@ export function CompetitorsPage(p: PageProps) {
                 render: (r) => (
                   <AppLink
                     href={href({ model: r.model_used, mentioned: 'brand' })}
-                    label={`${r.brand_mentions} brand mentions on ${platformName(r.platform)} (${r.model_used}): the answers`}
+                    label={
+                      `${r.brand_mentions} brand mentions on ${platformName(r.platform)} (${r.model_used}): ` +
+                      'the answers'
+                    }
                   >
                     {r.brand_mentions}
                   </AppLink>
@@ -281,7 +284,10 @@ export function CompetitorsPage(p: PageProps) {
                 render: (r) => (
                   <AppLink
                     href={href({ model: r.model_used })}
-                    label={`${r.competitor_mentions} competitor mentions on ${platformName(r.platform)} (${r.model_used}): the answers`}
+                    label={
+                      `${r.competitor_mentions} competitor mentions on ${platformName(r.platform)} ` +
+                      `(${r.model_used}): the answers`
+                    }
                   >
                     {r.competitor_mentions}
                   </AppLink>
@@ -370,9 +376,10 @@ function UntrackedPanel(p: {
     setState({ busy: name });
     try {
       const made = await change<{ reanalysis_queued: boolean }>('add-competitor', { brand_id: p.brandId, name });
-      setState({
-        done: `${name} is now a competitor.${made.reanalysis_queued ? ' Your answers are being analysed again to count it; its figures appear when that is done.' : ''}`,
-      });
+      const reanalysing = made.reanalysis_queued
+        ? ' Your answers are being analysed again to count it; its figures appear when that is done.'
+        : '';
+      setState({ done: `${name} is now a competitor.${reanalysing}` });
       setVersion((v) => v + 1);
     } catch (err) {
       setState({ error: `${name} could not be tracked: ${messageOf(err)}` });

@@ -123,7 +123,8 @@ export function CostPreview(p: { estimate: Loaded<Estimate | null>; noPlatforms:
             <p class="muted">
               {e.price_table === 'PROVIDER_PRICES'
                 ? 'From the price table in PROVIDER_PRICES.'
-                : 'From the price table shipped with Answerscope; PROVIDER_PRICES replaces it. The usage of one answer is an assumption of the table.'}
+                : 'From the price table shipped with Answerscope; PROVIDER_PRICES replaces it. The usage of one ' +
+                  'answer is an assumption of the table.'}
             </p>
             <ul>
               {e.platforms.flatMap((r) =>

@@ -1,11 +1,11 @@
 // A brand's overview: under the filter bar, the six cards (value, 95% interval, change against the
-// previous period with its verdict), the trend of the brand and its competitors (entity-trend)
-// with its table, the competitor leaderboard, citations by category with top domains and URLs, the citation gap, the prompts and
-// the latest answers. Every figure is an API operation's for the page's filters; each part loads
-// on its own, the cards' reads sent before the others (src/web/api.ts, read priority), and every
-// figure links to the answers it was computed from. Once every part shows its
-// figures (or its failure) for the page's filters, and the trend's chart is drawn, the page's main
-// element carries data-ready="true" (what bench/app.ts waits for).
+// previous period with its verdict), the trend of the brand and its competitors (entity-trend) with
+// its table, the competitor leaderboard, citations by category with top domains and URLs, the
+// citation gap, the prompts and the latest answers. Every figure is an API operation's for the
+// page's filters; each part loads on its own, the cards' reads sent before the others
+// (src/web/api.ts, read priority), and every figure links to the answers it was computed from. Once
+// every part shows its figures (or its failure) for the page's filters, and the trend's chart is
+// drawn, the page's main element carries data-ready="true" (what bench/app.ts waits for).
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
 import { answersHref } from '../answers-link.ts';

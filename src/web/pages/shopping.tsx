@@ -295,7 +295,10 @@ export function ShoppingPage(p: PageProps) {
     <>
       <PageHead
         title="Shopping"
-        intro="Products shown in shopping answers for your prompts, newest first. Open a product to see where it appears."
+        intro={
+          'Products shown in shopping answers for your prompts, newest first. Open a product to see where it ' +
+          'appears.'
+        }
       />
       <search class="filter-bar" aria-label="Filters">
         <QuerySelect

@@ -34,7 +34,10 @@ export function TrackingSetup(p: { brandId: string }) {
             id="tracking-snippet"
             label="Add this line to every page, before </head>"
             value={snippet}
-            hint={`Tracking id ${s.tracking_id}. Only pages on ${s.domains.length ? s.domains.join(', ') : "the brand's domains"} (and their sub-domains) count.`}
+            hint={
+              `Tracking id ${s.tracking_id}. Only pages on ` +
+              `${s.domains.length ? s.domains.join(', ') : "the brand's domains"} (and their sub-domains) count.`
+            }
           />
         </li>
         <li>
@@ -51,6 +54,7 @@ export function CrawlerLogSetup(p: { brandId: string }) {
   if (!setup.data) return <Pending load={setup} />;
   const s = setup.data;
   const host = s.domains[0] ?? 'www.example.com';
+  const domains = s.domains.length ? s.domains.join(', ') : "the brand's domains";
   const example = `curl -X POST '${s.crawler_logs_url}' \\
   -H 'Authorization: Bearer ans_…' -H 'Content-Type: application/json' \\
   -d '[{"timestamp": "2026-11-24T10:00:00Z", "method": "GET", "host": "${host}",
@@ -60,8 +64,8 @@ export function CrawlerLogSetup(p: { brandId: string }) {
     <div class="setup">
       <p>
         No AI crawler hit is recorded for these dates. Crawler hits come from your web server's access logs: only
-        requests by known AI crawlers and agents to {s.domains.length ? s.domains.join(', ') : "the brand's domains"}{' '}
-        are kept, and client addresses are used once, to check the bot, and never stored.
+        requests by known AI crawlers and agents to {domains} are kept, and client addresses are used once, to check the
+        bot, and never stored.
       </p>
       <ol class="steps">
         <li>

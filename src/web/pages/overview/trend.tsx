@@ -91,7 +91,9 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; metric: Metr
   const own = entities.find((e) => e.role === 'own');
   const summary =
     last && own
-      ? `${name} of ${own.name} and ${entities.length - 1} competitors over the same answers, ${buckets.length} ${unitWord}, ${buckets.length - withAnswers.length} without answers (gaps); the latest with answers, ${utcDay(last.date)}: ${own.name} ${last.values[own.entity_id]}${unit} over ${last.answers} answers.`
+      ? `${name} of ${own.name} and ${entities.length - 1} competitors over the same answers, ${buckets.length} ` +
+        `${unitWord}, ${buckets.length - withAnswers.length} without answers (gaps); the latest with answers, ` +
+        `${utcDay(last.date)}: ${own.name} ${last.values[own.entity_id]}${unit} over ${last.answers} answers.`
       : undefined;
   const open = (date: string) => navigate(p.link(bucketDays(date, p.granularity, p.filters)));
   const table = (

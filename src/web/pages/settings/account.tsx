@@ -62,7 +62,10 @@ function PasswordForm() {
         value={next}
         onInput={setNext}
         error={at('new_password')}
-        hint="At least 10 characters. Your other sessions are signed out and assistants you allowed while signed in are disconnected; your API keys keep working."
+        hint={
+          'At least 10 characters. Your other sessions are signed out and assistants you allowed while signed in ' +
+          'are disconnected; your API keys keep working.'
+        }
         required
       />
       {error && !error.field && <Problem message={error.message} />}

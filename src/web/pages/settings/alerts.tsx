@@ -131,7 +131,10 @@ export function AlertsPage() {
     <>
       <PageHead
         title="Alerts"
-        intro={`Rules for ${brand.name}, checked daily over complete UTC days; a rule fires only with at least 20 answers in both windows.`}
+        intro={
+          `Rules for ${brand.name}, checked daily over complete UTC days; a rule fires only with at least 20 ` +
+          'answers in both windows.'
+        }
       />
       <Panel title="New rule">
         <NewRule brandId={brand.id} onCreated={rules.reload} />

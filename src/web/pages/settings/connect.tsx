@@ -69,7 +69,10 @@ export function ConnectPage() {
               id="mcp-url"
               label="MCP server URL"
               value={d.mcp_url}
-              hint="Assistants that connect with OAuth (Claude's custom connectors) need only this address; you allow them on a page of this site."
+              hint={
+                "Assistants that connect with OAuth (Claude's custom connectors) need only this address; you " +
+                'allow them on a page of this site.'
+              }
             />
           </Panel>
           <Panel title="With an API key">

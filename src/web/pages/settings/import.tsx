@@ -230,7 +230,11 @@ export function ImportPage() {
     <>
       <PageHead
         title="Import"
-        intro="Answers another tracker collected, with that tool's readings, imported beside Answerscope's: they count in figures only when a figure asks for their source, and the agreement report compares the tool's readings with Answerscope's on the same answers."
+        intro={
+          "Answers another tracker collected, with that tool's readings, imported beside Answerscope's: they " +
+          'count in figures only when a figure asks for their source, and the agreement report compares the ' +
+          "tool's readings with Answerscope's on the same answers."
+        }
       />
       <Panel title="Import a file">
         <form onSubmit={submit} aria-label="Import another tracker's answers">

@@ -36,7 +36,10 @@ export function PlatformsPage() {
     <>
       <PageHead
         title="Platforms"
-        intro="Which AI platforms this server can ask, and how their last capture went. A platform is configured when its provider's key is set in the server's environment."
+        intro={
+          'Which AI platforms this server can ask, and how their last capture went. A platform is configured ' +
+          "when its provider's key is set in the server's environment."
+        }
       />
       <Pending load={list} />
       {list.data && (

@@ -105,7 +105,10 @@ export function ReportsPage() {
     <>
       <PageHead
         title="Reports"
-        intro="A daily or weekly email per brand: the six figures with their change, the competitors that moved and the top gap domains, each linking here."
+        intro={
+          'A daily or weekly email per brand: the six figures with their change, the competitors that moved and ' +
+          'the top gap domains, each linking here.'
+        }
       />
       <Pending load={reports} />
       {r && (

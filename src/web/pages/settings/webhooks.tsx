@@ -109,8 +109,9 @@ function AddWebhook(p: { onAdded: (secret: string | null) => void }) {
         </p>
       ) : (
         <p class="hint">
-          Format: JSON <code>{'{type, timestamp, data}'}</code>, signed as Standard Webhooks (<code>webhook-id</code>,{' '}
-          <code>webhook-timestamp</code>, <code>webhook-signature</code>).
+          Format: JSON <code>{'{type, timestamp, data}'}</code>
+          {', signed as Standard Webhooks ('}
+          <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).
         </p>
       )}
       {error && !error.field && <Problem message={error.message} />}

@@ -85,7 +85,10 @@ export function SiteAuditsPage(p: PageProps) {
     <>
       <PageHead
         title="Site audits"
-        intro="How ready one page is for AI answers: technical access, structure, content, authority and E-E-A-T, with what to fix first."
+        intro={
+          'How ready one page is for AI answers: technical access, structure, content, authority and E-E-A-T, ' +
+          'with what to fix first.'
+        }
       />
       <Panel title="Start an audit">
         <StartAudit

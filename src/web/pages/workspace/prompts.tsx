@@ -105,7 +105,8 @@ function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void })
       });
       setTexts('');
       setNote(
-        `${added.prompts.length} prompt${added.prompts.length === 1 ? '' : 's'} added.${notInPlanNote(added.platforms_not_in_plan)}`,
+        `${added.prompts.length} prompt${added.prompts.length === 1 ? '' : 's'} ` +
+          `added.${notInPlanNote(added.platforms_not_in_plan)}`,
       );
       p.onDone();
     } catch (err) {
