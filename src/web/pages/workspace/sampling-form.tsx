@@ -36,7 +36,10 @@ export function SamplingForm(p: { brand: BrandDetails; onSaved: () => void }) {
   const [error, setError] = useState<FormError>();
   const [note, setNote] = useState<string>();
   const [busy, setBusy] = useState(false);
-  useEffect(() => setForm(initial()), [p.brand]);
+  // Back to the stored values when they change (a save), not on every reload of the brand: a reload
+  // another form's save caused must not wipe what is being typed here.
+  const stored = JSON.stringify(initial());
+  useEffect(() => setForm(initial()), [stored]);
   const set = (key: keyof ReturnType<typeof initial>) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   const submit = async (e: Event) => {
