@@ -1,6 +1,7 @@
 // Facts about one HTML page, extracted once with cheerio (parse5, the browsers' parsing rules)
 // and shared by every signal. Only what a crawler that does not run JavaScript sees counts.
-import * as cheerio from 'cheerio';
+import { createRequire } from 'node:module';
+import type * as Cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import { hostToDomain } from '../tracking/analysis/urls.ts';
 
@@ -148,8 +149,18 @@ function pageKind(url: URL, $: CheerioAPI, nodes: JsonLdNode[], meta: (n: string
   return 'page';
 }
 
+// Loaded on the first page parsed, not when the server starts: cheerio and parse5 cost every
+// process about 0.3 CPU-seconds to load, and most processes never audit a page.
+const require = createRequire(import.meta.url);
+let loaded: typeof Cheerio | undefined;
+const cheerioLib = (): typeof Cheerio => {
+  loaded ??= require('cheerio') as typeof Cheerio;
+  return loaded;
+};
+
 export function parsePage(html: string, finalUrl: string): Page {
   const url = new URL(finalUrl);
+  const cheerio = cheerioLib();
   const $ = cheerio.load(html);
   const meta = (name: string): string | null => {
     const n = name.toLowerCase();
