@@ -105,7 +105,7 @@ export function brandOfCaller(
 export async function brandsOfOrganization(pg: Postgres, organizationId: string | null): Promise<BrandRecord[]> {
   if (!organizationId) return [];
   const { rows } = await pg.query<BrandRecord>(
-    `SELECT ${COLUMNS} FROM brands WHERE organization_id = $1 ORDER BY created_at DESC, id DESC`,
+    `SELECT ${COLUMNS} FROM brands WHERE organization_id = $1 ORDER BY created_at DESC, created_seq DESC`,
     [organizationId],
   );
   return rows;
@@ -122,7 +122,7 @@ export async function allBrands(
   const { rows } = await pg.query(
     `SELECT ${COLUMNS} FROM brands
       WHERE ($1::uuid[] IS NULL OR organization_id = ANY($1::uuid[])) AND ($2::uuid IS NULL OR id = $2)
-      ORDER BY created_at, id`,
+      ORDER BY created_at, created_seq`,
     [scope.organizationIds ?? null, scope.brandId ?? null],
   );
   return rows as BrandRecord[];

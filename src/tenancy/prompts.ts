@@ -36,7 +36,7 @@ export async function listTopics(pg: Postgres, brandId: string) {
     `SELECT t.id, t.name, t.is_active, count(p.id)::int AS prompt_count, t.created_at
        FROM topics t LEFT JOIN prompts p ON p.topic_id = t.id
       WHERE t.brand_id = $1
-      GROUP BY t.id ORDER BY t.created_at, t.id`,
+      GROUP BY t.id ORDER BY t.created_at, t.created_seq`,
     [brandId],
   );
   return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
@@ -65,7 +65,7 @@ export async function listPrompts(
       WHERE p.brand_id = $1
         AND ($2::uuid IS NULL OR p.topic_id = $2)
         AND ($3::boolean IS NULL OR p.is_active = $3)
-      ORDER BY p.created_at DESC, p.id DESC
+      ORDER BY p.created_at DESC, p.created_seq DESC
       LIMIT $4`,
     [brandId, opts.topicId ?? null, opts.isActive ?? null, opts.limit],
   );
@@ -117,7 +117,7 @@ export interface PromptRow {
 async function brandPromptRows(pg: Queryable, brandId: string, all: boolean): Promise<PromptRow[]> {
   const { rows } = await pg.query(
     `SELECT id, text, topic_id, platforms, regions FROM prompts
-      WHERE brand_id = $1 AND ($2::boolean OR is_active) ORDER BY created_at, id`,
+      WHERE brand_id = $1 AND ($2::boolean OR is_active) ORDER BY created_at, created_seq`,
     [brandId, all],
   );
   return rows as PromptRow[];
@@ -155,7 +155,7 @@ export async function trackedPrompts(pg: Queryable, brandId?: string): Promise<T
        LEFT JOIN topics t ON t.id = p.topic_id
       WHERE p.is_active AND (t.id IS NULL OR t.is_active)
         AND ($1::uuid IS NULL OR b.id = $1)
-      ORDER BY b.id, p.created_at, p.id`,
+      ORDER BY b.id, p.created_at, p.created_seq`,
     [brandId ?? null],
   );
   return rows as TrackedPrompt[];
@@ -164,7 +164,7 @@ export async function trackedPrompts(pg: Queryable, brandId?: string): Promise<T
 /** The names of the brand's topics, oldest first. */
 export async function topicNames(pg: Queryable, brandId: string): Promise<string[]> {
   const { rows } = await pg.query<{ name: string }>(
-    'SELECT name FROM topics WHERE brand_id = $1 ORDER BY created_at, id',
+    'SELECT name FROM topics WHERE brand_id = $1 ORDER BY created_at, created_seq',
     [brandId],
   );
   return rows.map((r) => r.name);

@@ -88,6 +88,23 @@ test('topics oldest first with prompt counts; prompts newest first with filters 
   t.deepEqual(foreignTopic.body, { error: 'Topic not found' });
 });
 
+test('prompts added at once list newest first in the order given, though they share a millisecond', async (t) => {
+  // PGlite's clock has millisecond resolution: prompts inserted in one request share created_at,
+  // and the order must still be the order they were made in (postgres/092_insertion_order.sql).
+  const tenant = await seedTenant(server, [{ name: 'Acme', slug: 'acme', domains: ['acme.example'] }]);
+  const texts = Array.from({ length: 30 }, (_, i) => `burst prompt ${String(i).padStart(2, '0')}`);
+  const added = await call(server, 'POST', '/api/mcp/prompts', {
+    key: tenant.key,
+    body: { brand_id: tenant.brandId, prompts: texts.map((text) => ({ text })) },
+  });
+  t.is(added.status, 200, JSON.stringify(added.body));
+  const listed = (await get(server, `/api/mcp/prompts?brand_id=${tenant.brandId}`, tenant.key)).body;
+  t.deepEqual(
+    listed.map((p: any) => p.text),
+    [...texts].reverse(),
+  );
+});
+
 test('unknown paths and methods answer JSON errors; every response has a request id', async (t) => {
   const { key } = await seedTenant(server);
   const missing = await get(server, '/api/mcp/nope', key);
