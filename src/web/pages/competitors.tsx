@@ -207,7 +207,7 @@ export function CompetitorsPage(p: PageProps) {
               },
               {
                 key: 'appearance_count',
-                label: 'Answers',
+                label: 'Answers naming',
                 align: 'right',
                 render: (r) => (
                   <AppLink

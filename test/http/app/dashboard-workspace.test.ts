@@ -260,6 +260,8 @@ browserTest(
     // The score is headed by its one name (figure-definitions.ts), as on the overview's leaderboard.
     const board = page.getByRole('table', { name: 'Leaderboard: the brand and its competitors' });
     t.is(await board.getByRole('columnheader', { name: 'AI visibility score' }).count(), 1);
+    // The answers naming each entity, headed as on the overview's leaderboard.
+    t.is(await board.getByRole('columnheader', { name: 'Answers naming' }).count(), 1);
     const q = `brand_id=${who.brandId}&${filters}`;
     const [comparison, confidence, sentiment] = await Promise.all([
       api(who, `/competitor-comparison?${q}`),
