@@ -60,16 +60,15 @@ try {
     page.waitForURL((u) => /^\/app\/brands\/[^/]+$/.test(u.pathname)),
     page.getByLabel('Brand').selectOption({ label: 'Trailpeak' }),
   ]);
-  // The overview, once nothing on it is loading any more and its charts are drawn.
-  await page.waitForFunction(
-    () =>
-      !document.querySelector('[aria-busy="true"]') &&
-      ![...document.querySelectorAll('[role="status"]')].some((s) => /loading/i.test(s.textContent ?? '')) &&
-      document.querySelectorAll('.card').length > 0 &&
-      [...document.querySelectorAll('.chart, [data-chart]')].every((c) => c.querySelector('canvas')),
-    null,
-    { timeout: 120_000 },
-  );
+  // The overview once every part shows its figures and the trend is drawn (main[data-ready]); the
+  // getting-started list dismissed, as a person past their first day has, so the figures lead.
+  const drawn = () => page.locator('main[data-ready="true"]').waitFor({ timeout: 120_000 });
+  await drawn();
+  const dismiss = page.getByRole('button', { name: 'Dismiss' });
+  if (await dismiss.count()) {
+    await dismiss.click();
+    await dismiss.waitFor({ state: 'detached' });
+  }
   await page.waitForTimeout(300); // let the charts finish their first paint
   await page.screenshot({ path: path.join(OUT, 'overview.png') });
 
@@ -83,11 +82,7 @@ try {
   });
   const phonePage = await phone.newPage();
   await phonePage.goto(page.url());
-  await phonePage.waitForFunction(
-    () => !document.querySelector('[aria-busy="true"]') && document.querySelectorAll('.card').length > 0,
-    null,
-    { timeout: 120_000 },
-  );
+  await phonePage.locator('main[data-ready="true"]').waitFor({ timeout: 120_000 });
   await phonePage.waitForTimeout(300);
   await phonePage.screenshot({ path: path.join(OUT, 'overview-phone.png') });
   await phone.close();
