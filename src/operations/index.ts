@@ -28,6 +28,7 @@ import { platforms } from './platforms.ts';
 import { setupSuggestions } from './setup-suggestions.ts';
 import { checklist, dismissChecklistOperation } from './checklist.ts';
 import { importAgreementOperation } from './import-agreement.ts';
+import { importSourcesOperation } from './import-sources.ts';
 
 export const operations: Operation[] = [
   whoami,
@@ -42,6 +43,7 @@ export const operations: Operation[] = [
   citationGap,
   untrackedBrands,
   importAgreementOperation,
+  importSourcesOperation,
   searchQueries,
   sentiment,
   topics,

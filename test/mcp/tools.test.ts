@@ -72,8 +72,9 @@ const CONTRACT_TOOLS = [
   // The honest figures (docs/api.md section 21, "Honest figures on screen").
   'get_entity_trend',
   'get_untracked_brands',
-  // Agreement with another tracker (docs/api.md section 31).
+  // Agreement with another tracker, and the trackers imported from (docs/api.md section 31).
   'get_import_agreement',
+  'list_import_sources',
 ];
 const WRITE_TOOLS = [
   'accept_topic_suggestion',

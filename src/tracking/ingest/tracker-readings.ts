@@ -107,3 +107,17 @@ export async function hasImport(pg: Queryable, brandId: string, source: string):
   ]);
   return rows.length > 0;
 }
+
+/**
+ * The trackers the brand imported answers from, by name, each with its number of answers (a row
+ * per imported answer: answer_id is the key, so an import run again counts nothing twice). The
+ * names a `source` filter may take beyond capture and import; byte order, as the API lists them.
+ */
+export async function importSources(pg: Queryable, brandId: string): Promise<{ source: string; answers: number }[]> {
+  const { rows } = await pg.query<{ source: string; answers: number }>(
+    `SELECT source, count(*)::int AS answers FROM tracker_readings WHERE brand_id = $1
+     GROUP BY source ORDER BY source COLLATE "C"`,
+    [brandId],
+  );
+  return rows;
+}
