@@ -2,11 +2,11 @@
 // filters.ts so the router can use them without importing what imports it.
 
 /** The address parameters the filters own (a page may keep others of its own in the address). */
-export const FILTER_KEYS = ['date_from', 'date_to', 'model', 'region', 'topic_id'] as const;
+export const FILTER_KEYS = ['date_from', 'date_to', 'model', 'region', 'topic_id', 'source'] as const;
 
 /**
  * `href` with the filters of the address in view added where it names none of its own, so the
- * dates, platform/model, region and topic follow the person from page to page (and a copied link
+ * dates, platform/model, region, topic and source follow the person from page to page (and a copied link
  * keeps them). A link that names a filter itself (a figure's day, say) keeps its own.
  */
 export function keepFilters(href: string, from: URLSearchParams = new URLSearchParams(location.search)): string {

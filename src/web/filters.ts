@@ -11,6 +11,8 @@ export interface Filters {
   model?: string;
   region?: string;
   topic_id?: string;
+  /** A tracker the brand imported answers from; none: Answerscope's own answers (the API's default). */
+  source?: string;
 }
 
 export { FILTER_KEYS, keepFilters, withoutFilters } from './filter-keys.ts';
@@ -35,19 +37,27 @@ export function filtersOf(query: URLSearchParams, now = Date.now()): Filters {
     const v = query.get(key) ?? '';
     return DAY_RE.test(v) ? v : fallback[key];
   };
-  const opt = (key: 'model' | 'region' | 'topic_id') => query.get(key) || undefined;
+  const opt = (key: 'model' | 'region' | 'topic_id' | 'source') => query.get(key) || undefined;
   return {
     date_from: day('date_from'),
     date_to: day('date_to'),
     model: opt('model'),
     region: opt('region'),
     topic_id: opt('topic_id'),
+    source: opt('source'),
   };
 }
 
 /** The filters as parameters for `read()` (add the brand_id). */
 export function filterParams(f: Filters): Record<string, string | undefined> {
-  return { date_from: f.date_from, date_to: f.date_to, model: f.model, region: f.region, topic_id: f.topic_id };
+  return {
+    date_from: f.date_from,
+    date_to: f.date_to,
+    model: f.model,
+    region: f.region,
+    topic_id: f.topic_id,
+    source: f.source,
+  };
 }
 
 /** The filters of the page in view, and a change that writes them to the address (one history entry). */

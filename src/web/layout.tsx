@@ -73,10 +73,22 @@ function BrandPicker() {
 /**
  * The filters of the address in view, for another brand: dates, platform/model and region as they
  * are; a topic is the brand's own, so it becomes the other brand's topic of the same name, or is
- * left out when that brand has none (a topic id of another brand would only find nothing).
+ * left out when that brand has none (a topic id of another brand would only find nothing). A
+ * source is kept only when the other brand imported from it too: a name it never imported from
+ * makes every figure a 400.
  */
 async function filtersForBrand(fromId: string | undefined, toId: string): Promise<URLSearchParams> {
   const query = new URLSearchParams(location.search);
+  const source = query.get('source');
+  if (source) {
+    query.delete('source');
+    try {
+      const sources = await read<{ source: string }[]>('import-sources', { brand_id: toId }, 'first');
+      if (sources.some((s) => s.source === source)) query.set('source', source);
+    } catch {
+      /* the sources could not be read: the other brand's own answers are shown */
+    }
+  }
   const topicId = query.get('topic_id');
   if (!topicId || !fromId) return query;
   query.delete('topic_id');

@@ -1,7 +1,8 @@
 // The filter bar every brand page puts under its heading: date range (last 7, 30 or 90 days, or
-// from-to), platform/model, region and topic. Each control is labelled and changes the address at
-// once (the page reads its filters from there). The choices come from the API: the brand's topics
-// and the regions its prompts are captured in (light reads, at once), and the model_used values its
+// from-to), platform/model, region, topic and, for a brand that imported another tracker's answers,
+// source. Each control is labelled and changes the address at once (the page reads its filters
+// from there). The choices come from the API: the brand's topics, the regions its prompts are
+// captured in and the trackers it imported from (light reads, at once), and the model_used values its
 // answers carry (competitor-comparison over all history, the values the model filter takes). That
 // last one is a whole-history warehouse read, the heaviest on a cold server at a million answers, and
 // no figure waits for it: it goes once the page's own reads are answered (read priority `idle`).
@@ -20,6 +21,19 @@ interface Choices {
 // Read once per brand and page load: the lists change only when the workspace does.
 const listsByBrand = new Map<string, Promise<Omit<Choices, 'models'>>>();
 const modelsByBrand = new Map<string, Promise<Choices['models']>>();
+const sourcesByBrand = new Map<string, Promise<ImportSource[]>>();
+
+interface ImportSource {
+  source: string;
+  answers: number;
+}
+
+/** The brand's imported sources, read again on next use: an import has just added one (Settings > Import). */
+export function forgetImportSources(brandId: string): void {
+  sourcesByBrand.delete(brandId);
+}
+
+const loadSources = (brandId: string) => read<ImportSource[]>('import-sources', { brand_id: brandId }, 'first');
 
 async function loadLists(brandId: string): Promise<Omit<Choices, 'models'>> {
   const [prompts, topics] = await Promise.all([
@@ -80,10 +94,11 @@ function useOnce<T>(cache: Map<string, Promise<T>>, brandId: string, load: (id: 
   return value;
 }
 
-function useChoices(brandId: string): Partial<Choices> {
+function useChoices(brandId: string): Partial<Choices> & { sources?: ImportSource[] } {
   const lists = useOnce(listsByBrand, brandId, loadLists, { regions: [], topics: [] });
   const models = useOnce(modelsByBrand, brandId, loadModels, []);
-  return { ...lists, models };
+  const sources = useOnce(sourcesByBrand, brandId, loadSources, []);
+  return { ...lists, models, sources };
 }
 
 const PRESETS = [7, 30, 90];
@@ -125,7 +140,7 @@ function Choice(p: {
   );
 }
 
-export type FilterName = 'dates' | 'model' | 'region' | 'topic';
+export type FilterName = 'dates' | 'model' | 'region' | 'topic' | 'source';
 
 /** `only`: the filters the page's operation takes (e.g. ai-traffic takes dates alone); all by default. */
 export function FilterBar(p: { brandId: string; only?: FilterName[] }) {
@@ -210,6 +225,21 @@ export function FilterBar(p: { brandId: string; only?: FilterName[] }) {
           all="All topics"
           options={(choices?.topics ?? []).map((t) => ({ value: t.id, label: t.name }))}
           onChange={(topic_id) => setFilters({ topic_id })}
+        />
+      )}
+      {/* Only a brand that imported another tracker's answers has a choice to make; one the address
+          names is shown too, so it can be set back. */}
+      {wants('source') && Boolean(choices.sources?.length || filters.source) && (
+        <Choice
+          id="filter-source"
+          label="Source"
+          value={filters.source}
+          all="Answerscope"
+          options={(choices.sources ?? []).map((s) => ({
+            value: s.source,
+            label: `${s.source} (${s.answers.toLocaleString('en')} ${s.answers === 1 ? 'answer' : 'answers'})`,
+          }))}
+          onChange={(source) => setFilters({ source })}
         />
       )}
       <button

@@ -1,11 +1,14 @@
 // Settings > Import (docs/app.md): another tracker's CSV uploaded with its name and column mapping
 // in Chromium; the page shows what was imported, the lines refused with their number and reason,
 // and the agreement report worked by hand (the same file as test/cli/import-tracker.test.ts). A
-// mapped column the file lacks is said beside its field, and nothing is stored.
+// mapped column the file lacks is said beside its field, and nothing is stored. The filter bar's
+// Source select shows once the brand has imported answers, and counts the tracker's answers alone.
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { get, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { importTracker } from '../../../src/tracking/ingest/tracker-import.ts';
+import { brandInOrganization } from '../../../src/tenancy/brands.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn, type Person } from './helpers.ts';
 
 // Without Chromium these are reported as skipped, never as passed (README, Quick start).
@@ -116,3 +119,70 @@ browserTest('an upload shows the import, the refused lines and the agreement; a 
     await browser.close();
   }
 });
+
+// Columns named as the fields: no mapping. Three answers of the brand's prompt, all in November.
+const RIVAL = `text,platform,date,prompt
+Acme is the CRM most startups pick.,chatgpt,2026-11-02,best crm for startups
+Globex leads; Acme follows.,perplexity,2026-11-03,best crm for startups
+Spreadsheets are enough.,chatgpt,2026-11-04,best crm for startups
+`;
+
+browserTest(
+  "the filter bar's Source shows only with an import; choosing it counts the tracker's answers",
+  async (t) => {
+    // A person of their own and another tool's name: the test above counts othertool's readings.
+    const mine = await person(server);
+    const browser = await launch();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const dates = 'date_from=2026-11-01&date_to=2026-11-27';
+      const overview = `/app/brands/${mine.brandId}?${dates}`;
+      // The brand's sources answered (an empty list) and the page drawn: then no select is to come.
+      const sources = page.waitForResponse((r) => r.url().includes('/app/api/op/import-sources?'));
+      await signIn(page, server, mine, overview);
+      t.deepEqual(await (await sources).json(), []);
+      await page.locator('#main[data-ready="true"]').waitFor();
+      t.is(await page.locator('#filter-source').count(), 0, 'no import, no Source select');
+
+      const brand = await brandInOrganization(server.stores.pg, mine.organizationId, mine.brandId);
+      const imported = await importTracker(server.stores, {
+        body: RIVAL,
+        fileName: 'rival.csv',
+        brand,
+        format: 'rivaltool',
+        map: {},
+      });
+      t.is(imported.imported, 3);
+      const summary = await get(
+        server,
+        `/api/mcp/visibility-summary?brand_id=${mine.brandId}&${dates}&source=rivaltool`,
+        mine.key,
+      );
+      t.is(summary.status, 200);
+      const expected: number = summary.body.totals.resultCount;
+      t.is(expected, 3);
+
+      await page.goto(`${server.url}${overview}`);
+      const select = page.getByLabel('Source', { exact: true });
+      await select.waitFor();
+      t.deepEqual(await select.locator('option').allTextContents(), ['Answerscope', 'rivaltool (3 answers)']);
+      t.is(await select.inputValue(), '');
+      await select.selectOption('rivaltool');
+      await page.waitForURL((u) => u.searchParams.get('source') === 'rivaltool');
+      // The score card counts the tracker's answers, and links to them with the source.
+      const counted = page
+        .getByRole('region', { name: 'AI visibility score', exact: true })
+        .locator(`.counted a[data-count="${expected}"]`);
+      await counted.waitFor();
+      t.is(await counted.textContent(), `${expected} answers`);
+      t.is(new URL((await counted.getAttribute('href'))!, server.url).searchParams.get('source'), 'rivaltool');
+
+      // Reset filters takes it away with the others: Answerscope's own answers again.
+      await page.getByRole('button', { name: 'Reset filters' }).click();
+      await page.waitForURL((u) => !u.searchParams.has('source'));
+      t.is(await select.inputValue(), '');
+    } finally {
+      await browser.close();
+    }
+  },
+);

@@ -11,6 +11,7 @@ import { useApp } from '../../context.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { Field, Notes, Select } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
+import { forgetImportSources } from '../../components/filter-bar.tsx';
 import { Empty, PageHead, Panel, Problem } from '../../components/page.tsx';
 
 const FIELDS = [
@@ -213,6 +214,8 @@ export function ImportPage() {
       setResult(
         await post<Result>(`/brands/${brandId}/import`, { format: format.trim(), file_name: file.name, content, map }),
       );
+      // The filter bar's Source choice lists the brand's trackers: this one may be new.
+      forgetImportSources(brandId);
     } catch (err) {
       setError(formError(err, names));
     }
