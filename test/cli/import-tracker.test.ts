@@ -76,9 +76,11 @@ async function stored(source: string) {
     'SELECT sum(sign) AS n FROM answers WHERE brand_id = {b:UUID} AND source = {s:String}',
     { b: tenant.brandId, s: source },
   );
-  const { rows } = await server.stores.pg.query('SELECT count(*)::int AS n FROM tracker_readings WHERE source = $1', [
-    source,
-  ]);
+  // The brand's own: other files of a shared test process import under the same tracker names.
+  const { rows } = await server.stores.pg.query(
+    'SELECT count(*)::int AS n FROM tracker_readings WHERE brand_id = $1 AND source = $2',
+    [tenant.brandId, source],
+  );
   return { answers: Number(n), readings: rows[0].n };
 }
 
