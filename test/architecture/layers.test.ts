@@ -9,11 +9,9 @@
 // No file imports itself through others, and tracking's job folders import one another one way.
 // test-process: shared
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
+import { ROOT, sourceFiles } from './source-files.ts';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const NEUTRAL = ['config', 'logger', 'errors', 'uuid', 'instant', 'cursor', 'column-numbers', 'text-order'].map(
   (n) => `src/${n}.ts`,
@@ -54,14 +52,6 @@ const WEB = 'src/web/';
 /** Server files the browser may import: constant lists with no imports, so no server code is bundled. */
 const SHARED_WITH_BROWSER = ['src/tenancy/tracked.ts', 'src/audits/categories.ts', 'src/analytics/metric-names.ts'];
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory()) return tsFiles(path);
-    return /\.tsx?$/.test(e.name) ? [path] : [];
-  });
-}
-
 // Static imports and re-exports (`from '...'`), bare imports (`import '...'`) and dynamic ones.
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -84,7 +74,7 @@ test('the import reader sees every form of relative import', (t) => {
 
 test('every file under src/ and jobs/ sits in a layer, and imports only its own layer or those below', (t) => {
   const problems: string[] = [];
-  for (const file of [...tsFiles('src'), ...tsFiles('jobs')]) {
+  for (const file of [...sourceFiles('src'), ...sourceFiles('jobs')]) {
     if (file.startsWith(WEB)) {
       for (const spec of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
         const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
@@ -117,7 +107,7 @@ test('every file under src/ and jobs/ sits in a layer, and imports only its own 
 });
 
 test('every file of src/tracking sits in the folder of its job', (t) => {
-  const outside = tsFiles('src/tracking').filter(
+  const outside = sourceFiles('src/tracking').filter(
     (file) => !TRACKING_SHARED.includes(file) && !TRACKING_JOBS.includes(file.split('/')[2]),
   );
   t.deepEqual(outside, [], 'place the file in one of the job folders, or the folder in TRACKING_JOBS');
@@ -242,7 +232,7 @@ function fileCircles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][
 /** Every relative import of the .ts files under `dirs`, file to file. */
 function fileImports(dirs: string[]): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>();
-  for (const file of dirs.flatMap(tsFiles)) {
+  for (const file of dirs.flatMap((dir) => sourceFiles(dir))) {
     for (const spec of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
       const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
       edges.set(file, (edges.get(file) ?? new Set()).add(target));

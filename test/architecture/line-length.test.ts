@@ -3,23 +3,15 @@
 // literal, a JSX attribute string or a comment, so a long one passes `biome check`; this test holds
 // the limit. Split such a line into pieces joined with +, or re-wrap the comment.
 // test-process: shared
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
+import { ROOT, sourceFiles } from './source-files.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const MAX = 120;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory()) return sourceFiles(path);
-    return e.name.endsWith('.ts') || e.name.endsWith('.tsx') ? [path] : [];
-  });
-}
-
 test(`no line of src/ or jobs/ is longer than ${MAX} characters`, (t) => {
-  const files = ['src', 'jobs'].flatMap(sourceFiles);
+  const files = ['src', 'jobs'].flatMap((dir) => sourceFiles(dir));
   t.true(files.length > 0);
   const long = files.flatMap((file) =>
     readFileSync(join(ROOT, file), 'utf8')

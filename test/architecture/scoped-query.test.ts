@@ -3,10 +3,10 @@
 // and binding every value. Reads outside the tenant scope go through ch.system, which only the
 // files listed below may call.
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { ROOT, sourceFiles } from './source-files.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { openClickHouse, type ClickHouse } from '../../src/stores/clickhouse.ts';
 import { observeStores } from '../../src/stores/observe.ts';
 import type { Stores } from '../../src/stores/index.ts';
@@ -22,7 +22,6 @@ import {
 } from '../../src/stores/scoped-query.ts';
 import { testBrandId } from '../helpers/brand-id.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BRAND = testBrandId('0b5e2a3c-1d4f-4a6b-8c7d-9e0f1a2b3c4d');
 
 // Never called: `tsc --noEmit` checks it, and fails if any of these lines stops being an error.
@@ -205,16 +204,8 @@ const SYSTEM_READERS = ['src/stores/migrate.ts', 'src/http/health.ts'];
 // Statements (DDL, bookkeeping) by file: migrations, the removal of old generations, the warehouse grant.
 const COMMANDERS = ['src/stores/migrate.ts', 'src/stores/generations.ts', 'src/cli/warehouse.ts'];
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory()) return tsFiles(p);
-    return e.name.endsWith('.ts') ? [p] : [];
-  });
-}
-
 test('in src/ and jobs/, only the listed files read outside the tenant scope', (t) => {
-  const readers = [...tsFiles('src'), ...tsFiles('jobs')].filter((file) => {
+  const readers = [...sourceFiles('src', /\.ts$/), ...sourceFiles('jobs', /\.ts$/)].filter((file) => {
     const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
     const code = lines.filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l)).join('\n');
     return /\.system\s*(<[^>]*>)?\(|\bch\.client\.query\(/.test(code);
@@ -241,7 +232,7 @@ test("in src/ and jobs/, only tenancy's brand readers make a BrandId", (t) => {
   const makes = (code: string) => /\bas\s+(unknown\s+as\s+)?BrandId\b|<\s*BrandId\s*>|query<[^>]*BrandId/.test(code);
   t.true(makes('const b = id as BrandId;') && makes("pg.query<{ id: BrandId }>('SELECT id FROM brands')"));
   t.false(makes('function f(id: BrandId) {}'));
-  const makers = [...tsFiles('src'), ...tsFiles('jobs')].filter((file) => {
+  const makers = [...sourceFiles('src', /\.ts$/), ...sourceFiles('jobs', /\.ts$/)].filter((file) => {
     const code = readFileSync(join(ROOT, file), 'utf8')
       .split('\n')
       .filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l))
@@ -257,7 +248,7 @@ test('in src/ and jobs/, no file reaches a raw client, and only the listed ones 
       .split('\n')
       .filter((l) => !/^\s*(\/\/|\/\*|\*)/.test(l))
       .join('\n');
-  const files = [...tsFiles('src'), ...tsFiles('jobs')];
+  const files = [...sourceFiles('src', /\.ts$/), ...sourceFiles('jobs', /\.ts$/)];
   // The engines' own files hold the clients; nothing else names them or the tests' way in.
   const engineFiles = [
     'src/stores/clickhouse.ts',

@@ -3,11 +3,9 @@
 // folder under src/ (a file directly in src/ owns none); jobs/ is a module of its own.
 // test-process: shared
 import test from 'ava';
+import { ROOT, sourceFiles } from './source-files.ts';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { join } from 'node:path';
 
 /** Every Postgres table and the one module that owns it. */
 const OWNER: Record<string, string> = {
@@ -53,14 +51,6 @@ function moduleOf(path: string): string {
   const parts = path.split('/');
   if (parts[0] === 'jobs') return 'jobs';
   return parts.length > 2 ? parts[1] : '(src)';
-}
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory()) return tsFiles(path);
-    return e.name.endsWith('.ts') ? [path] : [];
-  });
 }
 
 // SQL here is written with upper-case keywords; a table follows FROM (also a comma list of
@@ -125,7 +115,7 @@ test('every table the Postgres migrations create has an owner', (t) => {
 
 test('SQL in src/ and jobs/ names only tables its own module owns', (t) => {
   const problems: string[] = [];
-  for (const file of [...tsFiles('src'), ...tsFiles('jobs')]) {
+  for (const file of [...sourceFiles('src', /\.ts$/), ...sourceFiles('jobs', /\.ts$/)]) {
     const module = moduleOf(file);
     for (const table of tablesNamed(readFileSync(join(ROOT, file), 'utf8'))) {
       if (OWNER[table] !== module) problems.push(`${file} (${module}) names ${table}, a table of ${OWNER[table]}`);
