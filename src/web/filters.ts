@@ -3,6 +3,7 @@
 // range is the last 30 complete UTC days (yesterday and the 29 days before it): the API's own
 // default is all history (or, for visibility-change, 7 days), which would make the cards and the
 // change disagree, so the app always sends both dates.
+import { FILTER_KEYS } from './filter-keys.ts';
 import { navigate, useLocation } from './router.ts';
 
 export interface Filters {
@@ -50,14 +51,7 @@ export function filtersOf(query: URLSearchParams, now = Date.now()): Filters {
 
 /** The filters as parameters for `read()` (add the brand_id). */
 export function filterParams(f: Filters): Record<string, string | undefined> {
-  return {
-    date_from: f.date_from,
-    date_to: f.date_to,
-    model: f.model,
-    region: f.region,
-    topic_id: f.topic_id,
-    source: f.source,
-  };
+  return Object.fromEntries(FILTER_KEYS.map((key) => [key, f[key]]));
 }
 
 /** The filters of the page in view, and a change that writes them to the address (one history entry). */

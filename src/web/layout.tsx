@@ -7,6 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, post, read } from './api.ts';
 import { useApp, rememberBrand } from './context.ts';
+import { importSourcesOf } from './components/filter-bar.tsx';
 import { keepFilters } from './filter-keys.ts';
 import { followAppLinks, followLink, navigate } from './router.ts';
 import { hrefOf, routes, type PageRoute } from './routes.ts';
@@ -83,7 +84,7 @@ async function filtersForBrand(fromId: string | undefined, toId: string): Promis
   if (source) {
     query.delete('source');
     try {
-      const sources = await read<{ source: string }[]>('import-sources', { brand_id: toId }, 'first');
+      const sources = await importSourcesOf(toId);
       if (sources.some((s) => s.source === source)) query.set('source', source);
     } catch {
       /* the sources could not be read: the other brand's own answers are shown */

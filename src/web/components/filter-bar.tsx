@@ -59,6 +59,20 @@ async function loadModels(brandId: string): Promise<Choices['models']> {
 const RETRIES = 3;
 const RETRY_MS = 5_000;
 
+/** The brand's list from `cache`, read on first use; a failed read leaves the cache, to be tried again. */
+function once<T>(cache: Map<string, Promise<T>>, brandId: string, load: (id: string) => Promise<T>): Promise<T> {
+  let pending = cache.get(brandId);
+  if (!pending) {
+    pending = load(brandId);
+    cache.set(brandId, pending);
+    pending.catch(() => cache.delete(brandId));
+  }
+  return pending;
+}
+
+/** The trackers a brand imported answers from, as the Source choice lists them (read once per brand). */
+export const importSourcesOf = (brandId: string) => once(sourcesByBrand, brandId, loadSources);
+
 /**
  * The brand's value of a once-per-page-load list: undefined until loaded, `fallback` while it
  * failed. A failed read is tried again a few times: the lists are the filters' choices, and a
@@ -70,13 +84,7 @@ function useOnce<T>(cache: Map<string, Promise<T>>, brandId: string, load: (id: 
     let current = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const attempt = (left: number) => {
-      let pending = cache.get(brandId);
-      if (!pending) {
-        pending = load(brandId);
-        cache.set(brandId, pending);
-        pending.catch(() => cache.delete(brandId));
-      }
-      pending.then(
+      once(cache, brandId, load).then(
         (v) => current && setValue(() => v),
         () => {
           if (!current) return;
