@@ -1,10 +1,10 @@
 // The brand itself (update-brand): name, industry, region, domains and aliases. Only the fields
 // that differ from what is stored are sent, so a change of industry queues no re-analysis.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
 import { Field } from '../../components/field.tsx';
 import { Panel } from '../../components/page.tsx';
-import { FormFoot, FormProblem } from './rows.tsx';
+import { FormFoot, FormProblem, useStoredForm } from './rows.tsx';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { listOf, textOf } from './shared.tsx';
 
@@ -34,14 +34,10 @@ export function BrandForm(p: { brand: BrandDetails; onSaved: (reanalysisQueued: 
     domains: textOf(p.brand.domains),
     aliases: textOf(p.brand.aliases),
   });
-  const [form, setForm] = useState(initial);
+  const [form, setForm] = useStoredForm(initial);
   const [error, setError] = useState<FormError>();
   const [note, setNote] = useState<string>();
   const [busy, setBusy] = useState(false);
-  // Back to the stored values when they change (a save), not on every reload of the brand: a reload
-  // another form's save caused must not wipe what is being typed here.
-  const stored = JSON.stringify(initial());
-  useEffect(() => setForm(initial()), [stored]);
   const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   const submit = async (e: Event) => {

@@ -1,8 +1,9 @@
 // What the workspace lists share: a State column, the row buttons (change or rename, then
 // deactivate/activate or remove) whose accessible names carry the row's name, an activate toggle
-// that reports a failure under the row's name, the buttons under a form, and the form's own problem.
+// that reports a failure under the row's name, the buttons under a form, the form's own problem, and a
+// form's values kept while the row reloads.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { change } from '../../api.ts';
 import type { Column } from '../../components/data-table.tsx';
 import { Problem } from '../../components/page.tsx';
@@ -95,3 +96,14 @@ export const SubForm = (p: { title: ComponentChildren; children: ComponentChildr
     {p.children}
   </div>
 );
+
+/**
+ * A form's values: the stored ones (`stored()`), and back to them when they change (a save), not on
+ * every reload of the row: a reload another form's save caused must not wipe what is being typed.
+ */
+export function useStoredForm<T>(stored: () => T) {
+  const [form, setForm] = useState(stored);
+  const key = JSON.stringify(stored());
+  useEffect(() => setForm(stored()), [key]);
+  return [form, setForm] as const;
+}

@@ -1,11 +1,11 @@
 // How the daily capture samples the brand (update-brand `sampling`, docs/metrics.md "Adaptive
 // sampling"): a fixed number of answers a day per prompt, platform and region, or adaptive: the
 // most while a cell's 28-day mention-rate interval is wider than the target, else the fewest.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
 import { Field, Select } from '../../components/field.tsx';
 import { Panel } from '../../components/page.tsx';
-import { FormFoot, FormProblem } from './rows.tsx';
+import { FormFoot, FormProblem, useStoredForm } from './rows.tsx';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import type { BrandDetails } from './brand-form.tsx';
 
@@ -32,14 +32,10 @@ export function SamplingForm(p: { brand: BrandDetails; onSaved: () => void }) {
           target_half_width: String(s.target_half_width),
         };
   };
-  const [form, setForm] = useState(initial);
+  const [form, setForm] = useStoredForm(initial);
   const [error, setError] = useState<FormError>();
   const [note, setNote] = useState<string>();
   const [busy, setBusy] = useState(false);
-  // Back to the stored values when they change (a save), not on every reload of the brand: a reload
-  // another form's save caused must not wipe what is being typed here.
-  const stored = JSON.stringify(initial());
-  useEffect(() => setForm(initial()), [stored]);
   const set = (key: keyof ReturnType<typeof initial>) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   const submit = async (e: Event) => {
