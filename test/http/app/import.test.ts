@@ -49,9 +49,14 @@ test.after.always(async () => {
   await server?.stop();
 });
 
+/** The brand's own readings from `source`: another test may import under the same name for its brand. */
 const readings = async (source: string) =>
-  (await server.stores.pg.query('SELECT count(*)::int AS n FROM tracker_readings WHERE source = $1', [source])).rows[0]
-    .n;
+  (
+    await server.stores.pg.query(
+      'SELECT count(*)::int AS n FROM tracker_readings WHERE brand_id = $1 AND source = $2',
+      [who.brandId, source],
+    )
+  ).rows[0].n;
 
 /** A table's body cells by row, as text. */
 const cells = (page: import('playwright-core').Page, caption: RegExp) =>
