@@ -81,7 +81,7 @@ const HINTS: Record<string, string> = {
 };
 
 type Counts = VisibilityChange['counts'];
-/** The answers each card's figure counts: the explorer's parameters and their number, in words. */
+/** The answers each card's figure counts: the explorer's parameters and their number, in words (one: "answer"). */
 const COUNTED: Record<string, (c: Counts) => { own: Record<string, string>; n: number; words: string }[]> = {
   ai_visibility_score: (c) => [{ own: {}, n: c.answers, words: 'answers' }],
   mention_rate: (c) => [{ own: { mentioned: 'brand' }, n: c.mention_answers, words: 'answers naming you' }],
@@ -193,7 +193,7 @@ export function Cards(p: PartProps & { hasTopic: boolean }) {
                 <span key={x.words}>
                   {i > 0 && ', '}
                   <a href={p.link(x.own)} data-count={x.n}>
-                    {x.n.toLocaleString('en')} {x.words}
+                    {x.n.toLocaleString('en')} {x.n === 1 ? x.words.replace(/^answers\b/, 'answer') : x.words}
                   </a>
                 </span>
               ))
