@@ -196,13 +196,14 @@ function oracleShare(cells: Cell[]): { share: number; fixedExpected: number } {
   let total = widthAt.reduce((sum, w) => sum + w[0], 0);
   while (total / cells.length > fixedExpected) {
     let best = -1;
+    let bestGain = 0;
     for (let i = 0; i < cells.length; i++) {
       if (samples[i] >= MAX_ORACLE_SAMPLES) continue;
       const gain = widthAt[i][samples[i]] - widthAt[i][samples[i] + 1];
-      if (best < 0 || gain > widthAt[best][samples[best]] - widthAt[best][samples[best] + 1]) best = i;
+      if (best < 0 || gain > bestGain) [best, bestGain] = [i, gain];
     }
     if (best < 0) break;
-    total -= widthAt[best][samples[best]] - widthAt[best][samples[best] + 1];
+    total -= bestGain;
     samples[best]++;
   }
   return { share: samples.reduce((a, b) => a + b, 0) / (FIXED * cells.length), fixedExpected };
