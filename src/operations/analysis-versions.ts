@@ -5,7 +5,7 @@
 // for figures of answers imported from another tracker, `source=NAME`).
 import { z } from 'zod';
 import { analysisVersion } from '../analytics/analysis-version.ts';
-import { operation, type Operation } from './registry.ts';
+import { type Method, operation, type Operation } from './registry.ts';
 import { IMPORTED_GENERATION } from '../stores/generations.ts';
 import { DEFAULT_SOURCES } from '../tracking/types.ts';
 
@@ -20,9 +20,12 @@ export const ANALYSIS_VERSIONS_DESCRIPTION =
   'a re-analysis changes it';
 
 /** The operation, its result extended with `analysis_versions` (read with the brand, before its figures). */
-export function withAnalysisVersions<P extends z.ZodType<{ brand_id: string }>, S extends z.ZodRawShape>(
-  op: Operation<P, z.ZodObject<S>>,
-) {
+export function withAnalysisVersions<
+  P extends z.ZodType<{ brand_id: string }>,
+  S extends z.ZodRawShape,
+  const N extends string,
+  const M extends Method,
+>(op: Operation<P, z.ZodObject<S>, N, M>) {
   const result = op.result.extend({
     analysis_versions: z.array(z.string()).describe(ANALYSIS_VERSIONS_DESCRIPTION),
   });

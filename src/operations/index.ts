@@ -30,7 +30,11 @@ import { checklist, dismissChecklistOperation } from './checklist.ts';
 import { importAgreementOperation } from './import-agreement.ts';
 import { importSourcesOperation } from './import-sources.ts';
 
-export const operations: Operation[] = [
+/**
+ * The declarations, each with its own types (its name and method literal): the app's pages type
+ * their calls and the answers they read from it (src/web/operation-types.ts).
+ */
+export const declarations = [
   whoami,
   brands,
   visibilitySummary,
@@ -70,3 +74,5 @@ export const operations: Operation[] = [
   dismissChecklistOperation,
   usage,
 ];
+
+export const operations: Operation[] = declarations;

@@ -34,10 +34,19 @@ export interface DeclaredError {
 
 export type ToolGuidance = 'explicit-request' | 'list-brands';
 
-export interface Operation<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
-  /** Also the REST path below /api/mcp (and /api/v1) unless `path` says otherwise. */
-  name: string;
-  method: Method;
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+  N extends string = string,
+  M extends Method = Method,
+> {
+  /**
+   * Also the REST path below /api/mcp (and /api/v1) unless `path` says otherwise. A literal type in
+   * each declaration, so the app's pages name operations the type checker knows (src/web/operation-types.ts).
+   */
+  name: N;
+  /** Literal in each declaration too: the app reads with a GET operation and changes with any other. */
+  method: M;
   /** Koa-style path below the surface prefix, e.g. `/content-opportunities/:id/status`. */
   path?: string;
   /** MCP tool name; omitted: not an MCP tool. */
@@ -76,7 +85,9 @@ export interface Operation<P extends z.ZodType = z.ZodType, R extends z.ZodType 
   run(ctx: Ctx, params: z.output<P>): Promise<z.input<R>>;
 }
 
-export function operation<P extends z.ZodType, R extends z.ZodType>(op: Operation<P, R>): Operation<P, R> {
+export function operation<P extends z.ZodType, R extends z.ZodType, const N extends string, const M extends Method>(
+  op: Operation<P, R, N, M>,
+): Operation<P, R, N, M> {
   return op;
 }
 
