@@ -201,16 +201,15 @@ export const ShoppingCards = z.object({
   next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
 });
 
-const Count = (key: string) => z.object({ [key]: z.string(), count: int });
-
+// Each count's key is written out (not computed), so the type names it and the app's pages read it by name.
 export const ProductVisibility = z.object({
   product_title: z.string(),
   total_appearances: int,
-  by_platform: z.array(Count('platform')),
-  by_region: z.array(Count('region')),
-  by_date: z.array(Count('date')),
+  by_platform: z.array(z.object({ platform: z.string(), count: int })),
+  by_region: z.array(z.object({ region: z.string(), count: int })),
+  by_date: z.array(z.object({ date: z.string(), count: int })),
   latest_appearance: z.string(),
   average_rating: nullableNum,
   total_reviews: int,
-  merchant_domains: z.array(Count('domain')),
+  merchant_domains: z.array(z.object({ domain: z.string(), count: int })),
 });
