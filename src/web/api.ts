@@ -1,6 +1,8 @@
 // How the app talks to its server: JSON under /app/api, the session's cookie, and on every change
 // the session's token (from the page's meta tag) in X-CSRF-Token. A failure carries the server's
 // message and, where a form field is at fault, its name, so the page shows it beside the field.
+// An operation's params and answer are typed by its declaration (operation-types.ts).
+import type { AsTyped, ChangeName, Params, ReadName, ReadParams, Result } from './operation-types.ts';
 
 export class Failure extends Error {
   constructor(
@@ -122,19 +124,33 @@ function inTurn<T>(priority: Priority, run: () => Promise<T>, signal?: AbortSign
 }
 
 /** Runs one of the API's read operations, as the signed-in person, in its turn (see Priority). */
-export function read<T>(
-  operation: string,
-  params: Record<string, string | undefined> = {},
+export function read<N extends ReadName>(
+  operation: N,
+  params: ReadParams<N> = {},
   priority: Priority = 'normal',
-): Promise<T> {
+): Promise<Result<N>> {
   const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') query.set(k, v);
+  for (const [k, v] of Object.entries<string | undefined>(params)) if (v !== undefined && v !== '') query.set(k, v);
   const qs = query.toString();
   const signal = ambientSignal;
-  return inTurn(priority, () => withSignal(signal, () => get<T>(`/op/${operation}${qs ? `?${qs}` : ''}`)), signal);
+  return inTurn(
+    priority,
+    () => withSignal(signal, () => get<Result<N>>(`/op/${operation}${qs ? `?${qs}` : ''}`)),
+    signal,
+  );
 }
 
+// One request behind `change` and `changeAsTyped`, which differ only in how their input is typed.
+const send = <T>(operation: string, input: unknown) => post<T>(`/op/${operation}`, input);
+
 /** Runs one of the API's write operations, as the signed-in person. */
-export const change = <T>(operation: string, input: Record<string, unknown>) => post<T>(`/op/${operation}`, input);
+export const change: <N extends ChangeName>(operation: N, input: Params<N>) => Promise<Result<N>> = send;
+
+/**
+ * `change` for a form that sends a number as the person typed it (AsTyped), for the server to refuse
+ * by field: the same request, its input typed more loosely.
+ */
+export const changeAsTyped: <N extends ChangeName>(operation: N, input: AsTyped<Params<N>>) => Promise<Result<N>> =
+  send;
 
 export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));

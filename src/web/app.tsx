@@ -2,7 +2,7 @@
 // address names is drawn in the frame. `/app` opens the first brand (or the one last picked).
 import { useEffect } from 'preact/hooks';
 import { get, read } from './api.ts';
-import { AppContext, rememberBrand, rememberedBrand, type Brand, type Me } from './context.ts';
+import { AppContext, rememberBrand, rememberedBrand, type Me } from './context.ts';
 import { Layout } from './layout.tsx';
 import { useLoad } from './load.ts';
 import { match, navigate, useLocation } from './router.ts';
@@ -68,7 +68,7 @@ function NoOrganization(p: { email: string }) {
 
 export function App() {
   const { path, query } = useLocation();
-  const loaded = useLoad(() => Promise.all([get<Me>('/me'), read<Brand[]>('brands')]), []);
+  const loaded = useLoad(() => Promise.all([get<Me>('/me'), read('brands')]), []);
   const brands = loaded.data?.[1] ?? [];
   // A fixed path (/app/brands/new) before a pattern that would take it as a brand's id.
   const found = [...routes]

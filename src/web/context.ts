@@ -1,6 +1,7 @@
 // What every page may need: who is signed in, the organization's brands, the brand in view.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { Result } from './operation-types.ts';
 
 export interface Me {
   email: string;
@@ -12,11 +13,8 @@ export interface Me {
   organizations: { id: string; name: string; role: 'admin' | 'member' }[];
 }
 
-export interface Brand {
-  id: string;
-  name: string;
-  slug: string;
-}
+/** A brand as list_brands gives it. */
+export type Brand = Result<'brands'>[number];
 
 export interface AppState {
   me: Me;

@@ -94,10 +94,9 @@ async function filtersForBrand(fromId: string | undefined, toId: string): Promis
   if (!topicId || !fromId) return query;
   query.delete('topic_id');
   try {
-    type Topic = { id: string; name: string };
     const [from, to] = await Promise.all([
-      read<Topic[]>('topics', { brand_id: fromId }, 'first'),
-      read<Topic[]>('topics', { brand_id: toId }, 'first'),
+      read('topics', { brand_id: fromId }, 'first'),
+      read('topics', { brand_id: toId }, 'first'),
     ]);
     const name = from.find((t) => t.id === topicId)?.name;
     const same = to.find((t) => t.name === name);

@@ -4,7 +4,8 @@
 // The surfaces (http, mcp, cli) share the layers below them instead of one another, so each can
 // change without the others. src/web/ is the app's browser program (bundled by src/http/app/):
 // it imports only itself and the few server files that are pure vocabulary (SHARED_WITH_BROWSER: lists
-// the API's answers are made of, importing nothing), and nothing on the server imports it. Jobs sit beside the operations: both compose the domain modules, one
+// the API's answers are made of, importing nothing), plus the operations' declarations as types only
+// (TYPES_FOR_BROWSER), and nothing on the server imports it. Jobs sit beside the operations: both compose the domain modules, one
 // for a request and one on a schedule, and every surface may start either (`answerscope jobs run`).
 // No file imports itself through others, and tracking's job folders import one another one way.
 // test-process: shared
@@ -59,6 +60,27 @@ function relativeImports(source: string): string[] {
   return [...source.matchAll(IMPORT)].map((m) => m[1]);
 }
 
+/**
+ * Server files the browser may import with `import type` only: the operations' declarations, so a
+ * page's reads are typed by the operations' schemas (src/web/operation-types.ts). esbuild drops a
+ * type-only import, so no server code enters the bundle; any other form of import would bundle it.
+ */
+const TYPES_FOR_BROWSER = ['src/operations/index.ts'];
+
+// `import type { ... } from '...'`, the one form that never reaches the bundle.
+const TYPE_IMPORT = /\bimport\s+type\s+(?:\{[^}]*\}|\*\s+as\s+\w+|\w+)\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The relative imports of `source` that are not `import type` (each type-only import taken out once). */
+function valueImports(source: string): string[] {
+  const types = [...source.matchAll(TYPE_IMPORT)].map((m) => m[1]);
+  return relativeImports(source).filter((spec) => {
+    const at = types.indexOf(spec);
+    if (at < 0) return true;
+    types.splice(at, 1);
+    return false;
+  });
+}
+
 test('the import reader sees every form of relative import', (t) => {
   const source = [
     "import a from '../a.ts';",
@@ -72,13 +94,28 @@ test('the import reader sees every form of relative import', (t) => {
   t.deepEqual(relativeImports(source), ['../a.ts', './b.ts', '../c.ts', './d.ts', '../../e.ts', '../f.ts']);
 });
 
+test('the import reader tells `import type` from every other form of import', (t) => {
+  const source = [
+    "import type { A } from '../a.ts';",
+    "import { type B } from '../b.ts';",
+    "import type {\n  C,\n  D,\n} from '../c.ts';",
+    "import { e } from '../c.ts';",
+    "export type { F } from '../f.ts';",
+    "const g = await import('../a.ts');",
+  ].join('\n');
+  t.deepEqual(valueImports(source), ['../b.ts', '../c.ts', '../f.ts', '../a.ts']);
+});
+
 test('every file under src/ and jobs/ sits in a layer, and imports only its own layer or those below', (t) => {
   const problems: string[] = [];
   for (const file of [...sourceFiles('src'), ...sourceFiles('jobs')]) {
     if (file.startsWith(WEB)) {
-      for (const spec of relativeImports(readFileSync(join(ROOT, file), 'utf8'))) {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      const values = valueImports(source);
+      for (const spec of relativeImports(source)) {
         const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
         if (SHARED_WITH_BROWSER.includes(target)) continue;
+        if (TYPES_FOR_BROWSER.includes(target) && !values.includes(spec)) continue;
         if (!target.startsWith(WEB)) problems.push(`${file} (the browser's program) imports ${target}`);
       }
       continue;

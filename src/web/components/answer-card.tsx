@@ -3,47 +3,14 @@
 // entity's sentiment, and its citations. Every value is rendered as text (Preact elements, never
 // HTML); a link, in the text or a citation, only when its URL is http(s).
 import { dateTime } from '../format.ts';
+import type { Result } from '../operation-types.ts';
 import { clipBlocks, type Inline, parseAnswer } from '../answer-text.ts';
 import { highlight } from '../highlight.ts';
 import { platformName } from '../../tenancy/tracked.ts';
 
-export interface AnswerEntity {
-  entity_id: string;
-  name: string;
-  is_brand: boolean;
-  mentions: number;
-  position: number | null;
-  citations: number;
-  score: number;
-  sentiment: 'positive' | 'neutral' | 'negative' | null;
-}
-
-export interface AnswerCitation {
-  url: string;
-  domain: string;
-  category: string;
-  article_type: string;
-  title: string;
-}
-
-export interface Answer {
-  id: string;
-  prompt_id: string;
-  prompt_text: string | null;
-  platform: string;
-  model_used: string;
-  region: string;
-  mode: 'standard' | 'shopping';
-  collected_at: string;
-  text: string;
-  entities: AnswerEntity[];
-  citations: AnswerCitation[];
-  search_queries: string[] | null;
-  provider_model: string;
-  engine_version: string | null;
-  analysis_version: string | null;
-  source: string;
-}
+export type Answer = Result<'answers'>['answers'][number];
+export type AnswerEntity = Answer['entities'][number];
+export type AnswerCitation = Answer['citations'][number];
 
 /** Where an answer comes from, in words: its source, the adapter and model, and the analysis version. */
 function provenanceOf(a: Answer): string {

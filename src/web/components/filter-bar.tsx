@@ -8,6 +8,7 @@
 // no figure waits for it: it goes once the page's own reads are answered (read priority `idle`).
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
+import type { Result } from '../operation-types.ts';
 import { platformName } from '../../tenancy/tracked.ts';
 import { type Filters, lastDays, useFilters, withoutFilters } from '../filters.ts';
 import { navigate, useLocation } from '../router.ts';
@@ -21,35 +22,26 @@ interface Choices {
 // Read once per brand and page load: the lists change only when the workspace does.
 const listsByBrand = new Map<string, Promise<Omit<Choices, 'models'>>>();
 const modelsByBrand = new Map<string, Promise<Choices['models']>>();
-const sourcesByBrand = new Map<string, Promise<ImportSource[]>>();
-
-interface ImportSource {
-  source: string;
-  answers: number;
-}
+const sourcesByBrand = new Map<string, Promise<Result<'import-sources'>>>();
 
 /** The brand's imported sources, read again on next use: an import has just added one (Settings > Import). */
 export function forgetImportSources(brandId: string): void {
   sourcesByBrand.delete(brandId);
 }
 
-const loadSources = (brandId: string) => read<ImportSource[]>('import-sources', { brand_id: brandId }, 'first');
+const loadSources = (brandId: string) => read('import-sources', { brand_id: brandId }, 'first');
 
 async function loadLists(brandId: string): Promise<Omit<Choices, 'models'>> {
   const [prompts, topics] = await Promise.all([
-    read<{ regions: string[] }[]>('prompts', { brand_id: brandId, limit: '500' }, 'first'),
-    read<{ id: string; name: string; is_active?: boolean }[]>('topics', { brand_id: brandId }, 'first'),
+    read('prompts', { brand_id: brandId, limit: '500' }, 'first'),
+    read('topics', { brand_id: brandId }, 'first'),
   ]);
   const regions = [...new Set(prompts.flatMap((p) => p.regions))].sort();
   return { regions, topics: topics.map((t) => ({ id: t.id, name: t.name })) };
 }
 
 async function loadModels(brandId: string): Promise<Choices['models']> {
-  const comparison = await read<{ share_of_voice: { by_platform: { model_used: string; platform: string }[] } }>(
-    'competitor-comparison',
-    { brand_id: brandId },
-    'idle',
-  );
+  const comparison = await read('competitor-comparison', { brand_id: brandId }, 'idle');
   return comparison.share_of_voice.by_platform
     .map((m) => ({ value: m.model_used, label: `${platformName(m.platform)} · ${m.model_used}` }))
     .sort((a, b) => a.label.localeCompare(b.label));
@@ -102,7 +94,7 @@ function useOnce<T>(cache: Map<string, Promise<T>>, brandId: string, load: (id: 
   return value;
 }
 
-function useChoices(brandId: string): Partial<Choices> & { sources?: ImportSource[] } {
+function useChoices(brandId: string): Partial<Choices> & { sources?: Result<'import-sources'> } {
   const lists = useOnce(listsByBrand, brandId, loadLists, { regions: [], topics: [] });
   const models = useOnce(modelsByBrand, brandId, loadModels, []);
   const sources = useOnce(sourcesByBrand, brandId, loadSources, []);

@@ -1,12 +1,9 @@
 // A monthly allowance (briefs, drafts, audits) as the usage operation gives it: in words beside a
 // form, or as a card with the count used "of" the plan's limit (or "unlimited") and a meter.
 import { limitText } from '../format.ts';
+import type { Result } from '../operation-types.ts';
 
-export interface Quota {
-  used: number;
-  limit: number;
-  remaining: number;
-}
+export type Quota = Result<'usage'>['briefs'];
 
 export function quotaWords(q: Quota, noun: string): string {
   if (q.limit < 0) return `${q.used} ${noun} used this month (unlimited).`;

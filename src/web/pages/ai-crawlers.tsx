@@ -2,6 +2,7 @@
 // server logs, as the ai-crawlers operation gives them (by bot with verified and spoofed hits, by
 // type, top pages, HTTP status classes). The operation takes only dates. With no hit: how to send logs.
 import { read } from '../api.ts';
+import type { Result } from '../operation-types.ts';
 import { dateTime } from '../format.ts';
 import { useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
@@ -12,25 +13,9 @@ import type { PageProps } from '../page-props.ts';
 import { CrawlerLogSetup } from './site-setup.tsx';
 import './activity.css';
 
-type BotType = 'ai_assistant' | 'ai_search' | 'ai_training' | 'ai_agent';
-
-interface Bot {
-  bot_name: string;
-  provider: string;
-  bot_type: BotType;
-  hits: number;
-  verified_hits: number;
-  spoofed_hits: number;
-  last_visit: string | null;
-}
-
-interface Crawlers {
-  total_hits: number;
-  by_bot: Bot[];
-  by_type: { bot_type: BotType; hits: number }[];
-  top_pages: { path: string; hits: number; bots: number }[];
-  status_breakdown: { status_class: string; hits: number }[];
-}
+type Crawlers = Result<'ai-crawlers'>;
+type Bot = Crawlers['by_bot'][number];
+type BotType = Bot['bot_type'];
 
 const TYPE_WORDS: Record<BotType, string> = {
   ai_assistant: 'Assistant (fetching for a user’s question)',
@@ -46,7 +31,7 @@ export function AiCrawlersPage(p: PageProps) {
   const [filters] = useFilters();
   const range = { date_from: filters.date_from, date_to: filters.date_to };
   const crawlers = useLoad(
-    () => read<Crawlers>('ai-crawlers', { brand_id: brandId, ...range }),
+    () => read('ai-crawlers', { brand_id: brandId, ...range }),
     [brandId, range.date_from, range.date_to],
   );
   const c = crawlers.data;

@@ -2,6 +2,7 @@
 // operation gives them (total, by platform, top landing pages, by country). The operation takes
 // only dates, so the filter bar shows only dates. With no visit: how to install /t.js.
 import { read } from '../api.ts';
+import type { Result } from '../operation-types.ts';
 import { useFilters } from '../filters.ts';
 import { useLoad } from '../load.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
@@ -12,12 +13,7 @@ import { TrackingSetup } from './site-setup.tsx';
 import './activity.css';
 import { platformName } from '../../tenancy/tracked.ts';
 
-interface Traffic {
-  total_visits: number;
-  platform_breakdown: { platform: string; visits: number }[];
-  top_pages: { url: string; visits: number }[];
-  country_breakdown: { country: string; visits: number }[];
-}
+type Traffic = Result<'ai-traffic'>;
 
 const max = (rows: { visits: number }[]) => rows.reduce((m, r) => Math.max(m, r.visits), 0);
 
@@ -26,7 +22,7 @@ export function AiTrafficPage(p: PageProps) {
   const [filters] = useFilters();
   const range = { date_from: filters.date_from, date_to: filters.date_to };
   const traffic = useLoad(
-    () => read<Traffic>('ai-traffic', { brand_id: brandId, ...range }),
+    () => read('ai-traffic', { brand_id: brandId, ...range }),
     [brandId, range.date_from, range.date_to],
   );
   const t = traffic.data;

@@ -38,23 +38,6 @@ const OWN = [
 const PAGE = 20;
 const CSV_PAGE = '100';
 
-interface Competitor {
-  id: string;
-  name: string;
-  aliases: string[];
-}
-
-interface PromptItem {
-  id: string;
-  text: string;
-}
-
-interface AnswerPage {
-  answers: Answer[];
-  total: number;
-  next_cursor: string | null;
-}
-
 /** The words filter: typed, then applied to the address on submit (an empty one removes it). */
 function WordsFilter() {
   const { path, query } = useLocation();
@@ -119,10 +102,7 @@ export function AnswersPage(p: PageProps) {
 
   const lists = useLoad(
     () =>
-      Promise.all([
-        read<Competitor[]>('competitors', { brand_id: brandId }),
-        read<PromptItem[]>('prompts', { brand_id: brandId, limit: '500' }),
-      ]),
+      Promise.all([read('competitors', { brand_id: brandId }), read('prompts', { brand_id: brandId, limit: '500' })]),
     [brandId],
   );
   const [competitors, prompts] = lists.data ?? [[], []];
@@ -140,7 +120,7 @@ export function AnswersPage(p: PageProps) {
     setNext(null);
     setTotal(undefined);
     setState({ loading: true });
-    read<AnswerPage>('answers', { ...params, limit: String(PAGE) }).then(
+    read('answers', { ...params, limit: String(PAGE) }).then(
       (page) => {
         if (!current) return;
         setAnswers(page.answers);
@@ -159,7 +139,7 @@ export function AnswersPage(p: PageProps) {
     if (!next) return;
     setState({ loading: true });
     try {
-      const page = await read<AnswerPage>('answers', { ...params, limit: String(PAGE), cursor: next });
+      const page = await read('answers', { ...params, limit: String(PAGE), cursor: next });
       setAnswers((a) => [...a, ...page.answers]);
       setNext(page.next_cursor);
       setState({ loading: false });
@@ -174,7 +154,7 @@ export function AnswersPage(p: PageProps) {
       const all: Answer[] = [];
       let cursor: string | undefined;
       do {
-        const page = await read<AnswerPage>('answers', { ...params, limit: CSV_PAGE, cursor });
+        const page = await read('answers', { ...params, limit: CSV_PAGE, cursor });
         all.push(...page.answers);
         cursor = page.next_cursor ?? undefined;
       } while (cursor);

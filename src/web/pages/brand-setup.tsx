@@ -5,18 +5,14 @@
 // what that costs before it is spent (capture-estimate, every price with its source, fixed and
 // adaptive sampling side by side). Every figure is an operation's.
 import { useState } from 'preact/hooks';
-import { change, messageOf, read } from '../api.ts';
+import { change, changeAsTyped, messageOf, read } from '../api.ts';
 import { useApp } from '../context.ts';
 import { useLoad } from '../load.ts';
 import { Field, Select } from '../components/field.tsx';
 import { Empty, PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import type { PageProps } from '../page-props.ts';
-import type { PlatformRow } from './settings/platforms.tsx';
 import { listOf, platformLabel } from './workspace/shared.tsx';
-import type { BrandDetails } from './workspace/brand-form.tsx';
-import type { Topic } from './workspace/topics.tsx';
-import type { TrackedPrompt } from './workspace/prompts.tsx';
-import { CostPreview, type Estimate } from './cost-preview.tsx';
+import { CostPreview } from './cost-preview.tsx';
 import './workspace/workspace.css';
 import './first-run.css';
 
@@ -35,41 +31,21 @@ const SOURCE: Record<string, string> = {
   answers: 'your answers',
 };
 
-interface PromptSuggestion {
-  text: string;
-  source: string;
-  volume: number | null;
-}
-interface Suggestions {
-  kind: string;
-  category: string;
-  competitors: { name: string; domains: string[]; source: string }[];
-  topics: { name: string; source: string; prompts: PromptSuggestion[] }[];
-  volumes: PromptSuggestion[];
-  model: { configured: boolean; error: string | null };
-}
-
 export function BrandSetupPage(p: PageProps) {
   const brandId = p.params.brandId;
   const { brand } = useApp();
-  const details = useLoad(
-    () => read<BrandDetails[]>('brands').then((list) => list.find((b) => b.id === brandId)),
-    [brandId],
-  );
+  const details = useLoad(() => read('brands').then((list) => list.find((b) => b.id === brandId)), [brandId]);
   const [kind, setKind] = useState('software');
   const [category, setCategory] = useState<string>();
   const [asked, setAsked] = useState<{ kind: string; category?: string }>({ kind: 'software' });
   const suggestions = useLoad(
-    () => read<Suggestions>('setup-suggestions', { brand_id: brandId, kind: asked.kind, category: asked.category }),
+    () => read('setup-suggestions', { brand_id: brandId, kind: asked.kind, category: asked.category }),
     [brandId, asked.kind, asked.category],
   );
-  const competitors = useLoad(
-    () => read<{ id: string; name: string }[]>('competitors', { brand_id: brandId }),
-    [brandId],
-  );
-  const topics = useLoad(() => read<Topic[]>('topics', { brand_id: brandId }), [brandId]);
-  const prompts = useLoad(() => read<TrackedPrompt[]>('prompts', { brand_id: brandId, limit: '500' }), [brandId]);
-  const platforms = useLoad(() => read<PlatformRow[]>('platforms'), []);
+  const competitors = useLoad(() => read('competitors', { brand_id: brandId }), [brandId]);
+  const topics = useLoad(() => read('topics', { brand_id: brandId }), [brandId]);
+  const prompts = useLoad(() => read('prompts', { brand_id: brandId, limit: '500' }), [brandId]);
+  const platforms = useLoad(() => read('platforms'), []);
   const onPlan = (platforms.data ?? []).filter((x) => x.on_plan);
   const [chosen, setChosen] = useState<string[]>();
   const picked = chosen ?? onPlan.map((x) => x.platform);
@@ -85,7 +61,7 @@ export function BrandSetupPage(p: PageProps) {
   const estimate = useLoad(
     () =>
       picked.length
-        ? read<Estimate>('capture-estimate', {
+        ? read('capture-estimate', {
             brand_id: brandId,
             platforms: picked.join(','),
             regions: listOf(regionText).join(','),
@@ -111,7 +87,7 @@ export function BrandSetupPage(p: PageProps) {
   const topicId = async (name: string): Promise<string> => {
     const found = (topics.data ?? []).find((t) => t.name.toLowerCase() === name.toLowerCase());
     if (found) return found.id;
-    return (await change<{ id: string }>('create-topic', { brand_id: brandId, name })).id;
+    return (await change('create-topic', { brand_id: brandId, name })).id;
   };
   const addPrompts = (topic: string | null, texts: string[]) =>
     run(
@@ -136,7 +112,7 @@ export function BrandSetupPage(p: PageProps) {
     const value = typed.trim() !== '' && Number.isFinite(Number(typed)) ? Number(typed) : typed;
     setBusy('Save samples');
     try {
-      await change('update-brand', { id: brandId, sampling: { mode: 'fixed', samples: value } });
+      await changeAsTyped('update-brand', { id: brandId, sampling: { mode: 'fixed', samples: value } });
       setSamplesNote(`Saved: the daily capture asks each prompt ${value} ${value === 1 ? 'time' : 'times'} a day.`);
       details.reload();
     } catch (err) {

@@ -1,48 +1,10 @@
-// The shapes of the citations and citation-gap operations as the citations page and the overview's
+// The answers of the citations and citation-gap operations as the citations page and the overview's
 // panels read them (docs/api.md), and the gap's competitors as one CSV cell.
+import type { Result } from '../operation-types.ts';
 
-export interface CitationFigures {
-  totals: {
-    domains: number;
-    urls: number;
-    citations: number;
-    results_with_citations: number;
-    avg_citations_per_result: number | null;
-  };
-  source_type_breakdown: { category: string; count: number; pct: number }[];
-  top_domains: {
-    domain: string;
-    category: string;
-    total_citations: number;
-    results_citing: number;
-    usage_pct: number;
-    models: string[];
-  }[];
-  top_urls: {
-    url: string;
-    domain: string;
-    category: string;
-    title: string;
-    total_citations: number;
-    results_citing: number;
-    usage_pct: number;
-  }[];
-}
-
-export interface Gap {
-  totals: { answers: number; gap_answers: number; domains: number };
-  domains: GapDomain[];
-}
-
-export interface GapDomain {
-  domain: string;
-  category: string;
-  gap_answers: number;
-  brand_answers: number;
-  gap_share: number;
-  competitors: { competitor_id: string; name: string; answers: number }[];
-  top_urls: { url: string; title: string; gap_answers: number }[];
-}
+export type CitationFigures = Result<'citations'>;
+export type Gap = Result<'citation-gap'>;
+export type GapDomain = Gap['domains'][number];
 
 /**
  * Why a gap table is empty, in words: no answers at all is never "no gap" (docs/api.md section 24);

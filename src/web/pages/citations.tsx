@@ -14,7 +14,7 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending } from '../components/page.tsx';
 import type { PageProps } from '../page-props.ts';
 import { CitationLink } from '../components/answer-card.tsx';
-import { type CitationFigures, competitorsCsv, type Gap, gapEmptyReason } from './citation-figures.ts';
+import { competitorsCsv, gapEmptyReason } from './citation-figures.ts';
 import { About } from '../components/about.tsx';
 import { AppLink, CategoryTable, categoryLabel, percent } from './figure-parts.tsx';
 
@@ -30,12 +30,9 @@ function GapPanel(p: {
 }) {
   const { path, query } = useLocation();
   const competitorId = query.get('competitor_id') ?? undefined;
-  const competitors = useLoad(
-    () => read<{ id: string; name: string }[]>('competitors', { brand_id: p.brandId }),
-    [p.brandId],
-  );
+  const competitors = useLoad(() => read('competitors', { brand_id: p.brandId }), [p.brandId]);
   const params = { ...p.base, competitor_id: competitorId };
-  const gap = useLoad(() => read<Gap>('citation-gap', { ...params, limit: SHOWN }), [JSON.stringify(params)]);
+  const gap = useLoad(() => read('citation-gap', { ...params, limit: SHOWN }), [JSON.stringify(params)]);
   const href = (more: Record<string, string | undefined>) => answersHref(p.brandId, { ...p.filters, ...more });
   const pick = (id: string) => {
     const next = new URLSearchParams(query);
@@ -89,7 +86,7 @@ function GapPanel(p: {
             caption="Citation gap: domains the gap answers cite"
             class="domain-cell"
             csvName="citation-gap"
-            allRows={async () => (await read<Gap>('citation-gap', { ...params, limit: ALL })).domains}
+            allRows={async () => (await read('citation-gap', { ...params, limit: ALL })).domains}
             rows={rows}
             rowKey={(d) => d.domain}
             empty={gapEmptyReason(gap.data.totals)}
@@ -191,8 +188,8 @@ export function CitationsPage(p: PageProps) {
   const [filters] = useFilters();
   const base = { brand_id: brandId, ...filterParams(filters) };
   const key = JSON.stringify(base);
-  const data = useLoad(() => read<CitationFigures>('citations', { ...base, limit: SHOWN }), [key]);
-  const all = () => read<CitationFigures>('citations', { ...base, limit: ALL });
+  const data = useLoad(() => read('citations', { ...base, limit: SHOWN }), [key]);
+  const all = () => read('citations', { ...base, limit: ALL });
   const href = (more: Record<string, string | undefined>) =>
     answersHref(brandId, { ...filterParams(filters), ...more });
   const c = data.data;

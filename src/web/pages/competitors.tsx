@@ -18,66 +18,18 @@ import { BarLabel, DataTable } from '../components/data-table.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import type { PageProps } from '../page-props.ts';
+import type { Result } from '../operation-types.ts';
 import { AppLink, FigureCard, percent } from './figure-parts.tsx';
 import { platformName } from '../../tenancy/tracked.ts';
 
-interface Figures {
-  name: string;
-  avg_visibility_score: number | null;
-  ai_visibility_score: number | null;
-  total_mentions: number;
-  total_citations: number;
-  appearance_count: number;
-}
-
-interface Comparison {
-  brand: Figures & { id: string };
-  platforms: { platform: string; answers: number; mention_rates: Record<string, number> }[];
-  competitors: (Figures & { competitor_id: string })[];
-  share_of_voice: {
-    overall_sov_pct: number;
-    total_brand_mentions: number;
-    total_competitor_mentions: number;
-    by_platform: {
-      model_used: string;
-      platform: string;
-      brand_mentions: number;
-      competitor_mentions: number;
-      sov_pct: number;
-    }[];
-  };
-}
-
-interface Estimate {
-  value: number | null;
-  ci95: number[] | null;
-}
-
-interface Confidence {
-  entities: { entity_id: string; is_brand: boolean; mention_rate: Estimate }[];
-}
-
-interface Sentiment {
-  entities: { entity_id: string; is_brand: boolean; net_sentiment: number | null; assessed: number }[];
-}
-
-interface Moved {
-  metric: string;
-  current: number | null;
-  change: number | null;
-  ci95: [number, number] | null;
-  verdict: 'up' | 'down' | 'within_noise' | 'not_enough_data';
-}
-
-interface Change {
-  previous: { date_from: string; date_to: string; n: number };
-  metrics: Moved[];
-  competitors: (Moved & { competitor_id: string })[];
-}
-
-interface Untracked {
-  brands: { name: string; answers: number; first_seen: string; platforms: string[] }[];
-}
+type Comparison = Result<'competitor-comparison'>;
+type Confidence = Result<'visibility-confidence'>;
+type Sentiment = Result<'sentiment'>;
+type Change = Result<'visibility-change'>;
+type Estimate = Confidence['entities'][number]['mention_rate'];
+type Moved = Change['metrics'][number];
+/** An entity's figures, the brand's or a competitor's, without its id. */
+type Figures = Omit<Comparison['competitors'][number], 'competitor_id'>;
 
 interface Row extends Figures {
   /** `brand`, or the competitor's id: the explorer's `mentioned`. */
@@ -93,10 +45,10 @@ function loadAll(brandId: string, f: Filters) {
   const params = { brand_id: brandId, ...filterParams(f) };
   const withoutTopic = { ...params, topic_id: undefined };
   return Promise.all([
-    read<Comparison>('competitor-comparison', params),
-    f.topic_id ? Promise.resolve(undefined) : read<Confidence>('visibility-confidence', withoutTopic),
-    read<Sentiment>('sentiment', params),
-    read<Change>('visibility-change', params),
+    read('competitor-comparison', params),
+    f.topic_id ? Promise.resolve(undefined) : read('visibility-confidence', withoutTopic),
+    read('sentiment', params),
+    read('visibility-change', params),
   ]);
 }
 
@@ -368,14 +320,14 @@ function UntrackedPanel(p: {
 }) {
   const [version, setVersion] = useState(0);
   const list = useLoad(
-    () => read<Untracked>('untracked-brands', { brand_id: p.brandId, ...filterParams(p.filters) }),
+    () => read('untracked-brands', { brand_id: p.brandId, ...filterParams(p.filters) }),
     [p.brandId, JSON.stringify(p.filters), version],
   );
   const [state, setState] = useState<{ busy?: string; done?: string; error?: string }>({});
   const track = async (name: string) => {
     setState({ busy: name });
     try {
-      const made = await change<{ reanalysis_queued: boolean }>('add-competitor', { brand_id: p.brandId, name });
+      const made = await change('add-competitor', { brand_id: p.brandId, name });
       const reanalysing = made.reanalysis_queued
         ? ' Your answers are being analysed again to count it; its figures appear when that is done.'
         : '';
@@ -385,7 +337,7 @@ function UntrackedPanel(p: {
       setState({ error: `${name} could not be tracked: ${messageOf(err)}` });
     }
   };
-  type Brand = Untracked['brands'][number];
+  type Brand = Result<'untracked-brands'>['brands'][number];
   return (
     <Panel title="Brands the answers name that you don't track">
       <p class="hint">

@@ -2,32 +2,11 @@
 // platform, the cost of an answer and of a month with each provider, the total, fixed and adaptive
 // sampling side by side, and every price with the public page it was read from and its date.
 import type { Loaded } from '../load.ts';
+import type { Result } from '../operation-types.ts';
 import { DataTable } from '../components/data-table.tsx';
 import { Empty, Panel, Pending } from '../components/page.tsx';
 import { platformLabel } from './workspace/shared.tsx';
 
-interface Price {
-  what: string;
-  usd: number;
-  per: number;
-  source: string;
-  date: string;
-  date_is: 'published' | 'read';
-}
-interface PlatformEstimate {
-  platform: string;
-  provider: string;
-  model: string;
-  priced_model: string | null;
-  configured: boolean;
-  key_variable: string;
-  captures_per_day: number;
-  captures_per_month: number;
-  cost_per_answer_usd: number | null;
-  monthly_cost_usd: number | null;
-  prices: Price[];
-  usage_note: string | null;
-}
 const REASONS: Record<string, string> = {
   no_history: 'no history yet',
   interval_wide: 'interval wider than the target',
@@ -36,27 +15,7 @@ const REASONS: Record<string, string> = {
   fixed: 'fixed',
 };
 
-export interface Estimate {
-  samples: number;
-  sampling: 'fixed' | 'adaptive';
-  adaptive: {
-    min_samples: number;
-    max_samples: number;
-    target_half_width: number;
-    by_reason: Record<string, number>;
-    captures_per_day: number;
-    captures_per_month: number;
-    monthly_cost_usd: number | null;
-  };
-  days_per_month: number;
-  price_table: 'built-in' | 'PROVIDER_PRICES';
-  platforms: PlatformEstimate[];
-  not_on_plan: string[];
-  captures_per_day: number;
-  captures_per_month: number;
-  monthly_cost_usd: number | null;
-  unpriced: string[];
-}
+export type Estimate = Result<'capture-estimate'>;
 
 const usd = (n: number | null, digits = 2) => (n === null ? '—' : `$${n.toFixed(digits)}`);
 const count = (n: number) => n.toLocaleString('en-US');

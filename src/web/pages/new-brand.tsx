@@ -13,13 +13,6 @@ import { listOf, textOf } from './workspace/shared.tsx';
 import './workspace/workspace.css';
 import './first-run.css';
 
-interface Proposal {
-  website: string;
-  name: string;
-  domain: string;
-  aliases: string[];
-}
-
 export function NewBrandPage() {
   const { reloadBrands } = useApp();
   const [website, setWebsite] = useState('');
@@ -32,7 +25,7 @@ export function NewBrandPage() {
     setError(undefined);
     setBusy(true);
     try {
-      const p = await read<Proposal>('brand-proposal', { website }, 'first');
+      const p = await read('brand-proposal', { website }, 'first');
       setProposal({ name: p.name, domain: p.domain, aliases: textOf(p.aliases) });
     } catch (err) {
       setProposal(undefined);
@@ -47,7 +40,7 @@ export function NewBrandPage() {
     setError(undefined);
     setBusy(true);
     try {
-      const made = await change<{ id: string }>('create-brand', {
+      const made = await change('create-brand', {
         name: proposal.name,
         domains: listOf(proposal.domain),
         aliases: listOf(proposal.aliases),

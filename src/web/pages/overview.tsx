@@ -39,10 +39,7 @@ export function Overview(p: PageProps) {
   const [arrived, setArrived] = useState(0);
   const key = `${JSON.stringify(params)}#${arrived}`;
   // The competitors' aliases, to mark them in the latest answers' texts.
-  const competitors = useLoad(
-    () => read<{ id: string; aliases: string[] }[]>('competitors', { brand_id: brandId }),
-    [brandId],
-  );
+  const competitors = useLoad(() => read('competitors', { brand_id: brandId }), [brandId]);
   const aliases = new Map((competitors.data ?? []).map((c) => [c.id, c.aliases]));
   const link = (own: Record<string, string | undefined> = {}) =>
     answersHref(brandId, { ...filterParams(filters), ...own });

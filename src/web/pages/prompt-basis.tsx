@@ -3,20 +3,13 @@
 // highest score named. The prompts page and the overview's panel show these same columns, each
 // figure leading to the answers it is computed over.
 import type { Column } from '../components/data-table.tsx';
+import type { Result } from '../operation-types.ts';
 import { percent } from './figure-parts.tsx';
 
-export interface PromptBasisRow {
-  prompt_id: string;
-  prompt_text: string;
-  ai_visibility_score: number | null;
-  mention_rate: number | null;
-  best_competitor: {
-    competitor_id: string;
-    name: string;
-    ai_visibility_score: number | null;
-    mention_rate: number | null;
-  } | null;
-}
+export type PromptBasisRow = Pick<
+  Result<'prompt-performance'>['prompts'][number],
+  'prompt_id' | 'prompt_text' | 'ai_visibility_score' | 'mention_rate' | 'best_competitor'
+>;
 
 /** `answers(prompt, mentioned)`: the explorer's address for the prompt's answers (naming one entity). */
 export function basisColumns<R extends PromptBasisRow>(

@@ -15,19 +15,6 @@ import { AppLink } from './figure-parts.tsx';
 import type { PromptRow } from './overview/prompts.tsx';
 import { basisColumns } from './prompt-basis.tsx';
 
-/** prompt-performance's answer; its rows are the overview's prompt rows. */
-interface Performance {
-  prompts: PromptRow[];
-}
-
-interface Tracked {
-  id: string;
-  text: string;
-  topic_id: string | null;
-  topic_name: string | null;
-  is_active: boolean;
-}
-
 /**
  * Each sort orders by a column shown, named as its header: prompt-performance's `visibility` is the
  * seed's mean of per-answer scores, which the table does not show, so it is not offered.
@@ -53,12 +40,9 @@ export function PromptsPage(p: PageProps) {
   const order = query.get('order') === 'asc' ? 'asc' : 'desc';
   const base = { brand_id: brandId, ...filterParams(filters) };
   const key = JSON.stringify([base, sortBy, order]);
-  const perf = useLoad(
-    () => read<Performance>('prompt-performance', { ...base, sort_by: sortBy, order, limit: LIMIT }),
-    [key],
-  );
+  const perf = useLoad(() => read('prompt-performance', { ...base, sort_by: sortBy, order, limit: LIMIT }), [key]);
   const tracked = useLoad(
-    () => read<Tracked[]>('prompts', { brand_id: brandId, topic_id: filters.topic_id, limit: '500' }),
+    () => read('prompts', { brand_id: brandId, topic_id: filters.topic_id, limit: '500' }),
     [brandId, filters.topic_id],
   );
   const setQuery = (change: Record<string, string>) => {

@@ -6,6 +6,7 @@
 // when it is http(s); product images are not loaded from other hosts.
 import { useEffect, useState } from 'preact/hooks';
 import { read } from '../api.ts';
+import type { Result } from '../operation-types.ts';
 import { dateTime, day, figure } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { followLink } from '../router.ts';
@@ -20,39 +21,9 @@ import type { PageProps } from '../page-props.ts';
 import { PLATFORMS, platformName } from '../../tenancy/tracked.ts';
 import './activity.css';
 
-interface Card {
-  id: string;
-  position: number;
-  product_title: string;
-  product_brand: string;
-  price_amount: number | null;
-  price_currency: string | null;
-  merchant_url: string | null;
-  merchant_domain: string | null;
-  rating: number | null;
-  review_count: number | null;
-  matched_brand_role: 'own' | 'competitor' | 'other';
-  platform: string;
-  region: string;
-  created_at: string;
-}
-
-interface CardPage {
-  cards: Card[];
-  next_cursor: string | null;
-}
-
-interface Visibility {
-  product_title: string;
-  total_appearances: number;
-  by_platform: { platform: string; count: number }[];
-  by_region: { region: string; count: number }[];
-  by_date: { date: string; count: number }[];
-  latest_appearance: string;
-  average_rating: number | null;
-  total_reviews: number;
-  merchant_domains: { domain: string; count: number }[];
-}
+type CardPage = Result<'shopping-cards'>;
+type Card = CardPage['cards'][number];
+type Visibility = Result<'product-visibility'>;
 
 const PAGE_SIZE = '50';
 /** The operation's largest page, for the CSV's walk through every card. */
@@ -80,7 +51,7 @@ const maxCount = (rows: { count: number }[]) => rows.reduce((m, r) => Math.max(m
 
 function ProductVisibility(p: { brandId: string; title: string }) {
   const vis = useLoad(
-    () => read<Visibility>('product-visibility', { brand_id: p.brandId, product_title: p.title }),
+    () => read('product-visibility', { brand_id: p.brandId, product_title: p.title }),
     [p.brandId, p.title],
   );
   const v = vis.data;
@@ -248,7 +219,7 @@ export function ShoppingPage(p: PageProps) {
   const filters = Object.fromEntries(FILTERS.map((f) => [f, p.query.get(f) ?? ''])) as Record<FilterName, string>;
   const key = JSON.stringify(filters);
   const params = (cursor?: string, limit = PAGE_SIZE) => ({ brand_id: brandId, ...filters, limit, cursor });
-  const first = useLoad(() => read<CardPage>('shopping-cards', params()), [brandId, key]);
+  const first = useLoad(() => read('shopping-cards', params()), [brandId, key]);
   // Pages read with "Show more", appended to the first; a new filter starts over.
   const [more, setMore] = useState<{ cards: Card[]; next: string | null; error?: string }>();
   useEffect(() => setMore(undefined), [brandId, key, first.data]);
@@ -257,7 +228,7 @@ export function ShoppingPage(p: PageProps) {
   const showMore = async () => {
     if (!next) return;
     try {
-      const page = await read<CardPage>('shopping-cards', params(next));
+      const page = await read('shopping-cards', params(next));
       setMore({ cards: [...(more?.cards ?? []), ...page.cards], next: page.next_cursor });
     } catch (err) {
       setMore({ cards: more?.cards ?? [], next, error: (err as Error).message });
@@ -267,7 +238,7 @@ export function ShoppingPage(p: PageProps) {
     const all: Card[] = [];
     let cursor: string | undefined;
     do {
-      const page = await read<CardPage>('shopping-cards', params(cursor, CSV_PAGE));
+      const page = await read('shopping-cards', params(cursor, CSV_PAGE));
       all.push(...page.cards);
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
@@ -284,10 +255,7 @@ export function ShoppingPage(p: PageProps) {
     return qs ? `${base}?${qs}` : base;
   };
   // The regions the brand's prompts are captured in, as the filter bar lists them.
-  const prompts = useLoad(
-    () => read<{ regions: string[] }[]>('prompts', { brand_id: brandId, limit: '500' }),
-    [brandId],
-  );
+  const prompts = useLoad(() => read('prompts', { brand_id: brandId, limit: '500' }), [brandId]);
   const regions = [
     ...new Set([filters.region, ...(prompts.data ?? []).flatMap((x) => x.regions)].filter(Boolean)),
   ].sort();

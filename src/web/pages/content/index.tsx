@@ -2,21 +2,19 @@
 // status, impact and type, kept in the address), this month's brief and draft allowance from the
 // usage operation, and the opportunity in view (?opportunity=ID) with its brief, draft and status.
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { day, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { OpenLink } from '../../components/open-link.tsx';
-import { type Quota, QuotaCard, quotaWords } from '../../components/quota.tsx';
+import { QuotaCard, quotaWords } from '../../components/quota.tsx';
 import { QuerySelect } from '../../components/query-select.tsx';
 import { PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../page-props.ts';
-import { OpportunityView, STATUSES, STATUS_WORDS, WORDS, type OpportunityItem } from './opportunity.tsx';
+import { OpportunityView, STATUSES, STATUS_WORDS, WORDS } from './opportunity.tsx';
 import '../activity.css';
 
-interface Usage {
-  briefs: Quota;
-  drafts: Quota;
-}
+type OpportunityItem = Result<'content-opportunities'>[number];
 
 /** The operation's largest page: the list has no cursor, so the table and its CSV hold up to this many. */
 const LIST_LIMIT = '200';
@@ -32,10 +30,10 @@ export function ContentPage(p: PageProps) {
   >;
   const key = JSON.stringify(filters);
   const list = useLoad(
-    () => read<OpportunityItem[]>('content-opportunities', { brand_id: brandId, ...filters, limit: LIST_LIMIT }),
+    () => read('content-opportunities', { brand_id: brandId, ...filters, limit: LIST_LIMIT }),
     [brandId, key],
   );
-  const usage = useLoad(() => read<Usage>('usage'), []);
+  const usage = useLoad(() => read('usage'), []);
   const base = `/app/brands/${encodeURIComponent(brandId)}/content-opportunities`;
   const hrefWith = (change: Record<string, string | undefined>) => {
     const q = new URLSearchParams(p.query);

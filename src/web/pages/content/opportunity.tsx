@@ -4,6 +4,7 @@
 // is its source, never rendered.
 import { useState } from 'preact/hooks';
 import { change, messageOf, read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { dateTime, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Select } from '../../components/field.tsx';
@@ -29,43 +30,9 @@ export const WORDS: Record<string, string> = {
   low: 'Low',
 };
 
-export interface OpportunityItem {
-  id: string;
-  title: string;
-  description: string;
-  type: 'owned' | 'earned';
-  impact: 'high' | 'medium' | 'low';
-  opportunity_score: number;
-  status: Status;
-  prompt_id: string;
-  prompt_text: string;
-  has_brief: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-interface Brief {
-  suggestedTitle: string;
-  contentType: string;
-  targetWordCount: number;
-  outline: string[];
-  targetKeywords: string[];
-  competitorInsights: string;
-  callToAction: string;
-}
-
-interface Draft {
-  title: string;
-  metaTitle: string;
-  metaDescription: string;
-  slug: string;
-  contentHtml: string;
-  faqs: { question: string; answer: string }[];
-  keyTakeaways: string[];
-  structuredDataJsonLd: string;
-}
-
-type Opportunity = OpportunityItem & { brief: Brief | null };
+type Opportunity = Result<'content-opportunity'>;
+type Brief = Result<'content-brief'>['brief'];
+type Draft = Result<'content-draft'>['content'];
 
 function BriefText(p: { brief: Brief }) {
   const b = p.brief;
@@ -162,7 +129,7 @@ function StatusForm(p: { opportunity: Opportunity; onChanged: () => void }) {
     e.preventDefault();
     setBusy(true);
     try {
-      const r = await change<{ status: Status; updated_at: string }>('content-opportunity-status', {
+      const r = await change('content-opportunity-status', {
         id: p.opportunity.id,
         status,
       });
@@ -206,7 +173,7 @@ export function OpportunityView(p: {
   /** The page without this opportunity open. */
   closeHref: string;
 }) {
-  const opp = useLoad(() => read<Opportunity>('content-opportunity', { id: p.id }), [p.id]);
+  const opp = useLoad(() => read('content-opportunity', { id: p.id }), [p.id]);
   const [brief, setBrief] = useState<{ brief: Brief; at: string }>();
   const [draft, setDraft] = useState<{ draft: Draft; at: string }>();
   const [busy, setBusy] = useState<'brief' | 'draft'>();
@@ -221,10 +188,10 @@ export function OpportunityView(p: {
     setProblem(undefined);
     try {
       if (kind === 'brief') {
-        const r = await change<{ brief: Brief; generated_at: string }>('content-brief', { id: o.id });
+        const r = await change('content-brief', { id: o.id });
         setBrief({ brief: r.brief, at: r.generated_at });
       } else {
-        const r = await change<{ content: Draft; generated_at: string }>('content-draft', { id: o.id });
+        const r = await change('content-draft', { id: o.id });
         setDraft({ draft: r.content, at: r.generated_at });
       }
       p.onChanged();

@@ -11,52 +11,18 @@ import type { ComponentChildren } from 'preact';
 import { About } from '../../components/about.tsx';
 import type { FigureName } from '../../figure-definitions.ts';
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { METRIC_NAMES, VERDICT_WORDS as VERDICTS } from '../../../analytics/metric-names.ts';
 import { useLoad } from '../../load.ts';
 import { Problem } from '../../components/page.tsx';
 import { utcDay } from '../../format.ts';
 import { type PartProps, useReport, withoutTopic } from './part.ts';
 
-type Verdict = 'up' | 'down' | 'within_noise' | 'not_enough_data';
-
-interface ChangeMetric {
-  metric: string;
-  current: number | null;
-  previous: number | null;
-  change: number | null;
-  ci95: [number, number] | null;
-  verdict: Verdict;
-}
-
-export interface VisibilityChange {
-  current: { date_from: string; date_to: string; n: number };
-  previous: { date_from: string; date_to: string; n: number };
-  metrics: ChangeMetric[];
-  counts: {
-    answers: number;
-    mention_answers: number;
-    citation_answers: number;
-    positive_answers: number;
-    negative_answers: number;
-  };
-  competitors: (ChangeMetric & { competitor_id: string; name: string })[];
-}
-
-interface Estimate {
-  value: number | null;
-  ci95: [number, number] | null;
-}
-
-export interface Confidence {
-  n: number;
-  entities: {
-    is_brand: boolean;
-    mention_rate: Estimate;
-    citation_rate: Estimate;
-    ai_visibility_score: Estimate;
-    share_of_voice?: Estimate;
-  }[];
-}
+type VisibilityChange = Result<'visibility-change'>;
+type Confidence = Result<'visibility-confidence'>;
+type ChangeMetric = VisibilityChange['metrics'][number];
+type Verdict = ChangeMetric['verdict'];
+type Estimate = Confidence['entities'][number]['mention_rate'];
 
 /** The cards, in order: heading, the metric's name in both operations, its unit. */
 export const CARDS = [
@@ -103,7 +69,7 @@ function Card(p: {
   unit: string;
   hint?: string;
   metric?: ChangeMetric;
-  interval?: [number, number] | null;
+  interval?: Estimate['ci95'];
   intervalNote?: string;
   previousDays?: number;
   href: string;
@@ -168,12 +134,9 @@ const daysOf = (from: string, to: string) =>
 
 export function Cards(p: PartProps & { hasTopic: boolean }) {
   // The page's first reads: sent before the other parts' (read priority), so answered first.
-  const change = useLoad(() => read<VisibilityChange>('visibility-change', p.params, 'first'), [p.paramsKey]);
+  const change = useLoad(() => read('visibility-change', p.params, 'first'), [p.paramsKey]);
   const confidence = useLoad(
-    () =>
-      p.hasTopic
-        ? Promise.resolve(undefined)
-        : read<Confidence>('visibility-confidence', withoutTopic(p.params), 'first'),
+    () => (p.hasTopic ? Promise.resolve(undefined) : read('visibility-confidence', withoutTopic(p.params), 'first')),
     [p.paramsKey],
   );
   useReport(p.report, 'cards', !change.loading && !confidence.loading);

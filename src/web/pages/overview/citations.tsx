@@ -9,14 +9,13 @@ import { useLoad } from '../../load.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
-import type { CitationFigures } from '../citation-figures.ts';
 import { CategoryTable, categoryLabel } from '../figure-parts.tsx';
 import { type PartProps, useReport } from './part.ts';
 
 const SHOWN = 10;
 
 export function CitationsPanel(p: PartProps) {
-  const figures = useLoad(() => read<CitationFigures>('citations', { ...p.params, limit: '200' }), [p.paramsKey]);
+  const figures = useLoad(() => read('citations', { ...p.params, limit: '200' }), [p.paramsKey]);
   useReport(p.report, 'citations', !figures.loading);
   const f = figures.data;
   const maxDomain = Math.max(0, ...(f?.top_domains ?? []).map((d) => d.results_citing));

@@ -9,27 +9,9 @@ import { useApp } from '../../context.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem } from '../../components/page.tsx';
 import { platformLabel } from '../workspace/shared.tsx';
-import type { Estimate } from '../cost-preview.tsx';
 import { DEFAULT_DAYS, isoDay } from '../../filters.ts';
 import { navigate } from '../../router.ts';
 import '../first-run.css';
-
-interface Progress {
-  day: string;
-  planned: number;
-  answered: number;
-  failed: number;
-  not_configured: number;
-  no_answer: number;
-  capture_now: { started_at: string; finished_at: string | null; error: string | null } | null;
-  can_run_again_at: string | null;
-  next_scheduled_at: string;
-}
-
-interface Checklist {
-  show: boolean;
-  steps: { step: string; done: boolean }[];
-}
 
 const STEPS: Record<string, { label: string; href: (brandId: string) => string }> = {
   brand: { label: 'Add a brand', href: () => '/app/brands/new' },
@@ -52,7 +34,7 @@ const local = (iso: string) =>
 
 /** `answered`: today's answers so far; a first one ticks `first_capture`, so the list is read again. */
 function ChecklistPanel(p: { brandId: string; answered: number }) {
-  const list = useLoad(() => read<Checklist>('checklist', {}, 'first'), [p.brandId, p.answered > 0]);
+  const list = useLoad(() => read('checklist', {}, 'first'), [p.brandId, p.answered > 0]);
   const [problem, setProblem] = useState<string>();
   if (!list.data?.show) return null;
   const left = list.data.steps.filter((s) => !s.done).length;
@@ -96,15 +78,12 @@ function ChecklistPanel(p: { brandId: string; answered: number }) {
 export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => void }) {
   const { me } = useApp();
   const [round, setRound] = useState(0);
-  const progress = useLoad(
-    () => read<Progress>('capture-progress', { brand_id: p.brandId }, 'first'),
-    [p.brandId, round],
-  );
+  const progress = useLoad(() => read('capture-progress', { brand_id: p.brandId }, 'first'), [p.brandId, round]);
   const summary = useLoad(
-    () => read<{ totals: { resultCount: number } }>('visibility-summary', { brand_id: p.brandId }, 'first'),
+    () => read('visibility-summary', { brand_id: p.brandId }, 'first'),
     [p.brandId, progress.data?.answered],
   );
-  const tracked = useLoad(() => read<Estimate>('capture-estimate', { brand_id: p.brandId }, 'idle'), [p.brandId]);
+  const tracked = useLoad(() => read('capture-estimate', { brand_id: p.brandId }, 'idle'), [p.brandId]);
   const [problem, setProblem] = useState<string>();
   const [starting, setStarting] = useState(false);
   const g = progress.data;

@@ -8,14 +8,14 @@ import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { CitationLink } from '../../components/answer-card.tsx';
 import { About } from '../../components/about.tsx';
-import { competitorsCsv, type Gap, type GapDomain, gapEmptyReason } from '../citation-figures.ts';
+import { competitorsCsv, type GapDomain, gapEmptyReason } from '../citation-figures.ts';
 import { categoryLabel } from '../figure-parts.tsx';
 import { type PartProps, useReport } from './part.ts';
 
 const SHOWN = 5;
 
 export function GapPanel(p: PartProps) {
-  const gap = useLoad(() => read<Gap>('citation-gap', { ...p.params, limit: '200' }), [p.paramsKey]);
+  const gap = useLoad(() => read('citation-gap', { ...p.params, limit: '200' }), [p.paramsKey]);
   useReport(p.report, 'gap', !gap.loading);
   const g = gap.data;
   const max = Math.max(0, ...(g?.domains ?? []).map((d) => d.gap_answers));

@@ -3,11 +3,11 @@
 import { read } from '../../api.ts';
 import { useLoad } from '../../load.ts';
 import { Empty, Panel, Pending } from '../../components/page.tsx';
-import { type Answer, AnswerCard } from '../../components/answer-card.tsx';
+import { AnswerCard } from '../../components/answer-card.tsx';
 import { type PartProps, useReport } from './part.ts';
 
 export function LatestAnswers(p: PartProps & { aliases: Map<string, string[]> }) {
-  const latest = useLoad(() => read<{ answers: Answer[] }>('answers', { ...p.params, limit: '5' }), [p.paramsKey]);
+  const latest = useLoad(() => read('answers', { ...p.params, limit: '5' }), [p.paramsKey]);
   useReport(p.report, 'latest', !latest.loading);
   return (
     <Panel title="Latest answers" busy={latest.loading} actions={<a href={p.link()}>All answers</a>}>

@@ -2,34 +2,23 @@
 // answers, ranked by AI visibility score, with share of voice above. A row opens the answers
 // naming that entity (mentioned=brand or the competitor's id).
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { useLoad } from '../../load.ts';
 import { figureName } from '../../figure-definitions.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { BarLabel, DataTable } from '../../components/data-table.tsx';
 import { type PartProps, useReport } from './part.ts';
 
-interface Figures {
-  avg_visibility_score: number | null;
-  ai_visibility_score: number | null;
-  total_mentions: number;
-  total_citations: number;
-  appearance_count: number;
-}
-
-export interface Comparison {
-  brand: Figures & { id: string; name: string };
-  competitors: (Figures & { competitor_id: string; name: string })[];
-  share_of_voice: { overall_sov_pct: number; total_brand_mentions: number; total_competitor_mentions: number };
-}
+/** An entity's name and figures, the brand's or a competitor's. */
+type Figures = Omit<Result<'competitor-comparison'>['competitors'][number], 'competitor_id'>;
 
 interface Row extends Figures {
-  name: string;
   mentioned: string;
   isBrand: boolean;
 }
 
 export function Leaderboard(p: PartProps) {
-  const comparison = useLoad(() => read<Comparison>('competitor-comparison', p.params), [p.paramsKey]);
+  const comparison = useLoad(() => read('competitor-comparison', p.params), [p.paramsKey]);
   useReport(p.report, 'leaderboard', !comparison.loading);
   const c = comparison.data;
   const rows: Row[] = c

@@ -2,22 +2,14 @@
 // the operation lists (up to its limit of 100) in the CSV, the brand beside its best competitor on
 // one basis (prompt-basis.tsx). A prompt, and each count, opens its answers.
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Pending } from '../../components/page.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { type PartProps, useReport } from './part.ts';
-import { basisColumns, type PromptBasisRow } from '../prompt-basis.tsx';
+import { basisColumns } from '../prompt-basis.tsx';
 
-export interface PromptRow extends PromptBasisRow {
-  prompt_id: string;
-  prompt_text: string;
-  topic_name: string | null;
-  result_count: number;
-  avg_visibility: number | null;
-  total_mentions: number;
-  total_citations: number;
-  avg_competitor_score: number | null;
-}
+export type PromptRow = Result<'prompt-performance'>['prompts'][number];
 
 const SHOWN = 10;
 
@@ -25,7 +17,7 @@ export function PromptsPanel(p: PartProps) {
   const prompts = useLoad(
     // By the score the table shows (the API's default, `visibility`, is the seed's older average).
     () =>
-      read<{ prompts: PromptRow[] }>('prompt-performance', {
+      read('prompt-performance', {
         ...p.params,
         sort_by: 'ai_visibility_score',
         limit: '100',

@@ -6,6 +6,7 @@
 // only the answers naming a competitor, is not drawn.
 import { useState } from 'preact/hooks';
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { useLoad } from '../../load.ts';
 import { navigate, useLocation } from '../../router.ts';
 import { Panel, Pending } from '../../components/page.tsx';
@@ -16,10 +17,7 @@ import { type Filters, isoDay } from '../../filters.ts';
 import { utcDay } from '../../format.ts';
 import { type PartProps, useReport } from './part.ts';
 
-interface EntityTrend {
-  entities: { entity_id: string; name: string; role: 'own' | 'competitor' }[];
-  buckets: { date: string; answers: number; values: Record<string, number | null> }[];
-}
+type Bucket = Result<'entity-trend'>['buckets'][number];
 
 type Metric = 'ai_visibility_score' | 'mention_rate';
 const METRICS: Record<Metric, { name: 'AI visibility score' | 'Mention rate'; unit: string }> = {
@@ -65,7 +63,7 @@ function Segmented<T extends string>(p: { name: string; legend: string; value: T
 
 export function Trend(p: PartProps & { granularity: 'day' | 'week'; metric: Metric; filters: Filters }) {
   const trend = useLoad(
-    () => read<EntityTrend>('entity-trend', { ...p.params, granularity: p.granularity, metric: p.metric }),
+    () => read('entity-trend', { ...p.params, granularity: p.granularity, metric: p.metric }),
     [p.paramsKey, p.granularity, p.metric],
   );
   const entities = trend.data?.entities ?? [];
@@ -97,7 +95,7 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; metric: Metr
       : undefined;
   const open = (date: string) => navigate(p.link(bucketDays(date, p.granularity, p.filters)));
   const table = (
-    <DataTable<EntityTrend['buckets'][number]>
+    <DataTable<Bucket>
       caption={`${name} by ${p.granularity}`}
       csvName={`entity-trend-${p.metric}-${p.granularity}`}
       rows={buckets}
@@ -118,8 +116,8 @@ export function Trend(p: PartProps & { granularity: 'day' | 'week'; metric: Metr
           key: e.entity_id,
           label: e.name,
           align: 'right' as const,
-          render: (b: EntityTrend['buckets'][number]) => b.values[e.entity_id] ?? '—',
-          csv: (b: EntityTrend['buckets'][number]) => String(b.values[e.entity_id] ?? ''),
+          render: (b: Bucket) => b.values[e.entity_id] ?? '—',
+          csv: (b: Bucket) => String(b.values[e.entity_id] ?? ''),
         })),
       ]}
     />

@@ -3,6 +3,7 @@
 import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { change, read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { useApp } from '../../context.ts';
 import { day } from '../../format.ts';
@@ -12,25 +13,8 @@ import { Confirm } from '../../components/confirm.tsx';
 import { TrashIcon } from '../../components/icons.tsx';
 import { Empty, PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 
-interface Rule {
-  id: string;
-  metric: string;
-  condition: string;
-  threshold: number;
-  window_days: number;
-  firing: boolean;
-  evaluated_on: string | null;
-}
-
-interface Firing {
-  id: string;
-  metric: string;
-  condition: string;
-  threshold: number;
-  previous: number;
-  current: number;
-  evaluated_on: string;
-}
+type Rule = Result<'alert-rules'>[number];
+type Firing = Result<'alerts'>['alerts'][number];
 
 const METRICS = [
   { value: 'ai_visibility_score', label: 'AI visibility score' },
@@ -107,15 +91,9 @@ function NewRule(p: { brandId: string; onCreated: () => void }) {
 export function AlertsPage() {
   const { brand } = useApp();
   const brandId = brand?.id;
-  const rules = useLoad(
-    () => (brandId ? read<Rule[]>('alert-rules', { brand_id: brandId }) : Promise.resolve([])),
-    [brandId],
-  );
+  const rules = useLoad(() => (brandId ? read('alert-rules', { brand_id: brandId }) : Promise.resolve([])), [brandId]);
   const firings = useLoad(
-    () =>
-      brandId
-        ? read<{ alerts: Firing[] }>('alerts', { brand_id: brandId, limit: '20' })
-        : Promise.resolve({ alerts: [] }),
+    () => (brandId ? read('alerts', { brand_id: brandId, limit: '20' }).then((r) => r.alerts) : Promise.resolve([])),
     [brandId],
   );
   const [deleting, setDeleting] = useState<Rule>();
@@ -179,11 +157,11 @@ export function AlertsPage() {
       </Panel>
       <Panel title="Recent firings">
         {firings.error && <Problem message={firings.error} />}
-        {firings.data && !firings.data.alerts.length && <Empty>Nothing has fired.</Empty>}
-        {firings.data && firings.data.alerts.length > 0 && (
+        {firings.data && !firings.data.length && <Empty>Nothing has fired.</Empty>}
+        {firings.data && firings.data.length > 0 && (
           <DataTable<Firing>
             caption="Recent firings"
-            rows={firings.data.alerts}
+            rows={firings.data}
             rowKey={(a) => a.id}
             columns={[
               { key: 'rule', label: 'Rule', render: (a) => ruleText(a) },

@@ -7,6 +7,7 @@
 // and says why beside the field.
 import { useState } from 'preact/hooks';
 import { post } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { useApp } from '../../context.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { Field, Notes, Select } from '../../components/field.tsx';
@@ -26,40 +27,12 @@ const FIELDS = [
 ] as const;
 
 type Pct = number | null;
-interface Readings {
-  mentioned: boolean | null;
-  position: number | null;
-  sentiment: string | null;
-  cited: boolean | null;
-}
-interface YesNo {
-  answers: number;
-  tool: Pct;
-  answerscope: Pct;
-  agreement_pct: Pct;
-  kappa: Pct;
-}
-interface Agreement {
-  source: string;
-  answers: number;
-  readings: {
-    mentioned: YesNo;
-    position: { answers: number; tool: Pct; answerscope: Pct; mean_absolute_difference: Pct };
-    sentiment: { answers: number; tool: Pct; answerscope: Pct; agreement_pct: Pct };
-    cited: YesNo;
-  };
-  disagreements_total: number;
-  disagreements: {
-    answer_id: string;
-    line: number;
-    platform: string;
-    collected_at: string;
-    differ: string[];
-    tool: Readings;
-    answerscope: Readings;
-  }[];
-}
-interface Result {
+/** The agreement report: the import-agreement operation's, which the import route answers too. */
+type Agreement = Result<'import-agreement'>;
+type YesNo = Agreement['readings']['mentioned'];
+type Readings = Agreement['disagreements'][number]['tool'];
+/** What the import route answers (an app route, not an operation). */
+interface Imported {
   import: { source: string; lines: number; imported: number; unreadable: { line: number; reason: string }[] };
   agreement: Agreement;
 }
@@ -122,7 +95,7 @@ const readingText = (r: Readings) =>
     `cited ${r.cited === null ? none : r.cited ? 'yes' : 'no'}`,
   ].join(', ');
 
-function Report(p: { result: Result }) {
+function Report(p: { result: Imported }) {
   const { import: done, agreement } = p.result;
   return (
     <>
@@ -198,7 +171,7 @@ export function ImportPage() {
   const [map, setMap] = useState<Record<string, string>>({});
   const [error, setError] = useState<FormError>();
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<Result>();
+  const [result, setResult] = useState<Imported>();
   const names = ['brand_id', 'format', 'file', 'map', ...FIELDS.map((f) => `map.${f.field}`)];
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -212,7 +185,12 @@ export function ImportPage() {
     try {
       const content = await file.text();
       setResult(
-        await post<Result>(`/brands/${brandId}/import`, { format: format.trim(), file_name: file.name, content, map }),
+        await post<Imported>(`/brands/${brandId}/import`, {
+          format: format.trim(),
+          file_name: file.name,
+          content,
+          map,
+        }),
       );
       // The filter bar's Source choice lists the brand's trackers: this one may be new.
       forgetImportSources(brandId);

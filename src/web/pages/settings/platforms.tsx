@@ -2,6 +2,7 @@
 // configured or not and by which variable, the model it asks, whether the plan captures it, and
 // the organization's last capture on it with its status and error.
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { DataTable } from '../../components/data-table.tsx';
@@ -9,16 +10,7 @@ import { PageHead, Panel, Pending } from '../../components/page.tsx';
 import { platformLabel } from '../workspace/shared.tsx';
 import '../first-run.css';
 
-export interface PlatformRow {
-  platform: string;
-  provider: string;
-  engine: 'live' | 'simulated';
-  configured: boolean;
-  key_variable: string;
-  model: string;
-  on_plan: boolean;
-  last_capture: { day: string; status: string; error: string | null; at: string } | null;
-}
+export type PlatformRow = Result<'platforms'>[number];
 
 const STATUS: Record<string, string> = {
   succeeded: 'Succeeded',
@@ -30,7 +22,7 @@ const STATUS: Record<string, string> = {
 };
 
 export function PlatformsPage() {
-  const list = useLoad(() => read<PlatformRow[]>('platforms', {}, 'first'), []);
+  const list = useLoad(() => read('platforms', {}, 'first'), []);
   const simulated = list.data?.some((p) => p.engine === 'simulated');
   return (
     <>

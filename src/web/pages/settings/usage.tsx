@@ -4,20 +4,10 @@ import { read } from '../../api.ts';
 import { day } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { PageHead, Pending } from '../../components/page.tsx';
-import { type Quota, QuotaCard } from '../../components/quota.tsx';
-
-interface Usage {
-  organization: string;
-  plan: string;
-  trial_ends_at: string;
-  period: string;
-  briefs: Quota;
-  drafts: Quota;
-  audits: Quota;
-}
+import { QuotaCard } from '../../components/quota.tsx';
 
 export function UsagePage() {
-  const usage = useLoad(() => read<Usage>('usage'), []);
+  const usage = useLoad(() => read('usage'), []);
   const u = usage.data;
   const month = u
     ? new Date(`${u.period}T00:00:00Z`).toLocaleDateString(undefined, {

@@ -5,6 +5,7 @@
 import { DataTable } from '../../components/data-table.tsx';
 import { useState } from 'preact/hooks';
 import { change, messageOf, read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
@@ -13,21 +14,8 @@ import { CopyField } from '../../components/copy-field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
 import { Empty, PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  format?: 'standard' | 'slack';
-  created_at: string;
-}
-
-interface Delivery {
-  id: string;
-  type: string;
-  status: string;
-  created_at: string;
-  attempt_count: number;
-}
+type Endpoint = Result<'webhooks'>[number];
+type Delivery = Result<'webhook-deliveries'>[number];
 
 const EVENTS = [
   { value: 'opportunity.sent', label: 'opportunity.sent: a content opportunity is marked sent' },
@@ -56,7 +44,7 @@ function AddWebhook(p: { onAdded: (secret: string | null) => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const created = await change<{ secret: string | null }>('create-webhook', { url, events, format });
+      const created = await change('create-webhook', { url, events, format });
       setUrl('');
       p.onAdded(created.secret);
     } catch (err) {
@@ -125,10 +113,7 @@ function AddWebhook(p: { onAdded: (secret: string | null) => void }) {
 }
 
 function Deliveries(p: { endpoint: Endpoint; round: number }) {
-  const list = useLoad(
-    () => read<Delivery[]>('webhook-deliveries', { id: p.endpoint.id, limit: '10' }),
-    [p.endpoint.id, p.round],
-  );
+  const list = useLoad(() => read('webhook-deliveries', { id: p.endpoint.id, limit: '10' }), [p.endpoint.id, p.round]);
   if (!list.data) return <Pending load={list} />;
   if (!list.data.length) return <Empty>No deliveries yet.</Empty>;
   return (
@@ -197,7 +182,7 @@ function EndpointPanel(p: { endpoint: Endpoint; onDelete: () => void }) {
 }
 
 export function WebhooksPage() {
-  const endpoints = useLoad(() => read<Endpoint[]>('webhooks'), []);
+  const endpoints = useLoad(() => read('webhooks'), []);
   const [secret, setSecret] = useState<string | null>();
   const [deleting, setDeleting] = useState<Endpoint>();
   return (

@@ -3,6 +3,7 @@
 // every signal with its evidence. Every text in it (URL, evidence, error) is shown as text.
 import { useEffect } from 'preact/hooks';
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { dateTime, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { DataTable } from '../../components/data-table.tsx';
@@ -11,38 +12,9 @@ import { OutsideLink } from '../../components/outside-link.tsx';
 import { followLink } from '../../router.ts';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '../../../audits/categories.ts';
 
-export interface Signal {
-  key: string;
-  category: Category;
-  status: 'pass' | 'warn' | 'fail' | 'na';
-  score: number;
-  evidence: string;
-}
-
-export interface Recommendation {
-  signal: string;
-  category: Category;
-  status: 'warn' | 'fail';
-  expectedGain: number;
-  fix: string;
-  why: string;
-}
-
-export interface Audit {
-  id: string;
-  url: string;
-  finalUrl: string | null;
-  status: 'running' | 'completed' | 'failed';
-  totalScore: number | null;
-  categoryScores: Record<Category, number | null> | null;
-  signalsEvaluated: number | null;
-  signalsTotal: number | null;
-  recommendations: Recommendation[];
-  signals: Signal[];
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
+export type Audit = Result<'site-audit'>;
+export type Signal = Audit['signals'][number];
+export type Recommendation = Audit['recommendations'][number];
 
 /** How often a running audit is read again: it finishes in about 30 seconds. */
 export const POLL_MS = 1500;
@@ -76,7 +48,7 @@ export function AuditStatus(p: { status: Audit['status'] }) {
 }
 
 export function AuditView(p: { auditId: string; onSettled: () => void; closeHref: string }) {
-  const audit = useLoad(() => read<Audit>('site-audit', { id: p.auditId }), [p.auditId]);
+  const audit = useLoad(() => read('site-audit', { id: p.auditId }), [p.auditId]);
   const a = audit.data;
   const running = a?.status === 'running';
   useEffect(() => {

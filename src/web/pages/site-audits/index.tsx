@@ -3,6 +3,7 @@
 // copied link opens it again; the recent audits are the site-audits operation's list.
 import { useEffect, useState } from 'preact/hooks';
 import { change, read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime, figure } from '../../format.ts';
 import { useLoad } from '../../load.ts';
@@ -13,13 +14,10 @@ import { type Quota, quotaWords } from '../../components/quota.tsx';
 import { Field } from '../../components/field.tsx';
 import { PageHead, Panel, Pending, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../page-props.ts';
-import { AuditStatus, AuditView, POLL_MS, type Audit } from './audit.tsx';
+import { AuditStatus, AuditView, POLL_MS } from './audit.tsx';
 import '../activity.css';
 
-type AuditItem = Pick<
-  Audit,
-  'id' | 'url' | 'status' | 'totalScore' | 'signalsEvaluated' | 'signalsTotal' | 'createdAt'
->;
+type AuditItem = Result<'site-audits'>[number];
 
 const auditHref = (brandId: string, id: string) =>
   `/app/brands/${encodeURIComponent(brandId)}/site-audits?audit=${encodeURIComponent(id)}`;
@@ -33,7 +31,7 @@ function StartAudit(p: { brandId: string; quota: Quota | undefined; onStarted: (
     setBusy(true);
     setError(undefined);
     try {
-      const started = await change<{ id: string }>('run-site-audit', { brand_id: p.brandId, url: url.trim() });
+      const started = await change('run-site-audit', { brand_id: p.brandId, url: url.trim() });
       setUrl('');
       p.onStarted(started.id);
     } catch (err) {
@@ -72,8 +70,8 @@ export function SiteAuditsPage(p: PageProps) {
   const auditId = p.query.get('audit') ?? undefined;
   const [round, setRound] = useState(0);
   const refresh = () => setRound((r) => r + 1);
-  const quota = useLoad(() => read<Quota>('site-audit-quota'), [round]);
-  const list = useLoad(() => read<AuditItem[]>('site-audits', { brand_id: brandId }), [brandId, round]);
+  const quota = useLoad(() => read('site-audit-quota'), [round]);
+  const list = useLoad(() => read('site-audits', { brand_id: brandId }), [brandId, round]);
   // An audit running with none open (the open one polls for itself): read the list again until it ends.
   const anyRunning = !auditId && !!list.data?.some((a) => a.status === 'running');
   useEffect(() => {

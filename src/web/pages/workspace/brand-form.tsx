@@ -2,27 +2,17 @@
 // that differ from what is stored are sent, so a change of industry queues no re-analysis.
 import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { Field } from '../../components/field.tsx';
 import { Panel } from '../../components/page.tsx';
 import { FormFoot, FormProblem, useStoredForm } from './rows.tsx';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { listOf, textOf } from './shared.tsx';
 
-export interface BrandDetails {
-  id: string;
-  name: string;
-  slug: string;
-  industry: string;
-  region: string;
-  domains: string[];
-  aliases: string[];
-  sampling: Sampling;
-}
+export type BrandDetails = Result<'brands'>[number];
 
 /** How the daily capture samples the brand (update-brand `sampling`). */
-export type Sampling =
-  | { mode: 'fixed'; samples: number }
-  | { mode: 'adaptive'; min_samples: number; max_samples: number; target_half_width: number };
+export type Sampling = BrandDetails['sampling'];
 
 const FIELDS = ['name', 'industry', 'region', 'domains', 'aliases'];
 
@@ -53,7 +43,7 @@ export function BrandForm(p: { brand: BrandDetails; onSaved: (reanalysisQueued: 
     if (!Object.keys(changes).length) return setNote('Nothing to save: every field is as stored.');
     setBusy(true);
     try {
-      const saved = await change<{ reanalysis_queued: boolean }>('update-brand', { id: p.brand.id, ...changes });
+      const saved = await change('update-brand', { id: p.brand.id, ...changes });
       setNote(saved.reanalysis_queued ? 'Saved. A re-analysis of the stored answers is queued.' : 'Saved.');
       p.onSaved(saved.reanalysis_queued);
     } catch (err) {

@@ -2,6 +2,7 @@
 // Each change queues a re-analysis: every stored answer is matched against the new list.
 import { useState } from 'preact/hooks';
 import { change, read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { useLoad } from '../../load.ts';
 import { Field } from '../../components/field.tsx';
 import { Confirm } from '../../components/confirm.tsx';
@@ -12,12 +13,7 @@ import { actionsColumn, FormButtons, FormProblem, RowButton, SubForm } from './r
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { listOf, textOf } from './shared.tsx';
 
-export interface Competitor {
-  id: string;
-  name: string;
-  domains: string[];
-  aliases: string[];
-}
+export type Competitor = Result<'competitors'>[number];
 
 const FIELDS = ['name', 'domains', 'aliases'];
 
@@ -42,8 +38,8 @@ function CompetitorForm(p: {
     try {
       const fields = { name, domains: listOf(domains), aliases: listOf(aliases) };
       const done = c
-        ? await change<{ reanalysis_queued: boolean }>('update-competitor', { id: c.id, ...fields })
-        : await change<{ reanalysis_queued: boolean }>('add-competitor', { brand_id: p.brandId, ...fields });
+        ? await change('update-competitor', { id: c.id, ...fields })
+        : await change('add-competitor', { brand_id: p.brandId, ...fields });
       if (!c) {
         setName('');
         setDomains('');
@@ -88,7 +84,7 @@ function CompetitorForm(p: {
 }
 
 export function Competitors(p: { brandId: string; onChanged: (reanalysisQueued: boolean) => void }) {
-  const list = useLoad(() => read<Competitor[]>('competitors', { brand_id: p.brandId }), [p.brandId]);
+  const list = useLoad(() => read('competitors', { brand_id: p.brandId }), [p.brandId]);
   const [editing, setEditing] = useState<string>();
   const [removing, setRemoving] = useState<Competitor>();
   const changed = (queued: boolean) => {
@@ -147,7 +143,7 @@ export function Competitors(p: { brandId: string; onChanged: (reanalysisQueued: 
           confirmLabel="Remove competitor"
           onClose={() => setRemoving(undefined)}
           onConfirm={async () => {
-            const done = await change<{ reanalysis_queued: boolean }>('remove-competitor', { id: removing.id });
+            const done = await change('remove-competitor', { id: removing.id });
             changed(done.reanalysis_queued);
           }}
         >

@@ -7,12 +7,12 @@ import { useApp } from '../../context.ts';
 import { useLoad } from '../../load.ts';
 import { PageHead, Pending, Problem } from '../../components/page.tsx';
 import type { PageProps } from '../../page-props.ts';
-import { BrandForm, type BrandDetails } from './brand-form.tsx';
+import { BrandForm } from './brand-form.tsx';
 import { SamplingForm } from './sampling-form.tsx';
 import { Competitors } from './competitors.tsx';
 import { Reanalysis } from './reanalysis.tsx';
-import { Prompts, type TrackedPrompt } from './prompts.tsx';
-import { Topics, type Topic } from './topics.tsx';
+import { Prompts } from './prompts.tsx';
+import { Topics } from './topics.tsx';
 import './workspace.css';
 
 export function WorkspacePage(p: PageProps) {
@@ -21,12 +21,9 @@ export function WorkspacePage(p: PageProps) {
   // Bumped by a change that may have queued a re-analysis: the status is read again at once.
   const [round, setRound] = useState(0);
   const changed = (queued: boolean) => queued && setRound((r) => r + 1);
-  const brand = useLoad(
-    () => read<BrandDetails[]>('brands').then((list) => list.find((b) => b.id === brandId)),
-    [brandId],
-  );
-  const topics = useLoad(() => read<Topic[]>('topics', { brand_id: brandId }), [brandId]);
-  const prompts = useLoad(() => read<TrackedPrompt[]>('prompts', { brand_id: brandId, limit: '500' }), [brandId]);
+  const brand = useLoad(() => read('brands').then((list) => list.find((b) => b.id === brandId)), [brandId]);
+  const topics = useLoad(() => read('topics', { brand_id: brandId }), [brandId]);
+  const prompts = useLoad(() => read('prompts', { brand_id: brandId, limit: '500' }), [brandId]);
   // A prompt's topic and a topic's prompt count follow each other's changes.
   const promptsOrTopicsChanged = () => {
     topics.reload();

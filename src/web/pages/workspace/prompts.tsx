@@ -5,6 +5,7 @@
 // message is shown beside the prompts field, as the API words it.
 import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { Field, Select, TextArea } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Panel, Problem } from '../../components/page.tsx';
@@ -23,15 +24,7 @@ import {
   useActiveToggle,
 } from './rows.tsx';
 
-export interface TrackedPrompt {
-  id: string;
-  text: string;
-  topic_id: string | null;
-  topic_name: string | null;
-  platforms: string[];
-  regions: string[];
-  is_active: boolean;
-}
+export type TrackedPrompt = Result<'prompts'>[number];
 
 const topicOptions = (topics: Topic[]) => [
   { value: '', label: 'No topic' },
@@ -98,7 +91,7 @@ function AddPrompts(p: { brandId: string; topics: Topic[]; onDone: () => void })
       .filter(Boolean);
     setBusy(true);
     try {
-      const added = await change<{ prompts: unknown[]; platforms_not_in_plan: string[] }>('add-prompts', {
+      const added = await change('add-prompts', {
         brand_id: p.brandId,
         topic_id: topic || undefined,
         prompts: lines.map((text) => ({ text, platforms, regions: listOf(regions) })),

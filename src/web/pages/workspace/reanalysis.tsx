@@ -3,17 +3,12 @@
 // whenever a change on the page may have queued one (`round`).
 import { useEffect } from 'preact/hooks';
 import { read } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem } from '../../components/page.tsx';
 
-export interface ReanalysisState {
-  state: 'idle' | 'queued' | 'running' | 'failed';
-  progress: number | null;
-  error: string | null;
-  reason: string | null;
-  last_finished_at: string | null;
-}
+type ReanalysisState = Result<'brand-reanalysis'>;
 
 const POLL_MS = 2000;
 
@@ -61,7 +56,7 @@ function Body(p: { s: ReanalysisState }) {
 }
 
 export function Reanalysis(p: { brandId: string; round: number }) {
-  const status = useLoad(() => read<ReanalysisState>('brand-reanalysis', { id: p.brandId }), [p.brandId, p.round]);
+  const status = useLoad(() => read('brand-reanalysis', { id: p.brandId }), [p.brandId, p.round]);
   const pending = status.data?.state === 'queued' || status.data?.state === 'running';
   useEffect(() => {
     if (!pending) return;

@@ -33,7 +33,7 @@ export function RowButton(p: { label: string; name: string; onClick: () => void 
 
 /** Deactivate or activate a row through `op` (update-topic, update-prompt); a failure is named. */
 export function useActiveToggle<Row extends { id: string; is_active: boolean }>(
-  op: string,
+  op: 'update-topic' | 'update-prompt',
   nameOf: (row: Row) => string,
   onChanged: () => void,
 ) {

@@ -2,7 +2,8 @@
 // sampling"): a fixed number of answers a day per prompt, platform and region, or adaptive: the
 // most while a cell's 28-day mention-rate interval is wider than the target, else the fewest.
 import { useState } from 'preact/hooks';
-import { change } from '../../api.ts';
+import { changeAsTyped } from '../../api.ts';
+import type { AsTyped, Params } from '../../operation-types.ts';
 import { Field, Select } from '../../components/field.tsx';
 import { Panel } from '../../components/page.tsx';
 import { FormFoot, FormProblem, useStoredForm } from './rows.tsx';
@@ -42,7 +43,7 @@ export function SamplingForm(p: { brand: BrandDetails; onSaved: () => void }) {
     e.preventDefault();
     setError(undefined);
     setNote(undefined);
-    const sampling =
+    const sampling: AsTyped<Params<'update-brand'>['sampling']> =
       form.mode === 'fixed'
         ? { mode: 'fixed', samples: numberOf(form.samples) }
         : {
@@ -53,7 +54,7 @@ export function SamplingForm(p: { brand: BrandDetails; onSaved: () => void }) {
           };
     setBusy(true);
     try {
-      await change('update-brand', { id: p.brand.id, sampling });
+      await changeAsTyped('update-brand', { id: p.brand.id, sampling });
       setNote('Saved: the next daily capture samples this way.');
       p.onSaved();
     } catch (err) {

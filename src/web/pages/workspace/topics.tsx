@@ -2,6 +2,7 @@
 // are no longer asked) or activate again (its prompts count against the plan's limit: a 402).
 import { useState } from 'preact/hooks';
 import { change } from '../../api.ts';
+import type { Result } from '../../operation-types.ts';
 import { Field } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Panel, Problem } from '../../components/page.tsx';
@@ -17,12 +18,7 @@ import {
 } from './rows.tsx';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 
-export interface Topic {
-  id: string;
-  name: string;
-  is_active: boolean;
-  prompt_count: number;
-}
+export type Topic = Result<'topics'>[number];
 
 function TopicForm(p: { brandId: string; topic?: Topic; onDone: () => void; onCancel?: () => void }) {
   const t = p.topic;
