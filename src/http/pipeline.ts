@@ -1,7 +1,8 @@
 // The service's one Koa pipeline, every surface behind it (the app for people is one of them,
 // http/app/): request id and logging, JSON errors, then the rate limit and API-key check
-// in front of every path under /api/ in any case (docs/api.md section 9), then the other surfaces
-// and the operations, whose router matches paths exactly as written.
+// in front of every path under /api/ in any case (docs/api.md section 9), then the routes: OAuth,
+// the `extra` surfaces in their order, the operations, each on a router of runtime/router.ts
+// (docs/architecture.md, "The request path").
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import type { Operation } from '../operations/registry.ts';

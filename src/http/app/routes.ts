@@ -162,6 +162,9 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   // it (koa-compress negotiates Accept-Encoding, skips bodies under 1 KB and sets Vary).
   const compressed = compress();
   return (app) => {
+    // The app's prefix, tested here rather than on a router: this wraps every answer under /app,
+    // the 404s and the shell drawn for them included, while @koa/router runs a router's `use`
+    // middleware only for a request one of its routes matches. The routes inside are the routers'.
     app.use(async (ctx, next) => {
       const underApp = ctx.path === '/app' || ctx.path.startsWith('/app/');
       if (!underApp && ctx.path !== '/') return next();
