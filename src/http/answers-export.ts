@@ -16,8 +16,7 @@ import { ANSWER_FILE_TYPES, answerFile } from '../analytics/answer-file.ts';
 
 export function answersExportRoute(deps: { stores: Stores }): Koa.Middleware {
   const { pg, ch } = deps.stores;
-  return async (ctx, next) => {
-    if (ctx.path !== ANSWERS_EXPORT_PATH) return next();
+  return async (ctx) => {
     if (ctx.method !== 'GET') {
       ctx.set('Allow', 'GET');
       ctx.status = 405;

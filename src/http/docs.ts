@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type Koa from 'koa';
 import type { Operation } from '../operations/registry.ts';
 import { buildOpenApi } from './openapi.ts';
+import { forMethods, pathRouter } from '../runtime/router.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -93,36 +94,33 @@ function serve(ctx: Koa.Context, a: Asset, headers: Record<string, string> = {})
 
 export function docsMount(operations: readonly Operation[]): (app: Koa) => void {
   const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  // Built on first use: the 2 MB renderer is not read (nor compressed) by a server nobody asks for docs.
-  let assets: Map<string, Asset> | undefined;
-  const load = () =>
-    (assets ??= new Map([
-      [OPENAPI_PATH, asset('application/json; charset=utf-8', JSON.stringify(buildOpenApi(operations)))],
-      [DOCS_PATH, asset('text/html; charset=utf-8', PAGE)],
-      [`${DOCS_PATH}/init.js`, asset('text/javascript; charset=utf-8', INIT)],
-      [
-        `${DOCS_PATH}/swagger-ui-bundle.js`,
-        asset('text/javascript; charset=utf-8', fs.readFileSync(path.join(uiDir, 'swagger-ui-bundle.js'))),
-      ],
-      [
-        `${DOCS_PATH}/swagger-ui.css`,
-        asset('text/css; charset=utf-8', fs.readFileSync(path.join(uiDir, 'swagger-ui.css'))),
-      ],
-    ]));
-  return (app) => {
-    app.use(async (ctx, next) => {
-      if (
-        (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
-        (ctx.path !== OPENAPI_PATH && ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`))
-      )
-        return next();
-      const a = load().get(ctx.path);
-      if (!a) return next();
-      const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
-      if (ctx.path === DOCS_PATH) headers['Content-Security-Policy'] = CSP;
+  const bundled = (name: string) => fs.readFileSync(path.join(uiDir, name));
+  // Each built on first use: the 2 MB renderer is not read (nor compressed) by a server nobody asks for docs.
+  const files: [string, () => Asset, Record<string, string>?][] = [
+    [
+      OPENAPI_PATH,
+      () => asset('application/json; charset=utf-8', JSON.stringify(buildOpenApi(operations))),
       // Client generators and other sites' doc viewers may fetch the document from a browser.
-      if (ctx.path === OPENAPI_PATH) headers['Access-Control-Allow-Origin'] = '*';
-      serve(ctx, a, headers);
+      { 'Access-Control-Allow-Origin': '*' },
+    ],
+    [DOCS_PATH, () => asset('text/html; charset=utf-8', PAGE), { 'Content-Security-Policy': CSP }],
+    [`${DOCS_PATH}/init.js`, () => asset('text/javascript; charset=utf-8', INIT)],
+    [
+      `${DOCS_PATH}/swagger-ui-bundle.js`,
+      () => asset('text/javascript; charset=utf-8', bundled('swagger-ui-bundle.js')),
+    ],
+    [`${DOCS_PATH}/swagger-ui.css`, () => asset('text/css; charset=utf-8', bundled('swagger-ui.css'))],
+  ];
+  const router = pathRouter('refused');
+  for (const [file, build, headers] of files) {
+    let built: Asset | undefined;
+    router.get(file, (ctx) => {
+      built ??= build();
+      serve(ctx, built, { 'X-Content-Type-Options': 'nosniff', ...headers });
     });
+  }
+  // Only GET and HEAD reach the router; another method passes on, as for a path nobody answers.
+  return (app) => {
+    app.use(forMethods(['GET', 'HEAD'], router));
   };
 }

@@ -6,6 +6,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Stores } from '../stores/index.ts';
 import { pendingMigrations } from '../stores/migrate.ts';
+import { forMethods, pathRouter } from '../runtime/router.ts';
 
 export const READY_TIMEOUT_MS = 2_000;
 
@@ -69,26 +70,26 @@ export async function readiness(stores: Stores, opts: { timeoutMs?: number; log?
   return { status: ready ? 'ready' : 'not ready', checks: { postgres, clickhouse, migrations } };
 }
 
-/** The `extra` mount: answers the two paths before the API-key guard and the rate limit. */
+/**
+ * The `extra` mount: answers the two paths before the API-key guard and the rate limit. Only GET
+ * and HEAD reach its router; another method passes on, as for a path nobody answers (a 404).
+ */
 export function healthMount(deps: { stores: Stores; log: Logger; state: HealthState }): (app: Koa) => void {
+  const router = pathRouter('refused');
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    if (deps.state.stopping) {
+      ctx.status = 503;
+      ctx.body = { status: 'not ready', reason: 'shutting down' };
+      return;
+    }
+    const result = await readiness(deps.stores, { log: deps.log });
+    ctx.status = result.status === 'ready' ? 200 : 503;
+    ctx.body = result;
+  });
   return (app) => {
-    app.use(async (ctx, next) => {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-      ctx.set('Cache-Control', 'no-store');
-      if (ctx.path === '/healthz') {
-        ctx.body = { status: 'ok' };
-      } else if (ctx.path === '/readyz') {
-        if (deps.state.stopping) {
-          ctx.status = 503;
-          ctx.body = { status: 'not ready', reason: 'shutting down' };
-          return;
-        }
-        const result = await readiness(deps.stores, { log: deps.log });
-        ctx.status = result.status === 'ready' ? 200 : 503;
-        ctx.body = result;
-      } else {
-        return next();
-      }
-    });
+    app.use(forMethods(['GET', 'HEAD'], router));
   };
 }

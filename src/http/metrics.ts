@@ -5,6 +5,7 @@
 import type Koa from 'koa';
 import client from 'prom-client';
 import { registry } from '../runtime/metrics.ts';
+import { forMethods, pathRouter } from '../runtime/router.ts';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -53,14 +54,16 @@ export function recordRequest(
   httpDuration.observe({ operation: label, status: String(status) }, seconds);
 }
 
-/** GET /metrics: the Prometheus text exposition. */
+/** GET /metrics: the Prometheus text exposition. Another method passes on, as for a path nobody answers. */
 export function metricsMount(): (app: Koa) => void {
+  const router = pathRouter('refused');
+  router.get('/metrics', async (ctx) => {
+    ctx.set('Content-Type', registry.contentType);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await registry.metrics();
+  });
+  // HEAD too passes on: @koa/router would answer it with the GET route.
   return (app) => {
-    app.use(async (ctx, next) => {
-      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
-      ctx.set('Content-Type', registry.contentType);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = await registry.metrics();
-    });
+    app.use(forMethods(['GET'], router));
   };
 }

@@ -2,7 +2,7 @@
 // the query string, the path and (for writes) the JSON body are merged and handed to runOperation
 // (src/operations/run.ts), which parses them by the operation's own schema: a handler only ever
 // sees valid input.
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Operation } from '../operations/registry.ts';
 import { operationPath } from '../operations/registry.ts';
 import type { AppDeps } from '../operations/context.ts';
@@ -10,10 +10,11 @@ import { runOperation } from '../operations/run.ts';
 import { badRequest } from '../errors.ts';
 import { requireIdentity } from '../tenancy/keys.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
+import { pathRouter } from '../runtime/router.ts';
 
 export function mountOperations(deps: AppDeps, operations: Operation[]): Router {
   // Case-sensitive: paths are matched as written (docs/api.md section 9), as the guard in front expects.
-  const router = new Router({ sensitive: true });
+  const router = pathRouter('ignored');
   for (const op of operations) {
     const prefixes = op.metrics ? ['/api/mcp', '/api/v1'] : ['/api/mcp'];
     for (const prefix of prefixes) {

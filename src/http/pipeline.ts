@@ -1,7 +1,8 @@
 // The service's one Koa pipeline, every surface behind it (the app for people is one of them,
 // http/app/): request id and logging, JSON errors, then the rate limit and API-key check
-// in front of every path under /api/ in any case (docs/api.md section 9), then the other surfaces
-// and the operations, whose router matches paths exactly as written.
+// in front of every path under /api/ in any case (docs/api.md section 9), then the routes: OAuth,
+// the `extra` surfaces in their order, the operations, each on a router of runtime/router.ts
+// (docs/architecture.md, "The request path").
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import type { Operation } from '../operations/registry.ts';
@@ -11,7 +12,7 @@ import { rateLimit, createLimiter } from '../runtime/rate-limit.ts';
 import { requireKey } from './auth.ts';
 import { mountOperations } from './mount.ts';
 import { recordRequest } from './metrics.ts';
-import { oauthMount } from './oauth/mount.ts';
+import { oauthRouter } from './oauth/mount.ts';
 import { rawEndpoints } from '../operations/raw-endpoints.ts';
 import { clientAddress } from './client-address.ts';
 
@@ -134,7 +135,13 @@ export async function createPipeline(opts: PipelineOptions): Promise<Koa> {
     return limited(ctx, () => (beforeKey ? beforeKey(ctx, () => key(ctx, next)) : key(ctx, next)));
   });
   // The OAuth authorization server of the MCP endpoint (docs/oauth.md): outside /api/, its own rate limit.
-  app.use(await oauthMount(opts));
+  app.use((await oauthRouter(opts)).routes());
+  // What answers a GET or HEAD from here on is not to be stored unless it says otherwise (a probe,
+  // an answer of the API or the app; /t.js, the docs and the app's bundle set their own).
+  app.use((ctx, next) => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') ctx.set('Cache-Control', 'no-store');
+    return next();
+  });
   for (const mount of opts.extra ?? []) mount(app);
 
   const router = mountOperations(opts, opts.operations);

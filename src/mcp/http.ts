@@ -10,6 +10,7 @@ import type { AppDeps } from '../operations/context.ts';
 import { ApiError } from '../errors.ts';
 import { requireIdentity } from '../tenancy/keys.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
+import { pathRouter } from '../runtime/router.ts';
 import { originAllowed } from './origin.ts';
 import { malformedToolCall } from './malformed.ts';
 
@@ -87,21 +88,22 @@ export function mcpOriginGuard(deps: AppDeps): Koa.Middleware {
   };
 }
 
-/** The mount for `createPipeline`'s `extra` list. */
+/** The mount for `createPipeline`'s `extra` list: its route takes every method, answering all but POST with a 405. */
 export function mcpMount(deps: AppDeps): (app: Koa) => void {
+  const router = pathRouter('refused');
+  router.all(MCP_PATH, async (ctx) => {
+    ctx.state.operation = 'mcp';
+    if (ctx.method !== 'POST') {
+      ctx.status = 405;
+      ctx.set('Allow', 'POST');
+      ctx.body = {
+        error: `Method ${ctx.method} not allowed on ${MCP_PATH}: this stateless MCP server takes POST only`,
+      };
+      return;
+    }
+    await serve(deps, ctx);
+  });
   return (app) => {
-    app.use(async (ctx, next) => {
-      if (ctx.path !== MCP_PATH) return next();
-      ctx.state.operation = 'mcp';
-      if (ctx.method !== 'POST') {
-        ctx.status = 405;
-        ctx.set('Allow', 'POST');
-        ctx.body = {
-          error: `Method ${ctx.method} not allowed on ${MCP_PATH}: this stateless MCP server takes POST only`,
-        };
-        return;
-      }
-      await serve(deps, ctx);
-    });
+    app.use(router.routes());
   };
 }

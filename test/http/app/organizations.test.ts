@@ -11,7 +11,7 @@ import http from 'node:http';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { cli } from '../../helpers/cli.ts';
-import { authorizeUrl, newClient, pkce, REDIRECT_URI, tokenRequest } from '../oauth-helpers.ts';
+import { authorizeUrl, newClient, pkce, REDIRECT_URI, tokenRequest } from '../oauth/helpers.ts';
 import { appCall, person, session, type Person } from './helpers.ts';
 import { applyWorkspace, parseWorkspace } from '../../../src/tenancy/workspace.ts';
 import { addMember } from '../../../src/tenancy/members.ts';

@@ -8,7 +8,7 @@ import test from 'ava';
 import { SMTPServer } from 'smtp-server';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { cli } from '../../helpers/cli.ts';
-import { authorizeUrl, newClient, pkce, REDIRECT_URI, tokenRequest } from '../oauth-helpers.ts';
+import { authorizeUrl, newClient, pkce, REDIRECT_URI, tokenRequest } from '../oauth/helpers.ts';
 import { appCall, person, session } from './helpers.ts';
 import { setSessionCookie } from '../../../src/http/app/session-cookie.ts';
 import { loadConfig } from '../../../src/config.ts';

@@ -9,10 +9,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { chromium, type Browser } from 'playwright-core';
-import { seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
-import { authorizeUrl, pkce, registerClient } from './oauth-helpers.ts';
-import { setPasswordByEmail } from '../../src/tenancy/accounts.ts';
-import { addMember } from '../../src/tenancy/members.ts';
+import { seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { authorizeUrl, pkce, registerClient } from './helpers.ts';
+import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
+import { addMember } from '../../../src/tenancy/members.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);

@@ -8,10 +8,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
-import { initialize, post } from '../mcp/client.ts';
-import { revokeKey } from '../../src/tenancy/keys.ts';
-import { addMember, removeMember } from '../../src/tenancy/members.ts';
+import { call, get, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { initialize, post } from '../../mcp/client.ts';
+import { revokeKey } from '../../../src/tenancy/keys.ts';
+import { addMember, removeMember } from '../../../src/tenancy/members.ts';
 import {
   authorizeUrl,
   consent,
@@ -25,7 +25,7 @@ import {
   registerClient,
   TestOAuthProvider,
   tokenRequest,
-} from './oauth-helpers.ts';
+} from './helpers.ts';
 
 let server: TestServer;
 test.before(async () => {

@@ -1,7 +1,7 @@
 // The OAuth endpoints pass a per-address rate limit (a server of its own: the limit is tiny).
 import test from 'ava';
-import { get, startTestServer, type TestServer } from '../helpers/server.ts';
-import { tokenRequest } from './oauth-helpers.ts';
+import { get, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { tokenRequest } from './helpers.ts';
 
 let server: TestServer;
 test.before(async () => {

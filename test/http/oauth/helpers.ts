@@ -8,7 +8,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { call, type Reply } from '../helpers/server.ts';
+import { call, type Reply } from '../../helpers/server.ts';
 
 type Server = { url: string };
 

@@ -3,10 +3,15 @@
 // test-process: shared
 import test from 'ava';
 import type Koa from 'koa';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { baseUrl, bearerChallenge, isOurResource, protectedResourceMetadata } from '../../src/http/oauth/metadata.ts';
-import { redirectUriProblem } from '../../src/http/oauth/register.ts';
-import { pkceMatches } from '../../src/http/oauth/token.ts';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
+import {
+  baseUrl,
+  bearerChallenge,
+  isOurResource,
+  protectedResourceMetadata,
+} from '../../../src/http/oauth/metadata.ts';
+import { redirectUriProblem } from '../../../src/http/oauth/register.ts';
+import { pkceMatches } from '../../../src/http/oauth/token.ts';
 
 const request = (protocol: string, host: string) =>
   ({

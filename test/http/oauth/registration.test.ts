@@ -3,8 +3,8 @@
 // carried as directives), metadata bounded field by field, registrations per client address
 // bounded, and a client never used expiring. The consent page's headers hold whatever is stored.
 import test from 'ava';
-import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
-import { authorizeUrl, openPage, pkce, REDIRECT_URI } from './oauth-helpers.ts';
+import { call, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { authorizeUrl, openPage, pkce, REDIRECT_URI } from './helpers.ts';
 
 let server: TestServer;
 test.before(async () => {
