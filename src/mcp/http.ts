@@ -9,6 +9,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { AppDeps } from '../operations/context.ts';
 import { ApiError } from '../errors.ts';
 import { requireIdentity } from '../tenancy/keys.ts';
+import { markAssistantConnected } from '../tenancy/checklist.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
 import { originAllowed } from './origin.ts';
 import { malformedToolCall } from './malformed.ts';
@@ -34,6 +35,8 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
     ctx.body = malformed;
     return;
   }
+  // The set-up checklist's "connect an assistant": an assistant has spoken to the organization.
+  if (identity.organizationId) await markAssistantConnected(deps.stores.pg, identity.organizationId);
 
   // The SDK's server and transport load with the first MCP request, not at start: a fifth of a CPU
   // second that a process serving no MCP client never pays.
