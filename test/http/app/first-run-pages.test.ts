@@ -2,7 +2,8 @@
 // no provider key: the overview of a brand tracking platforms that are not configured says so as a
 // notice, never a failure, and its capture counts them apart from failures; the next scheduled
 // capture is given in UTC and in the viewer's time; New brand puts a website that does not answer
-// beside `Website` and a name already used (409) beside `Name`, and creates nothing.
+// beside `Website` and a name already used (409) beside `Name`, and creates nothing. The checklist
+// panel ticks the steps done, links the others, and once dismissed stays away.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
@@ -48,7 +49,7 @@ test.after.always(async () => {
 
 const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
-browserTest('the overview: platforms not configured are a notice; the next capture in UTC and your time', async (t) => {
+browserTest('the overview: unconfigured platforms a notice, the next capture in your time, the checklist', async (t) => {
   const who = await person(server); // Acme tracks one prompt on ChatGPT and Perplexity
   const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
   const page = await context.newPage();
@@ -76,6 +77,36 @@ browserTest('the overview: platforms not configured are a notice; the next captu
   const done = page.getByText("Today's capture: 0 of 2 answers, 2 on platforms not configured.");
   await done.waitFor();
   t.notRegex(await page.locator('#main').innerText(), /failed|It stopped/);
+
+  // The checklist: the brand, its competitor and its prompt are done; the rest link to where they are
+  // done (no platform is configured, nothing was captured, nobody invited, no assistant connected).
+  const checklist = page.locator('#main section', { has: page.getByRole('heading', { name: 'Get started' }) });
+  await checklist.getByText('4 steps left.').waitFor();
+  t.deepEqual(
+    (await checklist.locator('li').allInnerTexts()).map((x) => x.replace(/\s+/g, ' ').trim()),
+    [
+      '✓ Add a brand (done)',
+      '✓ Add competitors (done)',
+      '✓ Add prompts (done)',
+      '○ Configure the platforms',
+      '○ Capture the first answers',
+      '○ Invite someone',
+      '○ Connect an assistant',
+    ],
+  );
+  t.is(
+    await checklist.getByRole('link', { name: 'Connect an assistant' }).getAttribute('href'),
+    '/app/settings/connect',
+  );
+  // Dismissed, it is gone, and stays gone.
+  await checklist.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('heading', { name: 'Get started' }).waitFor({ state: 'detached' });
+  const read = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/checklist'));
+  await page.reload();
+  t.false((await (await read).json()).show);
+  await page.getByRole('heading', { name: 'No answers yet' }).waitFor();
+  await page.locator('#main p.notice', { hasText: 'not configured' }).waitFor();
+  t.is(await page.getByRole('heading', { name: 'Get started' }).count(), 0);
   t.deepEqual(errors, []);
   await context.close();
 });
