@@ -49,7 +49,7 @@ test.after.always(async () => {
 
 const browserTest = HAVE_CHROMIUM ? test : test.skip;
 
-browserTest('the overview: unconfigured platforms a notice, the next capture in your time, the checklist', async (t) => {
+browserTest('overview: unconfigured platforms a notice, the next capture in your time, the checklist', async (t) => {
   const who = await person(server); // Acme tracks one prompt on ChatGPT and Perplexity
   const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
   const page = await context.newPage();
