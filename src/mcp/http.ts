@@ -9,6 +9,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { AppDeps } from '../operations/context.ts';
 import { ApiError } from '../errors.ts';
 import { requireIdentity } from '../tenancy/keys.ts';
+import { markAssistantConnected } from '../tenancy/checklist.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
 import { pathRouter } from '../runtime/router.ts';
 import { originAllowed } from './origin.ts';
@@ -35,6 +36,14 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
     ctx.body = malformed;
     return;
   }
+  // The set-up checklist's "connect an assistant": an assistant has spoken to the organization. A
+  // failure to note it is logged and the request goes on: the checklist is no reason to refuse it.
+  const log = ctx.state.log ?? deps.log;
+  if (identity.organizationId) {
+    await markAssistantConnected(deps.stores.pg, identity.organizationId).catch((err) =>
+      log.warn({ err, requestId: ctx.state.requestId }, 'could not note the assistant connected'),
+    );
+  }
 
   // The SDK's server and transport load with the first MCP request, not at start: a fifth of a CPU
   // second that a process serving no MCP client never pays.
@@ -42,7 +51,6 @@ async function serve(deps: AppDeps, ctx: Koa.Context): Promise<void> {
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('./server.ts'),
   ]);
-  const log = ctx.state.log ?? deps.log;
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const server = createMcpServer(deps, {
     requestId: ctx.state.requestId,

@@ -8,7 +8,10 @@ export interface OrganizationSteps {
   active_prompts: number;
   /** Members beyond the first, and invitations sent. */
   invited: boolean;
-  /** An assistant connected over MCP (an OAuth grant in force), or an API key used. */
+  /**
+   * An assistant connected over MCP: an OAuth grant in force, or a request to /api/mcp (with a key or
+   * a token) seen once. A key used only on REST connects no assistant.
+   */
   assistant_connected: boolean;
   dismissed_at: string | null;
 }
@@ -30,7 +33,7 @@ export async function organizationSteps(db: Queryable, organizationId: string): 
             ((SELECT count(*) FROM memberships WHERE organization_id = $1) > 1
               OR EXISTS (SELECT 1 FROM invitations WHERE organization_id = $1)) AS invited,
             (EXISTS (SELECT 1 FROM oauth_grants WHERE organization_id = $1 AND revoked_at IS NULL)
-              OR EXISTS (SELECT 1 FROM api_keys WHERE organization_id = $1 AND last_used_at IS NOT NULL))
+              OR (SELECT assistant_connected_at IS NOT NULL FROM organizations WHERE id = $1))
               AS assistant_connected,
             (SELECT checklist_dismissed_at FROM organizations WHERE id = $1) AS dismissed_at`,
     [organizationId],
@@ -52,4 +55,17 @@ export async function dismissChecklist(db: Queryable, organizationId: string): P
     'UPDATE organizations SET checklist_dismissed_at = COALESCE(checklist_dismissed_at, now()) WHERE id = $1',
     [organizationId],
   );
+}
+
+// Organizations already marked, so an MCP request writes at most once per organization and process.
+const marked = new Set<string>();
+
+/** Records that an assistant spoke to the organization over MCP (the checklist's last step). */
+export async function markAssistantConnected(db: Queryable, organizationId: string): Promise<void> {
+  if (marked.has(organizationId)) return;
+  await db.query(
+    'UPDATE organizations SET assistant_connected_at = now() WHERE id = $1 AND assistant_connected_at IS NULL',
+    [organizationId],
+  );
+  marked.add(organizationId);
 }

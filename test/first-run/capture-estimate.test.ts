@@ -107,6 +107,18 @@ test('every built-in price names an https source and a date', (t) => {
   }
 });
 
+// Prices found on the provider's own pricing page cite that page. The others still cite third-party
+// pages (OpenAI, Gemini, Claude's web search, xAI's tokens, SerpApi): no official page stated them.
+test("the prices read from a provider's own page cite it, and the third-party pages they replaced are gone", (t) => {
+  const host = (url: string) => new URL(url).hostname;
+  for (const price of TABLE.providers.perplexity.prices) t.is(host(price.source), 'docs.perplexity.ai', price.what);
+  for (const price of TABLE.providers.anthropic.prices.filter((x: any) => x.unit !== 'requests'))
+    t.is(host(price.source), 'platform.claude.com', price.what);
+  const replaced = ['developer.puter.com', 'skills.sh', 'www.skills.sh'];
+  for (const [provider, p] of Object.entries<any>(TABLE.providers))
+    for (const price of p.prices) t.false(replaced.includes(host(price.source)), `${provider}: ${price.what}`);
+});
+
 test('PROVIDER_PRICES replaces the table; a file that does not parse is refused', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prices-'));
   const own = {

@@ -155,6 +155,9 @@ browserTest('from the setup address to a brand with answers', async (t) => {
   await page.goto(`${server.url}/app/settings/platforms`);
   await page.getByRole('table', { name: 'Platforms' }).waitFor();
   t.regex(await page.locator('#main').innerText(), /simulated engine/);
+  // Configured by the engine, not by a provider's key that may well be unset.
+  const chatgpt = page.getByRole('table', { name: 'Platforms' }).getByRole('row', { name: /^ChatGPT/ });
+  t.is((await chatgpt.locator('td').nth(1).innerText()).replace(/\s+/g, ' '), 'Configured TRACKING_ENGINE=simulated');
   await shot(page, 'first-brand-5-platforms');
   t.deepEqual(errors, []);
 });

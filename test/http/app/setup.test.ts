@@ -4,12 +4,13 @@
 // form from another site or with bad input changes nothing; two forms at once make one
 // organization; afterwards /app/setup answers 404 and no new link is made.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { cli } from '../../helpers/cli.ts';
-import { migratedDataDir } from '../../helpers/data-dir.ts';
 import { appCall } from './helpers.ts';
 import { SETUP_DONE } from '../../../src/tenancy/setup.ts';
 
@@ -107,17 +108,21 @@ test.serial('two forms at once make one organization; its admin is signed in; th
 });
 
 test('npm start on an empty DATA_DIR prints the setup address, which opens the form', async (t) => {
-  const dataDir = await migratedDataDir();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // The README's command on a directory with nothing in it: the start migrates the stores first.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-empty-'));
+  t.deepEqual(fs.readdirSync(dataDir), []);
+  // Its own process group: npm starts node under a shell, and the whole group is stopped at the end.
+  const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', SCHEDULER: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   const exited = new Promise((resolve) => child.on('exit', resolve));
   try {
     const found = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no setup address within 90 s:\n${output}`)), 90_000);
+      const timer = setTimeout(() => reject(new Error(`no setup address within 180 s:\n${output}`)), 180_000);
       const check = (d: Buffer) => {
         output += d;
         const m = /(http:\/\/\S+)\/app\/setup\?code=([A-Za-z0-9_-]+)/.exec(output);
@@ -135,7 +140,8 @@ test('npm start on an empty DATA_DIR prints the setup address, which opens the f
     const page = await fetch(`${found[1]}/app/setup?code=${found[2]}`);
     t.is(page.status, 200);
   } finally {
-    child.kill('SIGTERM');
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
     await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

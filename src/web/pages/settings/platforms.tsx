@@ -52,9 +52,15 @@ export function PlatformsPage() {
               {
                 key: 'configured',
                 label: 'Configured',
+                // Which variable makes it so: the provider's key, or the simulated engine answering every platform.
                 render: (r) =>
                   r.configured ? (
-                    <span class="badge ok">Configured</span>
+                    <span>
+                      <span class="badge ok">Configured</span>{' '}
+                      <span class="muted">
+                        {r.engine === 'simulated' ? 'TRACKING_ENGINE=simulated' : `${r.key_variable} is set`}
+                      </span>
+                    </span>
                   ) : (
                     <span>
                       <span class="badge bad">Not configured</span> <span class="muted">set {r.key_variable}</span>
