@@ -466,6 +466,12 @@ test('an email with NUL, a control, zero-width or bidi character is a 400 naming
     'a\u200Bb@example.test',
     'a\u202Eb@example.test',
     'a\u0007@example.test',
+    // At either end: JavaScript's trim() would take these off unseen.
+    '\uFEFFa@example.test',
+    'a@example.test\uFEFF',
+    '\u2028a@example.test',
+    'a@example.test\u2029',
+    ' \uFEFFa@example.test ',
   ]) {
     const signIn = await fetch(`${server.url}/app/sign-in`, form({ email, password: 'whatever it is' }));
     t.is(signIn.status, 400, JSON.stringify(email));
@@ -480,6 +486,15 @@ test('an email with NUL, a control, zero-width or bidi character is a 400 naming
   );
   t.is(added.code, 1);
   t.regex(added.stderr, /^Email must not contain/);
+  const atEnd = await cli(
+    ['members', 'add', '--email', 'x@example.test\uFEFF', '--org', admin.organizationId],
+    server.env,
+  );
+  t.is(atEnd.code, 1);
+  // A workspace file's member too.
+  await t.throwsAsync(fileOrganization(server, ['\uFEFFfiled@example.test']), {
+    message: /^Email must not contain/,
+  });
   // Trimmed and compared case-insensitively; an internationalised domain kept in its ASCII form.
   const idn = await appCall(server, a, '/members/invite', { email: '  Ana@Bücher.Example ', role: 'member' });
   t.is(idn.body.email, 'ana@xn--bcher-kva.example');
