@@ -440,6 +440,79 @@ test('the current password check in Settings > Account is throttled like a sign-
   t.is(signIn.status, 429);
 });
 
+/** Nine failed checks of `email` from `address` (written directly: each real check costs a scrypt). */
+const nineFailures = (on: TestServer, email: string, address: string) =>
+  on.stores.pg.query('INSERT INTO sign_in_failures (email, address) SELECT $1, $2 FROM generate_series(1, 9)', [
+    email,
+    address,
+  ]);
+
+test('an invitation to an existing account checks its password as sign-in does: throttled, 429 with Retry-After', async (t) => {
+  const admin = await person(server);
+  const joiner = await person(server);
+  const { token } = await invite(server, await session(server, admin), joiner.email);
+  const address = '198.51.100.31';
+  const from = { 'x-forwarded-for': address };
+  await nineFailures(server, joiner.email, address);
+  // The tenth failure is the invitation's own: it counts.
+  t.is((await accept(server, token, 'not the right password', from)).status, 400);
+  const refused = await accept(server, token, joiner.password, from);
+  t.is(refused.status, 429);
+  t.truthy(Number(refused.headers.get('retry-after')) > 0);
+  t.regex(await refused.text(), /Too many failed sign-ins for this email/);
+  t.is(refused.headers.get('set-cookie'), null);
+  t.deepEqual(await membershipsOf(server, joiner.email), [joiner.organizationId]);
+  // The sign-in form counts the same failures.
+  const signIn = await fetch(
+    `${server.url}/app/sign-in`,
+    form({ email: joiner.email, password: joiner.password }, from),
+  );
+  t.is(signIn.status, 429);
+  // From another address the right password joins.
+  t.is((await accept(server, token, joiner.password, { 'x-forwarded-for': '198.51.100.32' })).status, 303);
+});
+
+test("the consent page's own sign-in counts as a password check: throttled, 429 with Retry-After", async (t) => {
+  const who = await person(server);
+  const clientId = await newClient(server);
+  const url = authorizeUrl(server, {
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+  });
+  const consentSignIn = async (password: string, address: string) => {
+    const nonce = /name="nonce" value="([^"]+)"/.exec(await (await fetch(url)).text())?.[1] ?? '';
+    return fetch(
+      `${server.url}/oauth/authorize`,
+      form({ nonce, action: 'sign-in', email: who.email, password }, { 'x-forwarded-for': address }),
+    );
+  };
+  // Nine failures, the tenth on the consent page: the consent page refuses the right password...
+  await nineFailures(server, who.email, '198.51.100.41');
+  t.is((await consentSignIn('not the right password', '198.51.100.41')).status, 401);
+  const refused = await consentSignIn(who.password, '198.51.100.41');
+  t.is(refused.status, 429);
+  t.truthy(Number(refused.headers.get('retry-after')) > 0);
+  t.regex(await refused.text(), /Too many failed sign-ins for this email/);
+  t.is(refused.headers.get('set-cookie'), null);
+  // ...and so does the sign-in form, which counted the consent page's failure.
+  const signIn = await fetch(
+    `${server.url}/app/sign-in`,
+    form({ email: who.email, password: who.password }, { 'x-forwarded-for': '198.51.100.41' }),
+  );
+  t.is(signIn.status, 429);
+  // The other way round: failures on the sign-in form close the consent page's sign-in.
+  await nineFailures(server, who.email, '198.51.100.42');
+  const wrong = await fetch(
+    `${server.url}/app/sign-in`,
+    form({ email: who.email, password: 'not the right password' }, { 'x-forwarded-for': '198.51.100.42' }),
+  );
+  t.is(wrong.status, 401);
+  t.is((await consentSignIn(who.password, '198.51.100.42')).status, 429);
+  // Elsewhere the consent page signs in.
+  t.is((await consentSignIn(who.password, '198.51.100.43')).status, 200);
+});
+
 test('one account takes at most 100 failed checks an hour from all addresses together', async (t) => {
   const who = await person(server);
   const s = await session(server, who);
