@@ -371,6 +371,61 @@ test('the consent page: a signed-in person allows with one button; Disconnect en
   t.deepEqual((await appCall(server, s, '/connect')).body.applications, []);
 });
 
+test('a cross-site post to the consent page is refused: Sec-Fetch-Site, another site, a token of another request', async (t) => {
+  const who = await person(server);
+  const s = await session(server, who);
+  const clientId = await newClient(server);
+  const url = authorizeUrl(server, {
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+  });
+  const pending = async (cookie = s.cookie) => {
+    const page = await (await fetch(url, { headers: { cookie } })).text();
+    return {
+      nonce: /name="nonce" value="([^"]+)"/.exec(page)?.[1] ?? '',
+      token: /name="token" value="([^"]+)"/.exec(page)?.[1] ?? '',
+    };
+  };
+  const allow = (fields: { nonce: string; token: string }, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/oauth/authorize`, form({ ...fields, action: 'allow' }, { cookie: s.cookie, ...headers }));
+  const refusedWithoutCode = async (res: Response, label: string) => {
+    t.is(res.status, 400, label);
+    t.is(res.headers.get('location'), null, label);
+  };
+  // A token bound to another pending request (or to another session) grants nothing.
+  const a = await pending();
+  const b = await pending();
+  await refusedWithoutCode(await allow({ nonce: b.nonce, token: a.token }), 'token of another request');
+  const otherSession = await pending((await session(server, who)).cookie);
+  await refusedWithoutCode(await allow({ nonce: b.nonce, token: otherSession.token }), 'token of another session');
+  // The right token, posted by another site, grants nothing either.
+  const crossSite: Record<string, string>[] = [
+    { 'sec-fetch-site': 'cross-site' },
+    { 'sec-fetch-site': 'same-site' },
+    { 'sec-fetch-site': 'cross-site', origin: 'null' },
+    { origin: 'https://evil.example' },
+  ];
+  for (const headers of crossSite) {
+    await refusedWithoutCode(await allow(b, headers), JSON.stringify(headers));
+  }
+  // The request is still pending: from this site (a no-referrer page's Origin: null), it is granted.
+  const granted = await allow(b, { 'sec-fetch-site': 'same-origin', origin: 'null' });
+  t.is(granted.status, 303);
+  t.truthy(new URL(granted.headers.get('location') ?? '').searchParams.get('code'));
+  // The consent page's sign-in, posted by another site, opens no session.
+  const c = await pending('');
+  const signIn = await fetch(
+    `${server.url}/oauth/authorize`,
+    form(
+      { nonce: c.nonce, action: 'sign-in', email: who.email, password: who.password },
+      { 'sec-fetch-site': 'cross-site' },
+    ),
+  );
+  t.is(signIn.status, 403);
+  t.is(signIn.headers.get('set-cookie'), null);
+});
+
 test('roles: the first member is admin, a workspace file may make another admin, and never demotes anyone', async (t) => {
   const name = `Roles ${Date.now()}`;
   const apply = (members: object[]) =>
