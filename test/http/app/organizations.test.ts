@@ -7,7 +7,9 @@
 // password check throttled (and the per-account cap), emails with invisible characters, the
 // absolute session end, the session list, two Host headers, `next`. (The client address and the
 // app's limits: limits.test.ts; https: https.test.ts. chDB allows one server per test process.)
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { cli } from '../../helpers/cli.ts';
@@ -232,6 +234,31 @@ test('a removed member does not come back through an older link', async (t) => {
     'stale-link-hash',
   ]);
   t.truthy(rows[0].revoked_at);
+});
+
+test('a workspace file and members add add a membership and keep the others; members remove ends one only', async (t) => {
+  const who = await person(server);
+  const other = await person(server);
+  const file = path.join(server.dataDir, `${unique('ws')}.json`);
+  const fileOrg = `File org ${unique('apply')}`;
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ organizations: [{ name: fileOrg, plan: 'starter', members: [{ email: who.email }] }] }),
+  );
+  const applied = await cli(['apply', file], server.env);
+  t.is(applied.code, 0, applied.stderr);
+  const fileOrgId = applied.json.organizations[0].id;
+  t.deepEqual(await membershipsOf(server, who.email), [who.organizationId, fileOrgId].sort());
+  const added = await cli(['members', 'add', '--email', who.email, '--org', other.organizationId], server.env);
+  t.is(added.code, 0, added.stderr);
+  t.deepEqual(await membershipsOf(server, who.email), [who.organizationId, fileOrgId, other.organizationId].sort());
+  const removed = await cli(['members', 'remove', '--email', who.email, '--org', fileOrgId], server.env);
+  t.is(removed.code, 0, removed.stderr);
+  t.deepEqual(await membershipsOf(server, who.email), [who.organizationId, other.organizationId].sort());
+  // Still admin of their own, and signed in they see both that remain.
+  const me = (await appCall(server, await session(server, who), '/me')).body;
+  t.deepEqual(me.organizations.map((o: any) => o.id).sort(), [who.organizationId, other.organizationId].sort());
+  t.is(me.organizations.find((o: any) => o.id === who.organizationId).role, 'admin');
 });
 
 test('every path keeps an admin: remove, demote, leave and the command line answer 409 naming the rule', async (t) => {

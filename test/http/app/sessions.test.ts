@@ -17,17 +17,27 @@ import { listMembers } from '../../../src/tenancy/members.ts';
 
 let server: TestServer;
 let smtp: SMTPServer;
-const mails: string[] = [];
+/** Each mail as received: the envelope's recipients and the message. */
+const mails: { to: string[]; text: string }[] = [];
+/** Recipients the SMTP server refuses (550): an invitation to them cannot be mailed. */
+const UNDELIVERABLE = /^undeliverable-/;
 
 test.before(async () => {
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
-    onData(stream, _session, done) {
+    onRcptTo(address, _session, done) {
+      done(
+        UNDELIVERABLE.test(address.address)
+          ? Object.assign(new Error('No such mailbox'), { responseCode: 550 })
+          : undefined,
+      );
+    },
+    onData(stream, session, done) {
       let text = '';
       stream.on('data', (c) => (text += c));
       stream.on('end', () => {
-        mails.push(text);
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text });
         done();
       });
     },
@@ -46,8 +56,8 @@ test.after.always(async () => {
 /** The invitation link mailed to `email` (quoted-printable may wrap it), once the mail is in. */
 async function mailedLink(email: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const mail = mails.find((m) => m.includes(email));
-    const link = mail && /https?:\/\/\S+\/app\/invitations\/[A-Za-z0-9_-]+/.exec(mail.replace(/=\r?\n/g, ''))?.[0];
+    const mail = mails.find((m) => m.text.includes(email));
+    const link = mail && /https?:\/\/\S+\/app\/invitations\/[A-Za-z0-9_-]+/.exec(mail.text.replace(/=\r?\n/g, ''))?.[0];
     if (link) return link;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -266,6 +276,15 @@ test('an invitation is mailed to the invited address only, good once and for 7 d
   const days = (Date.parse(invited.body.expires_at) - Date.now()) / 86_400_000;
   t.true(days > 6.99 && days <= 7);
   const token = (await mailedLink(elsewhere.email)).split('/').pop();
+  // Mailed to the invited address only: no other recipient in the envelope or the headers.
+  const mail = mails.find((m) => m.text.includes(elsewhere.email));
+  t.deepEqual(mail?.to, [elsewhere.email]);
+  const headers = (mail?.text ?? '').split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+  t.deepEqual(
+    headers.split(/\r?\n/).filter((h) => /^(to|cc|bcc):/i.test(h)),
+    [`To: ${elsewhere.email}`],
+  );
+  t.false(headers.includes(admin.email));
   // One form, the same for everyone: a password, never a new one for an existing account.
   const page = await (await fetch(`${server.url}/app/invitations/${token}`)).text();
   t.true(page.includes('If you already have an Answerscope account with this email, enter its'));
@@ -292,6 +311,20 @@ test('an invitation is mailed to the invited address only, good once and for 7 d
     (await fetch(`${server.url}/app/invitations/${lateToken}`, form({ password: 'a new long password' }))).status,
     404,
   );
+});
+
+test('an invitation that cannot be mailed is a 503 beside Email, and leaves no invitation behind', async (t) => {
+  const admin = await person(server);
+  const s = await session(server, admin);
+  const email = `undeliverable-${Date.now()}@example.test`;
+  const invited = await appCall(server, s, '/members/invite', { email, role: 'member' });
+  t.deepEqual(invited, {
+    status: 503,
+    body: { error: 'The invitation could not be mailed, so it was not made: try again later', field: 'email' },
+  });
+  t.deepEqual((await appCall(server, s, '/members/invitations')).body, []);
+  const { rows } = await server.stores.pg.query('SELECT 1 FROM invitations WHERE email = $1', [email]);
+  t.is(rows.length, 0);
 });
 
 test('answerscope users set-password reads the first line of standard input and prints only the user id', async (t) => {
