@@ -236,7 +236,7 @@ test('a removed member does not come back through an older link', async (t) => {
   t.truthy(rows[0].revoked_at);
 });
 
-test('a workspace file and members add add a membership and keep the others; members remove ends one only', async (t) => {
+test('a workspace file and members add keep other memberships; members remove ends one only', async (t) => {
   const who = await person(server);
   const other = await person(server);
   const file = path.join(server.dataDir, `${unique('ws')}.json`);
@@ -474,7 +474,7 @@ const nineFailures = (on: TestServer, email: string, address: string) =>
     address,
   ]);
 
-test('an invitation to an existing account checks its password as sign-in does: throttled, 429 with Retry-After', async (t) => {
+test('an invitation checks an existing password as sign-in does: throttled, 429 with Retry-After', async (t) => {
   const admin = await person(server);
   const joiner = await person(server);
   const { token } = await invite(server, await session(server, admin), joiner.email);

@@ -404,7 +404,7 @@ test('the consent page: a signed-in person allows with one button; Disconnect en
   t.deepEqual((await appCall(server, s, '/connect')).body.applications, []);
 });
 
-test('a cross-site post to the consent page is refused: Sec-Fetch-Site, another site, a token of another request', async (t) => {
+test('a cross-site post to the consent page is refused: Sec-Fetch-Site, Origin, another token', async (t) => {
   const who = await person(server);
   const s = await session(server, who);
   const clientId = await newClient(server);
