@@ -7,12 +7,20 @@
 import { isIP } from 'node:net';
 
 export function clientAddress(forwardedFor: string, connection: string, trustedProxies: number): string {
-  if (trustedProxies < 1 || !forwardedFor) return connection;
-  const entries = forwardedFor
+  const written = writtenByProxy(forwardedFor, trustedProxies);
+  return written && isIP(written) ? written : connection;
+}
+
+/**
+ * The entry the outermost of N trusted proxies wrote in a header each of them appends to
+ * (X-Forwarded-For, X-Forwarded-Host): the Nth from the right. Undefined with N = 0 or fewer entries
+ * than N: the caller takes what the connection itself says.
+ */
+export function writtenByProxy(header: string, trustedProxies: number): string | undefined {
+  if (trustedProxies < 1 || !header) return undefined;
+  const entries = header
     .split(',')
     .map((e) => e.trim())
     .filter(Boolean);
-  if (entries.length < trustedProxies) return connection;
-  const written = entries[entries.length - trustedProxies];
-  return isIP(written) ? written : connection;
+  return entries.length < trustedProxies ? undefined : entries[entries.length - trustedProxies];
 }

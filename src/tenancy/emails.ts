@@ -9,6 +9,15 @@ import { ApiError } from '../errors.ts';
 /** Controls (NUL included), format characters (zero-width, bidi overrides and isolates), line separators. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * The blanks trimmed from either end: spaces (U+0020 and the other space separators), tab, CR and
+ * LF. Not JavaScript's trim(), which also takes U+FEFF, U+2028 and U+2029 off the ends: an email
+ * with one of those at either end would pass the invisible-character check below unseen.
+ */
+const ENDS = /^[\p{Zs}\t\n\r]+|[\p{Zs}\t\n\r]+$/gu;
+
+/** `typed` without its surrounding blanks (ENDS). */
+export const trimEmail = (typed: string) => typed.replace(ENDS, '');
 /** RFC 5321's bound on a forward path. */
 const MAX_EMAIL_LENGTH = 254;
 
@@ -20,7 +29,7 @@ export const INVISIBLE_IN_EMAIL = 'Email must not contain control, zero-width or
 
 /** The stored form of a typed email, or a 400 naming `email`. */
 export function normaliseEmail(typed: string): string {
-  const trimmed = typed.trim();
+  const trimmed = trimEmail(typed);
   if (trimmed !== printable(trimmed)) throw new ApiError(400, INVISIBLE_IN_EMAIL, 'email');
   const at = trimmed.lastIndexOf('@');
   const domain = at > 0 ? domainToASCII(trimmed.slice(at + 1).toLowerCase()) : '';
@@ -41,6 +50,6 @@ export function throttleKey(typed: string): string {
     return normaliseEmail(typed);
   } catch (err) {
     if ((err as Error).message !== INVALID_EMAIL) throw err;
-    return typed.trim().toLowerCase().slice(0, 320);
+    return trimEmail(typed).toLowerCase().slice(0, 320);
   }
 }

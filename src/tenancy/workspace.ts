@@ -12,6 +12,7 @@ import type { Postgres, Queryable } from '../stores/postgres.ts';
 import { UserError } from '../errors.ts';
 import { columnNumber, INT32, within } from '../column-numbers.ts';
 import { upsertMember } from './members.ts';
+import { normaliseEmail } from './emails.ts';
 import { readBrandState } from './brand-state.ts';
 import { brandIdBySlug, insertBrand, updateBrand } from './brand-writes.ts';
 import { competitorIdByName, insertCompetitor, updateCompetitor } from './competitors.ts';
@@ -81,7 +82,9 @@ export const workspaceSchema = strictObject({
       quotas: z.object({ briefs: quota, drafts: quota, audits: quota }).partial().strict().optional(),
       // role: "admin" makes the member an admin; absent or "member" never demotes one (docs/app.md).
       members: z
-        .array(strictObject({ email: z.string().trim().min(3), role: z.enum(['admin', 'member']).optional() }))
+        // Trimmed by normaliseEmail (emails.ts), not zod's trim(), which would take an invisible
+        // character (U+FEFF, U+2028, U+2029) off an end before it is refused.
+        .array(strictObject({ email: z.string().min(3), role: z.enum(['admin', 'member']).optional() }))
         .default([]),
       brands: z.array(brandSchema).default([]),
     }),
@@ -146,7 +149,7 @@ export async function applyWorkspace(pgStore: Postgres, workspace: Workspace) {
       const members = [];
       for (const m of org.members) {
         const { userId } = await upsertMember(db, m.email, orgId, m.role === 'admin' ? 'admin' : undefined);
-        members.push({ email: m.email.trim().toLowerCase(), userId });
+        members.push({ email: normaliseEmail(m.email), userId });
       }
       const brands = [];
       for (const b of org.brands) brands.push(await applyBrand(db, orgId, b));

@@ -88,6 +88,13 @@ test('behind a trusted proxy the forwarded host and protocol are held to the sam
   });
   t.is(ok.body.issuer, 'https://answers.example');
   t.regex(String(ok.headers.vary), /X-Forwarded-Host/i);
+  // The proxy appends the host it was asked for; what the client wrote to the left of it is not believed.
+  const appended = await raw(server, 'GET', METADATA[0], {
+    host: '127.0.0.1',
+    'x-forwarded-host': 'evil.example, answers.example',
+    'x-forwarded-proto': 'https',
+  });
+  t.is(appended.body.issuer, 'https://answers.example');
   for (const headers of [
     { 'x-forwarded-host': 'evil.example", error="x', 'x-forwarded-proto': 'http' },
     { 'x-forwarded-host': 'answers.example', 'x-forwarded-proto': 'javascript' },

@@ -32,6 +32,15 @@ test('keys, sessions and grants keep their organization across the migration', a
     INSERT INTO sessions (token_hash, user_id) VALUES ('s1', '${ana}');
     INSERT INTO invitations (token_hash, organization_id, email, role, invited_by, expires_at)
       VALUES ('i1', '${org}', 'new@acme.example', 'member', '${ana}', now() + interval '1 day');
+    INSERT INTO oauth_clients (id, name, redirect_uris, metadata)
+      VALUES ('client-1', 'Assistant', ARRAY['http://127.0.0.1:9/callback'], '{}');
+    -- One grant made with a pasted key, one made signed in (no key).
+    INSERT INTO oauth_grants (id, client_id, key_id, user_id, organization_id, scope, code_hash, code_challenge,
+                              redirect_uri, code_expires_at)
+      VALUES ('77777777-7777-4777-8777-777777777777', 'client-1', '44444444-4444-4444-8444-444444444444', '${ana}',
+              '${org}', 'mcp', 'c1', 'x', 'http://127.0.0.1:9/callback', now()),
+             ('88888888-8888-4888-8888-888888888888', 'client-1', NULL, '${ana}',
+              '${org}', 'mcp', 'c2', 'x', 'http://127.0.0.1:9/callback', now());
   `);
   await db.exec(fs.readFileSync(path.join(DIR, MIGRATION), 'utf8'));
 
@@ -58,4 +67,12 @@ test('keys, sessions and grants keep their organization across the migration', a
                  VALUES ('66666666-6666-4666-8666-666666666666', 'Beta', 'starter', now());
                  INSERT INTO memberships (user_id, organization_id) VALUES ('${ana}', '66666666-6666-4666-8666-666666666666');`);
   t.is((await db.query('SELECT 1 FROM memberships WHERE user_id = $1', [ana])).rows.length, 2);
+  // The grants stay on the organization they were made for, whatever else the person joins.
+  const grants = await db.query<{ id: string; organization_id: string; user_id: string; revoked_at: Date | null }>(
+    'SELECT id, organization_id, user_id, revoked_at FROM oauth_grants ORDER BY id',
+  );
+  t.deepEqual(grants.rows, [
+    { id: '77777777-7777-4777-8777-777777777777', organization_id: org, user_id: ana, revoked_at: null },
+    { id: '88888888-8888-4888-8888-888888888888', organization_id: org, user_id: ana, revoked_at: null },
+  ]);
 });

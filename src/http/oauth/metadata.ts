@@ -6,6 +6,7 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontex
 import type { Config } from '../../config.ts';
 import { badRequest } from '../../errors.ts';
 import { isHostAndPort } from '../hosts.ts';
+import { writtenByProxy } from '../client-address.ts';
 
 /** The MCP transport endpoint (src/mcp/http.ts): the one path that takes OAuth access tokens. */
 export const MCP_ENDPOINT = '/api/mcp';
@@ -36,10 +37,13 @@ export function baseUrl(ctx: Koa.Context, config: Config): string {
   ctx.set('Cache-Control', 'no-store');
   // Koa's ctx.origin is the Origin header; the service's own origin is the protocol and Host.
   // Read here, not from Koa's ctx.host, which keeps the first of comma-separated values of Host
-  // too: a Host with a comma is malformed, while X-Forwarded-Host lists the proxies' hosts.
+  // too: a Host with a comma is malformed, while X-Forwarded-Host lists the proxies' hosts. Of
+  // those, the one the outermost of the N trusted proxies wrote (the Nth from the right, the rule of
+  // the client address): entries further left are the client's own, which could name any host.
+  // Fewer entries than N: the Host the connection carried. (X-Forwarded-Proto is Koa's reading: it
+  // picks only http or https, checked below.)
   const protocol = ctx.protocol;
-  const forwarded = config.trustProxy ? ctx.get('X-Forwarded-Host') : '';
-  const host = forwarded ? forwarded.split(',')[0].trim() : ctx.get('Host');
+  const host = writtenByProxy(ctx.get('X-Forwarded-Host'), config.trustProxy) ?? ctx.get('Host');
   // No Host at all (HTTP/1.0): the loopback name, as before.
   if (!host) return `${protocol === 'https' ? 'https' : 'http'}://localhost`;
   if ((protocol !== 'http' && protocol !== 'https') || !isHostAndPort(host)) throw badRequest(BAD_HOST);

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
 import { missedByTab } from './keyboard.ts';
-import { addMember } from '../../../src/tenancy/members.ts';
+import { addMember, removeMember } from '../../../src/tenancy/members.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 
 // Without Chromium these are reported as skipped, never as passed (README, Quick start).
@@ -391,3 +391,109 @@ browserTest('a person in two organizations switches with the Organization select
 
 const orgName = async (on: TestServer, id: string) =>
   (await on.stores.pg.query('SELECT name FROM organizations WHERE id = $1', [id])).rows[0].name as string;
+
+browserTest('a person in no organization sees a page saying so, and nothing else', async (t) => {
+  const admin = await person(server);
+  const email = `alone-${Date.now()}@example.test`;
+  const password = 'a passphrase of their own';
+  await addMember(server.stores.pg, email, admin.organizationId);
+  await setPasswordByEmail(server.stores.pg, email, password);
+  await removeMember(server.stores.pg, email, admin.organizationId);
+  const { page, errors } = await newPage();
+  for (const path of ['/app', '/app/settings/keys', `/app/brands/${admin.brandId}`]) {
+    if (path === '/app') await signIn(page, server, { email, password });
+    else await page.goto(`${server.url}${path}`);
+    await page.getByRole('heading', { name: 'No organization' }).waitFor();
+    t.regex((await page.locator('body').textContent()) ?? '', /belong to no organization, so there is nothing to show/);
+    t.is(await page.getByRole('navigation').count(), 0, path);
+    t.is(await page.getByLabel('Organization').count(), 0, path);
+    t.is(await page.getByRole('link').count(), 0, path);
+    t.deepEqual(await page.getByRole('button').allInnerTexts(), ['Sign out'], path);
+  }
+  t.deepEqual(await seriousViolations(page), []);
+  t.deepEqual(errors, []);
+});
+
+browserTest('with one organization there is no Organization select', async (t) => {
+  const who = await person(server);
+  const { page } = await newPage();
+  await signIn(page, server, who, '/app/settings/keys');
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  await page.getByRole('navigation').first().waitFor();
+  t.is(await page.getByLabel('Organization').count(), 0);
+});
+
+browserTest(
+  'Settings > Members lists a pending invitation with its expiry; Revoke invitation <email> ends it',
+  async (t) => {
+    const admin = await person(server);
+    const email = `pending-${Date.now()}@example.test`;
+    const { page, errors } = await newPage();
+    await signIn(page, server, admin, '/app/settings/members');
+    const inviteForm = page.getByRole('form', { name: 'Invite a member' });
+    await inviteForm.getByLabel('Email').fill(email);
+    await inviteForm.getByRole('button', { name: 'Invite' }).click();
+    const table = page.getByRole('table', { name: 'Pending invitations' });
+    const row = table.getByRole('row').filter({ hasText: email });
+    await row.waitFor();
+    const { rows } = await server.stores.pg.query<{ expires_at: Date }>(
+      'SELECT expires_at FROM invitations WHERE email = $1',
+      [email],
+    );
+    const expires = await page.evaluate(
+      (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }),
+      rows[0].expires_at.toISOString(),
+    );
+    t.true((await row.textContent())?.includes(expires));
+    await page.getByRole('button', { name: `Revoke invitation ${email}` }).click();
+    await row.waitFor({ state: 'detached' });
+    const left = await server.stores.pg.query('SELECT revoked_at FROM invitations WHERE email = $1', [email]);
+    t.truthy(left.rows[0].revoked_at);
+    t.deepEqual(errors, []);
+  },
+);
+
+browserTest("Settings > API keys lists only the current organization's keys, after switching too", async (t) => {
+  const one = await person(server);
+  const two = await person(server);
+  await addMember(server.stores.pg, one.email, two.organizationId);
+  const { page, errors } = await newPage();
+  await signIn(page, server, one, '/app/settings/keys');
+  const select = page.getByLabel('Organization');
+  await select.waitFor();
+  const first = await select.inputValue();
+  const second = first === one.organizationId ? two.organizationId : one.organizationId;
+  const createKey = async (name: string) => {
+    await page.getByRole('button', { name: 'New key' }).click();
+    await page.getByLabel('Name').fill(name);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('cell', { name, exact: true }).waitFor();
+  };
+  await createKey('key of the first');
+  await Promise.all([page.waitForURL(/\/app\/brands\//), select.selectOption(second)]);
+  await page.goto(`${server.url}/app/settings/keys`);
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  t.is(await page.getByLabel('Organization').inputValue(), second);
+  await createKey('key of the second');
+  t.is(await page.getByRole('cell', { name: 'key of the first', exact: true }).count(), 0);
+  await Promise.all([page.waitForURL(/\/app\/brands\//), page.getByLabel('Organization').selectOption(first)]);
+  await page.goto(`${server.url}/app/settings/keys`);
+  await page.getByRole('cell', { name: 'key of the first', exact: true }).waitFor();
+  t.is(await page.getByRole('cell', { name: 'key of the second', exact: true }).count(), 0);
+  t.deepEqual(errors, []);
+});
+
+browserTest('Settings > Account says API keys keep working after a password change, and they do', async (t) => {
+  const who = await person(server);
+  const { page, errors } = await newPage();
+  await signIn(page, server, who, '/app/settings/account');
+  const form = page.getByRole('form', { name: 'Change password' });
+  await form.waitFor();
+  t.regex((await form.textContent()) ?? '', /your API keys keep working/);
+  await form.getByLabel('Current password').fill(who.password);
+  await form.getByLabel('New password').fill('a changed long passphrase');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await page.getByText('Password changed.').waitFor();
+  t.is((await whoami(who.key)).status, 200);
+  t.deepEqual(errors, []);
+});

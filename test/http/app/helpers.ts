@@ -87,12 +87,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((v) => v.nodes.map((n: any) => `${v.id}: ${n.target.join(' ')}`));
 }
 
-/** Signs in over HTTP and returns the session cookie and the change token of the app's page. */
-export async function session(server: TestServer, who: { email: string; password: string }) {
+/**
+ * Signs in over HTTP and returns the session cookie and the change token of the app's page;
+ * `headers` go with the sign-in (an X-Forwarded-For, to sign in from another address).
+ */
+export async function session(
+  server: TestServer,
+  who: { email: string; password: string },
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${server.url}/app/sign-in`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams({ email: who.email, password: who.password }),
   });
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];

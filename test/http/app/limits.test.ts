@@ -3,6 +3,7 @@
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { appCall, person, session } from './helpers.ts';
+import { authorizeUrl, newClient, pkce, REDIRECT_URI } from '../oauth-helpers.ts';
 import { clientAddress } from '../../../src/http/client-address.ts';
 
 let limited: TestServer;
@@ -75,12 +76,75 @@ test("the app's own routes are limited per address and per session, with Retry-A
   t.is((await appCall(limited, s, '/me', undefined, { 'x-forwarded-for': '198.51.100.91' })).status, 429);
   // The forms: four posts from one address, then 429.
   const signIns = [];
+  let last: Response | undefined;
   for (let i = 0; i < 5; i++) {
-    const res = await fetch(
+    last = await fetch(
       `${limited.url}/app/sign-in`,
       form({ email: `nobody${i}@example.test`, password: 'wrong password!' }, { 'x-forwarded-for': '198.51.100.92' }),
     );
-    signIns.push(res.status);
+    signIns.push(last.status);
   }
   t.deepEqual(signIns, [401, 401, 401, 401, 429]);
+  t.true(Number(last?.headers.get('retry-after')) > 0);
+});
+
+test("the app's routes are limited per address whatever the session: three sessions from one address", async (t) => {
+  const who = await person(limited);
+  // Signed in from addresses of their own: the form limit (4) is not what this test is about.
+  const sessions = [];
+  for (let i = 0; i < 3; i++) sessions.push(await session(limited, who, { 'x-forwarded-for': `198.51.100.10${i}` }));
+  const from = { 'x-forwarded-for': '198.51.100.110' };
+  // 20 calls from one address, each session under its own limit of 8.
+  const statuses = [];
+  for (const [i, s] of sessions.entries()) {
+    for (let j = 0; j < (i < 2 ? 7 : 6); j++) statuses.push((await appCall(limited, s, '/me', undefined, from)).status);
+  }
+  t.deepEqual(new Set(statuses), new Set([200]));
+  t.is(statuses.length, 20);
+  const refused = await fetch(`${limited.url}/app/api/me`, { headers: { cookie: sessions[2].cookie, ...from } });
+  t.is(refused.status, 429);
+  t.true(Number(refused.headers.get('retry-after')) > 0);
+  // The same session from another address is under both limits.
+  t.is((await appCall(limited, sessions[2], '/me', undefined, { 'x-forwarded-for': '198.51.100.111' })).status, 200);
+});
+
+test('the invitation and consent forms are limited per address, 429 with Retry-After', async (t) => {
+  const post = (path: string, fields: Record<string, string>, address: string) =>
+    fetch(`${limited.url}${path}`, form(fields, { 'x-forwarded-for': address }));
+  // An invitation link tried again and again from one address.
+  const invitations = [];
+  for (let i = 0; i < 5; i++) {
+    invitations.push(
+      await post(`/app/invitations/guessed-${i}`, { password: 'a long enough password' }, '198.51.100.120'),
+    );
+  }
+  t.deepEqual(
+    invitations.map((r) => r.status),
+    [404, 404, 404, 404, 429],
+  );
+  t.true(Number(invitations[4].headers.get('retry-after')) > 0);
+  t.is((await post('/app/invitations/guessed', { password: 'a long enough password' }, '198.51.100.121')).status, 404);
+
+  // The consent page's sign-in, guessed from one address.
+  const clientId = await newClient(limited);
+  const url = authorizeUrl(limited, {
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+  });
+  const nonce = /name="nonce" value="([^"]+)"/.exec(await (await fetch(url)).text())?.[1] ?? '';
+  const guess = (i: number, address: string) =>
+    post(
+      '/oauth/authorize',
+      { nonce, action: 'sign-in', email: `guess${i}@example.test`, password: 'wrong one!' },
+      address,
+    );
+  const consents = [];
+  for (let i = 0; i < 5; i++) consents.push(await guess(i, '198.51.100.122'));
+  t.deepEqual(
+    consents.map((r) => r.status),
+    [401, 401, 401, 401, 429],
+  );
+  t.true(Number(consents[4].headers.get('retry-after')) > 0);
+  t.is((await guess(5, '198.51.100.123')).status, 401);
 });

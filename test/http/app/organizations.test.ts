@@ -7,7 +7,9 @@
 // password check throttled (and the per-account cap), emails with invisible characters, the
 // absolute session end, the session list, two Host headers, `next`. (The client address and the
 // app's limits: limits.test.ts; https: https.test.ts. chDB allows one server per test process.)
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { cli } from '../../helpers/cli.ts';
@@ -234,6 +236,31 @@ test('a removed member does not come back through an older link', async (t) => {
   t.truthy(rows[0].revoked_at);
 });
 
+test('a workspace file and members add keep other memberships; members remove ends one only', async (t) => {
+  const who = await person(server);
+  const other = await person(server);
+  const file = path.join(server.dataDir, `${unique('ws')}.json`);
+  const fileOrg = `File org ${unique('apply')}`;
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ organizations: [{ name: fileOrg, plan: 'starter', members: [{ email: who.email }] }] }),
+  );
+  const applied = await cli(['apply', file], server.env);
+  t.is(applied.code, 0, applied.stderr);
+  const fileOrgId = applied.json.organizations[0].id;
+  t.deepEqual(await membershipsOf(server, who.email), [who.organizationId, fileOrgId].sort());
+  const added = await cli(['members', 'add', '--email', who.email, '--org', other.organizationId], server.env);
+  t.is(added.code, 0, added.stderr);
+  t.deepEqual(await membershipsOf(server, who.email), [who.organizationId, fileOrgId, other.organizationId].sort());
+  const removed = await cli(['members', 'remove', '--email', who.email, '--org', fileOrgId], server.env);
+  t.is(removed.code, 0, removed.stderr);
+  t.deepEqual(await membershipsOf(server, who.email), [who.organizationId, other.organizationId].sort());
+  // Still admin of their own, and signed in they see both that remain.
+  const me = (await appCall(server, await session(server, who), '/me')).body;
+  t.deepEqual(me.organizations.map((o: any) => o.id).sort(), [who.organizationId, other.organizationId].sort());
+  t.is(me.organizations.find((o: any) => o.id === who.organizationId).role, 'admin');
+});
+
 test('every path keeps an admin: remove, demote, leave and the command line answer 409 naming the rule', async (t) => {
   const admin = await person(server);
   const a = await session(server, admin);
@@ -440,6 +467,79 @@ test('the current password check in Settings > Account is throttled like a sign-
   t.is(signIn.status, 429);
 });
 
+/** Nine failed checks of `email` from `address` (written directly: each real check costs a scrypt). */
+const nineFailures = (on: TestServer, email: string, address: string) =>
+  on.stores.pg.query('INSERT INTO sign_in_failures (email, address) SELECT $1, $2 FROM generate_series(1, 9)', [
+    email,
+    address,
+  ]);
+
+test('an invitation checks an existing password as sign-in does: throttled, 429 with Retry-After', async (t) => {
+  const admin = await person(server);
+  const joiner = await person(server);
+  const { token } = await invite(server, await session(server, admin), joiner.email);
+  const address = '198.51.100.31';
+  const from = { 'x-forwarded-for': address };
+  await nineFailures(server, joiner.email, address);
+  // The tenth failure is the invitation's own: it counts.
+  t.is((await accept(server, token, 'not the right password', from)).status, 400);
+  const refused = await accept(server, token, joiner.password, from);
+  t.is(refused.status, 429);
+  t.truthy(Number(refused.headers.get('retry-after')) > 0);
+  t.regex(await refused.text(), /Too many failed sign-ins for this email/);
+  t.is(refused.headers.get('set-cookie'), null);
+  t.deepEqual(await membershipsOf(server, joiner.email), [joiner.organizationId]);
+  // The sign-in form counts the same failures.
+  const signIn = await fetch(
+    `${server.url}/app/sign-in`,
+    form({ email: joiner.email, password: joiner.password }, from),
+  );
+  t.is(signIn.status, 429);
+  // From another address the right password joins.
+  t.is((await accept(server, token, joiner.password, { 'x-forwarded-for': '198.51.100.32' })).status, 303);
+});
+
+test("the consent page's own sign-in counts as a password check: throttled, 429 with Retry-After", async (t) => {
+  const who = await person(server);
+  const clientId = await newClient(server);
+  const url = authorizeUrl(server, {
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+  });
+  const consentSignIn = async (password: string, address: string) => {
+    const nonce = /name="nonce" value="([^"]+)"/.exec(await (await fetch(url)).text())?.[1] ?? '';
+    return fetch(
+      `${server.url}/oauth/authorize`,
+      form({ nonce, action: 'sign-in', email: who.email, password }, { 'x-forwarded-for': address }),
+    );
+  };
+  // Nine failures, the tenth on the consent page: the consent page refuses the right password...
+  await nineFailures(server, who.email, '198.51.100.41');
+  t.is((await consentSignIn('not the right password', '198.51.100.41')).status, 401);
+  const refused = await consentSignIn(who.password, '198.51.100.41');
+  t.is(refused.status, 429);
+  t.truthy(Number(refused.headers.get('retry-after')) > 0);
+  t.regex(await refused.text(), /Too many failed sign-ins for this email/);
+  t.is(refused.headers.get('set-cookie'), null);
+  // ...and so does the sign-in form, which counted the consent page's failure.
+  const signIn = await fetch(
+    `${server.url}/app/sign-in`,
+    form({ email: who.email, password: who.password }, { 'x-forwarded-for': '198.51.100.41' }),
+  );
+  t.is(signIn.status, 429);
+  // The other way round: failures on the sign-in form close the consent page's sign-in.
+  await nineFailures(server, who.email, '198.51.100.42');
+  const wrong = await fetch(
+    `${server.url}/app/sign-in`,
+    form({ email: who.email, password: 'not the right password' }, { 'x-forwarded-for': '198.51.100.42' }),
+  );
+  t.is(wrong.status, 401);
+  t.is((await consentSignIn(who.password, '198.51.100.42')).status, 429);
+  // Elsewhere the consent page signs in.
+  t.is((await consentSignIn(who.password, '198.51.100.43')).status, 200);
+});
+
 test('one account takes at most 100 failed checks an hour from all addresses together', async (t) => {
   const who = await person(server);
   const s = await session(server, who);
@@ -466,6 +566,12 @@ test('an email with NUL, a control, zero-width or bidi character is a 400 naming
     'a\u200Bb@example.test',
     'a\u202Eb@example.test',
     'a\u0007@example.test',
+    // At either end: JavaScript's trim() would take these off unseen.
+    '\uFEFFa@example.test',
+    'a@example.test\uFEFF',
+    '\u2028a@example.test',
+    'a@example.test\u2029',
+    ' \uFEFFa@example.test ',
   ]) {
     const signIn = await fetch(`${server.url}/app/sign-in`, form({ email, password: 'whatever it is' }));
     t.is(signIn.status, 400, JSON.stringify(email));
@@ -480,6 +586,15 @@ test('an email with NUL, a control, zero-width or bidi character is a 400 naming
   );
   t.is(added.code, 1);
   t.regex(added.stderr, /^Email must not contain/);
+  const atEnd = await cli(
+    ['members', 'add', '--email', 'x@example.test\uFEFF', '--org', admin.organizationId],
+    server.env,
+  );
+  t.is(atEnd.code, 1);
+  // A workspace file's member too.
+  await t.throwsAsync(fileOrganization(server, ['\uFEFFfiled@example.test']), {
+    message: /^Email must not contain/,
+  });
   // Trimmed and compared case-insensitively; an internationalised domain kept in its ASCII form.
   const idn = await appCall(server, a, '/members/invite', { email: '  Ana@Bücher.Example ', role: 'member' });
   t.is(idn.body.email, 'ana@xn--bcher-kva.example');

@@ -17,17 +17,27 @@ import { listMembers } from '../../../src/tenancy/members.ts';
 
 let server: TestServer;
 let smtp: SMTPServer;
-const mails: string[] = [];
+/** Each mail as received: the envelope's recipients and the message. */
+const mails: { to: string[]; text: string }[] = [];
+/** Recipients the SMTP server refuses (550): an invitation to them cannot be mailed. */
+const UNDELIVERABLE = /^undeliverable-/;
 
 test.before(async () => {
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
-    onData(stream, _session, done) {
+    onRcptTo(address, _session, done) {
+      done(
+        UNDELIVERABLE.test(address.address)
+          ? Object.assign(new Error('No such mailbox'), { responseCode: 550 })
+          : undefined,
+      );
+    },
+    onData(stream, session, done) {
       let text = '';
       stream.on('data', (c) => (text += c));
       stream.on('end', () => {
-        mails.push(text);
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text });
         done();
       });
     },
@@ -46,8 +56,8 @@ test.after.always(async () => {
 /** The invitation link mailed to `email` (quoted-printable may wrap it), once the mail is in. */
 async function mailedLink(email: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const mail = mails.find((m) => m.includes(email));
-    const link = mail && /https?:\/\/\S+\/app\/invitations\/[A-Za-z0-9_-]+/.exec(mail.replace(/=\r?\n/g, ''))?.[0];
+    const mail = mails.find((m) => m.text.includes(email));
+    const link = mail && /https?:\/\/\S+\/app\/invitations\/[A-Za-z0-9_-]+/.exec(mail.text.replace(/=\r?\n/g, ''))?.[0];
     if (link) return link;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -266,6 +276,15 @@ test('an invitation is mailed to the invited address only, good once and for 7 d
   const days = (Date.parse(invited.body.expires_at) - Date.now()) / 86_400_000;
   t.true(days > 6.99 && days <= 7);
   const token = (await mailedLink(elsewhere.email)).split('/').pop();
+  // Mailed to the invited address only: no other recipient in the envelope or the headers.
+  const mail = mails.find((m) => m.text.includes(elsewhere.email));
+  t.deepEqual(mail?.to, [elsewhere.email]);
+  const headers = (mail?.text ?? '').split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+  t.deepEqual(
+    headers.split(/\r?\n/).filter((h) => /^(to|cc|bcc):/i.test(h)),
+    [`To: ${elsewhere.email}`],
+  );
+  t.false(headers.includes(admin.email));
   // One form, the same for everyone: a password, never a new one for an existing account.
   const page = await (await fetch(`${server.url}/app/invitations/${token}`)).text();
   t.true(page.includes('If you already have an Answerscope account with this email, enter its'));
@@ -292,6 +311,20 @@ test('an invitation is mailed to the invited address only, good once and for 7 d
     (await fetch(`${server.url}/app/invitations/${lateToken}`, form({ password: 'a new long password' }))).status,
     404,
   );
+});
+
+test('an invitation that cannot be mailed is a 503 beside Email, and leaves no invitation behind', async (t) => {
+  const admin = await person(server);
+  const s = await session(server, admin);
+  const email = `undeliverable-${Date.now()}@example.test`;
+  const invited = await appCall(server, s, '/members/invite', { email, role: 'member' });
+  t.deepEqual(invited, {
+    status: 503,
+    body: { error: 'The invitation could not be mailed, so it was not made: try again later', field: 'email' },
+  });
+  t.deepEqual((await appCall(server, s, '/members/invitations')).body, []);
+  const { rows } = await server.stores.pg.query('SELECT 1 FROM invitations WHERE email = $1', [email]);
+  t.is(rows.length, 0);
 });
 
 test('answerscope users set-password reads the first line of standard input and prints only the user id', async (t) => {
@@ -369,6 +402,61 @@ test('the consent page: a signed-in person allows with one button; Disconnect en
   t.is((await appCall(server, s, `/connect/${clientId}/disconnect`, {})).status, 200);
   t.is((await mcp()).status, 401);
   t.deepEqual((await appCall(server, s, '/connect')).body.applications, []);
+});
+
+test('a cross-site post to the consent page is refused: Sec-Fetch-Site, Origin, another token', async (t) => {
+  const who = await person(server);
+  const s = await session(server, who);
+  const clientId = await newClient(server);
+  const url = authorizeUrl(server, {
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: pkce().challenge,
+  });
+  const pending = async (cookie = s.cookie) => {
+    const page = await (await fetch(url, { headers: { cookie } })).text();
+    return {
+      nonce: /name="nonce" value="([^"]+)"/.exec(page)?.[1] ?? '',
+      token: /name="token" value="([^"]+)"/.exec(page)?.[1] ?? '',
+    };
+  };
+  const allow = (fields: { nonce: string; token: string }, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/oauth/authorize`, form({ ...fields, action: 'allow' }, { cookie: s.cookie, ...headers }));
+  const refusedWithoutCode = async (res: Response, label: string) => {
+    t.is(res.status, 400, label);
+    t.is(res.headers.get('location'), null, label);
+  };
+  // A token bound to another pending request (or to another session) grants nothing.
+  const a = await pending();
+  const b = await pending();
+  await refusedWithoutCode(await allow({ nonce: b.nonce, token: a.token }), 'token of another request');
+  const otherSession = await pending((await session(server, who)).cookie);
+  await refusedWithoutCode(await allow({ nonce: b.nonce, token: otherSession.token }), 'token of another session');
+  // The right token, posted by another site, grants nothing either.
+  const crossSite: Record<string, string>[] = [
+    { 'sec-fetch-site': 'cross-site' },
+    { 'sec-fetch-site': 'same-site' },
+    { 'sec-fetch-site': 'cross-site', origin: 'null' },
+    { origin: 'https://evil.example' },
+  ];
+  for (const headers of crossSite) {
+    await refusedWithoutCode(await allow(b, headers), JSON.stringify(headers));
+  }
+  // The request is still pending: from this site (a no-referrer page's Origin: null), it is granted.
+  const granted = await allow(b, { 'sec-fetch-site': 'same-origin', origin: 'null' });
+  t.is(granted.status, 303);
+  t.truthy(new URL(granted.headers.get('location') ?? '').searchParams.get('code'));
+  // The consent page's sign-in, posted by another site, opens no session.
+  const c = await pending('');
+  const signIn = await fetch(
+    `${server.url}/oauth/authorize`,
+    form(
+      { nonce: c.nonce, action: 'sign-in', email: who.email, password: who.password },
+      { 'sec-fetch-site': 'cross-site' },
+    ),
+  );
+  t.is(signIn.status, 403);
+  t.is(signIn.headers.get('set-cookie'), null);
 });
 
 test('roles: the first member is admin, a workspace file may make another admin, and never demotes anyone', async (t) => {
