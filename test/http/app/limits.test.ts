@@ -3,7 +3,7 @@
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { appCall, person, session } from './helpers.ts';
-import { authorizeUrl, newClient, pkce, REDIRECT_URI } from '../oauth-helpers.ts';
+import { authorizeUrl, newClient, pkce, REDIRECT_URI } from '../oauth/helpers.ts';
 import { clientAddress } from '../../../src/http/client-address.ts';
 
 let limited: TestServer;
