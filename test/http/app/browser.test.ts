@@ -332,18 +332,28 @@ browserTest('every page works with the keyboard alone', async (t) => {
   const key = await page.getByRole('textbox', { name: 'New API key' }).inputValue();
   await page.getByRole('button', { name: 'Revoke keyboard' }).focus();
   await page.keyboard.press('Enter');
-  // The dialog opens on Cancel; Escape closes it and nothing is revoked.
+  // The dialog opens on Cancel; Escape closes it and nothing is revoked. It opens after the next
+  // paint (an effect), so a key pressed before that would land on the page behind it.
+  await cancelFocused(page);
   t.is(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
   await page.keyboard.press('Escape');
   t.is((await whoami(key)).status, 200);
   await page.getByRole('button', { name: 'Revoke keyboard' }).focus();
   await page.keyboard.press('Enter');
+  await cancelFocused(page);
   await page.keyboard.press('Tab');
   t.is(await page.evaluate(() => document.activeElement?.textContent), 'Revoke key');
   await page.keyboard.press('Enter');
   await page.getByRole('cell', { name: 'keyboard', exact: true }).waitFor({ state: 'detached' });
   t.is((await whoami(key)).status, 401);
 });
+
+/** Waits (up to 30 s) until the confirmation dialog has opened and put focus on its Cancel button. */
+async function cancelFocused(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => document.activeElement?.textContent === 'Cancel', undefined, { timeout: 30_000 })
+    .catch(() => undefined);
+}
 
 browserTest('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
   const admin = await person(server);
