@@ -293,6 +293,11 @@ export async function call(
     headers,
     body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
   });
+  return answerOf(res);
+}
+
+/** A response's status, headers and body: parsed when it is JSON, else its text. */
+export async function answerOf(res: Response): Promise<{ status: number; body: any; headers: Headers }> {
   const text = await res.text();
   let body: any = text;
   try {

@@ -8,7 +8,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { call, type Reply } from '../../helpers/server.ts';
+import { answerOf, call, type Reply } from '../../helpers/server.ts';
 
 type Server = { url: string };
 
@@ -97,14 +97,7 @@ export async function formPost(
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(fields),
   });
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body, headers: res.headers };
+  return answerOf(res);
 }
 
 export const tokenRequest = (server: Server, fields: Record<string, string>, headers: Record<string, string> = {}) =>
