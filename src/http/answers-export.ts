@@ -9,7 +9,8 @@ import { badRequest, validationMessage } from '../errors.ts';
 import type { Stores } from '../stores/index.ts';
 import { brandEntities, brandOfCaller } from '../tenancy/brands.ts';
 import { requireIdentity } from '../tenancy/keys.ts';
-import { ANSWERS_EXPORT_PATH, AnswersExportParams } from '../operations/raw-endpoints.ts';
+import { methodNotAllowed } from '../runtime/router.ts';
+import { AnswersExportParams } from '../operations/raw-endpoints.ts';
 import { crossCheck } from '../operations/run.ts';
 import { generationOf } from '../operations/analytics-filters.ts';
 import { ANSWER_FILE_TYPES, answerFile } from '../analytics/answer-file.ts';
@@ -18,9 +19,7 @@ export function answersExportRoute(deps: { stores: Stores }): Koa.Middleware {
   const { pg, ch } = deps.stores;
   return async (ctx) => {
     if (ctx.method !== 'GET') {
-      ctx.set('Allow', 'GET');
-      ctx.status = 405;
-      ctx.body = { error: `Method ${ctx.method} not allowed on ${ANSWERS_EXPORT_PATH}` };
+      methodNotAllowed(ctx, ['GET']);
       return;
     }
     const identity = requireIdentity(ctx.state);

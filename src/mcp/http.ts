@@ -11,7 +11,7 @@ import { ApiError } from '../errors.ts';
 import { requireIdentity } from '../tenancy/keys.ts';
 import { markAssistantConnected } from '../tenancy/checklist.ts';
 import { readJsonBody } from '../runtime/json-body.ts';
-import { pathRouter } from '../runtime/router.ts';
+import { methodNotAllowed, pathRouter } from '../runtime/router.ts';
 import { originAllowed } from './origin.ts';
 import { malformedToolCall } from './malformed.ts';
 
@@ -102,11 +102,7 @@ export function mcpMount(deps: AppDeps): (app: Koa) => void {
   router.all(MCP_PATH, async (ctx) => {
     ctx.state.operation = 'mcp';
     if (ctx.method !== 'POST') {
-      ctx.status = 405;
-      ctx.set('Allow', 'POST');
-      ctx.body = {
-        error: `Method ${ctx.method} not allowed on ${MCP_PATH}: this stateless MCP server takes POST only`,
-      };
+      methodNotAllowed(ctx, ['POST'], ': this stateless MCP server takes POST only');
       return;
     }
     await serve(deps, ctx);

@@ -23,3 +23,13 @@ export function forMethods(methods: readonly string[], router: Router): Koa.Midd
   const routes = router.routes() as Koa.Middleware;
   return (ctx, next) => (methods.includes(ctx.method) ? routes(ctx, next) : next());
 }
+
+/**
+ * The 405 of a route that takes every method and answers the ones it lacks itself (the raw
+ * endpoints, OAuth, MCP): `Allow` names the methods it takes, the message the method and path.
+ */
+export function methodNotAllowed(ctx: Koa.Context, allowed: readonly string[], detail = ''): void {
+  ctx.status = 405;
+  ctx.set('Allow', allowed.join(', '));
+  ctx.body = { error: `Method ${ctx.method} not allowed on ${ctx.path}${detail}` };
+}

@@ -17,7 +17,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ENDS = /^[\p{Zs}\t\n\r]+|[\p{Zs}\t\n\r]+$/gu;
 
 /** `typed` without its surrounding blanks (ENDS). */
-export const trimEmail = (typed: string) => typed.replace(ENDS, '');
+const trimEmail = (typed: string) => typed.replace(ENDS, '');
 /** RFC 5321's bound on a forward path. */
 const MAX_EMAIL_LENGTH = 254;
 

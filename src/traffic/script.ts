@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
+import { methodNotAllowed } from '../runtime/router.ts';
 import { platformOfHost, platforms as defaultTable, type PlatformTable } from './referrers.ts';
 
 const TEMPLATE = fs.readFileSync(new URL('./t.template.js', import.meta.url), 'utf8');
@@ -38,9 +39,7 @@ export function serveScript(t: PlatformTable = defaultTable): ServedScript {
 export function scriptRoute(script: ServedScript = serveScript()): Koa.Middleware {
   return async (ctx) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD');
-      ctx.status = 405;
-      ctx.body = { error: `Method ${ctx.method} not allowed on /t.js` };
+      methodNotAllowed(ctx, ['GET', 'HEAD']);
       return;
     }
     ctx.set('Cache-Control', CACHE_CONTROL);

@@ -24,7 +24,7 @@ import { register } from './register.ts';
 import { answerAuthorize, showAuthorize } from './authorize.ts';
 import { revoke, token } from './token.ts';
 import { appLimits } from '../app/limits.ts';
-import { pathRouter } from '../../runtime/router.ts';
+import { methodNotAllowed, pathRouter } from '../../runtime/router.ts';
 
 type Handler = (ctx: Koa.Context) => Promise<void> | void;
 interface Route {
@@ -90,9 +90,7 @@ export async function oauthRouter(deps: AppDeps): Promise<Router> {
       await limit(ctx, async () => {
         const handler = route.methods[ctx.method as 'GET' | 'POST'];
         if (!handler) {
-          ctx.status = 405;
-          ctx.set('Allow', Object.keys(route.methods).join(', '));
-          ctx.body = { error: `Method ${ctx.method} not allowed on ${ctx.path}` };
+          methodNotAllowed(ctx, Object.keys(route.methods));
           return;
         }
         await handler(ctx);

@@ -8,6 +8,7 @@
 import type Koa from 'koa';
 import { badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../runtime/json-body.ts';
+import { methodNotAllowed } from '../../runtime/router.ts';
 import type { ClickHouse, Postgres } from '../../stores/index.ts';
 import { brandOfCaller } from '../../tenancy/brands.ts';
 import { requireIdentity } from '../../tenancy/keys.ts';
@@ -35,9 +36,7 @@ function brandParam(value: unknown): string {
 export function crawlerLogsRoute(deps: CrawlerLogsDeps): Koa.Middleware {
   return async (ctx) => {
     if (ctx.method !== 'POST') {
-      ctx.set('Allow', 'POST');
-      ctx.status = 405;
-      ctx.body = { error: `Method ${ctx.method} not allowed on ${CRAWLER_LOGS_PATH}` };
+      methodNotAllowed(ctx, ['POST']);
       return;
     }
     const identity = requireIdentity(ctx.state);
