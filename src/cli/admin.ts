@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UserError } from '../errors.ts';
-import { LineStream } from './export.ts';
+import type { LineStream } from './export.ts';
 
 interface AdminFile {
   pid: number;
@@ -41,6 +41,8 @@ async function streamReply(res: http.ServerResponse, stream: LineStream) {
 }
 
 export async function startAdminChannel(dataDir: string, run: CommandRunner): Promise<{ close(): Promise<void> }> {
+  // Loaded here, on the server's side: a command sent through the channel loads no export code.
+  const { LineStream } = await import('./export.ts');
   const secret = randomBytes(32).toString('hex');
   const server = http.createServer(async (req, res) => {
     const reply = (status: number, body: unknown) => {

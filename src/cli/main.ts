@@ -1,14 +1,11 @@
 // Entry point of the `answerscope` command. Prints one JSON document on success; on failure a
 // one-line reason on stderr and a non-zero exit. In embedded mode, a server already running on the
 // same DATA_DIR runs the command (see admin.ts); otherwise the command opens the stores itself.
-import { createLogger, openLogSink } from '../logger.ts';
+// The commands, the stores and the logger are imported only on the path that runs them, so a
+// command a running server takes loads little more than its configuration.
 import { ConfigError, isEmbedded, loadConfig } from '../config.ts';
-import { openStores } from '../stores/index.ts';
-import { migrate } from '../stores/migrate.ts';
 import { ApiError, UserError } from '../errors.ts';
 import { callAdminChannel } from './admin.ts';
-import { runCommand, USAGE } from './commands.ts';
-import { LineStream } from './export.ts';
 
 /** What main returns when the command has written its output already (an export). */
 const STREAMED = Symbol('streamed');
@@ -24,7 +21,9 @@ async function firstLine(): Promise<string> {
 }
 
 async function main(argv: string[]): Promise<unknown> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') throw new UserError(USAGE);
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    throw new UserError((await import('./commands.ts')).USAGE);
+  }
   const config = loadConfig();
   const input = argv[0] === 'users' && argv[1] === 'set-password' ? await firstLine() : undefined;
   const embedded = isEmbedded(config);
@@ -32,6 +31,14 @@ async function main(argv: string[]): Promise<unknown> {
     const viaServer = await callAdminChannel(config.dataDir, argv, process.cwd(), process.stdout, input);
     if (viaServer) return viaServer.streamed ? STREAMED : viaServer.result;
   }
+  const [{ openStores }, { migrate }, { createLogger, openLogSink }, { runCommand }, { LineStream }] =
+    await Promise.all([
+      import('../stores/index.ts'),
+      import('../stores/migrate.ts'),
+      import('../logger.ts'),
+      import('./commands.ts'),
+      import('./export.ts'),
+    ]);
   const stores = await openStores(config);
   try {
     // Every command works on an up-to-date schema; `migrate` reports what it applied.
