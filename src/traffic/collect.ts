@@ -9,6 +9,7 @@ import { isbot } from 'isbot';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { badRequest, validationMessage } from '../errors.ts';
 import { rateLimit } from '../runtime/rate-limit.ts';
+import { methodNotAllowed } from '../runtime/router.ts';
 import { classifyVisit, platforms as defaultTable, type PlatformTable } from './referrers.ts';
 import { visitCountry } from './country.ts';
 import { pageOnSite, type SiteResolver } from './sites.ts';
@@ -136,9 +137,7 @@ export function collectRoute(deps: CollectDeps): Koa.Middleware {
       return;
     }
     if (ctx.method !== 'POST') {
-      ctx.set('Allow', 'POST, OPTIONS');
-      ctx.status = 405;
-      ctx.body = { error: `Method ${ctx.method} not allowed on ${COLLECT_PATH}` };
+      methodNotAllowed(ctx, ['POST', 'OPTIONS']);
       return;
     }
     await limited(ctx, () => accept(ctx));

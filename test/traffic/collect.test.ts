@@ -115,7 +115,10 @@ test('/api/collect answers the CORS preflight and needs no API key', async (t) =
   t.is(pre.headers.get('access-control-allow-origin'), '*');
   t.regex(pre.headers.get('access-control-allow-methods') ?? '', /POST/);
   t.regex(pre.headers.get('access-control-allow-headers') ?? '', /content-type/i);
-  t.is((await fetch(`${server.url}/api/collect`)).status, 405);
+  const get = await fetch(`${server.url}/api/collect`);
+  t.is(get.status, 405);
+  t.is(get.headers.get('allow'), 'POST, OPTIONS');
+  t.deepEqual(await get.json(), { error: 'Method GET not allowed on /api/collect' });
 });
 
 test('an AI visit is accepted with 202 and an empty body, and counted once flushed', async (t) => {
