@@ -5,6 +5,7 @@
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { NOTHING_TO_CAPTURE } from '../../src/tracking/capture/capture-now.ts';
+import { until } from '../helpers/until.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -16,14 +17,6 @@ test.after.always(async () => {
 
 const progress = async (key: string, brandId: string) =>
   (await get(server, `/api/mcp/capture-progress?brand_id=${brandId}`, key)).body;
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test('requests at once start one capture; the others are 409 until the next UTC day', async (t) => {
   const tenant = await seedTenant(server);

@@ -7,6 +7,7 @@ import test from 'ava';
 import { call, get, startTestServer, type TestServer } from '../helpers/server.ts';
 import { appCall, person, session } from '../http/app/helpers.ts';
 import { initialize, post } from '../mcp/client.ts';
+import { until } from '../helpers/until.ts';
 
 let server: TestServer;
 test.before(async () => {
@@ -29,13 +30,6 @@ async function checklist(key: string) {
     dismissed: r.body.dismissed_at !== null,
     done: (r.body.steps as { step: string; done: boolean }[]).filter((s) => s.done).map((s) => s.step),
   };
-}
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 test('each step is done when it is; the list hides once all are', async (t) => {
