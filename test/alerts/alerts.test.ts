@@ -3,6 +3,7 @@
 // gates, firing once until cleared, the alert.fired webhook verified with the Standard Webhooks
 // library, the digest's list of firings, and tenancy. ALLOW_PRIVATE_URLS=1 lets the service reach
 // the local receiver.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { Webhook } from 'standardwebhooks';

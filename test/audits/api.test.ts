@@ -1,5 +1,6 @@
 // The site-audit API: every error message of docs/api.md for audits, tenancy, the quota (including
 // concurrent starts at the edge), the list, the state machine and restart recovery.
+// test-process: shared
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { call, get, seedTenant, startTestServer, type TestServer, type Tenant } from '../helpers/server.ts';

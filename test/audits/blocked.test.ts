@@ -4,6 +4,7 @@
 // the address) and gives its quota unit back.
 // The test site sits on loopback, so even the first hop of its redirect chain is refused; that a
 // later hop is checked too is shown in fetch.test.ts with a policy that admits the test host.
+// test-process: shared
 import test from 'ava';
 import { seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { redirect, startSite, type TestSite } from './fixtures/site.ts';

@@ -2,6 +2,7 @@
 // the title; refused (nothing proposed) when the site does not answer, is not HTML, or redirects
 // to a private address. The local site is on loopback, so the policy here treats exactly 127.0.0.1
 // as public: a refusal has to come from the redirect hop (as in fetch.test.ts).
+// test-process: shared
 import test from 'ava';
 import { blockedReason } from '../../src/audits/addresses.ts';
 import { AuditFailure } from '../../src/audits/audit.ts';

@@ -1,6 +1,7 @@
 // Briefs and drafts through the API with an OpenAI-compatible endpoint configured (a local fake):
 // the model's output is validated and saved, and a failed generation is a 500 that gives its
 // quota unit back and leaves the saved brief as it was.
+// test-process: shared
 import test from 'ava';
 import { call, get, startTestServer, type TestServer } from '../helpers/server.ts';
 import { ingest, runJob, seedContentTenant, trackingAnswers, type ContentTenant } from './helpers.ts';

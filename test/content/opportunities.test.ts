@@ -1,6 +1,7 @@
 // Content opportunities end to end: the generate-opportunities job on real tracking data, the list,
 // the single read, every status transition of docs/api.md section 24 with the opportunity.sent event, briefs and
 // drafts with their errors, and the monthly quotas (including concurrent requests at the edge).
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';

@@ -2,6 +2,7 @@
 // captures a day and a month, and the cost of a month from the table's prices and its assumed
 // usage per answer; platforms off the plan are named apart; PROVIDER_PRICES replaces the table and
 // a file that does not parse is refused; every built-in price names an https source and a date.
+// test-process: shared
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // requests at once start one capture and the others answer 409 saying when it can run again; the
 // progress counts the day's answers up to the plan's; a brand with nothing to ask is refused
 // without using up its day; before any capture the progress says when the daily one runs.
+// test-process: shared
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { NOTHING_TO_CAPTURE } from '../../src/tracking/capture/capture-now.ts';

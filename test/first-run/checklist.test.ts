@@ -3,6 +3,7 @@
 // organization without a brand to one with competitors, prompts, a captured answer, an invitation
 // and an assistant connected, and the list hides then. An assistant is connected by a request to
 // /api/mcp; the same key used on REST connects none. Dismissing hides it for the organization.
+// test-process: shared
 import test from 'ava';
 import { call, get, startTestServer, type TestServer } from '../helpers/server.ts';
 import { appCall, person, session } from '../http/app/helpers.ts';

@@ -2,6 +2,7 @@
 // templates do not cover: the configured model (LLM_BASE_URL, here a local OpenAI-compatible fake)
 // and imported keyword volumes that name the category. Each says where it came from; a failing
 // model leaves the other suggestions and says why; nothing is created.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

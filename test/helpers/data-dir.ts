@@ -11,11 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
 import { openStores } from '../../src/stores/index.ts';
 import { migrate } from '../../src/stores/migrate.ts';
+import { serviceKey } from '../../src/stores/service-keys.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'answerscope-test');
 
-/** The migration files, the migrator and the two engines' versions: what the template holds. */
+/** The migration files, the migrator, this builder and the two engines' versions: what the template holds. */
 function templateKey(): string {
   const hash = createHash('sha256');
   for (const dir of ['postgres', 'clickhouse']) {
@@ -27,6 +28,7 @@ function templateKey(): string {
     }
   }
   hash.update(fs.readFileSync(path.join(ROOT, 'src/stores/migrate.ts')));
+  hash.update(fs.readFileSync(fileURLToPath(import.meta.url)));
   for (const pkg of ['@electric-sql/pglite', 'chdb']) {
     hash.update(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version);
   }
@@ -56,6 +58,9 @@ async function build(dir: string): Promise<void> {
   const stores = await openStores(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
   try {
     await migrate(stores.pg, stores.ch);
+    // The cursor key too, so every test server signs cursors alike: the key is one per process
+    // (src/cursor.ts), and a shared test process runs several servers.
+    await serviceKey(stores.pg, 'cursor');
   } finally {
     await stores.close();
   }
@@ -90,14 +95,15 @@ async function template(): Promise<string> {
 }
 
 /**
- * A new directory holding a copy of the migrated embedded stores, both or only `postgres` (beside
- * a ClickHouse server: its migrations then apply to the server, and the copy's Postgres records
- * them as applied already); the caller removes it.
+ * A new directory holding a copy of the migrated embedded stores: both, only `postgres` (beside a
+ * ClickHouse server: its migrations then apply to the server, and the copy's Postgres records them
+ * as applied already; or beside a shared process's chDB), or only `clickhouse` (that chDB); the
+ * caller removes it.
  */
-export async function migratedDataDir(stores: 'both' | 'postgres' = 'both'): Promise<string> {
+export async function migratedDataDir(stores: 'both' | 'postgres' | 'clickhouse' = 'both'): Promise<string> {
   const from = await template();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-test-'));
-  for (const store of stores === 'both' ? ['postgres', 'clickhouse'] : ['postgres']) {
+  for (const store of stores === 'both' ? ['postgres', 'clickhouse'] : [stores]) {
     // chDB's tables are relative symbolic links into its store/: copied as they are, not resolved.
     // A file system that can share the copy's blocks until they change (reflink) does so.
     fs.cpSync(path.join(from, store), path.join(dataDir, store), {

@@ -2,7 +2,8 @@
 // DATABASE_URL (a fresh database created on that server and dropped afterwards) or else embedded
 // PGlite. Each test seeds its own organization, so tests in a file can share one server, and in a
 // shared test process (shared-process.ts) so can the test files: there startTestServer gives
-// every file that asks for nothing a whole server would not also give the others, the same one.
+// every file that asks for nothing a whole server would not also give the others, the same one,
+// and every server the process's one chDB.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,14 +92,15 @@ export async function startTestServer(
   opts: TestServerOptions = {},
 ): Promise<TestServer> {
   if (!(globalThis as Record<symbol, unknown>)[SHARING]) return startOwnServer(overrides, opts);
-  // chDB holds one data directory per process, so a file here cannot start a second server.
-  const reason = ownServerReason(overrides, opts);
-  if (reason) {
-    throw new Error(
-      `startTestServer: this file needs a server of its own (${reason}); drop its '// test-process: shared' line`,
-    );
+  // chDB holds one data directory per process: every server here uses the process's.
+  if (opts.embeddedClickHouse) {
+    throw new Error("startTestServer: this file needs a chDB of its own; drop its '// test-process: shared' line");
   }
-  shared ??= { server: startOwnServer(SHARED_ENV, {}), holders: 0 };
+  // A file that asks for what the shared server lacks gets a server of its own (a guest), on a
+  // Postgres of its own beside the process's chDB; the file's hooks start and stop it with the
+  // file's tests (ava-for-file.mjs), so it lives only while they run.
+  if (ownServerReason(overrides, opts)) return startOwnServer(overrides, opts, processClickHouse());
+  shared ??= { server: startOwnServer(SHARED_ENV, {}, processClickHouse()), holders: 0 };
   shared.holders++;
   const server = await shared.server;
   // Each file stops its server when done; the last one to do so stops the shared one.
@@ -115,15 +117,34 @@ export async function startTestServer(
   };
 }
 
-async function startOwnServer(overrides: Record<string, string>, opts: TestServerOptions): Promise<TestServer> {
+let processChDB: Promise<string> | undefined;
+/**
+ * The chDB folder of every server in this shared process: one migrated copy, removed when the
+ * process exits (a server's stop removes only its own DATA_DIR, whose clickhouse folder links here).
+ */
+function processClickHouse(): Promise<string> {
+  processChDB ??= migratedDataDir('clickhouse').then((dir) => {
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    return path.join(dir, 'clickhouse');
+  });
+  return processChDB;
+}
+
+async function startOwnServer(
+  overrides: Record<string, string>,
+  opts: TestServerOptions,
+  chdb?: Promise<string>,
+): Promise<TestServer> {
   const db = opts.embeddedPostgres ? await freshDatabase('') : await freshDatabase();
   const clickhouseServer = process.env.TEST_CLICKHOUSE === 'http' && !opts.embeddedClickHouse;
   // Embedded Postgres: a copy of migrated stores (data-dir.ts), its chDB too unless a ClickHouse
-  // server stands in. A Postgres server's fresh database is migrated by the server start, and
-  // with it the empty chDB.
+  // server stands in or the process's chDB is given (linked in). A Postgres server's fresh database
+  // is migrated by the server start, and with it an empty chDB of its own.
+  const linkChDB = chdb && !clickhouseServer;
   const dataDir = db.url
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-test-'))
-    : await migratedDataDir(clickhouseServer ? 'postgres' : 'both');
+    : await migratedDataDir(clickhouseServer || linkChDB ? 'postgres' : 'both');
+  if (linkChDB) fs.symlinkSync(await chdb, path.join(dataDir, 'clickhouse'));
   // TEST_CLICKHOUSE=http: the ClickHouse server branch (CLICKHOUSE_URL), against chDB behind
   // ClickHouse's HTTP interface (clickhouse-http.ts) in a folder of this DATA_DIR.
   const clickhouse = clickhouseServer ? await startClickHouseHttp(path.join(dataDir, 'clickhouse-server')) : undefined;

@@ -1,12 +1,15 @@
 // The shared test processes of `npm test` (test/shared/N.test.ts): the suite's test files that
-// carry the line `// test-process: shared` run in a few processes instead of one each, around one
-// server per process (startTestServer), so each pays for starting Node, loading the service and
-// starting it once instead of once per file (about 6 CPU-seconds a server-backed file). A file may
-// carry the line when it needs nothing a whole process or store of its own would give it: its
-// tests stay apart from the other files' by organization, and its server asks for no setting the
-// shared one lacks (server.ts ownServerReason). Every other file runs in a process of its own, as
-// does every file named on the command line (`npx ava test/x.test.ts`): the line changes only
-// where a file runs in the whole suite, never what it tests.
+// carry the line `// test-process: shared` run in a few processes instead of one each, so each
+// pays for starting Node and loading the service once instead of once per file (about 2
+// CPU-seconds a server-backed file). A process has one chDB (chDB holds one data directory per
+// process) and one server for the files that ask for no setting of their own; a file that asks
+// for one gets a server of its own, on a Postgres of its own beside that chDB, for as long as its
+// tests run (server.ts startTestServer, ava-for-file.mjs). A file may carry the line when its
+// tests stay apart from the other files' by organization in ClickHouse and need nothing else of
+// the process's: no chDB of their own, no process-wide counter, no signal or exit. Every other
+// file runs in a process of its own, as does every file named on the command line
+// (`npx ava test/x.test.ts`): the line changes only where a file runs in the whole suite, never
+// what it tests.
 import { register } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { filesOfProcess, processFiles } from './shared-files.ts';

@@ -2,6 +2,7 @@
 // independent reader (hyparquet), holds every row and column of the JSON Lines export; both are the
 // command line's files; the parameters are refused with the operations' messages; another
 // organization's brand is not found.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { call, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';

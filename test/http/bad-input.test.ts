@@ -1,5 +1,6 @@
 // Bad input as docs/api.md section 9 decides it, on REST, the Metrics API and MCP: the guard in front
 // of /api/ in any spelling, bounded lists, strict dates and cursors, malformed tools/call params.
+// test-process: shared
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';
 import { connect, initialize, post } from '../mcp/client.ts';

@@ -2,6 +2,7 @@
 // only a well-formed host is taken (a DNS name or an IP literal, optional port), anything else is
 // a 400 before it reaches a header or a document; the challenge's value is a quoted-string; and
 // what is built from the Host is marked as varying by it, never cached for another host.
+// test-process: shared
 import http from 'node:http';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

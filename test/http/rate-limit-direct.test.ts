@@ -1,4 +1,5 @@
 // A separate file: chDB allows one data directory per process, so one server per test file.
+// test-process: shared
 import test from 'ava';
 import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 

@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 

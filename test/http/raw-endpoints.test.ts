@@ -1,6 +1,7 @@
 // The declared raw endpoints (src/operations/raw-endpoints.ts): the router refuses at start-up a
 // declaration without a handler and a handler without a declaration, routes by exact path only,
 // and the OpenAPI generator refuses a declared method it has no documentation for.
+// test-process: shared
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';

@@ -1,6 +1,7 @@
 // `apply` and the workspace operations write through the same inserts and updates
 // (docs/workspace.md): a workspace file applied with `answerscope apply`, and the same content sent
 // as API calls for a second organization, leave the same stored state.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

@@ -2,6 +2,7 @@
 // prompts set up one object at a time, their natural keys (409 naming the object), the fixed text
 // of a prompt, platforms and the plan, the active prompt limit (402, for `apply` too), unknown
 // fields, other organizations' objects, concurrent additions, and the re-analysis status.
+// test-process: shared
 import test from 'ava';
 import { call, seedTenant, startTestServer, uniq, type Tenant, type TestServer } from '../helpers/server.ts';
 import { applyWorkspace, parseWorkspace } from '../../src/tenancy/workspace.ts';

@@ -1,3 +1,4 @@
+// test-process: shared
 import test from 'ava';
 import pino from 'pino';
 import { openPostgres } from '../../src/stores/postgres.ts';

@@ -1,5 +1,6 @@
 // /api/mcp at the HTTP level: the REST 401 bodies, 405 for GET and DELETE, 403 for a foreign
 // Origin, a stateless JSON answer per POST, and JSON-RPC errors for a body that is not JSON-RPC.
+// test-process: shared
 import test from 'ava';
 import { seedTenant, startTestServer, call, type TestServer } from '../helpers/server.ts';
 import { connect, initialize, post } from './client.ts';

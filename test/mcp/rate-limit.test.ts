@@ -1,5 +1,6 @@
 // The REST rate limit covers /api/mcp: its POSTs count in the same per-address window, and the one
 // over the limit gets the 429 with Retry-After before the transport runs.
+// test-process: shared
 import test from 'ava';
 import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { initialize, post } from './client.ts';

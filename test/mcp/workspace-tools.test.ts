@@ -2,6 +2,7 @@
 // from nothing by tool calls, as an assistant would at a user's request; its changes visible over
 // REST; refusals with the REST message as isError; and the write tools annotated and described as
 // run only at the user's request.
+// test-process: shared
 import test, { type ExecutionContext } from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';

@@ -1,6 +1,7 @@
 // The OpenAPI document: valid OpenAPI 3.1 (a well-kept validator), every operation on each of its
 // surfaces, the committed docs/openapi.json identical to a fresh build, served as built, and the
 // /docs reference page rendered in a real browser from this server alone.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import { Validator } from '@seriousme/openapi-schema-validator';

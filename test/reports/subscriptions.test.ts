@@ -1,5 +1,6 @@
 // When a report's period ends: daily, the day before; weekly, the last whole ISO week (Monday to
 // Sunday) that ended before today, whichever day of the week it is.
+// test-process: shared
 import test from 'ava';
 import { lastPeriod } from '../../src/reports/subscriptions.ts';
 

@@ -1,6 +1,7 @@
 // What bounds a tenant's reads of ClickHouse (docs/operations.md, "Sharing the analytics engine"):
 // a read that runs past CLICKHOUSE_QUERY_BUDGET_MS is stopped with a 500 that says so, and a read
 // whose client has gone is dropped before it runs.
+// test-process: shared
 import test from 'ava';
 import { startTestServer, tenantWithAnswers, type TestServer } from '../helpers/server.ts';
 import { select } from '../../src/stores/scoped-query.ts';

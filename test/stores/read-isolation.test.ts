@@ -2,6 +2,7 @@
 // organization's read already running, or its backlog, does not hold up another organization's.
 // Ordering, not timing: the busy organization's reads sleep for seconds in the engine, and the
 // other's read must be answered before they are.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { startTestServer, tenantWithAnswers, type TestServer } from '../helpers/server.ts';

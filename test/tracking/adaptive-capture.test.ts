@@ -3,6 +3,7 @@
 // history max_samples; fixed, the brand's samples. Each slot keeps why (capture_runs.reason), the
 // job's summary counts them, and the plan's daily and monthly capture limits cut what is planned.
 // The capture preview's fixed and adaptive columns equal the same plans, priced from the table.
+// test-process: shared
 import test from 'ava';
 import pino from 'pino';
 import type { JobContext } from '../../jobs/registry.ts';

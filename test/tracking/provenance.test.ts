@@ -1,6 +1,7 @@
 // Provenance (docs/metrics.md): every stored answer says which model the provider reported, which
 // adapter version captured it, which analysis its figures come from, and where it came from; the
 // answers explorer and the export show it, and a re-analysis changes the analysis version.
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import pino from 'pino';

@@ -2,6 +2,7 @@
 // re-analysis makes every figure over all history equal to a fresh ingest of the same answers
 // under the new workspace; reads see the old or the new analysis, never a mix; a crash mid-way
 // leaves the old figures and a rerun finishes cleanly.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

@@ -1,6 +1,7 @@
 // The daily track-prompts job on the real stores: plan limits, idempotent re-runs, crash recovery,
 // concurrent instances, and failed captures kept out of the figures. Live captures go to one fake
 // provider server on 127.0.0.1 (fixtures of test/fixtures/engines); no test reaches the network.
+// test-process: shared
 import test from 'ava';
 import pino from 'pino';
 import type { TrackingConfig } from '../../src/config.ts';

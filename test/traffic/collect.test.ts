@@ -1,5 +1,6 @@
 // POST /api/collect, GET /t.js and GET ai-traffic through the running app: bad input, what is kept
 // and dropped, the collect rate limit, and the ai-traffic figures against hand-computed values.
+// test-process: shared
 import http from 'node:http';
 import test from 'ava';
 import { seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';

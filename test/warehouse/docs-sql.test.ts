@@ -1,6 +1,7 @@
 // docs/warehouse.md held to its word: every column it lists is the view's column with that type,
 // and every named SQL block, run on the views, gives the Metrics API's figures for the same brand
 // and date range (whole history, single days, an empty range; an edited re-import; two tenants).
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

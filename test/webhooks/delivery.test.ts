@@ -1,6 +1,7 @@
 // Webhooks end to end against a local receiver: registration, Standard Webhooks signatures
 // (checked with the reference library), retries after 500 and timeout, the transactional outbox,
 // the daily digest, and tenancy. ALLOW_PRIVATE_URLS=1 lets the service reach 127.0.0.1.
+// test-process: shared
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // With ALLOW_PRIVATE_URLS=0 (the default), webhook URLs that lead to loopback, private, link-local
 // or metadata addresses are refused at registration, and again at delivery time after DNS
 // resolution (an endpoint whose address changed after it was registered).
+// test-process: shared
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';

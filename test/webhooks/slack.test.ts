@@ -2,6 +2,7 @@
 // secret, takes only the events a channel reads, and receives alert.fired and the daily digest as
 // Slack incoming-webhook messages (text and blocks, within Slack's limits, outside text escaped),
 // unsigned, through the same outbox and retries as every endpoint.
+// test-process: shared
 import test from 'ava';
 import { call, get, ingestLines, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startReceiver, type Receiver } from './receiver.ts';

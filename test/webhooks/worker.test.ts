@@ -3,6 +3,7 @@
 // a claim left by a dead worker is taken over after its lease, concurrent workers send each
 // delivery once, and secrets are sealed at rest when WEBHOOK_SECRET_KEY is set. Serial tests:
 // a "dead worker" claims every due row.
+// test-process: shared
 import test from 'ava';
 import { Webhook } from 'standardwebhooks';
 import { call, get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';

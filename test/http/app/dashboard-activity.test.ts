@@ -3,6 +3,7 @@
 // traffic and AI crawler pages showing the API's figures (and how to send data when empty), the
 // shopping page's products leading to their answers, text from outside shown as text, axe-core and
 // the keyboard on every page. One server, one browser, one seeded organization.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';

@@ -3,6 +3,7 @@
 // their field, the figure pages show the API's numbers for the same filters, a figure's link opens
 // the explorer with filters whose answers are the ones the figure counts, axe-core finds no serious
 // or critical violation, and Tab reaches every control.
+// test-process: shared
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';

@@ -6,6 +6,7 @@
 // a read made stale by a newer choice is aborted; `New key` keeps the keyboard's place; the only
 // admin is offered neither `Make member` nor `Remove`; CSV files say brand, table and dates;
 // scripts, styles and JSON go compressed; axe-core finds nothing serious at either width.
+// test-process: shared
 import http from 'node:http';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';

@@ -4,6 +4,7 @@
 // the cost preview, Capture now with the simulated engine, and the overview filling with today's
 // answers; Settings > Platforms says what is configured. FIRST_BRAND_SCREENSHOTS=DIR writes the
 // README's screenshots there (docs/images).
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';

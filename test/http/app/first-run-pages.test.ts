@@ -4,6 +4,7 @@
 // capture is given in UTC and in the viewer's time; New brand puts a website that does not answer
 // beside `Website` and a name already used (409) beside `Name`, and creates nothing. The checklist
 // panel ticks the steps done, links the others, and once dismissed stays away.
+// test-process: shared
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';

@@ -1,5 +1,6 @@
 // Behind an https PUBLIC_URL (docs/app.md, "Sessions"): the session cookie's `__Host-` prefix and
 // Strict-Transport-Security on every response.
+// test-process: shared
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { person } from './helpers.ts';

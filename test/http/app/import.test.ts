@@ -3,6 +3,7 @@
 // and the agreement report worked by hand (the same file as test/cli/import-tracker.test.ts). A
 // mapped column the file lacks is said beside its field, and nothing is stored. The filter bar's
 // Source select shows once the brand has imported answers, and counts the tracker's answers alone.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';

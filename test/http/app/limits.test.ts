@@ -1,5 +1,6 @@
 // The client address behind N trusted proxies, and the app's own rate limits (docs/app.md,
 // "Limits"; docs/operations.md, "Behind a proxy"), on a server with small limits.
+// test-process: shared
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { appCall, person, session } from './helpers.ts';

@@ -7,6 +7,7 @@
 // password check throttled (and the per-account cap), emails with invisible characters, the
 // absolute session end, the session list, two Host headers, `next`. (The client address and the
 // app's limits: limits.test.ts; https: https.test.ts. chDB allows one server per test process.)
+// test-process: shared
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

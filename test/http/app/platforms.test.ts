@@ -1,6 +1,7 @@
 // Settings > Platforms in Debian's Chromium, on the live engine: ChatGPT configured (OPENAI_API_KEY,
 // its endpoint a local fake that fails) and Perplexity not (PERPLEXITY_API_KEY unset). Each row says
 // whether it is configured and by which variable, its model, and its last capture's status and error.
+// test-process: shared
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';

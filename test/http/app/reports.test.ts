@@ -2,6 +2,7 @@
 // `answerscope jobs run send-reports` mails every report whose period has ended (a new subscription
 // has one due) to an SMTP receiver started here, HTML with a plain-text part whose figures are the
 // API's own for the same filters, with List-Unsubscribe one-click (RFC 8058) that ends it.
+// test-process: shared
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { SMTPServer } from 'smtp-server';

@@ -3,6 +3,7 @@
 // token or from another site, bad input named beside its field with nothing written, a session
 // that follows its person's membership, the last admin, invitations (mailed to an SMTP receiver
 // started here), `answerscope users set-password`, and the consent page for a signed-in person.
+// test-process: shared
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { SMTPServer } from 'smtp-server';

@@ -3,6 +3,7 @@
 // creates the organization and its first admin and signs them in; a new link voids the old; a
 // form from another site or with bad input changes nothing; two forms at once make one
 // organization; afterwards /app/setup answers 404 and no new link is made.
+// test-process: shared
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

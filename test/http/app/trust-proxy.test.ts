@@ -3,6 +3,7 @@
 // X-Forwarded-For and the host it was asked for to X-Forwarded-Host, the inner one appends the outer
 // one's; whatever the client wrote further left is never believed. A server of its own: chDB allows
 // one per test process, and the other files' servers trust one proxy.
+// test-process: shared
 import http from 'node:http';
 import test from 'ava';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';

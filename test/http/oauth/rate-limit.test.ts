@@ -1,4 +1,5 @@
 // The OAuth endpoints pass a per-address rate limit (a server of its own: the limit is tiny).
+// test-process: shared
 import test from 'ava';
 import { get, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { tokenRequest } from './helpers.ts';

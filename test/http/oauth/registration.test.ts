@@ -2,6 +2,7 @@
 // an IP literal only (the URL parser keeps `;` in a host, which the consent page's CSP would have
 // carried as directives), metadata bounded field by field, registrations per client address
 // bounded, and a client never used expiring. The consent page's headers hold whatever is stored.
+// test-process: shared
 import test from 'ava';
 import { call, seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { authorizeUrl, openPage, pkce, REDIRECT_URI } from './helpers.ts';

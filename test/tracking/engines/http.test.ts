@@ -1,4 +1,5 @@
 // The shared HTTP policy: Retry-After forms, waits too long to be worth it, unreachable providers.
+// test-process: shared
 import test from 'ava';
 import { backoff, requestJson, retryAfter } from '../../../src/tracking/capture/engines/http.ts';
 import { fake, POLICY } from './contract.ts';

@@ -1,6 +1,7 @@
 // AI crawler analytics through the running service, as clients use it: the batch endpoint (kept,
 // dropped, bad input, tenancy, its own rate limit), the ai-crawlers figures against hand-computed
 // values on REST, the Metrics API and MCP, and `answerscope crawler-logs import` on the command line.
+// test-process: shared
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
