@@ -56,6 +56,12 @@ export interface TestServer extends RunningServer {
 
 export interface TestServerOptions {
   embeddedPostgres?: boolean;
+  /**
+   * A server of its own even in a shared test process, where it is otherwise shared by the files
+   * that ask for no setting: for a file that needs a fresh Postgres or does what would disturb the
+   * other files' requests (renames a table, holds the read connections busy).
+   */
+  ownServer?: boolean;
   embeddedClickHouse?: boolean;
   /** Where the server logs (silent by default): a file that reads the log, such as the first run's address. */
   log?: pino.Logger;
@@ -79,6 +85,7 @@ export const SHARING = Symbol.for('answerscope.test.shareServers');
  */
 export function ownServerReason(overrides: Record<string, string>, opts: TestServerOptions = {}): string | undefined {
   if (opts.embeddedPostgres || opts.embeddedClickHouse) return 'embedded stores of its own';
+  if (opts.ownServer) return 'asked for';
   if (opts.log) return 'a log of its own';
   for (const [name, value] of Object.entries(overrides)) {
     if (name.endsWith('RATE_LIMIT_MAX') && Number(value) >= 100_000) continue;

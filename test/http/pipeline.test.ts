@@ -4,7 +4,8 @@ import { call, get, seedTenant, startTestServer, type TestServer } from '../help
 
 let server: TestServer;
 test.before(async () => {
-  server = await startTestServer();
+  // A server of its own: one test renames the brands table.
+  server = await startTestServer({}, { ownServer: true });
 });
 test.after.always(async () => {
   await server?.stop();

@@ -10,7 +10,8 @@ import { select } from '../../src/stores/scoped-query.ts';
 
 let server: TestServer;
 test.before(async () => {
-  server = await startTestServer();
+  // A server of its own: its busy organization holds the read connections.
+  server = await startTestServer({}, { ownServer: true });
 });
 test.after.always(async () => {
   await server?.stop();

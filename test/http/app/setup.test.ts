@@ -19,7 +19,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 let server: TestServer;
 
 test.before(async () => {
-  server = await startTestServer();
+  // A server of its own: a fresh store: setup is open only until the first organization.
+  server = await startTestServer({}, { ownServer: true });
 });
 test.after.always(async () => {
   await server?.stop();
