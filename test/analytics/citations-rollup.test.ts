@@ -3,6 +3,7 @@
 // citations (cancel rows in both the table and the rollups), must give exactly the figures of
 // answer_citations alone, for whole months, edges, timestamps, filters and every source filter.
 // test-process: shared
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import {
   numberedLines as lines,
@@ -19,6 +20,10 @@ import { citationSource, type CitationRollup } from '../../src/analytics/citatio
 import { wholeMonths, wholeQuarters } from '../../src/analytics/month-span.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
 import { testBrandId } from '../helpers/brand-id.ts';
+
+// The answers' ids: fixed within the run (the re-import reuses them), this run's own, since other
+// files' answers may be in the store beside them.
+const idPrefix = randomUUID().slice(0, 24);
 
 let server: TestServer;
 let t0: Tenant;
@@ -47,7 +52,7 @@ test.before(async () => {
   const brands = await loadSimBrands(server.stores.pg, [t0.brandId]);
   const answers = [...simulateDays({ seed: 11, brands, from: '2026-01-20', days: 100 })].map((a, i) => ({
     ...a,
-    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    id: `${idPrefix}${String(i).padStart(12, '0')}`,
   }));
   await ingestLines(server.stores, lines(answers));
   // Every fifth answer again, with its first citation dropped and the others' titles changed.

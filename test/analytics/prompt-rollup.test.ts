@@ -3,6 +3,7 @@
 // months, some re-imported with other text (cancel rows in every table), must give exactly the
 // figures of answer_entities alone, for whole months, edges, open ranges and a topic.
 // test-process: shared
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import {
   numberedLines as lines,
@@ -17,6 +18,10 @@ import { simulateDays } from '../../src/tracking/capture/simulated/answers.ts';
 import { loadSimBrands } from '../../src/tracking/capture/simulated/brands.ts';
 import { promptFigures } from '../../src/analytics/prompt-performance.ts';
 import type { Filters } from '../../src/analytics/filters.ts';
+
+// The answers' ids: fixed within the run (the re-import reuses them), this run's own, since other
+// files' answers may be in the store beside them.
+const idPrefix = randomUUID().slice(0, 24);
 
 let server: TestServer;
 let t0: Tenant;
@@ -38,7 +43,7 @@ test.before(async () => {
   const brands = await loadSimBrands(server.stores.pg, [t0.brandId]);
   const answers = [...simulateDays({ seed: 7, brands, from: '2026-01-20', days: 100 })].map((a, i) => ({
     ...a,
-    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    id: `${idPrefix}${String(i).padStart(12, '0')}`,
   }));
   await ingestLines(server.stores, lines(answers));
   // Every fourth answer again, its text cut short: other mentions and positions.
