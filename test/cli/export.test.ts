@@ -1,6 +1,7 @@
 // `answerscope export answers` through the real command line beside a running server (the admin
 // channel streams the lines): every answer of the range, both modes, exactly as the API lists them.
 // test-process: shared
+// test-weight: 13
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { get, seedTenant, startTestServer, type Tenant, type TestServer } from '../helpers/server.ts';

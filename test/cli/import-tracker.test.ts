@@ -3,6 +3,7 @@
 // anything is stored, an import run twice storing nothing twice, and the agreement report (the
 // command's and the import-agreement operation's) worked by hand.
 // test-process: shared
+// test-weight: 6
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';

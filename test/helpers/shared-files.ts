@@ -41,15 +41,26 @@ export function processFiles(): string[] {
 }
 
 /**
- * The files of process `index` of `count`: the largest first, each to the process with the least
- * source so far (source length stands in for run time), so the processes end at about one time.
+ * What a file is expected to cost its process, for balancing: its source's length, times N for a
+ * file with the line `// test-weight: N`, which costs about N times what its length suggests (a
+ * property test's runs, a walk through every page in Chromium). Set from each file's CPU-seconds
+ * run alone, at about 0.3 CPU-s per KB for a file of no weight (docs/performance.md).
+ */
+function cost(file: string): number {
+  const text = fs.readFileSync(file, 'utf8');
+  return text.length * Number(/^\/\/ test-weight: (\d+)$/m.exec(text)?.[1] ?? 1);
+}
+
+/**
+ * The files of process `index` of `count`: the costliest first, each to the process with the least
+ * cost so far, so the processes end at about one time.
  */
 export function filesOfProcess(index: number, count: number, files = sharedFiles()): string[] {
-  const sizes = new Map(files.map((file) => [file, fs.statSync(file).size]));
-  const loads = Array.from({ length: count }, () => ({ size: 0, files: [] as string[] }));
-  for (const file of [...files].sort((a, b) => sizes.get(b)! - sizes.get(a)! || a.localeCompare(b))) {
-    const lightest = loads.reduce((min, load) => (load.size < min.size ? load : min));
-    lightest.size += sizes.get(file)!;
+  const costs = new Map(files.map((file) => [file, cost(file)]));
+  const loads = Array.from({ length: count }, () => ({ cost: 0, files: [] as string[] }));
+  for (const file of [...files].sort((a, b) => costs.get(b)! - costs.get(a)! || a.localeCompare(b))) {
+    const lightest = loads.reduce((min, load) => (load.cost < min.cost ? load : min));
+    lightest.cost += costs.get(file)!;
     lightest.files.push(file);
   }
   return loads[index].files.sort();

@@ -5,6 +5,7 @@
 // runaway scan, not a slow machine). The seed is fixed so a failure reproduces; FUZZ_SEED and
 // FUZZ_RUNS explore further.
 // test-process: shared
+// test-weight: 25
 import http from 'node:http';
 import test from 'ava';
 import fc from 'fast-check';
@@ -32,8 +33,16 @@ test.after.always(async () => {
   await server?.stop();
 });
 
+const namesOf = new Map<Operation, string[]>();
 /** Parameter names of an operation as the client sees them (the path id under its MCP name too). */
 function paramNames(op: Operation): string[] {
+  const known = namesOf.get(op) ?? schemaNames(op);
+  namesOf.set(op, known);
+  return known;
+}
+
+/** Worked out once per operation: its params' JSON Schema is the costliest step of checking a reply. */
+function schemaNames(op: Operation): string[] {
   const schema = z.toJSONSchema(op.params, { io: 'input', unrepresentable: 'any' }) as { properties?: object };
   const names = Object.keys(schema.properties ?? {});
   const arg = idArgument(op);

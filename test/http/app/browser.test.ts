@@ -2,6 +2,7 @@
 // revoked, a member invited who sets a password, a form from another site refused, names and
 // answers holding HTML and script shown as text, axe-core on every page, and the keyboard alone.
 // test-process: shared
+// test-weight: 7
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';

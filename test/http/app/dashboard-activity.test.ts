@@ -4,6 +4,7 @@
 // shopping page's products leading to their answers, text from outside shown as text, axe-core and
 // the keyboard on every page. One server, one browser, one seeded organization.
 // test-process: shared
+// test-weight: 4
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';

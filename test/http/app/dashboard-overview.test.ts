@@ -3,6 +3,7 @@
 // opens the explorer on exactly the answers GET /api/mcp/answers lists for its filters, hostile
 // texts and URLs stay text, axe-core finds nothing serious, and a CSV holds a header and every row.
 // test-process: shared
+// test-weight: 5
 import fs from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Locator, Page } from 'playwright-core';

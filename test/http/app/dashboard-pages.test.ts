@@ -3,6 +3,7 @@
 // address reloads to the same view, and every table's CSV has its header and every row it shows.
 // One server and one browser for the file; pages are read from routes.ts, so new pages join in.
 // test-process: shared
+// test-weight: 25
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';

@@ -4,6 +4,7 @@
 // the explorer with filters whose answers are the ones the figure counts, axe-core finds no serious
 // or critical violation, and Tab reaches every control.
 // test-process: shared
+// test-weight: 4
 import fs from 'node:fs';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';

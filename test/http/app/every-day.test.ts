@@ -7,6 +7,7 @@
 // admin is offered neither `Make member` nor `Remove`; CSV files say brand, table and dates;
 // scripts, styles and JSON go compressed; axe-core finds nothing serious at either width.
 // test-process: shared
+// test-weight: 6
 import http from 'node:http';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';

@@ -5,6 +5,7 @@
 // answers; Settings > Platforms says what is configured. FIRST_BRAND_SCREENSHOTS=DIR writes the
 // README's screenshots there (docs/images).
 // test-process: shared
+// test-weight: 3
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
