@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
   CallToolRequestSchema,
@@ -55,12 +56,25 @@ export interface RequestScope {
   onTool?(name: string): void;
 }
 
+// The SDK's server makes a JSON Schema validator (Ajv with its formats) unless given one, and it
+// checks only what a client sends back to an elicitation, which this server never asks for: one
+// validator serves every request's server, instead of one built per request (0.4 ms of CPU each).
+let validator: AjvJsonSchemaValidator | undefined;
+const sharedValidator = () => {
+  validator ??= new AjvJsonSchemaValidator();
+  return validator;
+};
+
 /** `list` replaces the registry's tools (tests only). */
 export function createMcpServer(deps: AppDeps, scope: RequestScope, list?: readonly McpTool[]): Server {
   const { definitions, byName } = list ? catalog(list) : registryCatalog;
   const server = new Server(
     { name: 'answerscope', title: 'Answerscope', version },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: sharedValidator(),
+    },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
