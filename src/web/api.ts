@@ -123,10 +123,16 @@ function inTurn<T>(priority: Priority, run: () => Promise<T>, signal?: AbortSign
   });
 }
 
+/**
+ * `P` when it names only what `T` names. An object literal's own keys are checked anyway; this also
+ * checks those it spreads in (a page's filters), which TypeScript lets through otherwise.
+ */
+type Exactly<P, T> = P & { [K in Exclude<keyof P, keyof T>]: never };
+
 /** Runs one of the API's read operations, as the signed-in person, in its turn (see Priority). */
-export function read<N extends ReadName>(
+export function read<N extends ReadName, P extends ReadParams<N> = ReadParams<N>>(
   operation: N,
-  params: ReadParams<N> = {},
+  params: Exactly<P, ReadParams<N>> = {} as Exactly<P, ReadParams<N>>,
   priority: Priority = 'normal',
 ): Promise<Result<N>> {
   const query = new URLSearchParams();

@@ -49,9 +49,18 @@ export function filtersOf(query: URLSearchParams, now = Date.now()): Filters {
   };
 }
 
+/** The filters as a read's parameters, under the API's names (add the brand_id). */
+export type FilterParams = { [K in (typeof FILTER_KEYS)[number]]?: string };
+
 /** The filters as parameters for `read()` (add the brand_id). */
-export function filterParams(f: Filters): Record<string, string | undefined> {
+export function filterParams(f: Filters): FilterParams {
   return Object.fromEntries(FILTER_KEYS.map((key) => [key, f[key]]));
+}
+
+/** A read's parameters without topic_id, for the operations that take no topic. */
+export function withoutTopic<P extends { topic_id?: string }>(params: P): Omit<P, 'topic_id'> {
+  const { topic_id: _topic, ...rest } = params;
+  return rest;
 }
 
 /** The filters of the page in view, and a change that writes them to the address (one history entry). */

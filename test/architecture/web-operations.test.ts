@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { ROOT, sourceFiles } from './source-files.ts';
 import { change, read } from '../../src/web/api.ts';
+import { filterParams, withoutTopic } from '../../src/web/filters.ts';
 
 /** Where read, change and changeAsTyped are declared: their own type parameters are no call's. */
 const DECLARED_IN = 'src/web/api.ts';
@@ -38,6 +39,17 @@ function refusedByTheTypeCheck() {
     // @ts-expect-error: a competitor has no field `alias`
     list.map((c) => c.alias);
   });
+  // A page's filters spread into a read are checked too: each must be one of the operation's params.
+  const filters = filterParams({ date_from: '2026-01-01', date_to: '2026-01-31', topic_id: 't' });
+  void read('citations', { brand_id: 'b', ...filters, limit: '10' });
+  // @ts-expect-error: competitors takes no dates, no topic (spread in)
+  read('competitors', { brand_id: 'b', ...filters });
+  // @ts-expect-error: visibility-confidence takes no topic (spread in)
+  read('visibility-confidence', { brand_id: 'b', ...filters });
+  void read('visibility-confidence', withoutTopic({ brand_id: 'b', ...filters }));
+  const renamed: { brand_id: string; date_since: string } = { brand_id: 'b', date_since: '2026-01-01' };
+  // @ts-expect-error: citations takes date_from, not date_since (spread in)
+  read('citations', { ...renamed });
   // @ts-expect-error: a read is not a change (its POST route answers 404)
   change('competitors', { brand_id: 'b' });
   // @ts-expect-error: add-competitor's name is a string

@@ -11,7 +11,7 @@ import { useState } from 'preact/hooks';
 import { change, messageOf, read } from '../api.ts';
 import { useApp } from '../context.ts';
 import { answersHref } from '../answers-link.ts';
-import { type Filters, filterParams, useFilters } from '../filters.ts';
+import { type Filters, filterParams, useFilters, withoutTopic } from '../filters.ts';
 import { useLoad } from '../load.ts';
 import { figureName } from '../figure-definitions.ts';
 import { BarLabel, DataTable } from '../components/data-table.tsx';
@@ -43,10 +43,9 @@ interface Row extends Figures {
 /** The page's reads; the confidence without a topic, since it takes none. */
 function loadAll(brandId: string, f: Filters) {
   const params = { brand_id: brandId, ...filterParams(f) };
-  const withoutTopic = { ...params, topic_id: undefined };
   return Promise.all([
     read('competitor-comparison', params),
-    f.topic_id ? Promise.resolve(undefined) : read('visibility-confidence', withoutTopic),
+    f.topic_id ? Promise.resolve(undefined) : read('visibility-confidence', withoutTopic(params)),
     read('sentiment', params),
     read('visibility-change', params),
   ]);

@@ -16,7 +16,8 @@ import { METRIC_NAMES, VERDICT_WORDS as VERDICTS } from '../../../analytics/metr
 import { useLoad } from '../../load.ts';
 import { Problem } from '../../components/page.tsx';
 import { utcDay } from '../../format.ts';
-import { type PartProps, useReport, withoutTopic } from './part.ts';
+import { withoutTopic } from '../../filters.ts';
+import { type PartProps, useReport } from './part.ts';
 
 type VisibilityChange = Result<'visibility-change'>;
 type Confidence = Result<'visibility-confidence'>;

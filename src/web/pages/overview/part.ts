@@ -2,10 +2,11 @@
 // (with brand_id), a key that changes when they do, the explorer's address for a figure, and how to
 // say it has drawn.
 import { useEffect } from 'preact/hooks';
+import type { FilterParams } from '../../filters.ts';
 
 export interface PartProps {
   brandId: string;
-  params: Record<string, string | undefined>;
+  params: FilterParams & { brand_id: string };
   paramsKey: string;
   /** The answers explorer at the page's filters plus the figure's own parameters. */
   link: (own?: Record<string, string | undefined>) => string;
@@ -18,10 +19,4 @@ export type Report = (part: string, settled: boolean) => void;
 /** Reports `settled` for `part` whenever it changes (see PartProps.report). */
 export function useReport(report: Report, part: string, settled: boolean): void {
   useEffect(() => report(part, settled), [settled]);
-}
-
-/** The page's filters without topic_id, for the operations that take no topic. */
-export function withoutTopic(params: Record<string, string | undefined>): Record<string, string | undefined> {
-  const { topic_id: _topic, ...rest } = params;
-  return rest;
 }
