@@ -50,10 +50,15 @@ function close() {
   closed ??= (async () => {
     if (!opened) return;
     await opened.catch(() => {});
-    const results = [];
-    for (const hook of hooks.after) results.push(await Promise.allSettled([hook()]).then(([r]) => r));
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    let failed;
+    for (const hook of hooks.after) {
+      try {
+        await hook();
+      } catch (err) {
+        failed ??= { err };
+      }
+    }
+    if (failed) throw failed.err;
   })();
   return closed;
 }

@@ -79,19 +79,15 @@ let shared: { server: Promise<TestServer>; holders: number } | undefined;
 export const SHARING = Symbol.for('answerscope.test.shareServers');
 
 /**
- * Why `overrides` and `opts` need a server of their own beside the shared one, or undefined when
- * they do not: an override the shared server has not, except a rate limit of at least 100,000 (the
- * shared one is higher; the files that test a limit set a small one).
+ * Whether `overrides` and `opts` need a server of their own beside the shared one: an option, or an
+ * override the shared server has not, except a rate limit of at least 100,000 (the shared one is
+ * higher; the files that test a limit set a small one).
  */
-export function ownServerReason(overrides: Record<string, string>, opts: TestServerOptions = {}): string | undefined {
-  if (opts.embeddedPostgres || opts.embeddedClickHouse) return 'embedded stores of its own';
-  if (opts.ownServer) return 'asked for';
-  if (opts.log) return 'a log of its own';
-  for (const [name, value] of Object.entries(overrides)) {
-    if (name.endsWith('RATE_LIMIT_MAX') && Number(value) >= 100_000) continue;
-    if (SHARED_ENV[name] !== value) return `${name}=${value}`;
-  }
-  return undefined;
+export function needsOwnServer(overrides: Record<string, string>, opts: TestServerOptions = {}): boolean {
+  if (opts.embeddedPostgres || opts.embeddedClickHouse || opts.ownServer || opts.log) return true;
+  return Object.entries(overrides).some(
+    ([name, value]) => !(name.endsWith('RATE_LIMIT_MAX') && Number(value) >= 100_000) && SHARED_ENV[name] !== value,
+  );
 }
 
 export async function startTestServer(
@@ -106,8 +102,8 @@ export async function startTestServer(
   // A file that asks for what the shared server lacks gets a server of its own (a guest), on a
   // Postgres of its own beside the process's chDB; the file's hooks start and stop it with the
   // file's tests (ava-for-file.mjs), so it lives only while they run.
-  if (ownServerReason(overrides, opts)) return startOwnServer(overrides, opts, processClickHouse());
-  shared ??= { server: startOwnServer(SHARED_ENV, {}, processClickHouse()), holders: 0 };
+  if (needsOwnServer(overrides, opts)) return startOwnServer(overrides, opts, true);
+  shared ??= { server: startOwnServer(SHARED_ENV, {}, true), holders: 0 };
   shared.holders++;
   const server = await shared.server;
   // Each file stops its server when done; the last one to do so stops the shared one.
@@ -137,21 +133,22 @@ function processClickHouse(): Promise<string> {
   return processChDB;
 }
 
+/** A server on fresh stores; in a shared process (`inSharedProcess`), beside the process's chDB. */
 async function startOwnServer(
   overrides: Record<string, string>,
   opts: TestServerOptions,
-  chdb?: Promise<string>,
+  inSharedProcess = false,
 ): Promise<TestServer> {
   const db = opts.embeddedPostgres ? await freshDatabase('') : await freshDatabase();
   const clickhouseServer = process.env.TEST_CLICKHOUSE === 'http' && !opts.embeddedClickHouse;
   // Embedded Postgres: a copy of migrated stores (data-dir.ts), its chDB too unless a ClickHouse
   // server stands in or the process's chDB is given (linked in). A Postgres server's fresh database
   // is migrated by the server start, and with it an empty chDB of its own.
-  const linkChDB = chdb && !clickhouseServer;
+  const linkChDB = inSharedProcess && !clickhouseServer;
   const dataDir = db.url
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'answerscope-test-'))
     : await migratedDataDir(clickhouseServer || linkChDB ? 'postgres' : 'both');
-  if (linkChDB) fs.symlinkSync(await chdb, path.join(dataDir, 'clickhouse'));
+  if (linkChDB) fs.symlinkSync(await processClickHouse(), path.join(dataDir, 'clickhouse'));
   // TEST_CLICKHOUSE=http: the ClickHouse server branch (CLICKHOUSE_URL), against chDB behind
   // ClickHouse's HTTP interface (clickhouse-http.ts) in a folder of this DATA_DIR.
   const clickhouse = clickhouseServer ? await startClickHouseHttp(path.join(dataDir, 'clickhouse-server')) : undefined;
