@@ -59,11 +59,7 @@ export interface RequestScope {
 // The SDK's server makes a JSON Schema validator (Ajv with its formats) unless given one, and it
 // checks only what a client sends back to an elicitation, which this server never asks for: one
 // validator serves every request's server, instead of one built per request (0.4 ms of CPU each).
-let validator: AjvJsonSchemaValidator | undefined;
-const sharedValidator = () => {
-  validator ??= new AjvJsonSchemaValidator();
-  return validator;
-};
+const validator = new AjvJsonSchemaValidator();
 
 /** `list` replaces the registry's tools (tests only). */
 export function createMcpServer(deps: AppDeps, scope: RequestScope, list?: readonly McpTool[]): Server {
@@ -73,7 +69,7 @@ export function createMcpServer(deps: AppDeps, scope: RequestScope, list?: reado
     {
       capabilities: { tools: { listChanged: false } },
       instructions: INSTRUCTIONS,
-      jsonSchemaValidator: sharedValidator(),
+      jsonSchemaValidator: validator,
     },
   );
 

@@ -32,10 +32,11 @@ export interface EmbeddedOptions {
 
 export async function openEmbedded(opts: EmbeddedOptions): Promise<Engine> {
   const { createChdbConnection } = await import('chdb/connection');
-  fs.mkdirSync(path.join(opts.dataDir, 'clickhouse'), { recursive: true });
+  const folder = path.join(opts.dataDir, 'clickhouse');
+  fs.mkdirSync(folder, { recursive: true });
   // chDB binds its one engine to a path: the real one, so a folder reached through a link is the
   // same engine (a shared test process links its servers' folders to one).
-  const dir = fs.realpathSync(path.join(opts.dataDir, 'clickhouse'));
+  const dir = fs.realpathSync(folder);
   // chDB has one engine per process and ignores the client's database option: our tables live in
   // its `default` database, which belongs to this DATA_DIR alone. Each connection to it is a
   // session of its own, and sessions run their queries side by side (chdb-node 3.4).
