@@ -5,14 +5,12 @@
 import fs from 'node:fs';
 import test from 'ava';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { chromium } from 'playwright-core';
 import { operations } from '../../src/operations/index.ts';
 import { operationPath } from '../../src/operations/registry.ts';
 import { buildOpenApi, openApiText } from '../../src/http/openapi.ts';
 import { rawEndpoints } from '../../src/operations/raw-endpoints.ts';
+import { HAVE_CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { get, seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 let server: TestServer;
 test.before(async () => {
@@ -138,9 +136,9 @@ test('GET /api/openapi.json serves the document without a key; /docs serves the 
   }
 });
 
-const skipBrowser = fs.existsSync(CHROMIUM) ? test : test.skip;
+const skipBrowser = HAVE_CHROMIUM ? test : test.skip;
 skipBrowser('the /docs page renders every operation in a browser without reaching any other host', async (t) => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   t.teardown(() => browser.close());
   const page = await browser.newPage();
   const elsewhere: string[] = [];

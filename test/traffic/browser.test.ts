@@ -2,15 +2,13 @@
 // (another origin, as on a customer's site), headless Chromium opens it with a referrer, and the
 // visit shows in GET /api/v1/ai-traffic, or does not.
 // test-process: shared
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { chromium, type Browser, type BrowserContext, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, Request } from 'playwright-core';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { seedTenant, startTestServer, type TestServer } from '../helpers/server.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 // Headless Chromium says "HeadlessChrome" in its user agent, which the collector rightly treats as
 // a bot; the page is opened with an ordinary desktop Chrome user agent instead.
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -33,18 +31,7 @@ test.before(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 test.after.always(async () => {

@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.ts';
 import { seedTenant, type TestServer } from '../../helpers/server.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
+export { HAVE_CHROMIUM } from '../../helpers/chromium.ts';
 
 /**
  * Playwright's 30-second default for a wait: a page of the app on a machine running the whole suite
@@ -18,18 +18,7 @@ export const PAGE_TIMEOUT_MS = 120_000;
 
 /** Debian's Chromium, headless; every context it opens waits up to PAGE_TIMEOUT_MS. */
 export async function launch(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   const newContext = browser.newContext.bind(browser);
   // browser.newPage opens its context through this too.
   browser.newContext = async (options) => {

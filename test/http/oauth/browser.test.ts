@@ -4,18 +4,15 @@
 // click, a person signs in on the page itself, and one in two organizations picks one. The page loads nothing from
 // anywhere else, and its Content-Security-Policy blocks nothing it needs (the redirect included).
 // test-process: shared
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { HAVE_CHROMIUM, launchChromium } from '../../helpers/chromium.ts';
 import { seedTenant, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { authorizeUrl, pkce, registerClient } from './helpers.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
 import { addMember } from '../../../src/tenancy/members.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 
 let server: TestServer;
 let callback: http.Server;
@@ -32,10 +29,7 @@ test.before(async () => {
   });
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  browser = await launchChromium();
 });
 
 test.after.always(async () => {
