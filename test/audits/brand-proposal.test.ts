@@ -4,15 +4,11 @@
 // as public: a refusal has to come from the redirect hop (as in fetch.test.ts).
 // test-process: shared
 import test from 'ava';
-import { blockedReason } from '../../src/audits/addresses.ts';
 import { AuditFailure } from '../../src/audits/audit.ts';
 import { proposeBrand, websiteUrl } from '../../src/audits/brand-proposal.ts';
-import { redirect, startSite, type TestSite } from './fixtures/site.ts';
+import { onlyThisHost, redirect, startSite, type TestSite, UNHURRIED_MS } from './fixtures/site.ts';
 
 let site: TestSite;
-const onlyThisHost = (ip: string) => (ip === '127.0.0.1' ? null : blockedReason(ip));
-// A timeout no test here means to reach: on a loaded machine a loopback answer can take seconds.
-const UNHURRIED_MS = 60_000;
 const policy = { allowPrivate: false, timeoutMs: UNHURRIED_MS, addressCheck: onlyThisHost };
 
 test.before(async () => {

@@ -4,12 +4,10 @@
 import test from 'ava';
 import zlib from 'node:zlib';
 import { FetchError, MAX_REDIRECTS, safeFetch, USER_AGENT } from '../../src/audits/fetch.ts';
-import { blockedReason } from '../../src/audits/addresses.ts';
-import { redirect, startSite, type TestSite } from './fixtures/site.ts';
+import { onlyThisHost, redirect, startSite, type TestSite, UNHURRIED_MS } from './fixtures/site.ts';
 import { fakeNames } from './fixtures/names.ts';
 
 let site: TestSite;
-const onlyThisHost = (ip: string) => (ip === '127.0.0.1' ? null : blockedReason(ip));
 // Names that resolve inward, as a deployment's internal names do (`vm`, `db`, ...).
 fakeNames({ 'intranet.test': '10.0.0.5', 'metadata.test': '169.254.169.254', 'ipvsix.test': '::1' });
 
@@ -57,9 +55,6 @@ test.after.always(async () => {
   await site?.close();
 });
 
-// A timeout none of these tests means to reach (only the timeout test sets a short one): on a loaded
-// machine a loopback answer can take seconds, and the refusal under test must not become a timeout.
-const UNHURRIED_MS = 60_000;
 const open = { allowPrivate: true, timeoutMs: UNHURRIED_MS };
 const ONLY_PUBLIC = '; only public addresses can be fetched';
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Debian's Chromium as the browser tests start it (test/helpers/chromium.ts): every
+# Chromium ($CHROMIUM, set by test/helpers/chromium.ts) as the browser tests start it: every
 # --disable-features list given is passed as one, since Chromium reads only the last and
 # playwright-core puts its own list before the tests'.
 args=()
@@ -11,4 +11,4 @@ for arg in "$@"; do
   esac
 done
 IFS=,
-exec /usr/bin/chromium "${args[@]}" ${disabled:+"--disable-features=${disabled[*]}"}
+exec "$CHROMIUM" "${args[@]}" ${disabled:+"--disable-features=${disabled[*]}"}

@@ -13,8 +13,8 @@ const LAUNCHER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'chromi
 
 /**
  * Off in the tests: every window of Chromium's full headless mode preloads the address bar's two
- * suggestion popups, each a WebUI page in a renderer of its own. Playwright opens a window for
- * every context, so those popups took about a third of the CPU a test page cost (docs/performance.md).
+ * suggestion popups, each a WebUI page in a renderer of its own, and Playwright opens a window for
+ * every context; a browser test file spent about a fifth of its CPU on them (docs/performance.md).
  */
 const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
@@ -23,6 +23,7 @@ export function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
     ...options,
     executablePath: LAUNCHER,
+    env: { ...process.env, ...options.env, CHROMIUM },
     args: [
       '--headless',
       '--no-sandbox',
