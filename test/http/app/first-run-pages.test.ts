@@ -3,7 +3,8 @@
 // notice, never a failure, and its capture counts them apart from failures; the next scheduled
 // capture is given in UTC and in the viewer's time; New brand puts a website that does not answer
 // beside `Website` and a name already used (409) beside `Name`, and creates nothing. The checklist
-// panel ticks the steps done, links the others, and once dismissed stays away.
+// panel ticks the steps done, links the others, and once dismissed stays away. Capture now's
+// progress reaches the page from a server that answers slower than the page polls.
 // test-process: shared
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -153,5 +154,34 @@ browserTest('New brand: a website that does not answer, and a name already used,
   t.true(new URL(page.url()).pathname === '/app/brands/new');
   t.is(await brands(), 1);
   t.deepEqual(await seriousViolations(page), []);
+  t.deepEqual(errors, []);
+});
+
+browserTest("Capture now's progress arrives from a server slower than the page's poll", async (t) => {
+  const who = await person(server);
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await signIn(page, server, who, `/app/brands/${who.brandId}`);
+  await page.getByRole('heading', { name: 'No answers yet' }).waitFor();
+  // Each read of the progress answers after 2 s, longer than the page waits between reads (1.5 s),
+  // as a busy server does. The server's capture is over at once (no platform is configured), so
+  // the first two answers it gives after Capture now are shown as a capture still running; the
+  // page must wait for each answer before it asks again, or it drops every answer as stale.
+  let sent = 0;
+  await page.route(
+    (u) => u.pathname === '/app/api/op/capture-progress',
+    async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      if (body.capture_now && sent++ < 2) body.capture_now.finished_at = null;
+      await route.fulfill({ response: res, json: body }).catch(() => undefined); // a read dropped as stale
+    },
+  );
+  await page.getByRole('button', { name: 'Capture now' }).click();
+  await page.getByText('Capturing: 0 of 2 answers').waitFor();
+  await page.getByText("Today's capture: 0 of 2 answers, 2 on platforms not configured.").waitFor();
+  t.is(sent, 3, 'two answers while it ran, the third when it had finished: none asked twice');
   t.deepEqual(errors, []);
 });

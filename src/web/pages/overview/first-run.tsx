@@ -3,7 +3,7 @@
 // answers, polled while it runs, and the overview's parts read again as answers arrive), when the
 // daily capture runs next (UTC and the viewer's time), and the platforms the brand tracks that
 // this server cannot ask. Every figure is an operation's.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { change, messageOf, read } from '../../api.ts';
 import { useApp } from '../../context.ts';
 import { useLoad } from '../../load.ts';
@@ -86,15 +86,20 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
   const tracked = useLoad(() => read('capture-estimate', { brand_id: p.brandId }, 'idle'), [p.brandId]);
   const [problem, setProblem] = useState<string>();
   const [starting, setStarting] = useState(false);
-  const g = progress.data;
+  // A read of the progress that fails leaves the last one on screen, and the next read follows.
+  const last = useRef(progress.data);
+  if (progress.data) last.current = progress.data;
+  const g = progress.data ?? last.current;
   const running = Boolean(g?.capture_now && !g.capture_now.finished_at);
 
-  // While the capture runs: read its progress every 1.5 s.
+  // While the capture runs: read its progress again 1.5 s after the last read answered, never while
+  // one is on its way (a read still on its way when the next starts is dropped as stale, so on a
+  // server slower than the timer no progress would ever arrive).
   useEffect(() => {
-    if (!running) return;
+    if (!running || progress.loading) return;
     const timer = setTimeout(() => setRound((r) => r + 1), 1500);
     return () => clearTimeout(timer);
-  }, [running, g?.answered, round]);
+  }, [running, progress.loading]);
   useEffect(() => {
     if (g) p.onAnswers(g.answered);
   }, [g?.answered]);
@@ -177,6 +182,7 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
             )}
           </div>
           {problem && <Problem message={problem} />}
+          {running && progress.error && <Problem message={`${progress.error} (reading the progress again)`} />}
         </Panel>
       )}
     </>
