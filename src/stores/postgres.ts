@@ -1,9 +1,11 @@
-// Postgres through `pg`: a real server when DATABASE_URL is set, else PGlite in DATA_DIR served on a
-// loopback port by pglite-socket, so the same `pg` code runs against both.
+// Postgres through `pg`: a real server when DATABASE_URL is set, else PGlite in DATA_DIR, reached in
+// memory through pglite-socket's protocol handler (pglite-link.ts), so the same `pg` code runs
+// against both.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { PGliteLink } from './pglite-link.ts';
 
 // Dates and timestamps stay strings/Date as pg gives them; bigint counts come back as numbers
 // (they are quota counters and row counts, far below 2^53).
@@ -53,19 +55,17 @@ export async function openPostgres(opts: {
   queryTimeoutMs?: number;
 }): Promise<Postgres> {
   let stopEmbedded: (() => Promise<void>) | undefined;
-  let connectionString = opts.url;
-  if (!connectionString) {
+  let link: PGliteLink | undefined;
+  if (!opts.url) {
     const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const { pgliteLink } = await import('./pglite-link.ts');
     const dir = path.join(opts.dataDir, 'postgres');
     fs.mkdirSync(dir, { recursive: true });
     const db = await PGlite.create(dir);
-    // Port 0: the OS picks a free loopback port; nothing outside this process needs to know it.
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
-    await server.start();
-    connectionString = `postgres://postgres@${server.getServerConn()}/postgres`;
+    const opened = pgliteLink(db);
+    link = opened;
     stopEmbedded = async () => {
-      await server.stop();
+      await opened.close();
       await db.close();
     };
   }
@@ -84,7 +84,7 @@ export async function openPostgres(opts: {
   //   would leave its remaining protocol messages behind in the shared session.
   // Nothing else may set per-session state: the code sets no search_path, no SET, no temp table.
   const pool = new pg.Pool({
-    connectionString,
+    ...(link ? { stream: link.stream, user: 'postgres', database: 'postgres' } : { connectionString: opts.url }),
     max: embedded ? 1 : 10,
     connectionTimeoutMillis: embedded ? 0 : 5_000,
     idleTimeoutMillis: embedded ? 0 : 30_000,
