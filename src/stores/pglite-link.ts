@@ -2,8 +2,8 @@
 // in-memory streams instead of a loopback TCP port. The handler, and the queue that takes every
 // connection's messages through PGlite's one session in turn, are pglite-socket's own; only the
 // socket is gone. pglite-socket answers each protocol message with a write of its own (five for a
-// query with parameters), and over loopback each is a system call and a wake-up on both sides:
-// in memory a query's round trip costs about a third less (docs/performance.md).
+// query with parameters), and over loopback each is a system call and a wake-up on both sides,
+// which in memory cost nothing (docs/performance.md).
 import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
@@ -64,10 +64,11 @@ class WireEnd extends Duplex {
 export interface PGliteLink {
   /** pg's `stream` option: a new connection to the database for each client. */
   stream: () => Duplex;
-  /** Detaches every connection (rolling back a transaction one left open). */
+  /** Detaches every connection (rolling back a transaction one left open), then closes the database. */
   close(): Promise<void>;
 }
 
+/** pg's way to `db`, which the link owns from here on: its close closes the database. */
 export function pgliteLink(db: PGlite): PGliteLink {
   // pglite-socket exports its handler but not the queue the handler needs; a server that is never
   // started makes one for the database and holds it.
@@ -89,6 +90,7 @@ export function pgliteLink(db: PGlite): PGliteLink {
     async close() {
       await Promise.all([...handlers].map((h) => h.detach(true)));
       handlers.clear();
+      await db.close();
     },
   };
 }

@@ -54,22 +54,15 @@ export async function openPostgres(opts: {
   dataDir: string;
   queryTimeoutMs?: number;
 }): Promise<Postgres> {
-  let stopEmbedded: (() => Promise<void>) | undefined;
   let link: PGliteLink | undefined;
   if (!opts.url) {
     const { PGlite } = await import('@electric-sql/pglite');
     const { pgliteLink } = await import('./pglite-link.ts');
     const dir = path.join(opts.dataDir, 'postgres');
     fs.mkdirSync(dir, { recursive: true });
-    const db = await PGlite.create(dir);
-    const opened = pgliteLink(db);
-    link = opened;
-    stopEmbedded = async () => {
-      await opened.close();
-      await db.close();
-    };
+    link = pgliteLink(await PGlite.create(dir));
   }
-  const embedded = Boolean(stopEmbedded);
+  const embedded = Boolean(link);
   // PGlite is ONE Postgres session behind pglite-socket's multiplexer: whatever one connection
   // leaves in the session (named statements, an open transaction, SET, temp tables, session locks)
   // every other connection sees, and concurrent connections' protocol messages interleave. So:
@@ -121,7 +114,7 @@ export async function openPostgres(opts: {
     },
     async close() {
       await pool.end();
-      await stopEmbedded?.();
+      await link?.close();
     },
   };
 }

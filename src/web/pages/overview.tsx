@@ -66,7 +66,8 @@ export function Overview(p: PageProps) {
         intro={`${utcDay(filters.date_from)} – ${utcDay(filters.date_to)} (UTC days)`}
       />
       <FilterBar brandId={brandId} />
-      <FirstRun brandId={brandId} onAnswers={setArrived} />
+      {/* One per brand: what it holds (the last progress read, a problem) is that brand's. */}
+      <FirstRun key={brandId} brandId={brandId} onAnswers={setArrived} />
       <Cards {...shared} hasTopic={Boolean(filters.topic_id)} />
       <Trend
         {...shared}

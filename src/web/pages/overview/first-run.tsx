@@ -89,7 +89,7 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
   // A read of the progress that fails leaves the last one on screen, and the next read follows.
   const last = useRef(progress.data);
   if (progress.data) last.current = progress.data;
-  const g = progress.data ?? last.current;
+  const g = last.current;
   const running = Boolean(g?.capture_now && !g.capture_now.finished_at);
 
   // While the capture runs: read its progress again 1.5 s after the last read answered, never while
