@@ -11,7 +11,8 @@ import { useLoad } from '../load.ts';
 import { Field, Select } from '../components/field.tsx';
 import { Empty, PageHead, Panel, Pending, Problem } from '../components/page.tsx';
 import type { PageProps } from '../page-props.ts';
-import { listOf, platformLabel } from './workspace/shared.tsx';
+import { listOf } from './workspace/shared.tsx';
+import { platformName } from '../../tenancy/tracked.ts';
 import { CostPreview } from './cost-preview.tsx';
 import './workspace/workspace.css';
 import './first-run.css';
@@ -226,7 +227,7 @@ export function BrandSetupPage(p: PageProps) {
                   setChosen(e.currentTarget.checked ? [...picked, x.platform] : picked.filter((y) => y !== x.platform))
                 }
               />{' '}
-              {platformLabel(x.platform)} {!x.configured && <span class="badge bad">set {x.key_variable}</span>}
+              {platformName(x.platform)} {!x.configured && <span class="badge bad">set {x.key_variable}</span>}
             </label>
           ))}
         </fieldset>

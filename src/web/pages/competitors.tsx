@@ -286,7 +286,12 @@ function PlatformRates(p: { comparison: Comparison; href: (more: Record<string, 
         rowKey={(r) => r.platform}
         empty="No answers in this range."
         columns={[
-          { key: 'platform', label: 'Platform' },
+          {
+            key: 'platform',
+            label: 'Platform',
+            render: (r) => platformName(r.platform),
+            csv: (r) => platformName(r.platform),
+          },
           {
             key: 'answers',
             label: 'Answers',
@@ -373,8 +378,8 @@ function UntrackedPanel(p: {
             {
               key: 'platforms',
               label: 'Platforms',
-              render: (b) => b.platforms.join(', '),
-              csv: (b) => b.platforms.join('; '),
+              render: (b) => b.platforms.map(platformName).join(', '),
+              csv: (b) => b.platforms.map(platformName).join('; '),
             },
             {
               key: 'track',

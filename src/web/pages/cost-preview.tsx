@@ -5,7 +5,7 @@ import type { Loaded } from '../load.ts';
 import type { Result } from '../operation-types.ts';
 import { DataTable } from '../components/data-table.tsx';
 import { Empty, Panel, Pending } from '../components/page.tsx';
-import { platformLabel } from './workspace/shared.tsx';
+import { platformName } from '../../tenancy/tracked.ts';
 
 const REASONS: Record<string, string> = {
   no_history: 'no history yet',
@@ -38,7 +38,7 @@ export function CostPreview(p: { estimate: Loaded<Estimate | null>; noPlatforms:
             rows={e.platforms}
             empty="No platform chosen is on your plan."
             columns={[
-              { key: 'platform', label: 'Platform', render: (r) => platformLabel(r.platform) },
+              { key: 'platform', label: 'Platform', render: (r) => platformName(r.platform) },
               {
                 key: 'model',
                 label: 'Priced as',
@@ -72,10 +72,10 @@ export function CostPreview(p: { estimate: Loaded<Estimate | null>; noPlatforms:
           />
           <SamplingSideBySide e={e} />
           {e.not_on_plan.length > 0 && (
-            <p class="muted">Not on your plan, so not captured: {e.not_on_plan.map(platformLabel).join(', ')}.</p>
+            <p class="muted">Not on your plan, so not captured: {e.not_on_plan.map(platformName).join(', ')}.</p>
           )}
           {e.unpriced.length > 0 && (
-            <p class="muted">No price in the table for {e.unpriced.map(platformLabel).join(', ')}: not in the total.</p>
+            <p class="muted">No price in the table for {e.unpriced.map(platformName).join(', ')}: not in the total.</p>
           )}
           <details class="prices">
             <summary>Prices and their sources</summary>
@@ -89,7 +89,7 @@ export function CostPreview(p: { estimate: Loaded<Estimate | null>; noPlatforms:
               {e.platforms.flatMap((r) =>
                 r.prices.map((x) => (
                   <li key={`${r.platform}-${x.what}`}>
-                    {platformLabel(r.platform)}: {x.what} ${x.usd} per {count(x.per)} —{' '}
+                    {platformName(r.platform)}: {x.what} ${x.usd} per {count(x.per)} —{' '}
                     <a href={x.source} rel="noreferrer noopener" target="_blank">
                       {new URL(x.source).hostname}
                     </a>{' '}

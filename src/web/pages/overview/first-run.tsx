@@ -8,7 +8,7 @@ import { change, messageOf, read } from '../../api.ts';
 import { useApp } from '../../context.ts';
 import { useLoad } from '../../load.ts';
 import { Panel, Problem } from '../../components/page.tsx';
-import { platformLabel } from '../workspace/shared.tsx';
+import { platformName } from '../../../tenancy/tracked.ts';
 import { DEFAULT_DAYS, isoDay } from '../../filters.ts';
 import { navigate } from '../../router.ts';
 import '../first-run.css';
@@ -135,7 +135,7 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
       {unconfigured.length > 0 && (
         <p class="notice">
           Tracked but not configured on this server, so not captured:{' '}
-          {unconfigured.map((x) => `${platformLabel(x.platform)} (set ${x.key_variable})`).join(', ')}. See{' '}
+          {unconfigured.map((x) => `${platformName(x.platform)} (set ${x.key_variable})`).join(', ')}. See{' '}
           <a href="/app/settings/platforms">Settings › Platforms</a>.
         </p>
       )}

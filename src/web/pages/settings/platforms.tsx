@@ -7,7 +7,7 @@ import { dateTime } from '../../format.ts';
 import { useLoad } from '../../load.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { PageHead, Panel, Pending } from '../../components/page.tsx';
-import { platformLabel } from '../workspace/shared.tsx';
+import { platformName } from '../../../tenancy/tracked.ts';
 import '../first-run.css';
 
 export type PlatformRow = Result<'platforms'>[number];
@@ -48,7 +48,7 @@ export function PlatformsPage() {
             rowKey={(r) => r.platform}
             rows={list.data}
             columns={[
-              { key: 'platform', label: 'Platform', render: (r) => <strong>{platformLabel(r.platform)}</strong> },
+              { key: 'platform', label: 'Platform', render: (r) => <strong>{platformName(r.platform)}</strong> },
               {
                 key: 'configured',
                 label: 'Configured',

@@ -10,7 +10,8 @@ import { Field, Select, TextArea } from '../../components/field.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Panel, Problem } from '../../components/page.tsx';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
-import { listOf, PlatformChoice, platformLabel, textOf } from './shared.tsx';
+import { listOf, PlatformChoice, textOf } from './shared.tsx';
+import { platformName } from '../../../tenancy/tracked.ts';
 import type { Topic } from './topics.tsx';
 import {
   actionsColumn,
@@ -32,7 +33,7 @@ const topicOptions = (topics: Topic[]) => [
 ];
 
 const notInPlanNote = (list: string[]) =>
-  list.length ? ` Kept but not asked on your plan: ${list.map(platformLabel).join(', ')}.` : '';
+  list.length ? ` Kept but not asked on your plan: ${list.map(platformName).join(', ')}.` : '';
 
 /** Where a prompt is asked and how it is grouped: its topic, regions and platforms, each with its error. */
 function Where(p: {
@@ -200,7 +201,7 @@ export function Prompts(p: {
             {
               key: 'platforms',
               label: 'Platforms',
-              render: (q) => (q.platforms.length ? q.platforms.map(platformLabel).join(', ') : 'All in plan'),
+              render: (q) => (q.platforms.length ? q.platforms.map(platformName).join(', ') : 'All in plan'),
             },
             { key: 'regions', label: 'Regions', render: (q) => textOf(q.regions) || "Brand's" },
             stateColumn<TrackedPrompt>(),

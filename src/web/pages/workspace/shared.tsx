@@ -1,7 +1,7 @@
 // What the workspace settings' forms share: list fields typed as text (comma or line separated),
 // and the platforms a prompt may name.
 import { Notes } from '../../components/field.tsx';
-import { PLATFORMS as ALL_PLATFORMS, PLATFORM_NAMES, platformName } from '../../../tenancy/tracked.ts';
+import { PLATFORMS as ALL_PLATFORMS, PLATFORM_NAMES } from '../../../tenancy/tracked.ts';
 
 /** "a, b\nc" → ["a", "b", "c"]: the API stores lists; people type them. */
 export const listOf = (text: string) =>
@@ -14,8 +14,6 @@ export const textOf = (list: readonly string[]) => list.join(', ');
 
 /** The platforms in the API's order, with their names. */
 export const PLATFORMS = ALL_PLATFORMS.map((value) => ({ value, label: PLATFORM_NAMES[value] }));
-
-export const platformLabel = platformName;
 
 /** Platform checkboxes; none ticked means every platform of the plan. */
 export function PlatformChoice(p: {
