@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { ingestLines, startTestServer, type TestServer } from '../../helpers/server.ts';
-import { HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
+import { focusedOnceAt, HAVE_CHROMIUM, launch, person, seriousViolations, signIn } from './helpers.ts';
 import { missedByTab } from './keyboard.ts';
 import { addMember, removeMember } from '../../../src/tenancy/members.ts';
 import { setPasswordByEmail } from '../../../src/tenancy/accounts.ts';
@@ -335,8 +335,7 @@ browserTest('every page works with the keyboard alone', async (t) => {
   await page.keyboard.press('Enter');
   // The dialog opens on Cancel; Escape closes it and nothing is revoked. It opens after the next
   // paint (an effect), so a key pressed before that would land on the page behind it.
-  await cancelFocused(page);
-  t.is(await page.evaluate(() => document.activeElement?.textContent), 'Cancel');
+  t.is(await focusedOnceAt(page, 'Cancel'), 'Cancel');
   await page.keyboard.press('Escape');
   // Closed, as a person sees it, before the next key: the dialog's close event clears the key it
   // was opened for, and a press before it would open nothing.
@@ -344,7 +343,7 @@ browserTest('every page works with the keyboard alone', async (t) => {
   t.is((await whoami(key)).status, 200);
   await page.getByRole('button', { name: 'Revoke keyboard' }).focus();
   await page.keyboard.press('Enter');
-  await cancelFocused(page);
+  t.is(await focusedOnceAt(page, 'Cancel'), 'Cancel');
   await page.keyboard.press('Tab');
   t.is(await page.evaluate(() => document.activeElement?.textContent), 'Revoke key');
   await page.keyboard.press('Enter');
@@ -353,12 +352,6 @@ browserTest('every page works with the keyboard alone', async (t) => {
 });
 
 /** Waits (up to 30 s) until the confirmation dialog has opened and put focus on its Cancel button. */
-async function cancelFocused(page: Page): Promise<void> {
-  await page
-    .waitForFunction(() => document.activeElement?.textContent === 'Cancel', undefined, { timeout: 30_000 })
-    .catch(() => undefined);
-}
-
 browserTest('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
   const admin = await person(server);
   const email = `plain-${Date.now()}@example.test`;

@@ -64,6 +64,21 @@ export async function signIn(page: Page, server: TestServer, who: { email: strin
   ]);
 }
 
+/**
+ * What has the keyboard's focus, once it is `want` (an element's id, else its text) or after
+ * PAGE_TIMEOUT_MS. The app moves focus in an effect, a paint after the key or click that asked for
+ * it, so a look at once races the page; the caller's assertion on the answer still fails if focus
+ * never arrives.
+ */
+export async function focusedOnceAt(page: Page, want: string): Promise<string | undefined> {
+  const at = () => {
+    const el = document.activeElement;
+    return el?.id || el?.textContent || undefined;
+  };
+  await page.waitForFunction(`(${at})() === ${JSON.stringify(want)}`).catch(() => undefined);
+  return page.evaluate(at);
+}
+
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core's serious and critical violations on the page as it is now, as `rule: target` lines. */
