@@ -202,7 +202,7 @@ export async function suggestTopicsForBrand(
 export async function pendingSuggestions(pg: Postgres, brandId: string) {
   const { rows } = await pg.query<{ id: string; name: string; reason: string; generated_at: Date }>(
     `SELECT id, name, reason, generated_at FROM topic_suggestions
-      WHERE brand_id = $1 AND status = 'pending' ORDER BY generated_at DESC, id DESC`,
+      WHERE brand_id = $1 AND status = 'pending' ORDER BY generated_at DESC, created_seq DESC`,
     [brandId],
   );
   return rows.map((r) => ({ ...r, generated_at: new Date(r.generated_at).toISOString() }));

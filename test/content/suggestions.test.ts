@@ -58,6 +58,17 @@ test('listing never generates; the job proposes themes from the data with the ev
   t.regex(list[1].reason, /Globex appears in 3 AI answers about "crm for startups" that do not mention Acme/);
   // "crm" is part of the existing topic "CRM software", so it is never proposed on its own.
   t.false(list.some((s) => s.name.toLowerCase() === 'crm'));
+  // One batch may share its time (PGlite's clock counts milliseconds): the order it was inserted in
+  // still decides, never the random ids.
+  await server.stores.pg.query('UPDATE topic_suggestions SET generated_at = $2 WHERE brand_id = $1', [
+    x.brandId,
+    list[0].generated_at,
+  ]);
+  t.deepEqual(
+    (await pending(x)).map((s) => s.name),
+    ['Startups', 'CRM for startups'],
+    'a tie in time',
+  );
 });
 
 test('accept: creates exactly one topic; a second accept or a dismiss is the 404', async (t) => {
