@@ -111,13 +111,18 @@ async function newPage(viewport = LAPTOP): Promise<{ page: Page; errors: string[
   return { page, errors };
 }
 
-/** Waits until the page's heading is drawn and nothing is loading any more. */
+/**
+ * Waits until the page's heading is drawn and nothing is loading any more. A page that then shows a
+ * problem (a read refused) fails the test with its words, rather than a later wait for what it lacks.
+ */
 async function settled(page: Page) {
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(
     () => ![...document.querySelectorAll('[role="status"]')].some((s) => /loading/i.test(s.textContent ?? '')),
   );
+  const problems = (await page.getByRole('alert').allInnerTexts()).filter((text) => text.trim());
+  if (problems.length) throw new Error(`${page.url()} shows a problem: ${problems.join(' | ')}`);
 }
 
 const search = (page: Page) => new URL(page.url()).searchParams;
