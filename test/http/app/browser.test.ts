@@ -351,7 +351,6 @@ browserTest('every page works with the keyboard alone', async (t) => {
   t.is((await whoami(key)).status, 401);
 });
 
-/** Waits (up to 30 s) until the confirmation dialog has opened and put focus on its Cancel button. */
 browserTest('a member who is not an admin sees the members, without Invite, role controls or Remove', async (t) => {
   const admin = await person(server);
   const email = `plain-${Date.now()}@example.test`;
