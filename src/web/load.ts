@@ -32,3 +32,16 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, inputs: un
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return { data: state.data, error: state.error, loading: state.key !== key, reload };
 }
+
+/**
+ * While `active`, reads `loaded` again `ms` after its last read answered, never while one is on its
+ * way: a read still on its way when the next starts is dropped as stale, so a timer that ran
+ * regardless would, on a server slower than it, never let an answer arrive.
+ */
+export function usePoll(loaded: Loaded<unknown>, active: boolean, ms: number): void {
+  useEffect(() => {
+    if (!active || loaded.loading) return;
+    const timer = setTimeout(loaded.reload, ms);
+    return () => clearTimeout(timer);
+  }, [active, loaded.loading, loaded.reload, ms]);
+}

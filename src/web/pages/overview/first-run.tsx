@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { change, messageOf, read } from '../../api.ts';
 import { useApp } from '../../context.ts';
-import { useLoad } from '../../load.ts';
+import { useLoad, usePoll } from '../../load.ts';
 import { Panel, Problem } from '../../components/page.tsx';
 import { platformName } from '../../../tenancy/tracked.ts';
 import { DEFAULT_DAYS, isoDay } from '../../filters.ts';
@@ -77,8 +77,7 @@ function ChecklistPanel(p: { brandId: string; answered: number }) {
 /** `onAnswers`: told the number of today's answers whenever it grows, so the overview reads again. */
 export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => void }) {
   const { me } = useApp();
-  const [round, setRound] = useState(0);
-  const progress = useLoad(() => read('capture-progress', { brand_id: p.brandId }, 'first'), [p.brandId, round]);
+  const progress = useLoad(() => read('capture-progress', { brand_id: p.brandId }, 'first'), [p.brandId]);
   const summary = useLoad(
     () => read('visibility-summary', { brand_id: p.brandId }, 'first'),
     [p.brandId, progress.data?.answered],
@@ -92,14 +91,8 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
   const g = last.current;
   const running = Boolean(g?.capture_now && !g.capture_now.finished_at);
 
-  // While the capture runs: read its progress again 1.5 s after the last read answered, never while
-  // one is on its way (a read still on its way when the next starts is dropped as stale, so on a
-  // server slower than the timer no progress would ever arrive).
-  useEffect(() => {
-    if (!running || progress.loading) return;
-    const timer = setTimeout(() => setRound((r) => r + 1), 1500);
-    return () => clearTimeout(timer);
-  }, [running, progress.loading]);
+  // While the capture runs (by the last progress read, so a failed read does not stop it).
+  usePoll(progress, running, 1500);
   useEffect(() => {
     if (g) p.onAnswers(g.answered);
   }, [g?.answered]);
@@ -119,7 +112,7 @@ export function FirstRun(p: { brandId: string; onAnswers: (answered: number) => 
     setStarting(true);
     try {
       await change('capture-now', { brand_id: p.brandId });
-      setRound((r) => r + 1);
+      progress.reload();
     } catch (err) {
       setProblem(messageOf(err));
     }

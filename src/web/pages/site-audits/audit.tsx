@@ -5,7 +5,7 @@ import { useEffect } from 'preact/hooks';
 import { read } from '../../api.ts';
 import type { Result } from '../../operation-types.ts';
 import { dateTime, figure } from '../../format.ts';
-import { useLoad } from '../../load.ts';
+import { useLoad, usePoll } from '../../load.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Loading, Problem } from '../../components/page.tsx';
 import { OutsideLink } from '../../components/outside-link.tsx';
@@ -51,11 +51,7 @@ export function AuditView(p: { auditId: string; onSettled: () => void; closeHref
   const audit = useLoad(() => read('site-audit', { id: p.auditId }), [p.auditId]);
   const a = audit.data;
   const running = a?.status === 'running';
-  useEffect(() => {
-    if (!running) return;
-    const timer = setTimeout(audit.reload, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [a]);
+  usePoll(audit, running, POLL_MS);
   // The list above shows the status too: read it again once this audit has finished.
   useEffect(() => {
     if (a && !running) p.onSettled();

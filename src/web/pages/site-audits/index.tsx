@@ -1,12 +1,12 @@
 // Site audits: start one (the URL field with its problem beside it, this month's quota beside the
 // button), watch it finish, and read it. The audit in view is in the address (?audit=ID), so a
 // copied link opens it again; the recent audits are the site-audits operation's list.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { change, read } from '../../api.ts';
 import type { Result } from '../../operation-types.ts';
 import { errorAt, type FormError, formError } from '../../form-error.ts';
 import { dateTime, figure } from '../../format.ts';
-import { useLoad } from '../../load.ts';
+import { useLoad, usePoll } from '../../load.ts';
 import { navigate } from '../../router.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { OpenLink } from '../../components/open-link.tsx';
@@ -74,11 +74,7 @@ export function SiteAuditsPage(p: PageProps) {
   const list = useLoad(() => read('site-audits', { brand_id: brandId }), [brandId, round]);
   // An audit running with none open (the open one polls for itself): read the list again until it ends.
   const anyRunning = !auditId && !!list.data?.some((a) => a.status === 'running');
-  useEffect(() => {
-    if (!anyRunning) return;
-    const timer = setTimeout(list.reload, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [list.data, anyRunning]);
+  usePoll(list, anyRunning, POLL_MS);
   return (
     <>
       <PageHead

@@ -1,11 +1,10 @@
 // The brand's re-analysis (brand-reanalysis): queued, running with its progress, failed with its
 // error, or idle since it last finished. Read again every 2 seconds while queued or running, and
 // whenever a change on the page may have queued one (`round`).
-import { useEffect } from 'preact/hooks';
 import { read } from '../../api.ts';
 import type { Result } from '../../operation-types.ts';
 import { dateTime } from '../../format.ts';
-import { useLoad } from '../../load.ts';
+import { useLoad, usePoll } from '../../load.ts';
 import { Panel, Problem } from '../../components/page.tsx';
 
 type ReanalysisState = Result<'brand-reanalysis'>;
@@ -58,11 +57,7 @@ function Body(p: { s: ReanalysisState }) {
 export function Reanalysis(p: { brandId: string; round: number }) {
   const status = useLoad(() => read('brand-reanalysis', { id: p.brandId }), [p.brandId, p.round]);
   const pending = status.data?.state === 'queued' || status.data?.state === 'running';
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setTimeout(status.reload, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [status.data]);
+  usePoll(status, pending, POLL_MS);
   return (
     <Panel title="Re-analysis" id="reanalysis-heading">
       <p class="hint">
